@@ -1,0 +1,40 @@
+# Two commands for a newcomer (see README):  make lab   and   make test
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+.PHONY: lab test setup lint typecheck unit notebooks browser bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[notebook,test]"
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+## Set everything up and open the first notebook in JupyterLab.
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/00_start_here.ipynb
+
+## Set up what the tests need and run all of them: lint, types, unit/property tests, notebooks (nbval).
+test: $(STAMP)
+	$(VENV)/bin/ruff check gamelib widgets tests benchmarks
+	$(VENV)/bin/ruff format --check gamelib widgets tests benchmarks
+	$(VENV)/bin/mypy
+	$(PY) -m pytest tests notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
+
+lint:
+	$(VENV)/bin/ruff check gamelib widgets tests benchmarks
+typecheck:
+	$(VENV)/bin/mypy
+unit: $(STAMP)
+	$(PY) -m pytest tests
+notebooks: $(STAMP)
+	$(PY) -m pytest notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+bench: $(STAMP)
+	for f in benchmarks/*.py; do $(PY) $$f; done
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,57 @@
+"""gamelib: four tabletop games as rules engines over networkx boards.
+
+>>> import gamelib
+>>> game = gamelib.make("fugitive")
+>>> state = game.new_game(seed=7)
+>>> state.current_player == gamelib.CHANCE      # the setup deal is a chance node
+True
+"""
+
+from gamelib.core import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    IllegalAction,
+    OptionError,
+    RecordError,
+    State,
+    from_record,
+    make,
+    play,
+    register,
+    registered_games,
+)
+
+__version__ = "0.1.0"
+
+# Each game registers itself by import path: importing gamelib does not import the games.
+register("fugitive", "gamelib.fugitive.rules:FugitiveGame")
+
+
+def tournament(*args, **kwargs):  # type: ignore[no-untyped-def]
+    """Play many games between agents: see :func:`gamelib.analysis.tournament.tournament`."""
+    from gamelib.analysis.tournament import tournament as _tournament
+
+    return _tournament(*args, **kwargs)
+
+
+__all__ = [
+    "CHANCE",
+    "TERMINAL",
+    "Action",
+    "Game",
+    "GameInfo",
+    "IllegalAction",
+    "OptionError",
+    "RecordError",
+    "State",
+    "__version__",
+    "from_record",
+    "make",
+    "play",
+    "register",
+    "registered_games",
+    "tournament",
+]

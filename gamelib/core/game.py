@@ -1,0 +1,364 @@
+"""The game protocol every game implements: a small set of hooks, as in OpenSpiel's Python games.
+
+A :class:`Game` is an immutable description (rules, options, player count); a :class:`State` is
+one position in one play of it.  The base classes own everything that is the same for every game
+(validation before mutation, history, chance sampling, records, Jupyter display) so that a game
+file only says what is specific to it:
+
+* ``State.current_player``, ``_legal_actions()``, ``_chance_outcomes()``, ``_apply(action)``,
+  ``returns()``, ``_clone()``, ``key()``;
+* ``State._explain_illegal(action)`` to name the rule an illegal action breaks;
+* ``Game.parse_action(text)`` (and ``str(action)``) for the notation;
+* ``observation(player)`` and ``determinize(player, rng)`` for hidden information.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
+
+from gamelib.core import rng as _rng
+from gamelib.core.errors import IllegalAction, OptionError
+
+if TYPE_CHECKING:
+    import random
+
+    from matplotlib.figure import Figure
+
+CHANCE = -1
+"""``state.current_player`` when the next action is a chance outcome (a die, a draw, a deal)."""
+
+TERMINAL = -4
+"""``state.current_player`` when the game is over."""
+
+
+class Action:
+    """Base class of every game's actions.
+
+    Game actions are frozen, hashable dataclasses; ``str(action)`` is the action's notation and
+    ``game.parse_action(str(action)) == action`` always holds.
+    """
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Metadata as data (OpenSpiel's ``GameType``): lets generic tests and tools treat every game alike."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    default_players: int
+    min_return: float
+    max_return: float
+    perfect_information: bool
+    has_chance: bool
+    utility: Literal["zero_sum", "constant_sum", "general_sum", "identical"]
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class NoOptions:
+    """Rule options of a game that has none."""
+
+
+def options_to_dict(options: Any) -> dict[str, Any]:
+    """The options dataclass as a JSON-safe dict (the form stored in records)."""
+    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
+
+
+def build_options(cls: type, given: Mapping[str, Any], game_name: str) -> Any:
+    """Make an options dataclass from a dict, with a clear error for unknown names or wrong types."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}
+    unknown = sorted(set(given) - set(fields))
+    if unknown:
+        raise OptionError(f"{game_name}: unknown rule option(s) {unknown}; known options: {sorted(fields)}")
+    values: dict[str, Any] = {}
+    for name, value in given.items():
+        default = getattr(cls(), name)
+        expected = type(default)
+        if expected is bool:
+            ok = isinstance(value, bool)
+        elif expected is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif expected is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+            value = float(value) if ok else value
+        else:
+            ok = isinstance(value, expected)
+        if not ok:
+            raise OptionError(f"{game_name}: option {name!r} must be {expected.__name__}, got {value!r}")
+        values[name] = value
+    try:
+        return cls(**values)
+    except (TypeError, ValueError) as exc:
+        raise OptionError(f"{game_name}: {exc}") from None
+
+
+class Game(ABC):
+    """A game with its player count and rule options fixed.  Immutable and cheap to share."""
+
+    info: ClassVar[GameInfo]
+    Options: ClassVar[type] = NoOptions
+    version: ClassVar[str] = "1"
+    """Version of this game's rules and notation; bumped when old records would no longer replay."""
+
+    def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+        info = self.info
+        if players is None:
+            players = info.default_players
+        if isinstance(players, bool) or not isinstance(players, int):
+            raise OptionError(f"{info.name}: players must be an int, got {players!r}")
+        if not info.min_players <= players <= info.max_players:
+            raise OptionError(
+                f"{info.name}: players must be between {info.min_players} and "
+                f"{info.max_players}, got {players}"
+            )
+        self.num_players = players
+        self.options = build_options(self.Options, dict(options or {}), info.name)
+        self._validate_setup()
+
+    def _validate_setup(self) -> None:
+        """Hook: reject option/player combinations the rules do not allow."""
+
+    @property
+    def name(self) -> str:
+        return self.info.name
+
+    @property
+    @abstractmethod
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions (chance outcomes included) in one game."""
+
+    @abstractmethod
+    def new_game(self, seed: int | None = None) -> State:
+        """The initial state.  The same seed gives the same game on every machine."""
+
+    @abstractmethod
+    def parse_action(self, text: str) -> Action:
+        """The action whose notation is ``text``; :class:`IllegalAction` (rule ``notation``) if none."""
+
+    def player_name(self, player: int) -> str:
+        """How a player is called in text and drawings (games override: "fugitive", "mayor"...)."""
+        return f"player {player}"
+
+    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
+        """Draw ``state`` with matplotlib (games override).  ``perspective`` None is omniscient."""
+        raise NotImplementedError(f"{self.name} has no drawing")
+
+    def option_dict(self) -> dict[str, Any]:
+        return options_to_dict(self.options)
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.option_dict().items())
+        return f"gamelib.make({self.name!r}, players={self.num_players}" + (
+            f", options={{{opts}}})" if opts else ")"
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Game)
+            and other.name == self.name
+            and other.num_players == self.num_players
+            and other.options == self.options
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.num_players, self.options))
+
+
+class State(ABC):
+    """One position of one game.  Mutable: ``apply`` changes it in place; ``clone`` copies it."""
+
+    game: Game
+    seed: int
+    history: list[Action]
+
+    def __init__(self, game: Game, seed: int | None) -> None:
+        self.game = game
+        self.seed = _rng.fresh_seed() if seed is None else _check_seed(seed)
+        self.history = []
+        self._legal_cache: list[Action] | None = None
+
+    # ----------------------------------------------------------------- hooks
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """The player to act, or :data:`CHANCE`, or :data:`TERMINAL`."""
+
+    @abstractmethod
+    def _legal_actions(self) -> list[Action]:
+        """The legal actions of the player to act (chance outcomes at a chance node)."""
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        """(outcome, probability) pairs at a chance node."""
+        return []
+
+    @abstractmethod
+    def _apply(self, action: Action) -> None:
+        """Apply an action already known to be legal."""
+
+    @abstractmethod
+    def returns(self) -> list[float]:
+        """One float per player: the outcome so far (zeros until the end in most games)."""
+
+    @abstractmethod
+    def _clone(self) -> State:
+        """A deep enough copy: mutating the copy never changes ``self``."""
+
+    @abstractmethod
+    def key(self) -> tuple[Any, ...]:
+        """Everything that defines the position, as a hashable tuple (used by ``==`` and tests)."""
+
+    def _explain_illegal(self, action: Action) -> IllegalAction:
+        """The error for an action that is not legal here (games override to name the rule)."""
+        return IllegalAction("not-legal", f"{action} is not a legal action now", action)
+
+    def observation(self, player: int) -> Any:
+        """What ``player`` may see.  Perfect-information games return the full state's key."""
+        return self.key()
+
+    def determinize(self, player: int, rng: random.Random) -> State:
+        """A full state consistent with ``observation(player)``; perfect information: a clone."""
+        return self.clone()
+
+    # ------------------------------------------------------------ contract
+    def legal_actions(self) -> list[Action]:
+        """The legal actions now, in a fixed order (a list the caller may keep: it is a copy)."""
+        if self.current_player == TERMINAL:
+            return []
+        if self._legal_cache is None:
+            self._legal_cache = self._legal_actions()
+        return list(self._legal_cache)
+
+    def chance_outcomes(self) -> list[tuple[Action, float]]:
+        """[(outcome, probability)] when ``current_player == CHANCE``; [] otherwise."""
+        if self.current_player != CHANCE:
+            return []
+        return self._chance_outcomes()
+
+    def is_chance_node(self) -> bool:
+        return self.current_player == CHANCE
+
+    def is_terminal(self) -> bool:
+        return self.current_player == TERMINAL
+
+    def apply(self, action: Action | str) -> Action:
+        """Apply an action or its notation; returns the action applied.
+
+        An illegal action raises :class:`IllegalAction` naming the rule and leaves the state
+        exactly as it was.
+        """
+        if isinstance(action, str):
+            action = self.game.parse_action(action)
+        elif not isinstance(action, Action):
+            raise IllegalAction(
+                "notation", f"expected an Action or its notation, got {type(action).__name__}"
+            )
+        if self.current_player == TERMINAL:
+            raise IllegalAction("game-over", f"the game is over; {action} cannot be played", action)
+        if self._legal_cache is None:
+            self._legal_cache = self._legal_actions()
+        if action not in self._legal_cache:
+            raise self._explain_illegal(action)
+        self._legal_cache = None
+        self._apply(action)
+        self.history.append(action)
+        return action
+
+    def sample_chance(self, rng: random.Random | None = None) -> Action:
+        """A chance outcome drawn with its probability.
+
+        Without ``rng`` the draw is a pure function of ``(seed, len(history))``: the same seed
+        gives the same game everywhere, whatever the agents do with their own generators.
+        """
+        outcomes = self.chance_outcomes()
+        if not outcomes:
+            raise IllegalAction("not-chance", "this is not a chance node")
+        u = rng.random() if rng is not None else _rng.uniform(self.seed, len(self.history))
+        return _rng.pick(outcomes, u)
+
+    def clone(self) -> State:
+        copy = self._clone()
+        copy.game = self.game
+        copy.seed = self.seed
+        copy.history = list(self.history)
+        copy._legal_cache = self._legal_cache
+        return copy
+
+    def to_record(self) -> dict[str, Any]:
+        """A JSON-safe record: game, version, players, options, seed and the actions in notation."""
+        from gamelib.core.records import make_record
+
+        return make_record(self)
+
+    def player_name(self, player: int) -> str:
+        return self.game.player_name(player)
+
+    # ------------------------------------------------------------- display
+    def draw(self, ax: Any = None, perspective: int | None = None) -> Figure:
+        """A matplotlib figure of this state, from ``perspective`` (None: omniscient)."""
+        return self.game.draw(self, ax=ax, perspective=perspective)
+
+    def _repr_png_(self) -> bytes | None:
+        try:
+            fig = self.draw()
+        except NotImplementedError:
+            return None
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
+        return buf.getvalue()
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, State)
+            and other.game == self.game
+            and other.key() == self.key()
+            and [str(a) for a in other.history] == [str(a) for a in self.history]
+        )
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    def __repr__(self) -> str:
+        who = self.current_player
+        turn = "over" if who == TERMINAL else "chance" if who == CHANCE else self.player_name(who)
+        return f"<{self.game.name} state: {len(self.history)} actions, to move: {turn}>"
+
+
+def _check_seed(seed: object) -> int:
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an int, got {seed!r}")
+    if seed < 0:
+        raise ValueError(f"seed must be >= 0, got {seed}")
+    return seed
+
+
+def parse_int(text: str, what: str, low: int, high: int) -> int:
+    """Parse an int in [low, high] from notation, with an IllegalAction naming the field."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise IllegalAction("notation", f"{what} must be a number, got {text!r}") from None
+    if not low <= value <= high:
+        raise IllegalAction("notation", f"{what} must be between {low} and {high}, got {value}")
+    return value
+
+
+def split_notation(text: str, known: Sequence[str]) -> tuple[str, list[str]]:
+    """Split ``"verb arg arg"``; :class:`IllegalAction` if the verb is unknown."""
+    if not isinstance(text, str):
+        raise IllegalAction("notation", f"notation must be a string, got {type(text).__name__}")
+    parts = text.strip().split()
+    if not parts:
+        raise IllegalAction("notation", "empty notation")
+    verb = parts[0].lower()
+    if verb not in known:
+        raise IllegalAction("notation", f"unknown action {parts[0]!r}; expected one of: {', '.join(known)}")
+    return verb, parts[1:]

@@ -1,0 +1,787 @@
+"""Fugitive: the rules engine (state, actions, notation, options).
+
+Seed: ``shared/seeds/003_18137b293661fe55.txt`` plus the published facts in the seeds README;
+``docs/rules/fugitive.md`` quotes each sentence next to the rule name used in errors here.
+
+Hands and decks are int bitmasks (bit ``n`` set = card ``n`` present): cloning is a handful of
+int copies and legal moves come from a few shifts.  A turn is split into small actions so that
+branching stays small and every choice is explicit in the history:
+
+* fugitive: ``draw 1|2|3`` then the chance outcome ``deal N``; ``hide N`` then any number of
+  ``sprint S`` and ``done``; or ``pass``;
+* detective: ``draw 1|2|3`` (twice on the first turn) then ``deal N``; ``guess N`` or a series
+  ``add N`` ... ``reveal``; during a manhunt, ``guess N`` until a miss.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from gamelib.core.errors import IllegalAction
+from gamelib.core.game import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    State,
+    parse_int,
+    split_notation,
+)
+
+if TYPE_CHECKING:
+    import random
+
+    from matplotlib.figure import Figure
+
+FUGITIVE, DETECTIVE = 0, 1
+PLAYER_NAMES = ("fugitive", "detective")
+LAST = 42
+"""The escape card: laying it ends the fugitive's run."""
+MANHUNT_THRESHOLD = 29
+"""A manhunt follows card 42 only if the highest revealed hideout is at most this."""
+DECK_RANGES = ((4, 14), (15, 28), (29, 41))
+"""The three hideout decks, by card range (decks are numbered 1-3 in notation)."""
+START_HAND = (1, 2, 3, LAST)
+SETUP_DEALS = (0, 0, 0, 1, 1)
+"""The fugitive's setup draws: 3 from the first deck, 2 from the second."""
+STEP_LIMIT = 3
+
+
+def footprints(card: int) -> int:
+    """A card's sprint value: 1 for odd numbers, 2 for even numbers."""
+    return 2 if card % 2 == 0 else 1
+
+
+def deck_of(card: int) -> int:
+    """The deck index (0, 1, 2) a card 4..41 comes from; -1 for 0-3 and 42."""
+    for i, (lo, hi) in enumerate(DECK_RANGES):
+        if lo <= card <= hi:
+            return i
+    return -1
+
+
+def mask_of(cards: Any) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bitmask, in increasing order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _footprints_of_mask(mask: int) -> int:
+    # odd cards give 1, even cards give 2
+    even = mask & _EVEN_MASK
+    return (mask ^ even).bit_count() + 2 * even.bit_count()
+
+
+_EVEN_MASK = mask_of(range(0, 43, 2))
+_DECK_MASKS = tuple(mask_of(range(lo, hi + 1)) for lo, hi in DECK_RANGES)
+
+
+# ---------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    """Choose a deck (0-based inside, 1-3 in notation) to draw from."""
+
+    deck: int
+
+    def __str__(self) -> str:
+        return f"draw {self.deck + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Deal(Action):
+    """Chance outcome: the card that comes off the chosen deck."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"deal {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Hide(Action):
+    """The fugitive lays ``card`` face down as the next hideout."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"hide {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Sprint(Action):
+    """The fugitive slips ``card`` under the new hideout as a sprint card."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"sprint {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Done(Action):
+    """The fugitive has laid all the sprint cards for this hideout."""
+
+    def __str__(self) -> str:
+        return "done"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass(Action):
+    """The fugitive lays no (more) hideout this turn."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class Guess(Action):
+    """The detective names one number (single guess, or one step of a manhunt)."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"guess {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Add(Action):
+    """The detective adds a number to a series guess."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"add {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reveal(Action):
+    """The detective checks the series: all numbers hit, or nothing happens."""
+
+    def __str__(self) -> str:
+        return "reveal"
+
+
+# Actions are interned: legal_actions returns shared objects, so membership tests hit identity.
+DRAWS = tuple(Draw(d) for d in range(3))
+DEALS = tuple(Deal(c) for c in range(43))
+HIDES = tuple(Hide(c) for c in range(43))
+SPRINTS = tuple(Sprint(c) for c in range(43))
+GUESSES = tuple(Guess(n) for n in range(43))
+ADDS = tuple(Add(n) for n in range(43))
+DONE, PASS, REVEAL = Done(), Pass(), Reveal()
+
+# ---------------------------------------------------------------------------- phases
+SETUP = 0  # chance: deal the fugitive's starting cards
+F_DRAW = 1  # fugitive chooses a deck
+F_PLACE = 2  # fugitive: hide N or pass
+F_SPRINT = 3  # fugitive: sprint S or done
+D_DRAW = 4  # detective chooses a deck
+D_GUESS = 5  # detective: guess N, or add N to start a series
+D_SERIES = 6  # detective: add N or reveal
+MANHUNT = 7  # detective: guess N until a miss
+DEAL = 8  # chance: the card drawn from ``draw_deck``
+OVER = 9
+
+PHASE_NAMES = {
+    SETUP: "setup deal",
+    F_DRAW: "fugitive draws",
+    F_PLACE: "fugitive places a hideout",
+    F_SPRINT: "fugitive lays sprint cards",
+    D_DRAW: "detective draws",
+    D_GUESS: "detective guesses",
+    D_SERIES: "detective builds a series",
+    MANHUNT: "manhunt",
+    DEAL: "card dealt",
+    OVER: "game over",
+}
+
+
+@dataclass(frozen=True)
+class FugitiveOptions:
+    """Rule options (see docs/rules/fugitive.md)."""
+
+    edition: int = 1
+    """1: first turn 1 or 2 hideouts.  2: first turn exactly 2; a pass draws an extra card."""
+    max_rounds: int = 100
+    """Engine safety limit (not a rule): after this many detective turns the game is a draw."""
+
+    def __post_init__(self) -> None:
+        if self.edition not in (1, 2):
+            raise ValueError(f"option 'edition' must be 1 or 2, got {self.edition}")
+        if self.max_rounds < 1:
+            raise ValueError(f"option 'max_rounds' must be >= 1, got {self.max_rounds}")
+
+
+class FugitiveGame(Game):
+    """Fugitive for 2: player 0 is the fugitive, player 1 the detective."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="fugitive",
+        title="Fugitive",
+        min_players=2,
+        max_players=2,
+        default_players=2,
+        min_return=-1.0,
+        max_return=1.0,
+        perfect_information=False,
+        has_chance=True,
+        utility="zero_sum",
+        description="Asymmetric bluff and deduction: hideouts 0 to 42 against a detective's guesses.",
+    )
+    Options: ClassVar[type] = FugitiveOptions
+    options: FugitiveOptions
+
+    @property
+    def max_game_length(self) -> int:
+        # per round: 2 fugitive draw actions, hide+done (+pass deal), 4 detective draw actions,
+        # a guess or a series of at most 41 numbers + reveal; every sprint card is laid once;
+        # the setup deal and a manhunt of at most 41 guesses.
+        per_round = 2 + 2 + 2 + 4 + 42
+        return len(SETUP_DEALS) + self.options.max_rounds * per_round + 2 * 42 + 42
+
+    def new_game(self, seed: int | None = None) -> FugitiveState:
+        return FugitiveState(self, seed)
+
+    def player_name(self, player: int) -> str:
+        return PLAYER_NAMES[player]
+
+    def parse_action(self, text: str) -> Action:
+        verb, args = split_notation(
+            text, ("draw", "deal", "hide", "sprint", "done", "pass", "guess", "add", "reveal")
+        )
+        if verb in ("done", "pass", "reveal"):
+            if args:
+                raise IllegalAction("notation", f"{verb!r} takes no argument, got {' '.join(args)!r}")
+            return {"done": DONE, "pass": PASS, "reveal": REVEAL}[verb]
+        if len(args) != 1:
+            raise IllegalAction("notation", f"{verb!r} takes exactly one number, e.g. '{verb} 5'")
+        if verb == "draw":
+            return DRAWS[parse_int(args[0], "deck", 1, 3) - 1]
+        if verb in ("guess", "add"):
+            n = parse_int(args[0], "number named", 1, 41)
+            return GUESSES[n] if verb == "guess" else ADDS[n]
+        card = parse_int(args[0], "card", 0, LAST)
+        return {"deal": DEALS, "hide": HIDES, "sprint": SPRINTS}[verb][card]
+
+    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
+        from gamelib.fugitive.draw import draw_state
+
+        assert isinstance(state, FugitiveState)
+        return draw_state(state, ax=ax, perspective=perspective)
+
+
+class FugitiveState(State):
+    """A position of Fugitive.  See the module docstring for the turn structure."""
+
+    game: FugitiveGame
+
+    def __init__(self, game: FugitiveGame, seed: int | None) -> None:
+        super().__init__(game, seed)
+        self.phase = SETUP
+        self.setup_left = len(SETUP_DEALS)
+        self.fhand = mask_of(START_HAND)
+        self.dhand = 0
+        self.decks = list(_DECK_MASKS)
+        self.hideouts: list[int] = [0]
+        self.revealed: list[bool] = [True]
+        self.sprints: list[tuple[int, ...]] = [()]
+        self.first_turn = True  # the fugitive's first turn (then the detective's)
+        self.placed_this_turn = 0
+        self.deficit = 0  # footprints still needed under the hideout being laid
+        self.draw_deck = -1  # deck chosen, waiting for the chance outcome
+        self.draw_for = FUGITIVE
+        self.draws_left = 0  # detective draws left this turn
+        self.series: tuple[int, ...] = ()
+        self.round = 0  # detective turns completed
+        self.winner = -1  # FUGITIVE, DETECTIVE, or -1 (none yet / draw)
+        self.passed_draw = False  # edition 2: the deal after a pass
+        # Public draw log: (player, deck, hideouts on the table at that moment).
+        self.draw_log: list[tuple[int, int, int]] = []
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == OVER:
+            return TERMINAL
+        if phase in (SETUP, DEAL):
+            return CHANCE
+        if phase in (F_DRAW, F_PLACE, F_SPRINT):
+            return FUGITIVE
+        return DETECTIVE
+
+    @property
+    def previous_hideout(self) -> int:
+        return self.hideouts[-1]
+
+    @property
+    def fugitive_hand(self) -> list[int]:
+        return cards_of(self.fhand)
+
+    @property
+    def detective_hand(self) -> list[int]:
+        return cards_of(self.dhand)
+
+    @property
+    def deck_sizes(self) -> tuple[int, int, int]:
+        d = self.decks
+        return (d[0].bit_count(), d[1].bit_count(), d[2].bit_count())
+
+    def hidden_positions(self) -> list[int]:
+        """Positions (1 = first hideout after card 0) still face down."""
+        return [i for i, r in enumerate(self.revealed) if not r]
+
+    def highest_revealed(self) -> int:
+        """The highest hideout the detective has turned face up (card 42, laid face up, aside)."""
+        return max(h for h, r in zip(self.hideouts, self.revealed, strict=True) if r and h != LAST)
+
+    def face_up_mask(self) -> int:
+        """Cards lying face up on the table: revealed hideouts and their sprint cards."""
+        m = 0
+        for h, r, s in zip(self.hideouts, self.revealed, self.sprints, strict=True):
+            if r:
+                m |= 1 << h
+                for c in s:
+                    m |= 1 << c
+        return m
+
+    def _spare_footprints(self, exclude: int) -> int:
+        """Footprints of every hand card that could still go under the hideout being laid."""
+        return _footprints_of_mask(self.fhand & ~(1 << exclude) & ~(1 << LAST))
+
+    # ------------------------------------------------------------------ legal moves
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase in (SETUP, DEAL):
+            return [a for a, _ in self._chance_outcomes()]
+        if phase in (F_DRAW, D_DRAW):
+            return [DRAWS[d] for d in range(3) if self.decks[d]]
+        if phase == F_PLACE:
+            prev = self.hideouts[-1]
+            acts: list[Action] = []
+            # only cards above the previous hideout; the limit can be raised by sprint cards
+            for card in cards_of(self.fhand >> (prev + 1)):
+                card += prev + 1
+                need = card - prev - STEP_LIMIT
+                if need <= 0 or need <= self._spare_footprints(card):
+                    acts.append(HIDES[card])
+            if self._may_pass() or (not acts and self.placed_this_turn > 0):
+                # edition 2 wants two first-turn hideouts; if the sprints spent on the first
+                # leave no card to reach, the fugitive stops at one (docs: first-turn-stuck)
+                acts.append(PASS)
+            return acts
+        if phase == F_SPRINT:
+            acts = [SPRINTS[c] for c in cards_of(self.fhand & ~(1 << LAST))]
+            if self.deficit <= 0:
+                acts.append(DONE)
+            return acts
+        if phase in (D_GUESS, MANHUNT):
+            nameable = self._nameable()
+            guesses: list[Action] = [GUESSES[n] for n in nameable]
+            if phase == D_GUESS and len(nameable) >= 2:  # a series names two numbers or more
+                guesses.extend(ADDS[n] for n in nameable)
+            return guesses
+        if phase == D_SERIES:
+            chosen = mask_of(self.series)
+            acts = [ADDS[n] for n in self._nameable() if not chosen >> n & 1]
+            if len(self.series) >= 2:
+                acts.append(REVEAL)
+            return acts
+        return []
+
+    def _may_pass(self) -> bool:
+        if not self.first_turn:
+            return self.placed_this_turn == 0
+        needed = 2 if self.game.options.edition == 2 else 1
+        return self.placed_this_turn >= needed
+
+    def _nameable(self) -> list[int]:
+        """Numbers 1-41 the detective may name: not face up, not in the detective's own hand."""
+        blocked = self.face_up_mask() | self.dhand
+        return [n for n in range(1, 42) if not blocked >> n & 1]
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.phase == SETUP:
+            deck = self.decks[SETUP_DEALS[len(SETUP_DEALS) - self.setup_left]]
+        elif self.phase == DEAL:
+            deck = self.decks[self.draw_deck]
+        else:
+            return []
+        cards = cards_of(deck)
+        p = 1.0 / len(cards)
+        return [(DEALS[c], p) for c in cards]
+
+    # ------------------------------------------------------------------ errors
+    def _explain_illegal(self, action: Action) -> IllegalAction:
+        phase, who = self.phase, self.current_player
+        name = PHASE_NAMES[phase]
+        if who == CHANCE and not isinstance(action, Deal):
+            return IllegalAction("chance-node", f"a card must be dealt now ({name}), not {action}", action)
+        if isinstance(action, Deal):
+            if who != CHANCE:
+                return IllegalAction("not-chance", f"no card is being dealt now ({name})", action)
+            return IllegalAction(
+                "deal-from-deck", f"card {action.card} is not in the deck being drawn", action
+            )
+        if isinstance(action, Draw):
+            if phase not in (F_DRAW, D_DRAW):
+                return IllegalAction("turn-order", f"drawing is not allowed now ({name})", action)
+            return IllegalAction("draw-empty-deck", f"deck {action.deck + 1} is empty", action)
+        if isinstance(action, (Hide, Pass)):
+            if who != FUGITIVE:
+                return IllegalAction("turn-order", f"only the fugitive lays hideouts, now: {name}", action)
+            if phase == F_DRAW:
+                return IllegalAction("draw-first", "the fugitive draws a card before placing", action)
+            if phase == F_SPRINT:
+                return IllegalAction(
+                    "finish-sprints", "finish the current hideout with 'sprint N' or 'done' first", action
+                )
+            if isinstance(action, Pass):
+                if self.first_turn:
+                    needed = 2 if self.game.options.edition == 2 else 1
+                    return IllegalAction(
+                        "first-turn",
+                        f"on the first turn the fugitive places {'exactly 2' if needed == 2 else '1 or 2'} "
+                        "hideouts",
+                        action,
+                    )
+                return IllegalAction("one-hideout-per-turn", "a hideout was already placed this turn", action)
+            return self._explain_hide(action.card)
+        if isinstance(action, (Sprint, Done)):
+            if phase != F_SPRINT:
+                return IllegalAction(
+                    "sprint-under-new-hideout", "sprint cards go under a hideout being laid", action
+                )
+            if isinstance(action, Done):
+                return IllegalAction(
+                    "step-limit",
+                    f"the hideout needs {self.deficit} more footprint(s) of sprint cards "
+                    "(odd cards give 1, even cards 2)",
+                    action,
+                )
+            if action.card == LAST:
+                return IllegalAction("escape-card", "card 42 can only be played as a hideout", action)
+            return IllegalAction("card-in-hand", f"the fugitive does not hold card {action.card}", action)
+        if isinstance(action, (Guess, Add, Reveal)):
+            if who != DETECTIVE:
+                return IllegalAction("turn-order", f"it is not the detective's turn ({name})", action)
+            if phase == D_DRAW:
+                return IllegalAction("draw-first", "the detective draws before guessing", action)
+            if isinstance(action, Reveal):
+                return IllegalAction("series-size", "a series names at least two numbers ('add N')", action)
+            if phase == MANHUNT and isinstance(action, Add):
+                return IllegalAction("manhunt", "during a manhunt numbers are named one at a time", action)
+            if phase == D_SERIES and isinstance(action, Guess):
+                return IllegalAction("series-pending", "finish the series with 'add N' or 'reveal'", action)
+            n = action.number
+            if n in self.series:
+                return IllegalAction("series-distinct", f"{n} is already in the series", action)
+            if self.dhand >> n & 1:
+                return IllegalAction("name-unknown-card", f"{n} is in the detective's own hand", action)
+            return IllegalAction("name-unknown-card", f"{n} already lies face up", action)
+        return IllegalAction("not-legal", f"{action} is not legal now ({name})", action)
+
+    def _explain_hide(self, card: int) -> IllegalAction:
+        action = HIDES[card]
+        prev = self.hideouts[-1]
+        if not self.fhand >> card & 1:
+            return IllegalAction("card-in-hand", f"the fugitive does not hold card {card}", action)
+        if card <= prev:
+            return IllegalAction(
+                "increasing-hideouts", f"a hideout must be higher than the previous one ({prev})", action
+            )
+        need = card - prev - STEP_LIMIT
+        return IllegalAction(
+            "step-limit",
+            f"{card} is {card - prev} above {prev}: {need} footprint(s) of sprint cards are needed, "
+            f"the hand has only {self._spare_footprints(card)}",
+            action,
+        )
+
+    # ------------------------------------------------------------------ transitions
+    def _apply(self, action: Action) -> None:
+        phase = self.phase
+        if phase == SETUP:
+            card = action.card  # type: ignore[attr-defined]
+            deck = SETUP_DEALS[len(SETUP_DEALS) - self.setup_left]
+            self.decks[deck] &= ~(1 << card)
+            self.fhand |= 1 << card
+            self.setup_left -= 1
+            if self.setup_left == 0:
+                self.phase = F_PLACE  # first turn: the fugitive draws nothing
+        elif phase == DEAL:
+            card = action.card  # type: ignore[attr-defined]
+            self.decks[self.draw_deck] &= ~(1 << card)
+            if self.draw_for == FUGITIVE:
+                self.fhand |= 1 << card
+                if self.passed_draw:
+                    self.passed_draw = False
+                    self._end_fugitive_turn()
+                else:
+                    self.phase = F_PLACE
+            else:
+                self.dhand |= 1 << card
+                self.draws_left -= 1
+                self._detective_draw_or_guess()
+        elif isinstance(action, Draw):
+            self.draw_deck = action.deck
+            self.draw_for = self.current_player
+            self.draw_log.append((self.draw_for, action.deck, len(self.hideouts) - 1))
+            self.phase = DEAL
+        elif isinstance(action, Hide):
+            card = action.card
+            prev = self.hideouts[-1]
+            self.fhand &= ~(1 << card)
+            self.hideouts.append(card)
+            self.revealed.append(card == LAST)  # 42 is laid face up: the fugitive claims escape
+            self.sprints.append(())
+            self.deficit = card - prev - STEP_LIMIT
+            self.placed_this_turn += 1
+            self.phase = F_SPRINT
+        elif isinstance(action, Sprint):
+            self.fhand &= ~(1 << action.card)
+            self.sprints[-1] = self.sprints[-1] + (action.card,)
+            self.deficit -= footprints(action.card)
+        elif isinstance(action, Done):
+            self.deficit = 0
+            if self.hideouts[-1] == LAST:
+                self._escape()
+            elif self.first_turn and self.placed_this_turn < 2:
+                self.phase = F_PLACE  # a second first-turn hideout, or pass (edition 1)
+            else:
+                self._end_fugitive_turn()
+        elif isinstance(action, Pass):
+            if self.game.options.edition == 2 and not self.first_turn:
+                lowest = next((d for d in range(3) if self.decks[d]), -1)
+                if lowest >= 0:
+                    self.draw_deck, self.draw_for, self.passed_draw = lowest, FUGITIVE, True
+                    self.draw_log.append((FUGITIVE, lowest, len(self.hideouts) - 1))
+                    self.phase = DEAL
+                    return
+            self._end_fugitive_turn()
+        elif isinstance(action, Guess):
+            self._guess(action.number)
+        elif isinstance(action, Add):
+            self.series = (*self.series, action.number)
+            self.phase = D_SERIES
+        elif isinstance(action, Reveal):
+            positions = [self._hidden_position_of(n) for n in self.series]
+            if all(p >= 0 for p in positions):
+                for p in positions:
+                    self.revealed[p] = True
+            self.series = ()
+            if not self._detective_caught():
+                self._end_detective_turn()
+
+    def _hidden_position_of(self, number: int) -> int:
+        for i in range(len(self.hideouts) - 1, 0, -1):
+            if self.hideouts[i] == number:
+                return -1 if self.revealed[i] else i
+        return -1
+
+    def _guess(self, number: int) -> None:
+        pos = self._hidden_position_of(number)
+        if pos >= 0:
+            self.revealed[pos] = True
+        if self._detective_caught():
+            return
+        if self.phase == MANHUNT:
+            if pos < 0:
+                self._finish(FUGITIVE)  # the first miss ends the manhunt
+            return
+        self._end_detective_turn()
+
+    def _detective_caught(self) -> bool:
+        if all(self.revealed):
+            self._finish(DETECTIVE)
+            return True
+        return False
+
+    def _escape(self) -> None:
+        """Card 42 is down: a manhunt if the detective lags (highest revealed <= 29), else escape."""
+        if self.highest_revealed() <= MANHUNT_THRESHOLD:
+            self.phase = MANHUNT
+        else:
+            self._finish(FUGITIVE)
+
+    def _end_fugitive_turn(self) -> None:
+        self.placed_this_turn = 0
+        self.draws_left = 2 if self.first_turn else 1
+        self.first_turn = False
+        self._detective_draw_or_guess()
+
+    def _detective_draw_or_guess(self) -> None:
+        if self.draws_left > 0 and any(self.decks):
+            self.phase = D_DRAW
+        else:
+            self.draws_left = 0
+            self.phase = D_GUESS
+
+    def _end_detective_turn(self) -> None:
+        self.round += 1
+        if self.round >= self.game.options.max_rounds:
+            self._finish(-1)
+            return
+        self.phase = F_DRAW if any(self.decks) else F_PLACE
+
+    def _finish(self, winner: int) -> None:
+        self.winner = winner
+        self.phase = OVER
+
+    # ------------------------------------------------------------------ results & copies
+    def returns(self) -> list[float]:
+        if self.winner == FUGITIVE:
+            return [1.0, -1.0]
+        if self.winner == DETECTIVE:
+            return [-1.0, 1.0]
+        return [0.0, 0.0]
+
+    def _clone(self) -> FugitiveState:
+        c = FugitiveState.__new__(FugitiveState)
+        c.__dict__.update(self.__dict__)
+        c.decks = list(self.decks)
+        c.hideouts = list(self.hideouts)
+        c.revealed = list(self.revealed)
+        c.sprints = list(self.sprints)
+        c.draw_log = list(self.draw_log)
+        return c
+
+    def key(self) -> tuple[Any, ...]:
+        return (
+            self.phase,
+            self.setup_left,
+            self.fhand,
+            self.dhand,
+            tuple(self.decks),
+            tuple(self.hideouts),
+            tuple(self.revealed),
+            tuple(self.sprints),
+            self.first_turn,
+            self.placed_this_turn,
+            self.deficit,
+            self.draw_deck,
+            self.draw_for,
+            self.draws_left,
+            self.series,
+            self.round,
+            self.winner,
+            self.passed_draw,
+            tuple(self.draw_log),
+        )
+
+    # ------------------------------------------------------------------ hidden information
+    def observation(self, player: int) -> FugitiveObservation:
+        """What ``player`` sees at the table (``None`` for the omniscient view)."""
+        if player not in (FUGITIVE, DETECTIVE, None):
+            raise ValueError(f"player must be 0 (fugitive) or 1 (detective), got {player!r}")
+        see_all = player in (FUGITIVE, None)
+        hideouts = tuple(
+            (h if (r or see_all) else None, len(s), s if (r or see_all) else None)
+            for h, r, s in zip(self.hideouts, self.revealed, self.sprints, strict=True)
+        )
+        return FugitiveObservation(
+            player=player,
+            phase=self.phase,
+            current_player=self.current_player,
+            hideouts=hideouts,
+            revealed=tuple(self.revealed),
+            fugitive_hand=tuple(self.fugitive_hand) if see_all else None,
+            fugitive_hand_size=self.fhand.bit_count(),
+            detective_hand=tuple(self.detective_hand) if player in (DETECTIVE, None) else None,
+            detective_hand_size=self.dhand.bit_count(),
+            deck_sizes=self.deck_sizes,
+            draw_log=tuple(self.draw_log),
+            series=self.series,
+            first_turn=self.first_turn,
+            round=self.round,
+            winner=self.winner,
+            history=tuple(self._public_notation(a, i, player) for i, a in enumerate(self.history)),
+        )
+
+    def _public_notation(self, action: Action, index: int, player: int | None) -> str:
+        """The notation of history step ``index`` as ``player`` saw it ("?" for secrets)."""
+        if player is None:
+            return str(action)
+        if isinstance(action, Deal):
+            return str(action) if self._receiver_of_deal(index) == player else "deal ?"
+        if player == DETECTIVE and isinstance(action, Hide) and action.card != LAST:
+            return "hide ?"
+        if player == DETECTIVE and isinstance(action, Sprint):
+            return "sprint ?"
+        return str(action)
+
+    def _receiver_of_deal(self, index: int) -> int:
+        if index < len(SETUP_DEALS):
+            return FUGITIVE
+        # every deal after the setup answers one entry of the draw log, in order
+        deals_before = sum(1 for a in self.history[len(SETUP_DEALS) : index] if isinstance(a, Deal))
+        return self.draw_log[deals_before][0]
+
+    def determinize(self, player: int, rng: random.Random) -> FugitiveState:
+        """A full state consistent with what ``player`` sees, sampled uniformly.
+
+        The fugitive sees everything but the detective's hand; the detective's view needs the
+        exact world counting of :mod:`gamelib.fugitive.analysis`.
+        """
+        from gamelib.fugitive.analysis import determinize
+
+        return determinize(self, player, rng)
+
+    def __str__(self) -> str:
+        def show(i: int) -> str:
+            h, s = self.hideouts[i], self.sprints[i]
+            text = f"{h}" if self.revealed[i] else f"[{h}]"
+            return text + (f"+{','.join(map(str, s))}" if s else "")
+
+        row = " ".join(show(i) for i in range(len(self.hideouts)))
+        status = PHASE_NAMES[self.phase]
+        if self.phase == OVER:
+            status += f": {('draw (round limit)', PLAYER_NAMES[0] + ' wins', PLAYER_NAMES[1] + ' wins')[self.winner + 1]}"
+        return (
+            f"Fugitive round {self.round}, {status}\n"
+            f"  hideouts ([n] = face down): {row}\n"
+            f"  fugitive hand: {' '.join(map(str, self.fugitive_hand))}\n"
+            f"  detective hand: {' '.join(map(str, self.detective_hand))}\n"
+            f"  decks: {'/'.join(map(str, self.deck_sizes))}"
+            + (f"\n  series: {' '.join(map(str, self.series))}" if self.series else "")
+        )
+
+
+@dataclass(frozen=True)
+class FugitiveObservation:
+    """One player's view of the table.  Hidden values are ``None``.
+
+    ``hideouts`` holds, in table order starting with card 0, ``(value, sprint_count, sprint_cards)``.
+    ``draw_log`` holds ``(player, deck, hideouts_on_table)`` for every draw, in order: which deck
+    each side drew from, and when.
+    """
+
+    player: int | None
+    phase: int
+    current_player: int
+    hideouts: tuple[tuple[int | None, int, tuple[int, ...] | None], ...]
+    revealed: tuple[bool, ...]
+    fugitive_hand: tuple[int, ...] | None
+    fugitive_hand_size: int
+    detective_hand: tuple[int, ...] | None
+    detective_hand_size: int
+    deck_sizes: tuple[int, int, int]
+    draw_log: tuple[tuple[int, int, int], ...]
+    series: tuple[int, ...]
+    first_turn: bool
+    round: int
+    winner: int
+    history: tuple[str, ...]
