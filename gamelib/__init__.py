@@ -37,6 +37,13 @@ def tournament(*args, **kwargs):  # type: ignore[no-untyped-def]
     return _tournament(*args, **kwargs)
 
 
+def sweep(*args, **kwargs):  # type: ignore[no-untyped-def]
+    """How a rule option moves outcomes: see :func:`gamelib.analysis.sweep.sweep`."""
+    from gamelib.analysis.sweep import sweep as _sweep
+
+    return _sweep(*args, **kwargs)
+
+
 __all__ = [
     "CHANCE",
     "TERMINAL",
@@ -53,5 +60,6 @@ __all__ = [
     "play",
     "register",
     "registered_games",
+    "sweep",
     "tournament",
 ]
