@@ -1,0 +1,373 @@
+"""Fugitive rules, one test (legal and illegal case) per rule sentence of the seed and the facts.
+
+Rule names in ``IllegalAction.rule`` are the anchors of docs/rules/fugitive.md.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import gamelib
+from gamelib.fugitive.rules import (
+    DETECTIVE,
+    F_DRAW,
+    F_PLACE,
+    F_SPRINT,
+    FUGITIVE,
+    MANHUNT,
+    OVER,
+    FugitiveState,
+    footprints,
+)
+
+
+def game(**options: object) -> gamelib.Game:
+    return gamelib.make("fugitive", options=options)
+
+
+def setup(hand: tuple[int, int, int, int, int] = (4, 5, 6, 15, 16), **options: object) -> FugitiveState:
+    """A game after the setup deal that gave the fugitive ``hand`` (3 from 4-14, 2 from 15-28)."""
+    state = game(**options).new_game(seed=1)
+    for card in hand:
+        state.apply(f"deal {card}")
+    assert isinstance(state, FugitiveState)
+    return state
+
+
+def play(state: gamelib.State, line: str) -> gamelib.State:
+    for text in line.split(","):
+        state.apply(text.strip())
+    return state
+
+
+def rule_of(state: gamelib.State, text: str) -> str:
+    before = state.key()
+    with pytest.raises(gamelib.IllegalAction) as err:
+        state.apply(text)
+    assert state.key() == before, "an illegal action must leave the state exactly as it was"
+    return err.value.rule
+
+
+# ------------------------------------------------------------------------ setup
+def test_setup_card_zero_on_table_and_starting_hand() -> None:
+    state = game().new_game(seed=3)
+    assert state.hideouts == [0] and state.revealed == [True]
+    assert state.fugitive_hand == [1, 2, 3, 42]
+    assert state.current_player == gamelib.CHANCE
+    assert state.deck_sizes == (11, 14, 13)
+
+
+def test_setup_deals_three_from_first_deck_then_two_from_second() -> None:
+    state = game().new_game(seed=3)
+    for _ in range(3):
+        outcomes = state.chance_outcomes()
+        assert {a.card for a, _ in outcomes} <= set(range(4, 15))  # type: ignore[attr-defined]
+        assert sum(p for _, p in outcomes) == pytest.approx(1)
+        state.apply(outcomes[0][0])
+    assert rule_of(state, "deal 4") == "deal-from-deck"  # 4 is no longer in the second deck
+    assert rule_of(state, "deal 30") == "deal-from-deck"
+    play(state, "deal 15, deal 16")
+    assert len(state.fugitive_hand) == 9
+    assert state.deck_sizes == (8, 12, 13)
+    assert state.current_player == FUGITIVE
+
+
+def test_a_dealt_card_must_come_from_the_deck() -> None:
+    state = game().new_game(seed=3)
+    assert rule_of(state, "deal 15") == "deal-from-deck"
+    assert rule_of(state, "hide 1") == "chance-node"
+
+
+# ------------------------------------------------------------------------ first turn
+def test_first_turn_fugitive_draws_nothing_and_places_one_or_two() -> None:
+    state = setup()
+    assert state.phase == F_PLACE  # no draw on the first turn
+    assert rule_of(state, "draw 1") == "turn-order"
+    assert rule_of(state, "pass") == "first-turn"  # at least one hideout
+    play(state, "hide 3, done")
+    assert state.current_player == FUGITIVE  # may lay a second one
+    play(state, "hide 5, done")
+    assert state.current_player == DETECTIVE  # two at most: the turn is over
+    assert state.hideouts == [0, 3, 5]
+
+
+def test_first_turn_one_hideout_then_pass() -> None:
+    state = play(setup(), "hide 2, done, pass")
+    assert state.hideouts == [0, 2]
+    assert state.current_player == DETECTIVE
+
+
+def test_edition_two_first_turn_exactly_two_hideouts() -> None:
+    state = play(setup(edition=2), "hide 2, done")
+    assert rule_of(state, "pass") == "first-turn"
+    play(state, "hide 4, done")
+    assert state.current_player == DETECTIVE
+
+
+def test_first_turn_detective_draws_two_cards() -> None:
+    state = play(setup(), "hide 3, done, pass")
+    play(state, "draw 1, deal 7")
+    assert state.current_player == DETECTIVE
+    assert rule_of(state, "guess 3") == "draw-first"
+    play(state, "draw 3, deal 30")
+    assert state.detective_hand == [7, 30]
+    play(state, "guess 10")  # a miss
+    assert state.current_player == FUGITIVE and state.phase == F_DRAW
+
+
+# ------------------------------------------------------------------------ drawing
+def after_first_round(**options: object) -> FugitiveState:
+    first = "hide 2, done, hide 3, done" if options.get("edition") == 2 else "hide 3, done, pass"
+    state = play(setup(**options), first + ", draw 1, deal 7, draw 2, deal 20, guess 10")
+    assert isinstance(state, FugitiveState)
+    return state
+
+
+def test_fugitive_draws_from_the_deck_of_choice_before_placing() -> None:
+    state = after_first_round()
+    assert rule_of(state, "hide 4") == "draw-first"
+    play(state, "draw 3, deal 35")
+    assert 35 in state.fugitive_hand
+    assert state.draw_log[-1] == (FUGITIVE, 2, 1)
+
+
+def test_cannot_draw_from_an_empty_deck() -> None:
+    state = after_first_round()
+    state.decks[2] = 0  # empty the third deck (test set-up)
+    state._legal_cache = None
+    assert rule_of(state, "draw 3") == "draw-empty-deck"
+    play(state, "draw 1, deal 8")
+
+
+def test_no_draw_when_every_deck_is_empty() -> None:
+    state = after_first_round()
+    state.decks = [0, 0, 0]
+    state.phase = F_PLACE  # what _end_detective_turn does with empty decks
+    state._legal_cache = None
+    play(state, "hide 4, done")
+    assert state.phase == 5  # straight to the detective's guess: nothing to draw
+
+
+# ------------------------------------------------------------------------ normal moves
+def test_normal_move_at_most_three_above_previous() -> None:
+    state = play(after_first_round(), "draw 1, deal 8")
+    assert rule_of(state, "hide 2") == "increasing-hideouts"  # lower than 3
+    assert rule_of(state, "hide 3") == "card-in-hand"  # already on the table
+    play(state, "hide 6, done")  # 6 = 3 + 3
+    assert state.hideouts[-1] == 6
+
+
+def test_more_than_three_needs_sprint_footprints() -> None:
+    state = play(after_first_round(), "draw 1, deal 8")
+    play(state, "hide 8")  # 5 above 3: needs 2 footprints
+    assert state.phase == F_SPRINT
+    assert rule_of(state, "done") == "step-limit"
+    play(state, "sprint 5")  # odd: 1 footprint
+    assert rule_of(state, "done") == "step-limit"
+    play(state, "sprint 1, done")
+    assert state.sprints[-1] == (5, 1)
+
+
+def test_a_hideout_out_of_reach_even_with_every_sprint_is_refused() -> None:
+    state = play(after_first_round(), "draw 3, deal 35")
+    assert rule_of(state, "hide 35") == "step-limit"
+    assert rule_of(state, "hide 41") == "card-in-hand"
+
+
+def test_sprint_values_odd_one_even_two() -> None:
+    assert [footprints(c) for c in (1, 2, 3, 4, 41)] == [1, 2, 1, 2, 1]
+    state = play(after_first_round(), "draw 1, deal 8")
+    play(state, "hide 8, sprint 4")  # even: 2 footprints suffice
+    play(state, "done")
+    assert state.current_player == DETECTIVE
+
+
+def test_overpaying_sprints_is_a_legal_bluff() -> None:
+    state = play(after_first_round(), "draw 1, deal 8")
+    play(state, "hide 4, sprint 16, sprint 15, done")  # 4 needs none
+    assert state.sprints[-1] == (16, 15)
+    assert state.current_player == DETECTIVE
+
+
+def test_sprint_cards_come_from_the_hand_and_never_42() -> None:
+    state = play(after_first_round(), "draw 1, deal 8")
+    play(state, "hide 4")
+    assert rule_of(state, "sprint 42") == "escape-card"
+    assert rule_of(state, "sprint 30") == "card-in-hand"
+    assert rule_of(state, "sprint 4") == "card-in-hand"  # the hideout itself
+
+
+def test_sprint_only_under_a_new_hideout() -> None:
+    state = play(after_first_round(), "draw 1, deal 8")
+    assert rule_of(state, "sprint 5") == "sprint-under-new-hideout"
+    play(state, "hide 4")
+    assert rule_of(state, "hide 5") == "finish-sprints"
+
+
+def test_the_limit_counts_from_the_immediately_previous_hideout() -> None:
+    # first turn: 3 then 6; then 9 is 3 above 6 (legal without sprints) though 6 above 3
+    state = play(setup((4, 6, 9, 15, 16)), "hide 3, done, hide 6, done")
+    play(state, "draw 1, deal 7, draw 1, deal 8, guess 20, draw 2, deal 17")
+    play(state, "hide 9")
+    assert state.deficit <= 0
+    play(state, "done")
+    fresh = play(setup((4, 6, 9, 15, 16)), "hide 3, done, hide 4, done")
+    play(fresh, "draw 1, deal 7, draw 1, deal 8, guess 20, draw 2, deal 17, hide 9")
+    assert fresh.deficit == 2  # 9 is 5 above 4: counted from 4, not from 0 or 3
+
+
+# ------------------------------------------------------------------------ passing
+def test_after_the_first_turn_the_fugitive_may_pass() -> None:
+    state = play(after_first_round(), "draw 1, deal 8, pass")
+    assert state.current_player == DETECTIVE
+    assert state.hideouts == [0, 3]
+
+
+def test_edition_two_pass_draws_from_lowest_non_empty_deck() -> None:
+    state = play(after_first_round(edition=2), "draw 1, deal 8, pass")
+    assert state.current_player == gamelib.CHANCE
+    assert {a.card for a, _ in state.chance_outcomes()} <= set(range(4, 15))  # type: ignore[attr-defined]
+    play(state, "deal 9")
+    assert 9 in state.fugitive_hand and state.current_player == DETECTIVE
+    state2 = play(after_first_round(edition=2), "draw 1, deal 8")
+    state2.decks[0] = 0
+    state2._legal_cache = None
+    play(state2, "pass")
+    assert {a.card for a, _ in state2.chance_outcomes()} <= set(range(15, 29))  # type: ignore[attr-defined]
+
+
+def test_only_one_hideout_per_turn_after_the_first() -> None:
+    state = play(after_first_round(), "draw 1, deal 8, hide 4, done")
+    assert state.current_player == DETECTIVE
+    assert rule_of(state, "hide 5") == "turn-order"
+
+
+# ------------------------------------------------------------------------ detective
+def test_single_guess_reveals_the_hideout_and_its_sprints() -> None:
+    state = play(setup(), "hide 3, done, pass, draw 1, deal 7, draw 2, deal 20, guess 10")
+    play(state, "draw 1, deal 8, hide 8, sprint 5, sprint 1, done, draw 1, deal 9")
+    play(state, "guess 8")
+    pos = state.hideouts.index(8)
+    assert state.revealed[pos] and state.observation(DETECTIVE).hideouts[pos] == (8, 2, (5, 1))
+
+
+def test_guess_numbers_between_1_and_41() -> None:
+    state = play(setup(), "hide 3, done, pass, draw 1, deal 7, draw 2, deal 20")
+    for bad in ("guess 0", "guess 42", "guess x"):
+        assert rule_of(state, bad) == "notation"
+    assert rule_of(state, "guess 7") == "name-unknown-card"  # the detective holds 7
+
+
+def test_a_miss_changes_nothing_but_the_turn() -> None:
+    state = play(setup(), "hide 3, done, hide 5, done, draw 1, deal 7, draw 2, deal 20")
+    revealed, hand = list(state.revealed), state.fhand
+    play(state, "guess 11")
+    assert state.revealed == revealed and state.fhand == hand
+    assert state.current_player == FUGITIVE
+
+
+def test_series_all_or_nothing() -> None:
+    base = play(setup(), "hide 3, done, hide 5, done, draw 1, deal 7, draw 2, deal 20")
+    miss = base.clone()
+    play(miss, "add 3, add 6, reveal")
+    assert miss.revealed == [True, False, False]  # one wrong number: nothing happens
+    assert miss.current_player == FUGITIVE
+    hit = base.clone()
+    play(hit, "add 5, add 3, reveal")
+    assert hit.is_terminal() and hit.returns() == [-1.0, 1.0]  # every hideout found
+
+
+def test_series_needs_two_distinct_numbers() -> None:
+    state = play(setup(), "hide 3, done, hide 5, done, draw 1, deal 7, draw 2, deal 20")
+    assert rule_of(state, "reveal") == "series-size"
+    play(state, "add 3")
+    assert rule_of(state, "reveal") == "series-size"
+    assert rule_of(state, "add 3") == "series-distinct"
+    assert rule_of(state, "guess 5") == "series-pending"
+
+
+def test_detective_wins_by_finding_every_hideout() -> None:
+    state = play(setup(), "hide 3, done, pass, draw 1, deal 7, draw 2, deal 20, guess 3")
+    assert state.is_terminal() and state.winner == DETECTIVE
+    assert state.returns() == [-1.0, 1.0]
+    assert rule_of(state, "draw 1") == "game-over"
+
+
+# ------------------------------------------------------------------------ card 42 and the manhunt
+def run_to_42(highest_revealed: int) -> FugitiveState:
+    """A forced game where the fugitive reaches 42 (hideouts laid by hand, test set-up)."""
+    state = after_first_round()
+    state.phase = F_PLACE
+    state.hideouts = [0, 3, 27, 30, 39]
+    state.revealed = [True, False, highest_revealed == 27, highest_revealed == 30, False]
+    state.sprints = [(), (), (), (), ()]
+    state.fhand = 1 << 42 | 1 << 40
+    state.decks = [0, 0, 0]
+    state._legal_cache = None
+    return state
+
+
+def test_42_with_highest_revealed_above_29_the_fugitive_wins_at_once() -> None:
+    state = run_to_42(highest_revealed=30)
+    play(state, "hide 42, done")
+    assert state.is_terminal() and state.winner == FUGITIVE
+
+
+def test_42_with_highest_revealed_29_or_lower_starts_a_manhunt() -> None:
+    state = run_to_42(highest_revealed=27)
+    play(state, "hide 42, done")
+    assert state.phase == MANHUNT and state.current_player == DETECTIVE
+    assert rule_of(state, "add 3") == "manhunt"
+    assert rule_of(state, "draw 1") == "turn-order"
+    play(state, "guess 3")  # a hit: go on
+    assert state.phase == MANHUNT
+    play(state, "guess 30")
+    play(state, "guess 39")
+    assert state.is_terminal() and state.winner == DETECTIVE
+
+
+def test_a_miss_in_the_manhunt_lets_the_fugitive_escape() -> None:
+    state = run_to_42(highest_revealed=27)
+    play(state, "hide 42, done, guess 3, guess 31")
+    assert state.is_terminal() and state.winner == FUGITIVE
+    assert state.returns() == [1.0, -1.0]
+
+
+def test_42_obeys_the_step_limit() -> None:
+    state = run_to_42(highest_revealed=27)
+    state.hideouts[-1] = 36
+    state._legal_cache = None
+    assert rule_of(state, "hide 42") == "step-limit"  # 6 above 36, only 40 (2 footprints) to sprint
+    state.fhand |= 1 << 41
+    state._legal_cache = None
+    play(state, "hide 42, sprint 40, sprint 41, done")
+    assert state.phase == MANHUNT
+
+
+# ------------------------------------------------------------------------ observation & options
+def test_detective_observation_hides_face_down_cards_and_the_fugitive_hand() -> None:
+    state = play(setup(), "hide 3, done, hide 5, sprint 6, done, draw 1, deal 7")
+    obs = state.observation(DETECTIVE)
+    assert obs.hideouts[1] == (None, 0, None) and obs.hideouts[2] == (None, 1, None)
+    assert obs.fugitive_hand is None and obs.fugitive_hand_size == 6
+    assert obs.detective_hand == (7,)
+    assert "hide ?" in obs.history and "sprint ?" in obs.history and "deal 7" in obs.history
+    assert "deal 4" not in obs.history  # the fugitive's setup cards stay secret
+    fobs = state.observation(FUGITIVE)
+    assert fobs.detective_hand is None and fobs.detective_hand_size == 1
+    assert fobs.history[-1] == "deal ?"
+
+
+def test_options_are_validated() -> None:
+    with pytest.raises(gamelib.OptionError, match="edition"):
+        gamelib.make("fugitive", edition=3)
+    with pytest.raises(gamelib.OptionError, match="must be int"):
+        gamelib.make("fugitive", edition="2")
+    with pytest.raises(gamelib.OptionError, match="players"):
+        gamelib.make("fugitive", players=3)
+
+
+def test_round_limit_is_a_draw() -> None:
+    state = play(setup(max_rounds=1), "hide 3, done, pass, draw 1, deal 7, draw 2, deal 20, guess 10")
+    assert state.is_terminal() and state.winner == -1 and state.returns() == [0.0, 0.0]
+    assert state.phase == OVER
