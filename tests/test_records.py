@@ -1,0 +1,152 @@
+"""Records: JSON round trips, and every kind of bad record failing with a ValueError that says where."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import gamelib
+from gamelib.agents import RandomAgent
+
+
+@pytest.fixture(scope="module", params=gamelib.registered_games())
+def finished(request: pytest.FixtureRequest) -> gamelib.State:
+    game = gamelib.make(request.param)
+    return gamelib.play(game, [RandomAgent()] * game.num_players, seed=4)
+
+
+def test_record_is_plain_json(finished: gamelib.State) -> None:
+    record = finished.to_record()
+    assert set(record) == {"game", "version", "players", "options", "seed", "actions"}
+    text = json.dumps(record)
+    assert gamelib.from_record(text) == finished  # JSON text is accepted too
+    assert all(isinstance(a, str) for a in record["actions"])
+
+
+def test_record_replays_without_the_seed(finished: gamelib.State) -> None:
+    """Chance outcomes are in the history: another seed replays the same game."""
+    record = finished.to_record()
+    record["seed"] = record["seed"] + 1
+    assert gamelib.from_record(record).key() == finished.key()
+
+
+def test_truncated_record_gives_the_position_at_that_step(finished: gamelib.State) -> None:
+    record = finished.to_record()
+    record["actions"] = record["actions"][:10]
+    state = gamelib.from_record(record)
+    assert len(state.history) == 10
+
+
+@pytest.mark.parametrize(
+    ("mutate", "match"),
+    [
+        (lambda r: r.pop("actions"), "missing field"),
+        (lambda r: r.update(game="chess"), "unknown game"),
+        (lambda r: r.update(version="9.0.0+x.1"), "version"),
+        (lambda r: r.update(version=3), "version"),
+        (lambda r: r.update(players="two"), "players"),
+        (lambda r: r.update(players=99), "players"),
+        (lambda r: r.update(options={"nope": 1}), "unknown rule option"),
+        (lambda r: r.update(options=[]), "options"),
+        (lambda r: r.update(seed=-1), "seed"),
+        (lambda r: r.update(seed="7"), "seed"),
+        (lambda r: r.update(actions="deal 4"), "actions"),
+        (lambda r: r.update(extra=1), "unknown field"),
+        (lambda r: r["actions"].insert(3, 17), "step 3"),
+        (lambda r: r["actions"].insert(0, "fly away"), "step 0"),
+    ],
+)
+def test_bad_records_name_the_field_or_step(finished: gamelib.State, mutate, match: str) -> None:  # type: ignore[no-untyped-def]
+    record = copy.deepcopy(finished.to_record())
+    mutate(record)
+    with pytest.raises(gamelib.RecordError, match=match) as err:
+        gamelib.from_record(record)
+    assert isinstance(err.value, ValueError)
+
+
+def test_tampered_action_fails_at_its_step(finished: gamelib.State) -> None:
+    record = finished.to_record()
+    actions = record["actions"]
+    # replace a late action with one legal at another moment: it must fail at exactly that step
+    for step in range(len(actions) - 1, 0, -1):
+        for other in actions[:step]:
+            if other == actions[step]:
+                continue
+            tampered = dict(record, actions=[*actions[:step], other, *actions[step + 1 :]])
+            try:
+                gamelib.from_record(tampered)
+            except gamelib.RecordError as exc:
+                assert exc.step is not None and exc.step >= step
+                return
+    pytest.skip("no tampering found that breaks a rule")
+
+
+def test_not_json_and_not_an_object() -> None:
+    with pytest.raises(gamelib.RecordError, match="JSON"):
+        gamelib.from_record("{not json")
+    with pytest.raises(gamelib.RecordError, match="object"):
+        gamelib.from_record("[1, 2]")
+
+
+@functools.cache
+def _base_record(name: str) -> dict:  # type: ignore[type-arg]
+    game = gamelib.make(name)
+    return gamelib.play(game, [RandomAgent()] * game.num_players, seed=1).to_record()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    actions=st.lists(
+        st.one_of(
+            st.text(max_size=12),
+            st.sampled_from(["deal 4", "hide 3", "done", "pass", "draw 1", "guess 5", "add 2", "reveal"]),
+            st.integers(),
+            st.none(),
+        ),
+        max_size=12,
+    ),
+    seed=st.integers(min_value=0, max_value=2**40),
+)
+def test_fuzzed_records_fail_cleanly_or_replay(actions: list, seed: int) -> None:  # type: ignore[type-arg]
+    for name in gamelib.registered_games():
+        record = dict(_base_record(name))
+        record["actions"] = actions
+        record["seed"] = seed
+        try:
+            state = gamelib.from_record(record)
+        except gamelib.RecordError as exc:
+            assert "bad record" in str(exc)
+        else:
+            assert [str(a) for a in state.history] == actions
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=20))
+def test_fuzzed_notation_is_parsed_or_refused_with_a_rule(text: str) -> None:
+    for name in gamelib.registered_games():
+        game = gamelib.make(name)
+        try:
+            action = game.parse_action(text)
+        except gamelib.IllegalAction as exc:
+            assert exc.rule == "notation"
+        else:
+            assert game.parse_action(str(action)) == action
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**62), steps=st.integers(min_value=0, max_value=200))
+def test_record_round_trip_at_any_point(seed: int, steps: int) -> None:
+    for name in gamelib.registered_games():
+        game = gamelib.make(name)
+        state = game.new_game(seed=seed)
+        rng = __import__("random").Random(seed)
+        for _ in range(steps):
+            if state.is_terminal():
+                break
+            state.apply(rng.choice(state.legal_actions()))
+        assert gamelib.from_record(json.loads(json.dumps(state.to_record()))) == state
