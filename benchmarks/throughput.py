@@ -45,6 +45,15 @@ def gamelib_player(name: str, players: int | None = None) -> Callable[[random.Ra
     return play_one
 
 
+def pick(outcomes: list[tuple[int, float]], u: float) -> int:
+    acc = 0.0
+    for outcome, p in outcomes:
+        acc += p
+        if u < acc:
+            return outcome
+    return outcomes[-1][0]
+
+
 def openspiel_player(name: str) -> Callable[[random.Random], int]:
     import pyspiel
 
@@ -55,13 +64,7 @@ def openspiel_player(name: str) -> Callable[[random.Random], int]:
         n = 0
         while not state.is_terminal():
             if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                r, acc = rng.random(), 0.0
-                for action, p in outcomes:
-                    acc += p
-                    if r < acc:
-                        break
-                state.apply_action(action)
+                state.apply_action(pick(state.chance_outcomes(), rng.random()))
             else:
                 actions = state.legal_actions()
                 state.apply_action(actions[int(rng.random() * len(actions))])
