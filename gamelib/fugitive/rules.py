@@ -15,6 +15,7 @@ branching stays small and every choice is explicit in the history:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -183,6 +184,13 @@ GUESSES = tuple(Guess(n) for n in range(43))
 ADDS = tuple(Add(n) for n in range(43))
 DONE, PASS, REVEAL = Done(), Pass(), Reveal()
 
+
+@functools.lru_cache(maxsize=8192)
+def _nameable(blocked: int) -> list[int]:
+    """Numbers 1-41 not in ``blocked`` (cached: the mask changes only a few times a game)."""
+    return [n for n in range(1, 42) if not blocked >> n & 1]
+
+
 # ---------------------------------------------------------------------------- phases
 SETUP = 0  # chance: deal the fugitive's starting cards
 F_DRAW = 1  # fugitive chooses a deck
@@ -194,6 +202,19 @@ D_SERIES = 6  # detective: add N or reveal
 MANHUNT = 7  # detective: guess N until a miss
 DEAL = 8  # chance: the card drawn from ``draw_deck``
 OVER = 9
+
+_PHASE_PLAYER = (
+    CHANCE,
+    FUGITIVE,
+    FUGITIVE,
+    FUGITIVE,
+    DETECTIVE,
+    DETECTIVE,
+    DETECTIVE,
+    DETECTIVE,
+    CHANCE,
+    TERMINAL,
+)
 
 PHASE_NAMES = {
     SETUP: "setup deal",
@@ -310,18 +331,12 @@ class FugitiveState(State):
         self.passed_draw = False  # edition 2: the deal after a pass
         # Public draw log: (player, deck, hideouts on the table at that moment).
         self.draw_log: list[tuple[int, int, int]] = []
+        self.face_up = 1  # derived: mask of face-up cards (card 0 to start), kept in step with reveals
 
     # ------------------------------------------------------------------ queries
     @property
     def current_player(self) -> int:
-        phase = self.phase
-        if phase == OVER:
-            return TERMINAL
-        if phase in (SETUP, DEAL):
-            return CHANCE
-        if phase in (F_DRAW, F_PLACE, F_SPRINT):
-            return FUGITIVE
-        return DETECTIVE
+        return _PHASE_PLAYER[self.phase]
 
     @property
     def previous_hideout(self) -> int:
@@ -350,6 +365,14 @@ class FugitiveState(State):
 
     def face_up_mask(self) -> int:
         """Cards lying face up on the table: revealed hideouts and their sprint cards."""
+        return self.face_up
+
+    def refresh(self) -> None:
+        """Recompute derived fields after editing the state by hand (puzzles, tests)."""
+        self.face_up = self._scan_face_up()
+        self._legal_cache = None
+
+    def _scan_face_up(self) -> int:
         m = 0
         for h, r, s in zip(self.hideouts, self.revealed, self.sprints, strict=True):
             if r:
@@ -410,8 +433,7 @@ class FugitiveState(State):
 
     def _nameable(self) -> list[int]:
         """Numbers 1-41 the detective may name: not face up, not in the detective's own hand."""
-        blocked = self.face_up_mask() | self.dhand
-        return [n for n in range(1, 42) if not blocked >> n & 1]
+        return _nameable(self.face_up | self.dhand)
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == SETUP:
@@ -558,6 +580,7 @@ class FugitiveState(State):
         elif isinstance(action, Done):
             self.deficit = 0
             if self.hideouts[-1] == LAST:
+                self._turn_face_up(len(self.hideouts) - 1)
                 self._escape()
             elif self.first_turn and self.placed_this_turn < 2:
                 self.phase = F_PLACE  # a second first-turn hideout, or pass (edition 1)
@@ -581,10 +604,17 @@ class FugitiveState(State):
             positions = [self._hidden_position_of(n) for n in self.series]
             if all(p >= 0 for p in positions):
                 for p in positions:
-                    self.revealed[p] = True
+                    self._turn_face_up(p)
             self.series = ()
             if not self._detective_caught():
                 self._end_detective_turn()
+
+    def _turn_face_up(self, position: int) -> None:
+        """Reveal the hideout at ``position`` and the sprint cards under it."""
+        self.revealed[position] = True
+        self.face_up |= 1 << self.hideouts[position]
+        for card in self.sprints[position]:
+            self.face_up |= 1 << card
 
     def _hidden_position_of(self, number: int) -> int:
         for i in range(len(self.hideouts) - 1, 0, -1):
@@ -595,7 +625,7 @@ class FugitiveState(State):
     def _guess(self, number: int) -> None:
         pos = self._hidden_position_of(number)
         if pos >= 0:
-            self.revealed[pos] = True
+            self._turn_face_up(pos)
         if self._detective_caught():
             return
         if self.phase == MANHUNT:
