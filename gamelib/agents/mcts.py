@@ -1,0 +1,278 @@
+"""Monte Carlo tree search (UCT with random rollouts), for any game of the contract.
+
+The search works on clones of the state it is given (one clone per iteration, never a copy of a
+board graph): games keep their hot state in ints and tuples, so a clone costs microseconds.
+
+* **Any number of players**: every node keeps the sum of ``returns()`` for *each* player, and a
+  node's children are compared from the point of view of the player to move there (the
+  ``max^n`` generalisation of UCT).
+* **Chance nodes** are sampled with their probabilities (``state.sample_chance(rng)``); each
+  outcome drawn gets its own child, so frequent outcomes get most of the statistics.
+* **Budget**: a number of iterations, a time limit in seconds, or both (whichever comes first).
+  An iteration budget with a seeded ``rng`` makes the agent deterministic, so tournament games
+  replay exactly; a time budget does not.
+* Returns are rescaled to [0, 1] with the game's ``min_return``/``max_return`` so the exploration
+  constant ``c`` means the same thing in every game.
+
+Hidden information: plain UCT reads the whole state, including the opponents' hidden cards.
+On an imperfect-information game it therefore refuses to play unless ``omniscient=True`` (a
+useful upper bound: "what is knowing the cards worth?"); use :class:`~gamelib.agents.ismcts.ISMCTSAgent`.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gamelib.core.game import CHANCE, Action, State
+
+Evaluation = Callable[[State], Sequence[float]]
+"""An estimate of ``returns()`` (one float per player) for a non-terminal state."""
+
+
+class Node:
+    """Statistics of one tree node: visits, the sum of normalised returns per player, children."""
+
+    __slots__ = ("avail", "children", "totals", "untried", "visits")
+
+    def __init__(self, num_players: int) -> None:
+        self.visits = 0
+        self.avail = 1
+        self.totals = [0.0] * num_players
+        self.children: dict[Action, Node] = {}
+        self.untried: list[Action] | None = None
+
+
+@dataclass(frozen=True)
+class MoveStat:
+    """How the search rated one move at the root."""
+
+    action: Action
+    visits: int
+    value: float
+    """Mean normalised return (0 = worst, 1 = best) for the player to move."""
+
+
+def check_budget(iterations: int | None, time_limit: float | None) -> None:
+    if iterations is None and time_limit is None:
+        raise ValueError("a search needs a budget: iterations, time_limit, or both")
+    if iterations is not None and (
+        isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
+    ):
+        raise ValueError(f"iterations must be a positive int, got {iterations!r}")
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
+
+
+class SearchAgent:
+    """What MCTS and IS-MCTS share: budget, rollouts, normalisation, final move choice."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        iterations: int | None = 1000,
+        time_limit: float | None = None,
+        c: float = 1.4,
+        max_rollout_steps: int | None = None,
+        evaluate: Evaluation | None = None,
+        rollout_agent: Any = None,
+    ) -> None:
+        check_budget(iterations, time_limit)
+        if not c >= 0:
+            raise ValueError(f"the exploration constant c must be >= 0, got {c!r}")
+        if max_rollout_steps is not None and max_rollout_steps < 0:
+            raise ValueError(f"max_rollout_steps must be >= 0, got {max_rollout_steps!r}")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.c = float(c)
+        self.max_rollout_steps = max_rollout_steps
+        self.evaluate = evaluate
+        self.rollout_agent = rollout_agent
+
+    # ------------------------------------------------------------------ shared pieces
+    def _budget(self) -> Callable[[int], bool]:
+        """A predicate ``more(done_iterations)`` that says whether to keep searching."""
+        limit = self.iterations
+        if self.time_limit is None:
+            assert limit is not None
+            return lambda done: done < limit
+        deadline = time.perf_counter() + self.time_limit
+        if limit is None:
+            return lambda done: time.perf_counter() < deadline
+        return lambda done: done < limit and time.perf_counter() < deadline
+
+    @staticmethod
+    def _scale(state: State) -> tuple[float, float]:
+        info = state.game.info
+        low, high = float(info.min_return), float(info.max_return)
+        span = high - low
+        return low, (1.0 / span if span > 0 else 1.0)
+
+    def _rollout(self, state: State, rng: random.Random) -> list[float]:
+        """Play to the end (or ``max_rollout_steps``) and return the raw returns."""
+        limit = state.game.max_game_length if self.max_rollout_steps is None else self.max_rollout_steps
+        policy = self.rollout_agent
+        steps = 0
+        while steps < limit and not state.is_terminal():
+            player = state.current_player
+            if player == CHANCE:
+                state.apply(state.sample_chance(rng))
+            elif policy is None:
+                actions = state.legal_actions()
+                state.apply(actions[int(rng.random() * len(actions))])
+            else:
+                state.apply(policy.act(state, player, rng))
+            steps += 1
+        if not state.is_terminal() and self.evaluate is not None:
+            return list(self.evaluate(state))
+        return state.returns()
+
+    @staticmethod
+    def _backpropagate(path: list[Node], returns: Sequence[float], low: float, inv_span: float) -> None:
+        scaled = [(r - low) * inv_span for r in returns]
+        for node in path:
+            node.visits += 1
+            totals = node.totals
+            for i, r in enumerate(scaled):
+                totals[i] += r
+
+    @staticmethod
+    def _root_stats(root: Node, player: int, legal: Sequence[Action]) -> list[MoveStat]:
+        stats = []
+        for action in legal:
+            child = root.children.get(action)
+            if child is None or child.visits == 0:
+                stats.append(MoveStat(action, 0, 0.0))
+            else:
+                stats.append(MoveStat(action, child.visits, child.totals[player] / child.visits))
+        return stats
+
+    @staticmethod
+    def _best(stats: Sequence[MoveStat], rng: random.Random) -> Action:
+        """The most visited move (the robust choice), ties broken by value then at random."""
+        top = max((s.visits, s.value) for s in stats)
+        best = [s.action for s in stats if (s.visits, s.value) == top]
+        return best[int(rng.random() * len(best))] if len(best) > 1 else best[0]
+
+    def analyse(self, state: State, player: int, rng: random.Random) -> list[MoveStat]:
+        """Run a search and return the root statistics of every legal move (best first)."""
+        stats = self._search(state, player, rng)
+        return sorted(stats, key=lambda s: (-s.visits, -s.value, str(s.action)))
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
+        legal = state.legal_actions()
+        if not legal:
+            raise ValueError(f"{self!r} asked to act where {state.player_name(player)} has no legal action")
+        if len(legal) == 1:
+            return legal[0]
+        return self._best(self._search(state, player, rng), rng)
+
+    def _search(self, state: State, player: int, rng: random.Random) -> list[MoveStat]:
+        raise NotImplementedError
+
+    def _params(self) -> str:
+        parts = []
+        if self.iterations is not None:
+            parts.append(f"iterations={self.iterations}")
+        if self.time_limit is not None:
+            parts.append(f"time_limit={self.time_limit}")
+        if self.c != 1.4:
+            parts.append(f"c={self.c}")
+        if self.max_rollout_steps is not None:
+            parts.append(f"max_rollout_steps={self.max_rollout_steps}")
+        return ", ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self._params()})"
+
+
+class MCTSAgent(SearchAgent):
+    """UCT with random rollouts on the true state (see the module docstring).
+
+    >>> import gamelib, random
+    >>> agent = MCTSAgent(iterations=50)
+    >>> agent.iterations
+    50
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        iterations: int | None = 1000,
+        time_limit: float | None = None,
+        c: float = 1.4,
+        max_rollout_steps: int | None = None,
+        evaluate: Evaluation | None = None,
+        rollout_agent: Any = None,
+        omniscient: bool = False,
+    ) -> None:
+        super().__init__(iterations, time_limit, c, max_rollout_steps, evaluate, rollout_agent)
+        self.omniscient = omniscient
+
+    def _search(self, state: State, player: int, rng: random.Random) -> list[MoveStat]:
+        if not state.game.info.perfect_information and not self.omniscient:
+            raise ValueError(
+                f"MCTSAgent would read hidden information in {state.game.name}: use ISMCTSAgent "
+                "('ismcts'), or MCTSAgent(omniscient=True) to measure what seeing everything is worth"
+            )
+        num_players = state.game.num_players
+        low, inv_span = self._scale(state)
+        c = self.c
+        log = math.log
+        sqrt = math.sqrt
+        root = Node(num_players)
+        more = self._budget()
+        done = 0
+        while more(done):
+            done += 1
+            work = state.clone()
+            node = root
+            path = [root]
+            while not work.is_terminal():
+                to_move = work.current_player
+                if to_move == CHANCE:
+                    outcome = work.sample_chance(rng)
+                    work.apply(outcome)
+                    child = node.children.get(outcome)
+                    if child is None:
+                        child = node.children[outcome] = Node(num_players)
+                        path.append(child)
+                        break
+                    node = child
+                    path.append(child)
+                    continue
+                if node.untried is None:
+                    node.untried = work.legal_actions()
+                    rng.shuffle(node.untried)
+                if node.untried:
+                    action = node.untried.pop()
+                    work.apply(action)
+                    child = node.children[action] = Node(num_players)
+                    path.append(child)
+                    break
+                # every child visited: UCB1 from the mover's point of view
+                log_n = log(node.visits)
+                best_score = -1.0
+                best_action = None
+                best_child = None
+                for action, child in node.children.items():
+                    score = child.totals[to_move] / child.visits + c * sqrt(log_n / child.visits)
+                    if score > best_score:
+                        best_score, best_action, best_child = score, action, child
+                assert best_action is not None and best_child is not None
+                work.apply(best_action)
+                node = best_child
+                path.append(node)
+            returns = self._rollout(work, rng)
+            self._backpropagate(path, returns, low, inv_span)
+        return self._root_stats(root, player, state.legal_actions())
+
+    def _params(self) -> str:
+        text = super()._params()
+        return text + (", omniscient=True" if self.omniscient else "")

@@ -1,0 +1,159 @@
+"""Agents by name, for the command line, notebooks and ``tournament(game, ["mcts", "random"])``.
+
+A name resolves, in this order, to:
+
+1. an agent registered for that game with :func:`register_agent` (``register_agent("fugitive",
+   "heuristic", "gamelib.fugitive.agents:FugitiveHeuristic")``);
+2. an entry of the ``AGENTS`` mapping in the game's own ``agents`` module, found by convention
+   next to its rules (``gamelib.fugitive.agents.AGENTS = {"heuristic": FugitiveHeuristic}``), so
+   a game ships its heuristics without touching this package;
+3. a game-independent agent: ``random``, ``first``, ``greedy``, ``mcts``, ``ismcts``.
+
+Parameters follow the name as Python keyword arguments: ``mcts(iterations=200, c=1.0)``.  The
+text is parsed with :mod:`ast` and only literals are accepted (nothing is evaluated).
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+from collections.abc import Callable, Mapping
+from typing import Any
+
+Factory = Callable[..., Any]
+
+# (game or None, name) -> "module:Attr" or a factory.  ``None`` is the game-independent table.
+_AGENTS: dict[tuple[str | None, str], str | Factory] = {
+    (None, "random"): "gamelib.agents.basic:RandomAgent",
+    (None, "first"): "gamelib.agents.basic:FirstLegalAgent",
+    (None, "greedy"): "gamelib.agents.greedy:GreedyAgent",
+    (None, "mcts"): "gamelib.agents.mcts:MCTSAgent",
+    (None, "ismcts"): "gamelib.agents.ismcts:ISMCTSAgent",
+}
+
+
+def register_agent(game: str | None, name: str, target: str | Factory) -> None:
+    """Register an agent factory under ``name`` for ``game`` (``None``: every game).
+
+    ``target`` is an import path ``"package.module:Class"`` (imported on first use, so
+    registering costs nothing) or a callable taking keyword parameters and returning an agent.
+    """
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(
+            f"an agent name must be an identifier (it is used in 'name(k=v)' specs), got {name!r}"
+        )
+    if isinstance(target, str) and ":" not in target:
+        raise ValueError(f"an agent target is 'package.module:Attr', got {target!r}")
+    if not isinstance(target, str) and not callable(target):
+        raise TypeError(f"an agent target is an import path or a callable, got {target!r}")
+    _AGENTS[(game, name)] = target
+
+
+def _game_module_agents(game: str) -> Mapping[str, Any]:
+    """The ``AGENTS`` mapping of the game's ``agents`` module, if the game ships one."""
+    from gamelib.core.registry import game_class
+
+    package = game_class(game).__module__.rpartition(".")[0]
+    if not package:  # a game defined in a top-level module has no agents module beside it
+        return {}
+    try:
+        module = importlib.import_module(f"{package}.agents")
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and exc.name.startswith(f"{package}.agents"):
+            return {}
+        raise
+    agents = getattr(module, "AGENTS", {})
+    return agents if isinstance(agents, Mapping) else {}
+
+
+def registered_agents(game: str | None = None) -> list[str]:
+    """The agent names usable for ``game`` (game-specific first), or the generic ones."""
+    names: list[str] = []
+    if game is not None:
+        names += [n for (g, n) in _AGENTS if g == game]
+        names += [n for n in _game_module_agents(game) if n not in names]
+    names += [n for (g, n) in _AGENTS if g is None and n not in names]
+    return names
+
+
+def _resolve(name: str, game: str | None) -> Factory:
+    target: str | Factory | None = None
+    if game is not None:
+        target = _AGENTS.get((game, name))
+        if target is None:
+            target = _game_module_agents(game).get(name)
+    if target is None:
+        target = _AGENTS.get((None, name))
+    if target is None:
+        known = ", ".join(registered_agents(game))
+        where = f" for {game}" if game else ""
+        raise ValueError(f"unknown agent {name!r}{where}; known agents: {known}")
+    if isinstance(target, str):
+        module_name, _, attr = target.partition(":")
+        target = getattr(importlib.import_module(module_name), attr)
+    assert callable(target)
+    return target
+
+
+def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"mcts(iterations=200, c=1.0)"`` -> ``("mcts", {"iterations": 200, "c": 1.0})``."""
+    text = spec.strip()
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        raise ValueError(f"cannot read agent spec {spec!r}; expected name or name(key=value, ...)") from None
+    if isinstance(node, ast.Name):
+        return node.id, {}
+    if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
+        raise ValueError(f"cannot read agent spec {spec!r}; expected name or name(key=value, ...)")
+    if node.args:
+        raise ValueError(f"agent spec {spec!r}: parameters must be named, e.g. mcts(iterations=200)")
+    params: dict[str, Any] = {}
+    for kw in node.keywords:
+        if kw.arg is None:
+            raise ValueError(f"agent spec {spec!r}: '**' is not allowed")
+        try:
+            params[kw.arg] = ast.literal_eval(kw.value)
+        except ValueError:
+            raise ValueError(
+                f"agent spec {spec!r}: parameter {kw.arg!r} must be a literal (number, string, True/False)"
+            ) from None
+    return node.func.id, params
+
+
+def split_agent_specs(text: str) -> list[str]:
+    """Split ``"mcts(iterations=50,c=1),random"`` on the commas outside parentheses."""
+    specs, depth, current = [], 0, ""
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            specs.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        specs.append(current.strip())
+    if depth != 0 or any(not s for s in specs):
+        raise ValueError(f"cannot split agent list {text!r}; expected e.g. 'mcts(iterations=50),random'")
+    return specs
+
+
+def make_agent(spec: str, game: str | None = None, **params: Any) -> Any:
+    """An agent from its name or spec, e.g. ``make_agent("mcts(iterations=200)", "fugitive")``.
+
+    >>> make_agent("random")
+    RandomAgent()
+    """
+    name, spec_params = parse_agent_spec(spec)
+    factory = _resolve(name, game)
+    spec_params.update(params)
+    try:
+        agent = factory(**spec_params)
+    except TypeError as exc:
+        raise ValueError(f"agent {name!r}: {exc}") from None
+    if not hasattr(agent, "act") and not callable(agent):
+        raise TypeError(f"agent {name!r} built {agent!r}, which has no act(state, player, rng) method")
+    return agent

@@ -1,0 +1,423 @@
+"""Tournaments: many games between agents, with seat rotation, recorded seeds and statistics.
+
+>>> import gamelib
+>>> results = gamelib.tournament("fugitive", ["random", "first"], games=20, seed=1, progress=False)
+>>> len(results), results.agent_names
+(20, ['random', 'first'])
+
+Design choices, and why:
+
+* **Seat rotation**: game ``i`` seats agent ``(seat + i) mod n`` in each seat, so in every run of
+  ``n`` games each agent plays each seat once.  Many games are asymmetric (Fugitive's fugitive
+  and detective, a first-player advantage): without rotation a comparison of agents measures
+  the seats.  ``rotate=False`` keeps the seats fixed, for agents that only know one role.
+* **A distinct recorded seed per game**, derived from the tournament seed and the game number;
+  the agents' generators derive from it too (:func:`gamelib.play`).  Any game can be replayed
+  (``results.state(i)``, ``results.record(i)``) and opened in the stepper, and the same call on
+  a process pool or a Dask cluster gives exactly the same games as in this process.
+* Outcomes: in each game the seats with the highest return **win** if alone, **draw** if tied
+  (a game where everyone ties is a draw for all), and the others **lose**.  Win rates get Wilson
+  intervals and mean returns t intervals (:mod:`gamelib.analysis.stats`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gamelib.analysis.executors import (
+    GameJob,
+    GameOutcome,
+    play_job,
+    resolve_executor,
+    run_jobs,
+)
+from gamelib.analysis.stats import mean_interval, wilson_interval
+from gamelib.core import rng as _rng
+from gamelib.core.game import Game, State
+from gamelib.core.registry import make
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+# ---------------------------------------------------------------------------- inputs
+def resolve_game(
+    game: Game | str, players: int | None = None, options: Mapping[str, Any] | None = None
+) -> Game:
+    """A game from a name or a Game, with a player count and options merged in."""
+    if isinstance(game, str):
+        return make(game, players=players, options=options)
+    if not isinstance(game, Game):
+        raise TypeError(f"game must be a gamelib Game or a registered name, got {game!r}")
+    if players is None and not options:
+        return game
+    merged = {**game.option_dict(), **dict(options or {})}
+    return make(game.name, players=players if players is not None else game.num_players, options=merged)
+
+
+def agent_label(agent: Any) -> str:
+    name = getattr(agent, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    return getattr(agent, "__name__", None) or type(agent).__name__
+
+
+def resolve_agents(game: Game, agents: Sequence[Any] | Mapping[str, Any]) -> tuple[list[str], list[Any]]:
+    """Agent objects and unique display names; strings are agent specs (``"mcts(iterations=50)"``)."""
+    from gamelib.agents.registry import make_agent
+
+    if isinstance(agents, Mapping):
+        pairs = [(str(k), v) for k, v in agents.items()]
+    elif isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+        raise TypeError(f"agents must be a list or a dict name -> agent, got {agents!r}")
+    else:
+        pairs = [(a if isinstance(a, str) else agent_label(a), a) for a in agents]
+    objects = [make_agent(a, game.name) if isinstance(a, str) else a for _, a in pairs]
+    for (label, _), obj in zip(pairs, objects, strict=True):
+        if not hasattr(obj, "act") and not callable(obj):
+            raise TypeError(f"agent {label!r} has no act(state, player, rng) method: {obj!r}")
+    names: list[str] = []
+    for label, _ in pairs:
+        name, k = label, 2
+        while name in names:
+            name, k = f"{label}#{k}", k + 1
+        names.append(name)
+    if len(objects) != game.num_players:
+        raise ValueError(
+            f"{game.name} with {game.num_players} players needs {game.num_players} agents "
+            f"(one per seat; seats rotate between games), got {len(objects)}"
+        )
+    return names, objects
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` of a tournament started with ``seed``."""
+    return _rng.derive_seed(seed, index)
+
+
+def make_jobs(num_players: int, games: int, seed: int, rotate: bool) -> list[GameJob]:
+    jobs = []
+    for i in range(games):
+        shift = i % num_players if rotate else 0
+        seating = tuple((seat + shift) % num_players for seat in range(num_players))
+        jobs.append(GameJob(i, game_seed(seed, i), seating))
+    return jobs
+
+
+def outcome_labels(returns: Sequence[float]) -> list[str]:
+    """'win', 'draw' or 'loss' for each seat (see the module docstring)."""
+    top = max(returns)
+    leaders = [r == top for r in returns]
+    count = sum(leaders)
+    if count == 1:
+        return ["win" if lead else "loss" for lead in leaders]
+    return ["draw" if lead else "loss" for lead in leaders]
+
+
+# ---------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class Stat:
+    """Win/draw/loss counts and mean return of one group of (game, seat) pairs, with 95% intervals."""
+
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    win_rate: float
+    win_low: float
+    win_high: float
+    draw_rate: float
+    mean_return: float
+    return_low: float
+    return_high: float
+
+    @classmethod
+    def of(cls, outcomes: Sequence[str], returns: Sequence[float], confidence: float = 0.95) -> Stat:
+        n = len(outcomes)
+        wins = outcomes.count("win")
+        draws = outcomes.count("draw")
+        low, high = wilson_interval(wins, n, confidence)
+        mean, mlow, mhigh = mean_interval(returns, confidence)
+        return cls(
+            games=n,
+            wins=wins,
+            draws=draws,
+            losses=n - wins - draws,
+            win_rate=wins / n if n else math.nan,
+            win_low=low,
+            win_high=high,
+            draw_rate=draws / n if n else math.nan,
+            mean_return=mean,
+            return_low=mlow,
+            return_high=mhigh,
+        )
+
+
+class TournamentResults:
+    """The games of a tournament and their statistics.
+
+    ``summary()`` (a pandas DataFrame per agent, seat, or agent and seat), ``plot()`` (a
+    matplotlib Figure), ``to_pandas()`` (one row per game and seat), ``record(i)``/``state(i)``
+    (replay game ``i``).  ``str(results)`` is a plain-text table that needs no pandas.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        agent_names: Sequence[str],
+        agents: Sequence[Any],
+        seed: int,
+        outcomes: Sequence[GameOutcome],
+        max_actions: int | None = None,
+        executor_label: str = "serial",
+    ) -> None:
+        self.game = game
+        self.agent_names = list(agent_names)
+        self.agents = list(agents)
+        self.seed = seed
+        self.outcomes = sorted(outcomes, key=lambda o: o.index)
+        self.max_actions = max_actions
+        self.executor_label = executor_label
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def seat_names(self) -> list[str]:
+        return [self.game.player_name(s) for s in range(self.game.num_players)]
+
+    @property
+    def mean_length(self) -> float:
+        """Mean number of actions per game (chance outcomes included)."""
+        return sum(o.length for o in self.outcomes) / len(self.outcomes) if self.outcomes else math.nan
+
+    @property
+    def unfinished(self) -> int:
+        """Games stopped by ``max_actions`` before the end (their returns are the state's so far)."""
+        return sum(not o.finished for o in self.outcomes)
+
+    # ------------------------------------------------------------------ rows and statistics
+    def rows(self) -> list[dict[str, Any]]:
+        """One dict per (game, seat): the tidy form behind ``to_pandas()`` and the CSV output."""
+        rows = []
+        seat_names = self.seat_names
+        for o in self.outcomes:
+            labels = outcome_labels(o.returns)
+            for seat, agent in enumerate(o.seating):
+                rows.append(
+                    {
+                        "game": o.index,
+                        "seed": o.seed,
+                        "seat": seat,
+                        "role": seat_names[seat],
+                        "agent": self.agent_names[agent],
+                        "return": o.returns[seat],
+                        "outcome": labels[seat],
+                        "length": o.length,
+                        "finished": o.finished,
+                    }
+                )
+        return rows
+
+    def stats(self, by: str = "agent", confidence: float = 0.95) -> dict[Any, Stat]:
+        """Statistics grouped ``by`` "agent", "seat" or "agent_seat" (keys: names, seats, pairs)."""
+        if by not in ("agent", "seat", "agent_seat"):
+            raise ValueError(f"by must be 'agent', 'seat' or 'agent_seat', got {by!r}")
+        groups: dict[Any, tuple[list[str], list[float]]] = {}
+        if by == "agent":
+            keys: list[Any] = list(self.agent_names)
+        elif by == "seat":
+            keys = list(self.seat_names)
+        else:
+            keys = [(a, s) for a in self.agent_names for s in self.seat_names]
+        for k in keys:
+            groups[k] = ([], [])
+        for row in self.rows():
+            key = {"agent": row["agent"], "seat": row["role"], "agent_seat": (row["agent"], row["role"])}[by]
+            groups[key][0].append(row["outcome"])
+            groups[key][1].append(row["return"])
+        return {k: Stat.of(o, r, confidence) for k, (o, r) in groups.items() if o}
+
+    def win_rate(self, agent: str) -> float:
+        return self.stats("agent")[agent].win_rate
+
+    # ------------------------------------------------------------------ pandas
+    def to_pandas(self) -> Any:
+        """A DataFrame with one row per game and seat (see :meth:`rows`)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows())
+
+    def summary(self, by: str = "agent", confidence: float = 0.95) -> Any:
+        """A DataFrame of games, wins, draws, losses, win rate and mean return with intervals."""
+        import pandas as pd
+
+        stats = self.stats(by, confidence)
+        frame = pd.DataFrame([vars(s) for s in stats.values()])
+        if by == "agent_seat":
+            frame.index = pd.MultiIndex.from_tuples(list(stats), names=["agent", "seat"])
+        else:
+            frame.index = pd.Index(list(stats), name=by)
+        return frame
+
+    def _repr_html_(self) -> str:
+        try:
+            html: str = self.summary()._repr_html_()
+        except ImportError:
+            return f"<pre>{self}</pre>"
+        return f"<p>{self._title()}</p>" + html
+
+    # ------------------------------------------------------------------ text
+    def _title(self) -> str:
+        return (
+            f"{self.game.name}: {' vs '.join(self.agent_names)}, {len(self)} games "
+            f"(seed {self.seed}), {self.mean_length:.1f} actions per game"
+        )
+
+    def __str__(self) -> str:
+        lines = [self._title()]
+        header = f"{'':<22}{'games':>7}{'win rate':>10}{'95% interval':>17}{'draws':>7}{'mean return':>13}"
+        for by in ("agent", "agent_seat"):
+            lines.append(header)
+            for key, s in self.stats(by).items():
+                label = key if isinstance(key, str) else f"{key[0]} as {key[1]}"
+                lines.append(
+                    f"{label[:21]:<22}{s.games:>7}{s.win_rate:>10.3f}"
+                    f"{f'[{s.win_low:.3f}, {s.win_high:.3f}]':>17}{s.draws:>7}{s.mean_return:>13.3f}"
+                )
+        if self.unfinished:
+            lines.append(f"{self.unfinished} game(s) stopped at max_actions={self.max_actions}")
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<TournamentResults {self._title()}>"
+
+    # ------------------------------------------------------------------ plot
+    def plot(self, ax: Any = None, confidence: float = 0.95) -> Figure:
+        """Win rate of each agent, over all seats and in each seat, with Wilson error bars."""
+        from gamelib.analysis.plots import grouped_rates
+
+        overall = self.stats("agent", confidence)
+        by_seat = self.stats("agent_seat", confidence)
+        series = {"all seats": [overall.get(a) for a in self.agent_names]}
+        if len(self.seat_names) > 1:
+            for seat in self.seat_names:
+                series[f"as {seat}"] = [by_seat.get((a, seat)) for a in self.agent_names]
+        return grouped_rates(
+            groups=self.agent_names,
+            series=series,
+            title=f"{self.game.info.title}: {len(self)} games",
+            fair=1.0 / self.game.num_players,
+            ax=ax,
+        )
+
+    # ------------------------------------------------------------------ replay
+    def seated_agents(self, index: int) -> list[Any]:
+        return [self.agents[a] for a in self.outcomes[index].seating]
+
+    def state(self, index: int) -> State:
+        """The final state of game ``index``, rebuilt from its record or replayed with ``gamelib.play``."""
+        outcome = self._outcome(index)
+        if outcome.record is not None:
+            from gamelib.core.records import from_record
+
+            return from_record(outcome.record)
+        job = GameJob(outcome.index, outcome.seed, outcome.seating)
+        replay = play_job(self.game, self.agents, job, self.max_actions, keep_record=True)
+        if replay.returns != outcome.returns or replay.length != outcome.length:
+            raise RuntimeError(
+                f"game {index} did not replay identically (returns {replay.returns} vs {outcome.returns}): "
+                "an agent is not deterministic given its rng (a time budget?); "
+                "run the tournament with keep_records=True to keep every game"
+            )
+        from gamelib.core.records import from_record
+
+        assert replay.record is not None
+        return from_record(replay.record)
+
+    def record(self, index: int) -> dict[str, Any]:
+        """The JSON-safe record of game ``index`` (``gamelib.from_record`` replays it)."""
+        outcome = self._outcome(index)
+        if outcome.record is not None:
+            return outcome.record
+        return self.state(index).to_record()
+
+    def _outcome(self, index: int) -> GameOutcome:
+        if not 0 <= index < len(self.outcomes):
+            raise IndexError(f"game {index} is not in this tournament of {len(self.outcomes)} games")
+        return self.outcomes[index]
+
+
+# ---------------------------------------------------------------------------- the entry point
+def tournament(
+    game: Game | str,
+    agents: Sequence[Any] | Mapping[str, Any],
+    games: int = 1000,
+    seed: int = 0,
+    executor: Any = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    players: int | None = None,
+    workers: int | None = None,
+    batch_size: int | None = None,
+    rotate: bool = True,
+    keep_records: bool = False,
+    max_actions: int | None = None,
+    progress: bool = True,
+) -> TournamentResults:
+    """Play ``games`` games between ``agents`` and return :class:`TournamentResults`.
+
+    ``game``: a Game or a registered name (with ``players=`` and rule ``options=``).
+    ``agents``: one per seat, as objects with ``act(state, player, rng)``, agent specs
+    (``"random"``, ``"mcts(iterations=200)"``, a game's own ``"heuristic"``), or a dict
+    name -> agent.  Agents must not keep state from one game to the next (each worker plays its
+    games with its own copies).
+    ``executor``: None (here), ``"processes"`` (``workers`` local processes), a Dask ``Client``
+    or any ``concurrent.futures.Executor``; the games, and so the results, are the same.
+    ``keep_records``: store every game's record (needed to replay agents that use a time budget).
+    ``progress``: a tqdm.auto bar (a widget in Jupyter, text in a terminal) if tqdm is installed.
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a positive int, got {games!r}")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
+    if batch_size is not None and (
+        isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1
+    ):
+        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    the_game = resolve_game(game, players, options)
+    names, objects = resolve_agents(the_game, agents)
+    jobs = make_jobs(the_game.num_players, games, seed, rotate)
+    runner = resolve_executor(executor, workers)
+    bar = _progress_bar(progress, games, f"{the_game.name}: {' vs '.join(names)}")
+    try:
+        outcomes = list(
+            run_jobs(
+                the_game,
+                objects,
+                jobs,
+                runner,
+                batch_size=batch_size,
+                max_actions=max_actions,
+                keep_records=keep_records,
+                on_done=bar.update if bar is not None else None,
+            )
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+        runner.close()
+    return TournamentResults(the_game, names, objects, seed, outcomes, max_actions, runner.label)
+
+
+def _progress_bar(enabled: bool, total: int, desc: str) -> Any:
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=desc, unit="game", leave=False)

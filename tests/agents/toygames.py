@@ -1,0 +1,269 @@
+"""Tiny games with known answers, to test agents and tournaments independently of the real games.
+
+* :class:`NimGame`: take 1-3 from a pile, whoever takes the last one wins (2-4 players).
+* :class:`GambleGame`: one player, ``safe`` pays 0.3; ``gamble`` pays 1 with probability 0.4,
+  else 0 through three equally likely losing outcomes (uniform sampling of the outcomes would
+  rate the gamble at 0.25, below ``safe``: only sampling by probability finds the right move).
+* :class:`HiddenCardGame`: chance deals card 0, 1 or 2 (probabilities 0.6, 0.2, 0.2) face down;
+  the player guesses it.  Reading the card wins always; an honest player guesses 0 (0.6).
+
+They are registered only inside the tests that need them (``toy_games`` fixture), so the
+generic tests over ``gamelib.registered_games()`` never see them.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from gamelib.core.errors import IllegalAction
+from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
+
+
+@dataclass(frozen=True, slots=True)
+class Take(Action):
+    count: int
+
+    def __str__(self) -> str:
+        return f"take {self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Word(Action):
+    word: str
+
+    def __str__(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True)
+class NimOptions:
+    pile: int = 10
+
+    def __post_init__(self) -> None:
+        if self.pile < 1:
+            raise ValueError(f"option 'pile' must be >= 1, got {self.pile}")
+
+
+class NimGame(Game):
+    info: ClassVar[GameInfo] = GameInfo(
+        name="toy-nim",
+        title="Nim",
+        min_players=2,
+        max_players=4,
+        default_players=2,
+        min_return=0.0,
+        max_return=1.0,
+        perfect_information=True,
+        has_chance=False,
+        utility="constant_sum",
+    )
+    Options: ClassVar[type] = NimOptions
+
+    @property
+    def max_game_length(self) -> int:
+        return self.options.pile
+
+    def new_game(self, seed: int | None = None) -> NimState:
+        return NimState(self, seed)
+
+    def parse_action(self, text: str) -> Action:
+        parts = text.split()
+        if len(parts) != 2 or parts[0] != "take" or parts[1] not in ("1", "2", "3"):
+            raise IllegalAction("notation", f"expected 'take 1|2|3', got {text!r}")
+        return Take(int(parts[1]))
+
+
+class NimState(State):
+    def __init__(self, game: NimGame, seed: int | None) -> None:
+        super().__init__(game, seed)
+        self.pile = game.options.pile
+        self.to_move = 0
+        self.winner = -1
+
+    @property
+    def current_player(self) -> int:
+        return TERMINAL if self.winner >= 0 else self.to_move
+
+    def _legal_actions(self) -> list[Action]:
+        return [Take(k) for k in (1, 2, 3) if k <= self.pile]
+
+    def _apply(self, action: Action) -> None:
+        assert isinstance(action, Take)
+        self.pile -= action.count
+        if self.pile == 0:
+            self.winner = self.to_move
+        self.to_move = (self.to_move + 1) % self.game.num_players
+
+    def returns(self) -> list[float]:
+        return [1.0 if p == self.winner else 0.0 for p in range(self.game.num_players)]
+
+    def _clone(self) -> NimState:
+        c = NimState.__new__(NimState)
+        c.__dict__.update(self.__dict__)
+        return c
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.pile, self.to_move, self.winner)
+
+
+class GambleGame(Game):
+    info: ClassVar[GameInfo] = GameInfo(
+        name="toy-gamble",
+        title="Gamble",
+        min_players=1,
+        max_players=1,
+        default_players=1,
+        min_return=0.0,
+        max_return=1.0,
+        perfect_information=True,
+        has_chance=True,
+        utility="general_sum",
+    )
+
+    @property
+    def max_game_length(self) -> int:
+        return 2
+
+    def new_game(self, seed: int | None = None) -> GambleState:
+        return GambleState(self, seed)
+
+    def parse_action(self, text: str) -> Action:
+        return Word(text)
+
+
+OUTCOMES = ((Word("win"), 0.4), (Word("lose-a"), 0.2), (Word("lose-b"), 0.2), (Word("lose-c"), 0.2))
+
+
+class GambleState(State):
+    def __init__(self, game: GambleGame, seed: int | None) -> None:
+        super().__init__(game, seed)
+        self.choice = ""
+        self.result = ""
+
+    @property
+    def current_player(self) -> int:
+        if not self.choice:
+            return 0
+        if self.choice == "gamble" and not self.result:
+            return CHANCE
+        return TERMINAL
+
+    def _legal_actions(self) -> list[Action]:
+        if self.current_player == CHANCE:
+            return [o for o, _ in OUTCOMES]
+        return [Word("safe"), Word("gamble")]
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        return list(OUTCOMES)
+
+    def _apply(self, action: Action) -> None:
+        assert isinstance(action, Word)
+        if self.choice:
+            self.result = action.word
+        else:
+            self.choice = action.word
+
+    def returns(self) -> list[float]:
+        if self.choice == "safe":
+            return [0.3]
+        return [1.0 if self.result == "win" else 0.0]
+
+    def _clone(self) -> GambleState:
+        c = GambleState.__new__(GambleState)
+        c.__dict__.update(self.__dict__)
+        return c
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.choice, self.result)
+
+
+CARDS = ((Word("card 0"), 0.6), (Word("card 1"), 0.2), (Word("card 2"), 0.2))
+
+
+class HiddenCardGame(Game):
+    info: ClassVar[GameInfo] = GameInfo(
+        name="toy-hidden",
+        title="Hidden card",
+        min_players=1,
+        max_players=1,
+        default_players=1,
+        min_return=0.0,
+        max_return=1.0,
+        perfect_information=False,
+        has_chance=True,
+        utility="general_sum",
+    )
+
+    @property
+    def max_game_length(self) -> int:
+        return 2
+
+    def new_game(self, seed: int | None = None) -> HiddenCardState:
+        return HiddenCardState(self, seed)
+
+    def parse_action(self, text: str) -> Action:
+        return Word(text)
+
+
+class HiddenCardState(State):
+    def __init__(self, game: HiddenCardGame, seed: int | None) -> None:
+        super().__init__(game, seed)
+        self.card = -1
+        self.guess = -1
+
+    @property
+    def current_player(self) -> int:
+        if self.card < 0:
+            return CHANCE
+        return 0 if self.guess < 0 else TERMINAL
+
+    def _legal_actions(self) -> list[Action]:
+        if self.card < 0:
+            return [c for c, _ in CARDS]
+        return [Word(f"guess {n}") for n in range(3)]
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        return list(CARDS)
+
+    def _apply(self, action: Action) -> None:
+        assert isinstance(action, Word)
+        if self.card < 0:
+            self.card = int(action.word.split()[1])
+        else:
+            self.guess = int(action.word.split()[1])
+
+    def returns(self) -> list[float]:
+        return [1.0 if self.guess >= 0 and self.guess == self.card else 0.0]
+
+    def _clone(self) -> HiddenCardState:
+        c = HiddenCardState.__new__(HiddenCardState)
+        c.__dict__.update(self.__dict__)
+        return c
+
+    def key(self) -> tuple[Any, ...]:
+        return (self.card, self.guess)
+
+    def observation(self, player: int) -> Any:
+        return (self.card >= 0, self.guess)
+
+    def determinize(self, player: int, rng: random.Random) -> HiddenCardState:
+        world = self.clone()
+        if self.card >= 0:
+            u, acc = rng.random(), 0.0
+            for outcome, p in CARDS:
+                acc += p
+                if u < acc:
+                    world.card = int(outcome.word.split()[1])
+                    break
+            else:
+                world.card = 2
+        return world
+
+
+TOY_GAMES = {
+    "toy-nim": "toygames:NimGame",
+    "toy-gamble": "toygames:GambleGame",
+    "toy-hidden": "toygames:HiddenCardGame",
+}
