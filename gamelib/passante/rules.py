@@ -1,0 +1,1380 @@
+"""A Une Passante: the rules engine (state, actions, notation, rule options).
+
+Seed: ``shared/seeds/000_c10289aac3de1a1f.txt``; ``docs/rules/passante.md`` quotes every rule
+sentence next to the rule name used in errors here and the option that picks a reading.
+
+A cooperative game: every player's return is the number of wishes fulfilled so far.  The only
+hidden information is the wish cards (each player sees their own hand); the character cards are
+public, because drawing one pins the player's heart on that character for everyone to see.
+
+A turn is split into small actions so that branching stays small and every choice is in the
+history (see "Notation" in the docs):
+
+* ``draw`` (first thing in a turn, if holding no character card) then the chance outcome
+  ``card chat``;
+* ``move poete parc`` (one move of one character), or the Omnibus: ``board gardien`` (0-3 times)
+  then ``drive cafe``;
+* ``play chat`` then the effect's choices: ``target X``, ``send X Z``, ``discard N`` / ``keep``,
+  chance ``die X``;
+* ``hint X Z`` (only with the ``table_talk`` option); ``end`` finishes the turn and walks the
+  Passante.
+
+Chance outcomes: ``wish N`` (a wish card drawn by the player whose draw is pending), ``card X``
+(a character card), ``die X`` (the Comédienne's die), ``event X`` (the end-of-round card).
+Wishes are laid down automatically the moment they are visible on the board.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import TYPE_CHECKING, Any, ClassVar, cast
+
+from gamelib.core.errors import IllegalAction
+from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, parse_int, split_notation
+from gamelib.passante.board import (
+    CAFE,
+    CHARACTERS,
+    CHAT,
+    CHAT_MOVES,
+    COMEDIENNE,
+    ECOLE,
+    GARCON,
+    GARDIEN,
+    GRAPH_DISTANCE,
+    INSTITUTRICE,
+    LOCATION_NAMES,
+    LOCATION_TITLES,
+    LOCATIONS,
+    MENDIANTE,
+    NEIGHBOURS,
+    OMNIBUS,
+    OMNIBUS_START,
+    PIECE_NAMES,
+    PIECE_TITLES,
+    PLACE,
+    POETE,
+    POLICIER,
+    ROW_DISTANCE,
+    ROW_NEIGHBOURS,
+    START_ZONE,
+    ZONES,
+    location_of,
+    piece_of,
+)
+
+if TYPE_CHECKING:
+    import random
+
+    from matplotlib.figure import Figure
+
+# ---------------------------------------------------------------------------- wish deck
+NUM_WISHES = 38
+
+
+@dataclass(frozen=True)
+class Wish:
+    """One wish card: fulfilled when all its characters stand on its zone."""
+
+    id: int
+    """0-based index inside the engine; notation and the data file use ``id + 1``."""
+    zone: int
+    characters: tuple[int, ...]
+    title: str
+
+    @property
+    def mask(self) -> int:
+        m = 0
+        for c in self.characters:
+            m |= 1 << c
+        return m
+
+    def __str__(self) -> str:
+        who = ", ".join(PIECE_TITLES[c] for c in self.characters)
+        return f"#{self.id + 1} « {self.title} » ({who} — {LOCATION_TITLES[self.zone]})"
+
+
+class WishDataError(ValueError):
+    """The wish data file breaks the deck's rules (named field and card)."""
+
+
+def parse_wishes(doc: Any) -> tuple[Wish, ...]:
+    """Validate a wish deck document (the JSON of ``data/wishes.json``) and return its cards."""
+    if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
+        raise WishDataError("wishes.json: expected an object with a 'cards' list")
+    cards = doc["cards"]
+    if len(cards) != NUM_WISHES:
+        raise WishDataError(f"wishes.json: the deck has {NUM_WISHES} cards, found {len(cards)}")
+    out = []
+    for i, card in enumerate(cards):
+        where = f"wishes.json card {i + 1}"
+        if not isinstance(card, dict):
+            raise WishDataError(f"{where}: expected an object")
+        if card.get("id") != i + 1:
+            raise WishDataError(f"{where}: field 'id' must be {i + 1}, got {card.get('id')!r}")
+        zone_name = card.get("zone")
+        if zone_name not in LOCATION_NAMES[:4]:
+            raise WishDataError(
+                f"{where}: field 'zone' must be one of {LOCATION_NAMES[:4]} (the place holds no wish), "
+                f"got {zone_name!r}"
+            )
+        names = card.get("characters")
+        if not isinstance(names, list) or not 1 <= len(names) <= 3:
+            raise WishDataError(f"{where}: field 'characters' must list one to three characters")
+        if any(n not in PIECE_NAMES[:8] for n in names):
+            raise WishDataError(f"{where}: unknown character in {names!r}; known: {PIECE_NAMES[:8]}")
+        if len(set(names)) != len(names):
+            raise WishDataError(f"{where}: field 'characters' repeats a character: {names!r}")
+        title = card.get("title")
+        if not isinstance(title, str) or not title.strip():
+            raise WishDataError(f"{where}: field 'title' must be a non-empty string")
+        zone = LOCATION_NAMES.index(zone_name)
+        chars = tuple(PIECE_NAMES.index(n) for n in names)
+        if all(START_ZONE[c] == zone for c in chars):
+            raise WishDataError(f"{where}: « {title} » is already fulfilled by the starting position")
+        out.append(Wish(i, zone, chars, title))
+    return tuple(out)
+
+
+@cache
+def load_wishes() -> tuple[Wish, ...]:
+    """The original 38-card wish deck, validated on load."""
+    text = resources.files("gamelib.passante").joinpath("data/wishes.json").read_text(encoding="utf-8")
+    return parse_wishes(json.loads(text))
+
+
+WISHES = load_wishes()
+WISH_ZONE = tuple(w.zone for w in WISHES)
+WISH_MASK = tuple(w.mask for w in WISHES)
+ALL_WISHES = (1 << NUM_WISHES) - 1
+
+DIE_FACES = (POLICIER, MENDIANTE, GARDIEN, CHAT, POETE, GARCON)
+"""The die's six characters: every character but the Comédienne (who rolls it) and the
+Institutrice (who would copy an effect and could loop back to the die)."""
+
+RATING_BANDS = (
+    (38, 38, "Fondez un groupe de musique, organisez des festivals, faites du théâtre de rue !"),
+    (33, 37, "Vous maîtrisez l'art des rencontres."),
+    (27, 32, "Vous commencez à percevoir les Souhaits de vos partenaires à travers leurs actions."),
+    (21, 26, "Des gens passent et vous trouvez cela joli. Moi aussi."),
+    (12, 20, "Déplacez et jouez vos personnages avec un peu plus de conviction."),
+    (0, 11, "Vous avez peut-être trop d'ambition ?"),
+)
+"""The seed's rating bands (its "21 - 28" overlaps "27-32": 27 and 28 go to the higher band)."""
+
+
+def rating(score: int) -> str:
+    """The seed's verdict for a final count of wishes fulfilled."""
+    for low, high, text in RATING_BANDS:
+        if low <= score <= high:
+            return text
+    raise ValueError(f"score must be between 0 and {NUM_WISHES}, got {score}")
+
+
+def bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+# ---------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class Start(Action):
+    """The first player puts the Passante on ``ecole`` (walks clockwise) or ``cafe`` (anticlockwise)."""
+
+    zone: int
+
+    def __str__(self) -> str:
+        return f"start {LOCATION_NAMES[self.zone]}"
+
+
+@dataclass(frozen=True, slots=True)
+class WishCard(Action):
+    """Chance: the wish card that the player with a pending draw takes from the deck."""
+
+    wish: int
+
+    def __str__(self) -> str:
+        return f"wish {self.wish + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class CharacterCard(Action):
+    """Chance: the character card drawn by the player to move."""
+
+    char: int
+
+    def __str__(self) -> str:
+        return f"card {PIECE_NAMES[self.char]}"
+
+
+@dataclass(frozen=True, slots=True)
+class DieRoll(Action):
+    """Chance: the face of the Comédienne's die."""
+
+    char: int
+
+    def __str__(self) -> str:
+        return f"die {PIECE_NAMES[self.char]}"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundEvent(Action):
+    """Chance: the character card drawn at random at the end of a round."""
+
+    char: int
+
+    def __str__(self) -> str:
+        return f"event {PIECE_NAMES[self.char]}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCharacter(Action):
+    """Draw a character card (only as the first action of a turn, holding none)."""
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    """Move one character one step (the Chat one or two zones)."""
+
+    char: int
+    to: int
+
+    def __str__(self) -> str:
+        return f"move {PIECE_NAMES[self.char]} {LOCATION_NAMES[self.to]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Board(Action):
+    """A character climbs into the Omnibus before it drives (at most three, never the Chat)."""
+
+    char: int
+
+    def __str__(self) -> str:
+        return f"board {PIECE_NAMES[self.char]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Drive(Action):
+    """The Omnibus drives to any location; everyone inside gets off there."""
+
+    to: int
+
+    def __str__(self) -> str:
+        return f"drive {LOCATION_NAMES[self.to]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Play(Action):
+    """Play the character card in hand: it goes under the deck and its effect applies."""
+
+    char: int
+
+    def __str__(self) -> str:
+        return f"play {PIECE_NAMES[self.char]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Target(Action):
+    """An effect's choice of character (Garçon, Chat, Comédienne, Institutrice)."""
+
+    char: int
+
+    def __str__(self) -> str:
+        return f"target {PIECE_NAMES[self.char]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Send(Action):
+    """The Policier's effect: where one character of his zone goes."""
+
+    char: int
+    to: int
+
+    def __str__(self) -> str:
+        return f"send {PIECE_NAMES[self.char]} {LOCATION_NAMES[self.to]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(Action):
+    """The Poète's effect: discard one wish from hand."""
+
+    wish: int
+
+    def __str__(self) -> str:
+        return f"discard {self.wish + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    """The Poète's effect: stop discarding and draw as many wishes as were discarded."""
+
+    def __str__(self) -> str:
+        return "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class Hint(Action):
+    """Table talk (option ``table_talk``): point at a character and a zone of a wish in hand."""
+
+    char: int
+    zone: int
+
+    def __str__(self) -> str:
+        return f"hint {PIECE_NAMES[self.char]} {LOCATION_NAMES[self.zone]}"
+
+
+@dataclass(frozen=True, slots=True)
+class End(Action):
+    """End the turn: the Passante walks one zone."""
+
+    def __str__(self) -> str:
+        return "end"
+
+
+# Interned actions: legal_actions returns shared objects.
+STARTS = {ECOLE: Start(ECOLE), CAFE: Start(CAFE)}
+WISH_CARDS = tuple(WishCard(w) for w in range(NUM_WISHES))
+CHARACTER_CARDS = tuple(CharacterCard(c) for c in CHARACTERS)
+DIE_ROLLS = tuple(DieRoll(c) for c in CHARACTERS)
+EVENTS = tuple(RoundEvent(c) for c in CHARACTERS)
+DRAW, KEEP, END = DrawCharacter(), Keep(), End()
+MOVES = tuple(tuple(Move(c, z) for z in LOCATIONS) for c in CHARACTERS)
+BOARDS = tuple(Board(c) for c in CHARACTERS)
+DRIVES = tuple(Drive(z) for z in LOCATIONS)
+PLAYS = tuple(Play(c) for c in CHARACTERS)
+TARGETS = tuple(Target(c) for c in CHARACTERS)
+SENDS = tuple(tuple(Send(c, z) for z in LOCATIONS) for c in CHARACTERS)
+DISCARDS = tuple(Discard(w) for w in range(NUM_WISHES))
+HINTS = tuple(tuple(Hint(c, z) for z in LOCATIONS) for c in CHARACTERS)
+
+# ---------------------------------------------------------------------------- phases
+SETUP = 0  # the first player chooses where the Passante starts (after the deal)
+MAIN = 1  # the player to move: draw, move, board/drive, play, hint, end
+BOARDING = 2  # characters are climbing into the Omnibus: board X or drive Z
+CARD_DRAW = 3  # chance: the character card drawn
+EFFECT = 4  # a character effect waits for its player's choice
+DIE = 5  # chance: the Comédienne's die
+EVENT = 6  # chance: the end-of-round character card
+OVER = 7
+
+PHASE_NAMES = (
+    "choose the Passante's start",
+    "turn",
+    "boarding the Omnibus",
+    "character card drawn",
+    "character effect",
+    "Comédienne's die",
+    "end-of-round card",
+    "game over",
+)
+
+# Effect kinds resolved in the EFFECT phase are the characters' own indices.
+RETURN_TURN, RETURN_ROUND = 0, 1
+"""Where an effect hands control back: to the turn it was played in, or to the next round."""
+
+
+@dataclass(frozen=True)
+class PassanteOptions:
+    """Rule options: each is a reading of a seed sentence (see docs/rules/passante.md)."""
+
+    solo_hand_size: int = 5
+    """Wishes dealt to a lone player (the seed lists only 4, 3 and 2 players)."""
+    heart_leaves_with_card: bool = False
+    """False: the heart stays pinned after its card is played (until the Passante or the
+    Mendiante removes it, or its owner draws a new card).  True: playing the card unpins it."""
+    omnibus_carries_controlled: bool = False
+    """May the Omnibus carry a character whose heart belongs to another player?"""
+    carried_counts_as_moved: bool = False
+    """Does riding the Omnibus count as that character's move of the turn?"""
+    must_move_twice: bool = False
+    """True: a turn may end only after two moves (or when no move is possible)."""
+    nearest_by_row: bool = False
+    """How "le plus proche" is measured: False = on the board graph (the place joins every zone,
+    so école and café are 2 apart), True = along the row of zones (école-café is 3)."""
+    garcon_moves_himself: bool = False
+    """May the Garçon de café's effect send the Garçon himself?"""
+    effects_respect_control: bool = False
+    """True: effects may not pick a character whose heart belongs to another player."""
+    policier_uses_place: bool = False
+    """May the Policier send characters onto the central place (it is "adjacent" to every zone)?"""
+    comedienne_die: str = "effect"
+    """The Comédienne's fallback die: "effect" applies the rolled character's effect, "swap"
+    swaps her with the rolled character if it stands elsewhere (and is not the Chat)."""
+    institutrice_from_own_zone: bool = False
+    """False: the copied effect works from the copied character's place, as if its card were
+    played.  True: from the Institutrice's place, the Institutrice taking that character's role."""
+    mendiante_clears_all_hearts: bool = False
+    """False: only the hearts on the Mendiante's zone are removed; True: every heart."""
+    mendiante_discards_leave_game: bool = False
+    """False: the discarded character cards go under the deck; True: out of the game."""
+    poete_min_discard: int = 1
+    """The least number of wishes the Poète's player discards ("minimum 1 Souhait")."""
+    round_event: bool = True
+    """Apply a random remaining character's effect at the end of every round."""
+    final_round_event: bool = False
+    """Also at the end of the very last turn (before the count)."""
+    turn_order_follows_passante: bool = True
+    """Players play "dans le sens de la Passante": the order reverses when she turns back."""
+    open_hands: bool = False
+    """Analysis variant: every wish hand is public (perfect communication)."""
+    table_talk: bool = False
+    """The characters' table privileges as one signal: a player whose heart is on a character
+    may, once per turn, point at a character and a zone of one of their wishes (``hint``)."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.solo_hand_size <= 10:
+            raise ValueError(f"option 'solo_hand_size' must be between 1 and 10, got {self.solo_hand_size}")
+        if self.comedienne_die not in ("effect", "swap"):
+            raise ValueError(
+                f"option 'comedienne_die' must be 'effect' or 'swap', got {self.comedienne_die!r}"
+            )
+        if not 0 <= self.poete_min_discard <= 3:
+            raise ValueError(
+                f"option 'poete_min_discard' must be between 0 and 3, got {self.poete_min_discard}"
+            )
+
+
+HAND_SIZE = {2: 4, 3: 3, 4: 2}
+"""Seed: "Selon le nombre de joueurs (4, 3 ou 2), 2, 3 ou 4 cartes Souhait"."""
+
+
+class PassanteGame(Game):
+    """A Une Passante for 1-4 cooperating players."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="passante",
+        title="A Une Passante",
+        min_players=1,
+        max_players=4,
+        default_players=3,
+        min_return=0.0,
+        max_return=float(NUM_WISHES),
+        perfect_information=False,
+        has_chance=True,
+        utility="identical",
+        description="Cooperative: move Belle Époque characters so that everyone's secret wishes come true.",
+    )
+    Options: ClassVar[type] = PassanteOptions
+    options: PassanteOptions
+
+    @property
+    def hand_size(self) -> int:
+        return HAND_SIZE.get(self.num_players, self.options.solo_hand_size)
+
+    @property
+    def total_turns(self) -> int:
+        """Five turns each: four steps to leave the board, the game ends a turn after the N-th exit."""
+        return 5 * self.num_players
+
+    @property
+    def max_game_length(self) -> int:
+        # per turn: draw+card, play, 2 moves of at most 4 actions, hint, end, and an effect of at
+        # most 1 (institutrice) + 1 (die) + 7 (policier) choices; Poète discards are bounded by the
+        # wishes in the game, as are all wish draws.  The same per round for the end-of-round card.
+        effect = 9 + NUM_WISHES + self.num_players
+        per_turn = 2 + 1 + 8 + 1 + 1 + effect
+        return 1 + self.total_turns * per_turn + 5 * (1 + effect) + 2 * NUM_WISHES
+
+    def new_game(self, seed: int | None = None) -> PassanteState:
+        return PassanteState(self, seed)
+
+    def player_name(self, player: int) -> str:
+        return f"joueur {player + 1}"
+
+    def parse_action(self, text: str) -> Action:
+        verb, args = split_notation(
+            text,
+            (
+                "start",
+                "wish",
+                "card",
+                "die",
+                "event",
+                "draw",
+                "move",
+                "board",
+                "drive",
+                "play",
+                "target",
+                "send",
+                "discard",
+                "keep",
+                "hint",
+                "end",
+            ),
+        )
+        arity = {"draw": 0, "keep": 0, "end": 0, "move": 2, "send": 2, "hint": 2}.get(verb, 1)
+        if len(args) != arity:
+            example = {
+                0: verb,
+                1: f"{verb} {'12' if verb in ('wish', 'discard') else 'cafe' if verb in ('start', 'drive') else 'chat'}",
+                2: f"{verb} poete parc",
+            }[arity]
+            raise IllegalAction("notation", f"{verb!r} takes {arity} argument(s), e.g. {example!r}")
+        try:
+            if verb in ("draw", "keep", "end"):
+                return {"draw": DRAW, "keep": KEEP, "end": END}[verb]
+            if verb in ("wish", "discard"):
+                w = parse_int(args[0], "wish number", 1, NUM_WISHES) - 1
+                return WISH_CARDS[w] if verb == "wish" else DISCARDS[w]
+            if verb == "start":
+                z = location_of(args[0])
+                if z not in STARTS:
+                    raise IllegalAction("notation", "the Passante starts at 'ecole' or 'cafe'")
+                return STARTS[z]
+            if verb == "drive":
+                return DRIVES[location_of(args[0])]
+            c = piece_of(args[0])
+            if c == OMNIBUS:
+                raise IllegalAction(
+                    "notation", "the Omnibus is no character: move it with 'board X' and 'drive Z'"
+                )
+            if arity == 2:
+                z = location_of(args[1])
+                return {"move": MOVES, "send": SENDS, "hint": HINTS}[verb][c][z]
+            table = {
+                "card": CHARACTER_CARDS,
+                "die": DIE_ROLLS,
+                "event": EVENTS,
+                "board": BOARDS,
+                "play": PLAYS,
+                "target": TARGETS,
+            }[verb]
+            return table[c]
+        except ValueError as exc:
+            if isinstance(exc, IllegalAction):
+                raise
+            raise IllegalAction("notation", str(exc)) from None
+
+    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
+        from gamelib.passante.draw import draw_state
+
+        assert isinstance(state, PassanteState)
+        return draw_state(state, ax=ax, perspective=perspective)
+
+
+class PassanteState(State):
+    """A position of A Une Passante.  See the module docstring for the turn structure."""
+
+    game: PassanteGame
+
+    def __init__(self, game: PassanteGame, seed: int | None) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.pos: list[int] = list(START_ZONE)
+        self.bus = OMNIBUS_START
+        self.hearts: list[int] = [-1] * n
+        """The character each player's heart is pinned on, or -1."""
+        self.char_hand: list[int] = [-1] * n
+        """The character card each player holds, or -1 (public: the heart shows it)."""
+        self.char_deck = (1 << 8) - 1
+        """Character cards in the shuffled part of the deck (order unknown), a bitmask."""
+        self.char_under: tuple[int, ...] = ()
+        """Cards put under the deck since the last shuffle, top to bottom (order public)."""
+        self.char_out = 0
+        """Character cards out of the game (option ``mendiante_discards_leave_game``)."""
+        self.wish_deck = ALL_WISHES
+        self.hands: list[tuple[int, ...]] = [()] * n
+        self.fulfilled: list[tuple[int, ...]] = [()] * n
+        self.discards: list[tuple[int, ...]] = [()] * n
+        """Wishes each player discarded with the Poète, face down."""
+        self.pending: tuple[int, ...] = tuple(p for p in range(n) for _ in range(game.hand_size))
+        """Players waiting for a wish card, in order (the next chance node deals to the first)."""
+        self.phase = SETUP
+        self.turn_player = 0
+        self.played = 0  # bitmask of players who played this round
+        self.turns = 0
+        self.rounds = 0
+        self.moved = 0  # bitmask of pieces moved this turn (bit 8: Omnibus)
+        self.moves = 0
+        self.fresh = True  # no action yet this turn: a character card may be drawn
+        self.hinted = False
+        self.boarding: tuple[int, ...] = ()
+        self.hints: tuple[tuple[int, int, int], ...] = ()
+        self.passante = ECOLE
+        self.pdir = 1
+        self.arrivals = 0
+        self.last_turn = False  # the turn being played is the final one
+        # effect under resolution
+        self.eff = -1  # character whose effect waits for a choice
+        self.actor = -1
+        self.src = -1  # the character the effect works from
+        self.eff_left = 0  # Chat: characters still to attract
+        self.eff_queue: tuple[int, ...] = ()  # Policier: characters to send; Poète: players to discard
+        self.eff_count = 0  # Poète: wishes discarded by the current player
+        self.eff_return = RETURN_TURN
+        self._settle()
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == OVER:
+            return TERMINAL
+        if self.pending or phase in (CARD_DRAW, DIE, EVENT):
+            return CHANCE
+        if phase == EFFECT:
+            return self.actor
+        if phase == SETUP:
+            return 0
+        return self.turn_player
+
+    def score(self) -> int:
+        """Wishes fulfilled so far (all players together)."""
+        return sum(len(f) for f in self.fulfilled)
+
+    def occupancy(self) -> list[int]:
+        """Bitmask of the characters on each location."""
+        occ = [0] * 5
+        for c, z in enumerate(self.pos):
+            occ[z] |= 1 << c
+        return occ
+
+    def characters_at(self, loc: int) -> list[int]:
+        return [c for c, z in enumerate(self.pos) if z == loc]
+
+    def is_visible(self, wish: int) -> bool:
+        """Is the wish's situation on the board (its characters on its zone, alone or accompanied)?"""
+        m = WISH_MASK[wish]
+        zone = WISH_ZONE[wish]
+        return all(self.pos[c] == zone for c in bits(m))
+
+    def controllers(self, char: int) -> list[int]:
+        return [p for p, h in enumerate(self.hearts) if h == char]
+
+    def may_move(self, player: int, char: int) -> bool:
+        """Seed: "Aucun autre joueur ne peut déplacer ce personnage" (the one with a heart)."""
+        return all(h != char or p == player for p, h in enumerate(self.hearts))
+
+    def distance(self, a: int, b: int) -> int:
+        table = ROW_DISTANCE if self.game.options.nearest_by_row else GRAPH_DISTANCE
+        return table[a][b]
+
+    def char_deck_size(self) -> int:
+        return self.char_deck.bit_count() + len(self.char_under)
+
+    # ------------------------------------------------------------------ legal moves
+    def _legal_actions(self) -> list[Action]:
+        if self.current_player == CHANCE:
+            return [a for a, _ in self._chance_outcomes()]
+        phase = self.phase
+        if phase == SETUP:
+            return [STARTS[ECOLE], STARTS[CAFE]]
+        if phase == MAIN:
+            return self._main_actions()
+        if phase == BOARDING:
+            acts: list[Action] = []
+            if len(self.boarding) < 3:
+                last = self.boarding[-1] if self.boarding else -1
+                acts.extend(BOARDS[c] for c in self._boardable() if c > last)
+            acts.extend(DRIVES[z] for z in LOCATIONS if z != self.bus)
+            return acts
+        if phase == EFFECT:
+            return self._effect_actions()
+        return []
+
+    def _main_actions(self) -> list[Action]:
+        p = self.turn_player
+        opts = self.game.options
+        acts: list[Action] = []
+        if self.fresh and self.char_hand[p] < 0 and self.char_deck_size() > 0:
+            acts.append(DRAW)
+        if self.char_hand[p] >= 0:
+            acts.append(PLAYS[self.char_hand[p]])
+        moves = self._piece_moves()
+        acts.extend(moves)
+        if opts.table_talk and not self.hinted and self.hearts[p] >= 0:
+            acts.extend(self._hints(p))
+        if not opts.must_move_twice or self.moves >= 2 or not moves:
+            acts.append(END)
+        return acts
+
+    def _piece_moves(self) -> list[Action]:
+        if self.moves >= 2:
+            return []
+        p = self.turn_player
+        acts: list[Action] = []
+        for c in CHARACTERS:
+            if self.moved >> c & 1 or not self.may_move(p, c):
+                continue
+            dests = CHAT_MOVES[self.pos[c]] if c == CHAT else NEIGHBOURS[self.pos[c]]
+            acts.extend(MOVES[c][z] for z in dests)
+        if not self.moved >> OMNIBUS & 1:
+            acts.extend(BOARDS[c] for c in self._boardable())
+            acts.extend(DRIVES[z] for z in LOCATIONS if z != self.bus)
+        return acts
+
+    def _boardable(self) -> list[int]:
+        """Characters that may climb into the Omnibus where it stands."""
+        p = self.turn_player
+        carry_controlled = self.game.options.omnibus_carries_controlled
+        return [
+            c
+            for c in CHARACTERS
+            if self.pos[c] == self.bus
+            and c != CHAT
+            and c not in self.boarding
+            and (carry_controlled or self.may_move(p, c))
+        ]
+
+    def _hints(self, player: int) -> list[Action]:
+        pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISHES[w].characters}
+        return [HINTS[c][z] for c, z in sorted(pairs)]
+
+    def _effect_actions(self) -> list[Action]:
+        eff = self.eff
+        if eff == POETE:
+            hand = self.hands[self.actor]
+            acts: list[Action] = [DISCARDS[w] for w in hand]
+            if self.eff_count >= self.game.options.poete_min_discard or not hand:
+                acts.append(KEEP)
+            return acts
+        if eff == POLICIER:
+            c = self.eff_queue[0]
+            return [SENDS[c][z] for z in self._policier_destinations(c)]
+        return [TARGETS[c] for c in self._targets()]
+
+    def _targetable(self, char: int) -> bool:
+        return not self.game.options.effects_respect_control or self.may_move(self.actor, char)
+
+    def _nearest(self, candidates: list[int], origin: int) -> list[int]:
+        if not candidates:
+            return []
+        best = min(self.distance(origin, self.pos[c]) for c in candidates)
+        return [c for c in candidates if self.distance(origin, self.pos[c]) == best]
+
+    def _targets(self) -> list[int]:
+        """Characters the pending effect may pick now (main case, else the "à défaut" one)."""
+        eff, src = self.eff, self.src
+        here = self.pos[src]
+        others = [c for c in CHARACTERS if c != src and self._targetable(c)]
+        if eff == GARCON:
+            if self.game.options.garcon_moves_himself and here != CAFE and self._targetable(src):
+                others = [src, *others]
+            pool = [c for c in others if self.pos[c] != CAFE]
+            same = [c for c in pool if self.pos[c] == here]
+            return same or self._nearest(pool, here)
+        if eff == CHAT:
+            # adjacent zones are the nearest ones; "à défaut, les deux plus proches"
+            return self._nearest([c for c in others if self.pos[c] != here], here)
+        if eff == COMEDIENNE:
+            return [c for c in others if c != CHAT and self.pos[c] != here]
+        if eff == INSTITUTRICE:
+            pool = [c for c in CHARACTERS if c not in (src, INSTITUTRICE)]
+            same = [c for c in pool if self.pos[c] == here]
+            return same or self._nearest(pool, here)
+        return []
+
+    def _policier_destinations(self, char: int) -> list[int]:
+        here = self.pos[self.src]
+        if here == PLACE:
+            return list(ZONES)
+        dests = list(ROW_NEIGHBOURS[here])
+        if self.game.options.policier_uses_place and char != CHAT:
+            dests.append(PLACE)
+        return dests
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.pending:
+            cards = bits(self.wish_deck)
+            return [(WISH_CARDS[w], 1.0 / len(cards)) for w in cards]
+        if self.phase == CARD_DRAW:
+            if self.char_deck:
+                cards = bits(self.char_deck)
+                return [(CHARACTER_CARDS[c], 1.0 / len(cards)) for c in cards]
+            return [(CHARACTER_CARDS[self.char_under[0]], 1.0)]
+        if self.phase == DIE:
+            return [(DIE_ROLLS[c], 1.0 / len(DIE_FACES)) for c in DIE_FACES]
+        if self.phase == EVENT:
+            cards = bits(self.char_deck | sum(1 << c for c in self.char_under))
+            return [(EVENTS[c], 1.0 / len(cards)) for c in cards]
+        return []
+
+    # ------------------------------------------------------------------ errors
+    def _explain_illegal(self, action: Action) -> IllegalAction:
+        who = self.current_player
+        phase_name = "wish draw" if self.pending else PHASE_NAMES[self.phase]
+        chance_kinds = (WishCard, CharacterCard, DieRoll, RoundEvent)
+        if who == CHANCE:
+            if not isinstance(action, chance_kinds):
+                return IllegalAction(
+                    "chance-node", f"a chance outcome is due now ({phase_name}), not {action}", action
+                )
+            return IllegalAction(
+                "chance-outcome", f"{action} is not a possible outcome of the {phase_name}", action
+            )
+        if isinstance(action, chance_kinds):
+            return IllegalAction("not-chance", f"{action} is a chance outcome; now: {phase_name}", action)
+        if self.phase == SETUP:
+            return IllegalAction(
+                "passante-start", "the first player first puts the Passante on 'ecole' or 'cafe'", action
+            )
+        if isinstance(action, Start):
+            return IllegalAction("passante-start", "the Passante's start is chosen once, before play", action)
+        if self.phase == EFFECT:
+            return self._explain_effect(action)
+        if isinstance(action, (Target, Send, Discard, Keep)):
+            return IllegalAction(
+                "no-effect-pending", f"{action} answers a character effect; none is pending", action
+            )
+        if self.phase == BOARDING:
+            if isinstance(action, Board):
+                return self._explain_board(action.char)
+            return IllegalAction(
+                "omnibus-boarding",
+                "characters are boarding: 'board X' or 'drive Z' to finish the move",
+                action,
+            )
+        p = self.turn_player
+        if isinstance(action, DrawCharacter):
+            if self.char_hand[p] >= 0:
+                return IllegalAction("draw-character", "a player holding a character card draws none", action)
+            if not self.fresh:
+                return IllegalAction(
+                    "draw-character", "a character card is drawn at the start of the turn", action
+                )
+            return IllegalAction("draw-character", "the character deck is empty", action)
+        if isinstance(action, Play):
+            return IllegalAction(
+                "play-character",
+                f"{self.player_name(p)} does not hold the {PIECE_TITLES[action.char]} card",
+                action,
+            )
+        if isinstance(action, Hint):
+            if not self.game.options.table_talk:
+                return IllegalAction(
+                    "no-talking", "players do not communicate (option table_talk is off)", action
+                )
+            if self.hinted:
+                return IllegalAction("hint", "one hint per turn", action)
+            if self.hearts[p] < 0:
+                return IllegalAction("hint", "only a player whose heart is on a character may hint", action)
+            return IllegalAction("hint", "a hint names a character and the zone of a wish in hand", action)
+        if isinstance(action, End):
+            return IllegalAction(
+                "two-moves", "with must_move_twice, make two moves before ending the turn", action
+            )
+        if isinstance(action, (Move, Board, Drive)):
+            if self.moves >= 2:
+                return IllegalAction("two-moves", "two moves per turn", action)
+            piece = action.char if isinstance(action, (Move, Board)) else OMNIBUS
+            if isinstance(action, Board):
+                piece = OMNIBUS
+            if self.moved >> piece & 1:
+                return IllegalAction(
+                    "distinct-pieces", f"the {PIECE_TITLES[piece]} already moved this turn", action
+                )
+            if isinstance(action, Board):
+                return self._explain_board(action.char)
+            if isinstance(action, Drive):
+                return IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
+            assert isinstance(action, Move)
+            c = action.char
+            if not self.may_move(p, c):
+                owner = self.player_name(self.controllers(c)[0])
+                return IllegalAction("control", f"the {PIECE_TITLES[c]} wears {owner}'s heart", action)
+            if c == CHAT:
+                if action.to == PLACE:
+                    return IllegalAction("chat-move", "the Chat never goes to the central place", action)
+                return IllegalAction("chat-move", "the Chat moves one or two zones along the row", action)
+            return IllegalAction(
+                "adjacent-move",
+                f"from {LOCATION_TITLES[self.pos[c]]} a character goes to a neighbouring zone or the place",
+                action,
+            )
+        return IllegalAction("not-legal", f"{action} is not legal now ({phase_name})", action)
+
+    def _explain_board(self, char: int) -> IllegalAction:
+        action = BOARDS[char]
+        if char == CHAT:
+            return IllegalAction("omnibus-no-chat", "the Chat never rides the Omnibus", action)
+        if self.pos[char] != self.bus:
+            return IllegalAction(
+                "omnibus-board", f"the {PIECE_TITLES[char]} is not where the Omnibus stands", action
+            )
+        if len(self.boarding) >= 3:
+            return IllegalAction("omnibus-capacity", "the Omnibus carries at most three characters", action)
+        if char in self.boarding:
+            return IllegalAction("omnibus-board", f"the {PIECE_TITLES[char]} is already aboard", action)
+        if self.boarding and char < self.boarding[-1]:
+            return IllegalAction(
+                "omnibus-order", "passengers board in the order of the character list", action
+            )
+        return IllegalAction("control", f"the {PIECE_TITLES[char]} wears another player's heart", action)
+
+    def _explain_effect(self, action: Action) -> IllegalAction:
+        eff = self.eff
+        name = PIECE_TITLES[eff]
+        if eff == POETE:
+            if isinstance(action, Discard):
+                return IllegalAction("poete", f"wish {action.wish + 1} is not in the player's hand", action)
+            if isinstance(action, Keep):
+                return IllegalAction(
+                    "poete",
+                    f"the Poète discards at least {self.game.options.poete_min_discard} wish(es)",
+                    action,
+                )
+            return IllegalAction(
+                "effect-pending", "the Poète's player discards ('discard N') or stops ('keep')", action
+            )
+        if eff == POLICIER:
+            if isinstance(action, Send):
+                if action.char != self.eff_queue[0]:
+                    return IllegalAction(
+                        "policier", f"send the {PIECE_TITLES[self.eff_queue[0]]} first (list order)", action
+                    )
+                return IllegalAction(
+                    "policier", "the Policier sends characters to the adjacent zones", action
+                )
+            return IllegalAction("effect-pending", "the Policier's effect waits for 'send X Z'", action)
+        if isinstance(action, Target):
+            rule = {GARCON: "garcon", CHAT: "chat", COMEDIENNE: "comedienne", INSTITUTRICE: "institutrice"}[
+                eff
+            ]
+            if eff == COMEDIENNE and action.char == CHAT:
+                return IllegalAction(rule, "the Chat cannot be chosen by the Comédienne", action)
+            return IllegalAction(
+                rule,
+                f"the {name}'s effect may pick {', '.join(PIECE_NAMES[c] for c in self._targets())} now",
+                action,
+            )
+        return IllegalAction("effect-pending", f"the {name}'s effect waits for 'target X'", action)
+
+    # ------------------------------------------------------------------ transitions
+    def _apply(self, action: Action) -> None:
+        if isinstance(action, (DrawCharacter, Move, Board, Drive, Play, Hint)):
+            self.fresh = False  # a character card is drawn first thing in the turn, or not at all
+        if self.pending:
+            self._deal_wish(action.wish)  # type: ignore[attr-defined]
+        elif isinstance(action, Start):
+            self.passante = action.zone
+            self.pdir = 1 if action.zone == ECOLE else -1
+            self._start_turn(0)
+        elif isinstance(action, CharacterCard):
+            self._take_character(action.char)
+        elif isinstance(action, DieRoll):
+            self._die(action.char)
+        elif isinstance(action, RoundEvent):
+            self._round_event(action.char)
+        elif isinstance(action, DrawCharacter):
+            self.phase = CARD_DRAW
+        elif isinstance(action, Move):
+            self.pos[action.char] = action.to
+            self.moved |= 1 << action.char
+            self.moves += 1
+        elif isinstance(action, Board):
+            self.boarding = (*self.boarding, action.char)
+            self.phase = BOARDING
+        elif isinstance(action, Drive):
+            self._drive(action.to)
+        elif isinstance(action, Play):
+            self._play(action.char)
+        elif isinstance(action, Target):
+            self._target(action.char)
+        elif isinstance(action, Send):
+            self.pos[action.char] = action.to
+            self.eff_queue = self.eff_queue[1:]
+            if not self.eff_queue:
+                self._end_effect()
+        elif isinstance(action, Discard):
+            p = self.actor
+            self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
+            self.discards[p] = (*self.discards[p], action.wish)
+            self.eff_count += 1
+        elif isinstance(action, Keep):
+            self.pending = self.pending + (self.actor,) * self.eff_count
+            self._poete_next()
+        elif isinstance(action, Hint):
+            self.hints = (*self.hints, (self.turn_player, action.char, action.zone))
+            self.hinted = True
+        elif isinstance(action, End):
+            self._end_turn()
+        self._settle()
+
+    def _settle(self) -> None:
+        """Lay down every wish visible on the board; queue its owner's replacement draw."""
+        occ = self.occupancy()
+        for p, hand in enumerate(self.hands):
+            shown = [w for w in hand if occ[WISH_ZONE[w]] & WISH_MASK[w] == WISH_MASK[w]]
+            if shown:
+                self.hands[p] = tuple(w for w in hand if w not in shown)
+                self.fulfilled[p] = self.fulfilled[p] + tuple(shown)
+                self.pending = self.pending + (p,) * len(shown)
+        if not self.wish_deck:
+            self.pending = ()
+
+    def _deal_wish(self, wish: int) -> None:
+        p = self.pending[0]
+        self.pending = self.pending[1:]
+        self.wish_deck &= ~(1 << wish)
+        self.hands[p] = tuple(sorted((*self.hands[p], wish)))
+
+    def _start_turn(self, player: int) -> None:
+        self.turn_player = player
+        self.phase = MAIN
+        self.moved = 0
+        self.moves = 0
+        self.fresh = True
+        self.hinted = False
+
+    def _take_character(self, char: int) -> None:
+        if self.char_deck:
+            self.char_deck &= ~(1 << char)
+        else:
+            self.char_under = self.char_under[1:]
+        p = self.turn_player
+        self.char_hand[p] = char
+        self.hearts[p] = char  # the player's one heart pin moves to the new character
+        self.phase = MAIN
+        self.fresh = False
+
+    def _drive(self, to: int) -> None:
+        for c in self.boarding:
+            self.pos[c] = to
+            if self.game.options.carried_counts_as_moved:
+                self.moved |= 1 << c
+        self.bus = to
+        self.boarding = ()
+        self.moved |= 1 << OMNIBUS
+        self.moves += 1
+        self.phase = MAIN
+
+    def _play(self, char: int) -> None:
+        p = self.turn_player
+        self.char_hand[p] = -1
+        self.char_under = (*self.char_under, char)
+        if self.game.options.heart_leaves_with_card and self.hearts[p] == char:
+            self.hearts[p] = -1
+        self.eff_return = RETURN_TURN
+        self._start_effect(char, p, char)
+
+    # ------------------------------------------------------------------ effects
+    def _start_effect(self, char: int, actor: int, src: int) -> None:
+        """Begin ``char``'s effect for ``actor``, working from ``src``'s place."""
+        self.eff, self.actor, self.src = char, actor, src
+        self.phase = EFFECT
+        here = self.pos[src]
+        if char == POETE:
+            n = self.game.num_players
+            if self.eff_return == RETURN_ROUND:  # "sur tous les joueurs": each player in turn
+                self.eff_queue = tuple((actor + self._order_step() * i) % n for i in range(n))
+            else:
+                self.eff_queue = (actor,)
+            self.eff_count = 0
+            self.actor = self.eff_queue[0]
+            return
+        if char == MENDIANTE:
+            self._mendiante(here)
+            self._end_effect()
+            return
+        if char == GARDIEN:
+            for c in CHARACTERS:
+                if self.pos[c] == here:
+                    self.pos[c] = START_ZONE[c]
+            self._end_effect()
+            return
+        if char == POLICIER:
+            self.eff_queue = tuple(c for c in CHARACTERS if c != src and self.pos[c] == here)
+            if not self.eff_queue:
+                self._end_effect()
+            return
+        if char == CHAT:
+            self.eff_left = 2
+        if char == COMEDIENNE and not self._targets():
+            self.phase = DIE
+            return
+        if not self._targets():
+            self._end_effect()
+
+    def _mendiante(self, here: int) -> None:
+        opts = self.game.options
+        drawers = [p for p, h in enumerate(self.hearts) if h >= 0 and self.pos[h] == here]
+        self.pending = self.pending + tuple(drawers)
+        cleared = range(len(self.hearts)) if opts.mendiante_clears_all_hearts else drawers
+        for p in cleared:
+            char = self.hearts[p]
+            if char < 0:
+                continue
+            self.hearts[p] = -1
+            for q, card in enumerate(self.char_hand):
+                if card == char:
+                    self.char_hand[q] = -1
+                    if opts.mendiante_discards_leave_game:
+                        self.char_out |= 1 << char
+                    else:
+                        self.char_under = (*self.char_under, char)
+
+    def _target(self, char: int) -> None:
+        eff, src = self.eff, self.src
+        if eff == GARCON:
+            self.pos[char] = CAFE
+            self._end_effect()
+        elif eff == CHAT:
+            self.pos[char] = self.pos[src]
+            self.eff_left -= 1
+            if self.eff_left == 0 or not self._targets():
+                self._end_effect()
+        elif eff == COMEDIENNE:
+            self.pos[src], self.pos[char] = self.pos[char], self.pos[src]
+            self._end_effect()
+        elif eff == INSTITUTRICE:
+            new_src = src if self.game.options.institutrice_from_own_zone else char
+            self._start_effect(char, self.actor, new_src)
+
+    def _die(self, face: int) -> None:
+        src = self.src
+        if self.game.options.comedienne_die == "effect":
+            self._start_effect(face, self.actor, face)
+            return
+        if face != src and face != CHAT and self.pos[face] != self.pos[src]:
+            self.pos[src], self.pos[face] = self.pos[face], self.pos[src]
+        self._end_effect()
+
+    def _poete_next(self) -> None:
+        self.eff_queue = self.eff_queue[1:]
+        self.eff_count = 0
+        if self.eff_queue:
+            self.actor = self.eff_queue[0]
+        else:
+            self._end_effect()
+
+    def _end_effect(self) -> None:
+        self.eff = self.actor = self.src = -1
+        self.eff_left = self.eff_count = 0
+        self.eff_queue = ()
+        if self.eff_return == RETURN_TURN:
+            self.phase = MAIN
+        elif self.last_turn:
+            self.phase = OVER
+        else:
+            self._start_turn(self._next_player())
+
+    # ------------------------------------------------------------------ turn end
+    def _order_step(self) -> int:
+        return self.pdir if self.game.options.turn_order_follows_passante else 1
+
+    def _next_player(self) -> int:
+        """The next player in the Passante's direction who has not played this round."""
+        n = self.game.num_players
+        step = self._order_step()
+        p = self.turn_player
+        for _ in range(n):
+            p = (p + step) % n
+            if not self.played >> p & 1:
+                return p
+        return (self.turn_player + step) % n
+
+    def _end_turn(self) -> None:
+        n = self.game.num_players
+        self.turns += 1
+        self.played |= 1 << self.turn_player
+        round_over = self.played == (1 << n) - 1
+        if round_over:
+            self.rounds += 1
+            self.played = 0
+        opts = self.game.options
+        if self.last_turn:
+            if round_over and opts.round_event and opts.final_round_event and self._event_deck():
+                self._begin_event()
+            else:
+                self.phase = OVER
+            return
+        self._walk_passante()
+        if round_over and opts.round_event and self._event_deck():
+            self._begin_event()
+            return
+        self._start_turn(self._next_player())
+
+    def _event_deck(self) -> int:
+        return self.char_deck | sum(1 << c for c in self.char_under)
+
+    def _begin_event(self) -> None:
+        # "les cartes Personnages restantes sont mélangées": the known order is lost
+        self.char_deck = self._event_deck()
+        self.char_under = ()
+        self.phase = EVENT
+
+    def _round_event(self, char: int) -> None:
+        # the card is shown, its effect applied, and it goes back under the deck
+        self.char_deck &= ~(1 << char)
+        self.char_under = (char,)
+        self.eff_return = RETURN_ROUND
+        self._start_effect(char, self.turn_player, char)
+
+    def _walk_passante(self) -> None:
+        """Seed: the Passante moves one zone; hearts on the zone she left are removed."""
+        left = self.passante
+        if left == PLACE:
+            self.passante = ECOLE if self.pdir == 1 else CAFE
+        else:
+            nxt = left + self.pdir
+            if 0 <= nxt < len(ZONES):
+                self.passante = nxt
+            else:
+                self.passante = PLACE
+                self.arrivals += 1
+                self.pdir = -self.pdir
+                if self.arrivals >= self.game.num_players:
+                    self.last_turn = True
+        for p, h in enumerate(self.hearts):
+            if h >= 0 and self.pos[h] == left:
+                self.hearts[p] = -1
+
+    # ------------------------------------------------------------------ results & copies
+    def returns(self) -> list[float]:
+        return [float(self.score())] * self.game.num_players
+
+    def _clone(self) -> PassanteState:
+        c = PassanteState.__new__(PassanteState)
+        c.__dict__.update(self.__dict__)
+        c.pos = list(self.pos)
+        c.hearts = list(self.hearts)
+        c.char_hand = list(self.char_hand)
+        c.hands = list(self.hands)
+        c.fulfilled = list(self.fulfilled)
+        c.discards = list(self.discards)
+        return c
+
+    def _public_key(self) -> tuple[Any, ...]:
+        return (
+            self.phase,
+            tuple(self.pos),
+            self.bus,
+            tuple(self.hearts),
+            tuple(self.char_hand),
+            self.char_deck,
+            self.char_under,
+            self.char_out,
+            self.wish_deck.bit_count(),
+            tuple(self.fulfilled),
+            tuple(len(h) for h in self.hands),
+            tuple(len(d) for d in self.discards),
+            self.pending,
+            self.turn_player,
+            self.played,
+            self.turns,
+            self.rounds,
+            self.moved,
+            self.moves,
+            self.fresh,
+            self.hinted,
+            self.boarding,
+            self.hints,
+            self.passante,
+            self.pdir,
+            self.arrivals,
+            self.last_turn,
+            self.eff,
+            self.actor,
+            self.src,
+            self.eff_left,
+            self.eff_queue,
+            self.eff_count,
+            self.eff_return,
+        )
+
+    def key(self) -> tuple[Any, ...]:
+        return (*self._public_key(), self.wish_deck, tuple(self.hands), tuple(self.discards))
+
+    # ------------------------------------------------------------------ hidden information
+    def observation(self, player: int | None) -> PassanteObservation:
+        """What ``player`` sees: the board, every public card, and their own wishes only."""
+        n = self.game.num_players
+        if player is not None and not (isinstance(player, int) and 0 <= player < n):
+            raise ValueError(f"player must be between 0 and {n - 1} (or None), got {player!r}")
+        see_all = player is None or self.game.options.open_hands
+        return PassanteObservation(
+            player=player,
+            current_player=self.current_player,
+            public=self._public_key(),
+            hands=tuple(h if see_all or p == player else None for p, h in enumerate(self.hands)),
+            discards=tuple(d if see_all or p == player else None for p, d in enumerate(self.discards)),
+        )
+
+    def determinize(self, player: int, rng: random.Random) -> PassanteState:
+        """A full state consistent with ``observation(player)``, sampled uniformly.
+
+        The unseen wishes (not in ``player``'s hand, not laid down, not ``player``'s own
+        discards) are dealt at random into the other hands, the other players' discards and the
+        deck, keeping their sizes.  A wish visible on the board right now cannot be in a hand (it
+        would have been laid down), so those go to the deck or the discards.
+        """
+        world = cast(PassanteState, self.clone())
+        if self.game.options.open_hands:
+            return world
+        n = self.game.num_players
+        others = [p for p in range(n) if p != player]
+        unseen = list(bits(self.wish_deck))
+        for q in others:
+            unseen.extend(self.hands[q])
+            unseen.extend(self.discards[q])
+        unseen.sort()
+        visible = [w for w in unseen if self.is_visible(w)]
+        free = [w for w in unseen if not self.is_visible(w)]
+        # slots: first the hands (which may only take free cards), then discards and deck
+        hand_slots = sum(len(self.hands[q]) for q in others)
+        rng.shuffle(free)
+        to_hands, rest = free[:hand_slots], free[hand_slots:] + visible
+        rng.shuffle(rest)
+        i = 0
+        for q in others:
+            k = len(self.hands[q])
+            world.hands[q] = tuple(sorted(to_hands[i : i + k]))
+            i += k
+        j = 0
+        for q in others:
+            k = len(self.discards[q])
+            world.discards[q] = tuple(rest[j : j + k])
+            j += k
+        deck = 0
+        for w in rest[j:]:
+            deck |= 1 << w
+        world.wish_deck = deck
+        return world
+
+    # ------------------------------------------------------------------ text
+    def __str__(self) -> str:
+        lines = [
+            f"A Une Passante — turn {min(self.turns + 1, self.game.total_turns)}/{self.game.total_turns}, {PHASE_NAMES[self.phase]}"
+        ]
+        arrow = "→" if self.pdir == 1 else "←"
+        lines.append(
+            f"  Passante: {LOCATION_TITLES[self.passante]} {arrow}  (left the board {self.arrivals} time(s))"
+        )
+        for z in LOCATIONS:
+            names = []
+            for c in self.characters_at(z):
+                hearts = "".join(f"♥{p + 1}" for p in self.controllers(c))
+                names.append(PIECE_TITLES[c] + hearts)
+            if self.bus == z:
+                names.append("[Omnibus]")
+            lines.append(f"  {LOCATION_TITLES[z]:<15} {', '.join(names)}")
+        for p in range(self.game.num_players):
+            card = PIECE_TITLES[self.char_hand[p]] if self.char_hand[p] >= 0 else "-"
+            wishes = " ".join(str(w + 1) for w in self.hands[p])
+            lines.append(
+                f"  {self.player_name(p)}: card {card}; wishes {wishes}; fulfilled {len(self.fulfilled[p])}"
+            )
+        lines.append(f"  wishes fulfilled: {self.score()}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class PassanteObservation:
+    """One player's view.  ``public`` is everything on the table (board, hearts, character cards,
+    laid-down wishes, card counts, the turn's progress); hidden hands are ``None``."""
+
+    player: int | None
+    current_player: int
+    public: tuple[Any, ...]
+    hands: tuple[tuple[int, ...] | None, ...]
+    discards: tuple[tuple[int, ...] | None, ...]
