@@ -182,3 +182,18 @@ def test_seed_derivation_is_stable() -> None:
     assert grng.splitmix64(0) == 0xE220A8397B1DCDAF
     assert grng.uniform(7, 0) == grng.uniform(7, 0)
     assert 0.0 <= grng.uniform(123, 45) < 1.0
+
+
+@pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
+def test_every_legal_action_is_in_the_action_universe(name: str, players: int) -> None:
+    game = gamelib.make(name, players=players)
+    universe = game.action_universe()
+    assert len(set(universe)) == len(universe), "the universe lists each action once"
+    rng = random.Random(4)
+    for seed in range(5):
+        state = game.new_game(seed=seed)
+        while not state.is_terminal():
+            actions = state.legal_actions()
+            for action in actions:
+                assert universe[game.action_id(action)] == action
+            state.apply(rng.choice(actions))

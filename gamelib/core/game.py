@@ -144,6 +144,25 @@ class Game(ABC):
     def parse_action(self, text: str) -> Action:
         """The action whose notation is ``text``; :class:`IllegalAction` (rule ``notation``) if none."""
 
+    def action_universe(self) -> Sequence[Action]:
+        """Every action (player moves and chance outcomes) this configuration can ever produce.
+
+        The order is fixed, so an action's index is a stable integer id: the encoding used by
+        the OpenSpiel and PettingZoo adapters and by anything that needs an action space.
+        """
+        raise NotImplementedError(f"{self.name} does not list its action universe")
+
+    def action_id(self, action: Action) -> int:
+        """The integer id of ``action`` in :meth:`action_universe`."""
+        index = self.__dict__.get("_action_ids")
+        if index is None:
+            index = {a: i for i, a in enumerate(self.action_universe())}
+            self.__dict__["_action_ids"] = index
+        try:
+            return int(index[action])
+        except KeyError:
+            raise ValueError(f"{action!r} is not in {self.name}'s action universe") from None
+
     def player_name(self, player: int) -> str:
         """How a player is called in text and drawings (games override: "fugitive", "mayor"...)."""
         return f"player {player}"

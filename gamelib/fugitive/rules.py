@@ -183,6 +183,18 @@ SPRINTS = tuple(Sprint(c) for c in range(43))
 GUESSES = tuple(Guess(n) for n in range(43))
 ADDS = tuple(Add(n) for n in range(43))
 DONE, PASS, REVEAL = Done(), Pass(), Reveal()
+_UNIVERSE: tuple[Action, ...] = (
+    *DRAWS,
+    *DEALS[4:42],
+    *HIDES[1:43],
+    *SPRINTS[1:42],
+    DONE,
+    PASS,
+    *GUESSES[1:42],
+    *ADDS[1:42],
+    REVEAL,
+)
+"""Every Fugitive action in a fixed order: its index is the action's integer id."""
 
 
 @functools.lru_cache(maxsize=8192)
@@ -275,6 +287,9 @@ class FugitiveGame(Game):
 
     def new_game(self, seed: int | None = None) -> FugitiveState:
         return FugitiveState(self, seed)
+
+    def action_universe(self) -> tuple[Action, ...]:
+        return _UNIVERSE
 
     def player_name(self, player: int) -> str:
         return PLAYER_NAMES[player]
