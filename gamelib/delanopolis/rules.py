@@ -1,0 +1,1229 @@
+"""Delanopolis: the rules engine (state, actions, notation, rule options).
+
+Seed: ``shared/seeds/001_65a2bbb1a7b7e170.txt``.  The text says its rules are unclear on purpose
+("aussi clair que les principes de circulation dans un quartier vert"); every reading we had to
+choose is a field of :class:`DelanopolisOptions`, quoted in ``docs/rules/delanopolis.md``.
+
+A game: a lot draws the mayor (chance ``mayor k``); then players roll in turn.  A turn is
+
+* ``sell T`` (any number), ``boost`` (play an atout/joker), ``roll`` — the roller's choices,
+  skipped when there are none; with ``boost_timing="any_roll"`` the other holders then say
+  ``boost`` or ``keep``;
+* the dice (chance ``dice a b``): the pawn lands on a terrain or a refuge;
+* on a free terrain, a sealed-bid auction: every player says ``bid N`` in turn, hidden from the
+  others until the last bid, then the bids are revealed and the terrain changes hands;
+* on an occupied terrain, the rent; the second occupied landing in a row offers ``park``
+  (stay without paying, win an atout / joker) or ``pay``.
+
+Points are ints; every VOT'S and COM'S is in a player's hands or set aside on a terrain (the
+price a challenger paid), and only refuges create points (``state.created``).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from gamelib.core.errors import IllegalAction
+from gamelib.core.game import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    State,
+    parse_int,
+    split_notation,
+)
+from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, content
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+START_VOTS = 1200
+"""« Chaque joueur dispose de 1200 points VOT'S. »"""
+REFUGE_COMS = 200
+REFUGE_VOTS = 20
+"""« Les refuges permettent de passer son tour tout en recevant 200 points COM'S et 20 points VOT'S. »"""
+MAX_POINTS = 10**7
+"""Notation bound for amounts (no game gets near it)."""
+
+
+# ---------------------------------------------------------------------------- options
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "placement": ("ring", "sum", "twelve_faces"),
+    "refuge_bonus": ("both", "by_role"),
+    "mayor_bid_cap": ("per_challenger", "same", "none"),
+    "mayor_bid": ("sealed", "open_first"),
+    "challenger_pot": ("takes_all", "refund"),
+    "mayor_price": ("bid", "zero"),
+    "tie_break": ("seat_order", "no_sale"),
+    "mayor_tie": ("challengers", "mayor", "no_sale"),
+    "all_zero": ("no_sale", "roller_free"),
+    "rent_rounding": ("down", "up"),
+    "joker_when": ("mayor_rolls", "every_atout"),
+    "boost_timing": ("own_roll", "any_roll"),
+    "resale_payment": ("mayor_pays", "aside_back"),
+    "broke_rule": ("pay_what_you_can", "sell_to_pay"),
+    "end_when": ("rounds", "all_owned", "bankruptcy"),
+    "majority": ("of_twelve", "of_owned", "plurality"),
+    "richest_among": ("challengers", "all"),
+}
+
+
+@dataclass(frozen=True)
+class DelanopolisOptions:
+    """Rule options: one field per unclear sentence of the seed (see docs/rules/delanopolis.md)."""
+
+    placement: str = "ring"
+    """"ring": walk the loop of terrains and refuges by the dice sum; "sum": the terrain is the
+    sum 2-12; "twelve_faces": one die picks 1-6, the other the half (1-6 or 7-12)."""
+    snake_eyes_is_one: bool = True
+    """placement "sum": a double one reaches terrain 1 (so terrain 2 is never rolled); False:
+    terrain 1 is never rolled."""
+    refuges: int = 4
+    """placement "ring": number of refuge squares (0-4) spread evenly on the loop."""
+    refuge_on_double: bool = False
+    """Any double sends the pawn to a refuge instead (the only refuges of the direct placements)."""
+    refuge_bonus: str = "both"
+    """"both": +200 COM'S and +20 VOT'S to anyone; "by_role": the mayor +200 COM'S, a challenger +20 VOT'S."""
+    refuge_skips_next_turn: bool = False
+    """« passer son tour »: False, the turn ends there; True, the next turn is skipped as well."""
+    start_vots: int = START_VOTS
+    mayor_starts_with_vots: bool = False
+    """« Chaque joueur dispose de 1200 points VOT'S »: does "chaque joueur" include the mayor?"""
+    bid_step: int = 10
+    """Bids are multiples of this (a granularity chosen to keep branching small; 1 = any amount)."""
+    bid_cap: int = 60
+    """« La mise maximum par coup et par joueur est de 60 points VOT'S » (0 = no cap)."""
+    mayor_bid_cap: str = "per_challenger"
+    """The cap on the mayor's COM'S: bid_cap x challengers, bid_cap itself, or none."""
+    mayor_bid: str = "sealed"
+    """"sealed": the mayor bids secretly like everyone; "open_first": the mayor bids first, in the
+    open (the seed reveals only « les points VOT'S »)."""
+    challenger_pot: str = "takes_all"
+    """A challenger's win: "takes_all", he « emporte les points » (the other bids); "refund": they
+    go back to their owners.  His own bid is set aside on the terrain either way."""
+    mayor_price: str = "bid"
+    """The price of a terrain the mayor takes (its rent is a quarter of it): his COM'S bid, or 0."""
+    tie_break: str = "seat_order"
+    """Equal top VOT'S bids: the first in seat order from the roller wins, or nobody does."""
+    mayor_tie: str = "challengers"
+    """Mayor's COM'S equal to the challengers' total: challengers win, the mayor wins, or no sale."""
+    all_zero: str = "no_sale"
+    """Every bid zero: the terrain stays free, or the roller takes it at price 0."""
+    rent_rounding: str = "down"
+    """« le quart » of a price that is not a multiple of 4."""
+    park_skips_turn: bool = True
+    """« peut y stationner un tour »: parking skips the parker's next roll."""
+    joker_when: str = "mayor_rolls"
+    """« Dans ce cas, le maire a droit, lui, à un joker »: when the mayor is the one landing twice,
+    or also every time a challenger wins an atout."""
+    boost_timing: str = "own_roll"
+    """« au moment de lancer les dés »: before one's own roll, or before any roll."""
+    boost_kept_if_no_auction: bool = False
+    """A boost played before a roll that brings no auction: lost, or given back."""
+    resale_payment: str = "mayor_pays"
+    """« revendre au maire ... moyennant son prix d'acquisition »: the mayor pays the price from his
+    COM'S, or the seller takes back the points set aside on the terrain."""
+    broke_rule: str = "pay_what_you_can"
+    """A rent one cannot pay: pay everything one has, or first resell terrains to the mayor."""
+    end_when: str = "rounds"
+    """The seed never says when the game ends: after ``rounds`` rounds, when every reachable
+    terrain is owned, or at the first bankruptcy (``rounds`` stays a limit in every case)."""
+    rounds: int = 8
+    """Rolls per player (a round = every roller rolls once)."""
+    majority: str = "of_twelve"
+    """« la majorité des terrains »: more than 6 of 12, more than half of the owned ones, or more
+    than any other single player."""
+    president_more_than: int = 9
+    """« plus de 9 terrains sur 12 »: the mayor becomes president with more than this many."""
+    richest_among: str = "challengers"
+    """« Le joueur qui ... possède le plus de points » : among the challengers, or everyone."""
+    mayor_rolls: bool = True
+    """« on lance les dés à tour de rôle »: does the mayor roll too?"""
+    winner_rolls_next: bool = False
+    """« prend la main »: the auction's winner rolls next (turn order continues from him)."""
+    chain_auctions: bool = False
+    """« Puis on passe au terrain suivant »: after an auction, the next free terrain (by number)
+    is auctioned at once, once per roll.  False: the next roll."""
+
+    def __post_init__(self) -> None:
+        for name, allowed in _CHOICES.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"option {name!r} must be one of {list(allowed)}, got {value!r}")
+        if not 0 <= self.refuges <= 4:
+            raise ValueError(f"option 'refuges' must be between 0 and 4, got {self.refuges}")
+        if self.bid_step < 1:
+            raise ValueError(f"option 'bid_step' must be >= 1, got {self.bid_step}")
+        if self.bid_cap < 0:
+            raise ValueError(f"option 'bid_cap' must be >= 0 (0 = no cap), got {self.bid_cap}")
+        if self.bid_cap and self.bid_cap % self.bid_step:
+            raise ValueError(
+                f"option 'bid_cap' ({self.bid_cap}) must be a multiple of 'bid_step' ({self.bid_step})"
+            )
+        if self.start_vots < 0:
+            raise ValueError(f"option 'start_vots' must be >= 0, got {self.start_vots}")
+        if not 1 <= self.rounds <= 100:
+            raise ValueError(f"option 'rounds' must be between 1 and 100, got {self.rounds}")
+        if not 0 <= self.president_more_than <= TERRAINS:
+            raise ValueError(
+                f"option 'president_more_than' must be between 0 and 12, got {self.president_more_than}"
+            )
+
+
+# ---------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class Lot(Action):
+    """Chance: the lot that makes ``player`` the mayor."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"mayor {self.player}"
+
+
+@dataclass(frozen=True, slots=True)
+class Dice(Action):
+    """Chance: the two dice, in order (``a`` is the first die)."""
+
+    a: int
+    b: int
+
+    def __str__(self) -> str:
+        return f"dice {self.a} {self.b}"
+
+
+@dataclass(frozen=True, slots=True)
+class Roll(Action):
+    """The roller is done with sales and boosts: the dice are thrown."""
+
+    def __str__(self) -> str:
+        return "roll"
+
+
+@dataclass(frozen=True, slots=True)
+class Boost(Action):
+    """Play an atout (challenger) or a joker (mayor): this roll's bid counts double."""
+
+    def __str__(self) -> str:
+        return "boost"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep(Action):
+    """A token holder declines to boost before someone else's roll (``boost_timing="any_roll"``)."""
+
+    def __str__(self) -> str:
+        return "keep"
+
+
+@dataclass(frozen=True, slots=True)
+class Sell(Action):
+    """Resell terrain ``terrain`` (0-based inside, 1-12 in notation) to the mayor."""
+
+    terrain: int
+
+    def __str__(self) -> str:
+        return f"sell {self.terrain + 1}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    """A sealed bid: VOT'S for a challenger, COM'S for the mayor."""
+
+    amount: int
+
+    def __str__(self) -> str:
+        return f"bid {self.amount}"
+
+
+@dataclass(frozen=True, slots=True)
+class Park(Action):
+    """Second occupied landing in a row: stay without paying and win an atout (mayor: a joker)."""
+
+    def __str__(self) -> str:
+        return "park"
+
+
+@dataclass(frozen=True, slots=True)
+class Pay(Action):
+    """Second occupied landing in a row: pay the rent instead of parking."""
+
+    def __str__(self) -> str:
+        return "pay"
+
+
+LOTS = tuple(Lot(p) for p in range(6))
+DICE = tuple(tuple(Dice(a, b) for b in range(1, 7)) for a in range(1, 7))
+ALL_DICE = tuple(d for row in DICE for d in row)
+SELLS = tuple(Sell(t) for t in range(TERRAINS))
+ROLL, BOOST, KEEP, PARK, PAY = Roll(), Boost(), Keep(), Park(), Pay()
+_BIDS: dict[int, Bid] = {}
+
+
+def bid(amount: int) -> Bid:
+    """The interned ``Bid(amount)``."""
+    b = _BIDS.get(amount)
+    if b is None:
+        b = _BIDS[amount] = Bid(amount)
+    return b
+
+
+# ---------------------------------------------------------------------------- phases
+LOT = 0  # chance: who is mayor
+PRE_ROLL = 1  # roller: sell / boost / roll
+BOOST_WINDOW = 2  # other token holders: boost / keep
+ROLL_DICE = 3  # chance: the dice
+BIDDING = 4  # bid N, in turn
+PARK_CHOICE = 5  # park / pay
+OVER = 6
+
+PHASE_NAMES = {
+    LOT: "the lot draws the mayor",
+    PRE_ROLL: "before the roll",
+    BOOST_WINDOW: "atouts and jokers before the roll",
+    ROLL_DICE: "dice",
+    BIDDING: "sealed bids",
+    PARK_CHOICE: "park or pay",
+    OVER: "game over",
+}
+
+OUTCOME_TEXT = {
+    "president": "the mayor becomes President of the Republic",
+    "reelected": "the mayor kept the majority of terrains and is re-elected",
+    "new_mayor": "the richest player wins and becomes mayor",
+    "richest_mayor": "the mayor is the richest player and stays mayor",
+}
+
+
+@dataclass(frozen=True)
+class AuctionResult:
+    """A revealed auction: who bid what (``boosted`` bids count double), who took the terrain.
+
+    ``kind`` is "mayor", "challenger" or "none"; ``price`` is what the terrain is worth for rents
+    and resale.
+    """
+
+    terrain: int
+    roller: int
+    bids: tuple[int, ...]
+    boosted: tuple[bool, ...]
+    winner: int
+    kind: str
+    price: int
+
+    def values(self) -> tuple[int, ...]:
+        """The bids as they count: doubled by an atout or a joker."""
+        return tuple(b * (2 if x else 1) for b, x in zip(self.bids, self.boosted, strict=True))
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that makes the players read a chapter, or moves points (the public log).
+
+    ``kind``: "mayor", "chapter" (a terrain changes hands), "atout", "joker", "refuge", "rent",
+    "park", "sale", "skip", "no_sale", "bankrupt", "end".  ``subject`` is a terrain (0-based),
+    refuge (0-based) or card index; ``amount`` the points moved.
+    """
+
+    turn: int
+    kind: str
+    player: int
+    subject: int = -1
+    amount: int = 0
+    other: int = -1
+
+    def chapter(self) -> str:
+        """The French chapter this event makes the table read ("" for bookkeeping events)."""
+        data = content()
+        if self.kind in ("chapter", "sale") and self.subject >= 0:
+            return data.terrains[self.subject].chapter
+        if self.kind == "refuge" and self.subject >= 0:
+            return data.refuges[self.subject].chapter
+        if self.kind == "atout":
+            return data.atouts[self.subject % len(data.atouts)].chapter
+        if self.kind == "joker":
+            return data.jokers[self.subject % len(data.jokers)].chapter
+        return ""
+
+
+# ---------------------------------------------------------------------------- the game
+class DelanopolisGame(Game):
+    """Delanopolis for 3 to 6 players: one mayor (drawn by lot) against the challengers."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="delanopolis",
+        title="Delanopolis",
+        min_players=3,
+        max_players=6,
+        default_players=4,
+        min_return=0.0,
+        max_return=1.0,
+        perfect_information=False,
+        has_chance=True,
+        utility="general_sum",
+        description="Satirical sealed-bid game: the mayor of Paris (COM'S) against the challengers "
+        "(VOT'S) for twelve zones cobayes.  Returns: 1 to each winner, 0 to the others.",
+    )
+    Options: ClassVar[type] = DelanopolisOptions
+    options: DelanopolisOptions
+
+    def __init__(self, players: int | None = None, options: Any = None) -> None:
+        super().__init__(players, options)
+        o = self.options
+        self.board = board(o.refuges if o.placement == "ring" else 0)
+        self.ring = self.board.ring
+        self.reachable = reachable_terrains(o)
+
+    @property
+    def max_game_length(self) -> int:
+        n = self.num_players
+        # per turn: up to 12 sales, boost and roll, n-1 boost/keep, the dice, n bids (twice with
+        # chained auctions), park/pay
+        per_turn = TERRAINS + 2 + (n - 1) + 1 + 2 * n + 1
+        return 1 + self.options.rounds * n * per_turn
+
+    def max_bid_bound(self) -> int:
+        """No bid can ever exceed this: the largest cap, or every point the game can hold."""
+        o, n = self.options, self.num_players
+        if o.bid_cap and o.mayor_bid_cap != "none":
+            top = o.bid_cap * (n - 1 if o.mayor_bid_cap == "per_challenger" else 1)
+        else:
+            created = o.rounds * n * (REFUGE_COMS + REFUGE_VOTS)
+            top = o.start_vots * (2 * n - 1) + created
+        return top - top % o.bid_step
+
+    def action_universe(self) -> tuple[Action, ...]:
+        """Lots, dice, roll/boost/keep/park/pay, sales, then bids in increasing amounts."""
+        universe = self.__dict__.get("_universe")
+        if universe is None:
+            bids = tuple(bid(x) for x in range(0, self.max_bid_bound() + 1, self.options.bid_step))
+            universe = (
+                *LOTS[: self.num_players],
+                *ALL_DICE,
+                ROLL,
+                BOOST,
+                KEEP,
+                PARK,
+                PAY,
+                *SELLS,
+                *bids,
+            )
+            self.__dict__["_universe"] = universe
+        return universe
+
+    def new_game(self, seed: int | None = None) -> DelanopolisState:
+        return DelanopolisState(self, seed)
+
+    def player_name(self, player: int) -> str:
+        return f"player {player}"
+
+    def parse_action(self, text: str) -> Action:
+        verb, args = split_notation(
+            text, ("mayor", "dice", "roll", "boost", "keep", "sell", "bid", "park", "pay")
+        )
+        simple = {"roll": ROLL, "boost": BOOST, "keep": KEEP, "park": PARK, "pay": PAY}
+        if verb in simple:
+            if args:
+                raise IllegalAction("notation", f"{verb!r} takes no argument, got {' '.join(args)!r}")
+            return simple[verb]
+        if verb == "dice":
+            if len(args) != 2:
+                raise IllegalAction("notation", "'dice' takes two faces, e.g. 'dice 3 5'")
+            return DICE[parse_int(args[0], "die", 1, 6) - 1][parse_int(args[1], "die", 1, 6) - 1]
+        if len(args) != 1:
+            raise IllegalAction("notation", f"{verb!r} takes exactly one number, e.g. '{verb} 3'")
+        if verb == "mayor":
+            return LOTS[parse_int(args[0], "player", 0, self.num_players - 1)]
+        if verb == "sell":
+            return SELLS[parse_int(args[0], "terrain", 1, TERRAINS) - 1]
+        return bid(parse_int(args[0], "bid", 0, MAX_POINTS))
+
+    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
+        from gamelib.delanopolis.draw import draw_state
+
+        assert isinstance(state, DelanopolisState)
+        return draw_state(state, ax=ax, perspective=perspective)
+
+
+def reachable_terrains(options: DelanopolisOptions) -> tuple[int, ...]:
+    """Terrains (0-based) the dice can bring a pawn to under ``options``."""
+    if options.placement == "ring":
+        return tuple(range(TERRAINS))
+    hit = set()
+    for a in range(1, 7):
+        for b in range(1, 7):
+            code = direct_landing(options, a, b)
+            if code < REFUGE_BASE:
+                hit.add(code)
+    return tuple(sorted(hit))
+
+
+def direct_landing(options: DelanopolisOptions, a: int, b: int) -> int:
+    """The square code the dice ``a, b`` name in the "sum" and "twelve_faces" placements."""
+    if options.refuge_on_double and a == b:
+        return REFUGE_BASE + (a - 1) % 4
+    if options.placement == "sum":
+        total = a + b
+        if total == 2 and options.snake_eyes_is_one:
+            return 0
+        return total - 1
+    return a - 1 + (6 if b >= 4 else 0)
+
+
+class DelanopolisState(State):
+    """A position of Delanopolis (see the module docstring for the turn structure)."""
+
+    game: DelanopolisGame
+
+    def __init__(self, game: DelanopolisGame, seed: int | None) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.phase = LOT
+        self.mayor = -1
+        self.vots = [0] * n
+        self.coms = [0] * n
+        self.owner = [-1] * TERRAINS
+        self.price = [0] * TERRAINS
+        self.aside = [0] * TERRAINS
+        self.ring_pos = [START] * n  # index on the ring (placement "ring")
+        self.where = [START] * n  # square code, for every placement
+        self.tokens = [0] * n  # atouts (challengers) / jokers (the mayor)
+        self.tokens_drawn = [0, 0]  # atouts, jokers handed out so far (which chapter comes next)
+        self.prev_occupied = [False] * n
+        self.skip_next = [False] * n
+        self.bankrupt = [False] * n
+        self.roll_order: tuple[int, ...] = ()
+        self.turn = 0  # turns started (a round is len(roll_order) turns)
+        self.order_offset = 0  # shifts the order ("winner_rolls_next")
+        self.roller = -1
+        self.boosted = [False] * n
+        self.queue: tuple[int, ...] = ()  # players still to act in BOOST_WINDOW / BIDDING
+        self.landed = -1  # terrain under auction (0-based)
+        self.bids = [-1] * n  # -1: not yet bid
+        self.bid_order: tuple[int, ...] = ()
+        self.chained = False
+        self.created = 0  # points created by refuges
+        self.auctions: list[AuctionResult] = []
+        self.events: list[Event] = []
+        self.outcome = ""
+        self.winners: tuple[int, ...] = ()
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == OVER:
+            return TERMINAL
+        if phase in (LOT, ROLL_DICE):
+            return CHANCE
+        if phase in (BOOST_WINDOW, BIDDING):
+            return self.queue[0]
+        return self.roller
+
+    @property
+    def options(self) -> DelanopolisOptions:
+        return self.game.options
+
+    @property
+    def challengers(self) -> list[int]:
+        return [p for p in range(self.game.num_players) if p != self.mayor]
+
+    @property
+    def round(self) -> int:
+        return self.turn // max(1, len(self.roll_order))
+
+    def wealth(self, player: int) -> int:
+        """VOT'S + COM'S in hand (points set aside on terrains are spent)."""
+        return self.vots[player] + self.coms[player]
+
+    def purse(self, player: int) -> int:
+        """The points ``player`` bids with: COM'S for the mayor, VOT'S for a challenger."""
+        return self.coms[player] if player == self.mayor else self.vots[player]
+
+    def terrains_of(self, player: int) -> list[int]:
+        return [t for t in range(TERRAINS) if self.owner[t] == player]
+
+    def total_points(self) -> int:
+        """Every point in the game: in hands plus set aside (conservation: initial + created)."""
+        return sum(self.vots) + sum(self.coms) + sum(self.aside)
+
+    def initial_points(self) -> int:
+        o, n = self.options, self.game.num_players
+        return o.start_vots * (n - 1) * 2 + (o.start_vots if o.mayor_starts_with_vots else 0)
+
+    def bid_cap(self, player: int) -> int:
+        """The largest bid the rules allow ``player`` (before counting what he holds); -1: none."""
+        o = self.options
+        if not o.bid_cap:
+            return -1
+        if player != self.mayor:
+            return o.bid_cap
+        if o.mayor_bid_cap == "none":
+            return -1
+        if o.mayor_bid_cap == "same":
+            return o.bid_cap
+        return o.bid_cap * (self.game.num_players - 1)
+
+    def max_bid(self, player: int) -> int:
+        cap = self.bid_cap(player)
+        have = self.purse(player)
+        top = have if cap < 0 else min(cap, have)
+        step = self.options.bid_step
+        return top - top % step
+
+    def bid_amounts(self, player: int) -> range:
+        return range(0, self.max_bid(player) + 1, self.options.bid_step)
+
+    def rent(self, terrain: int) -> int:
+        price = self.price[terrain]
+        return -(-price // 4) if self.options.rent_rounding == "up" else price // 4
+
+    def _can_resell(self, terrain: int) -> bool:
+        if self.options.resale_payment == "aside_back":
+            return True
+        return self.coms[self.mayor] >= self.price[terrain]
+
+    def sellable(self, player: int) -> list[int]:
+        """Terrains ``player`` may resell to the mayor now (challengers only)."""
+        if player == self.mayor:
+            return []
+        return [t for t in range(TERRAINS) if self.owner[t] == player and self._can_resell(t)]
+
+    def bid_is_public(self, player: int) -> bool:
+        return player == self.mayor and self.options.mayor_bid == "open_first"
+
+    # ------------------------------------------------------------------ legal moves
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase in (LOT, ROLL_DICE):
+            return [a for a, _ in self._chance_outcomes()]
+        if phase == PRE_ROLL:
+            p = self.roller
+            acts: list[Action] = [SELLS[t] for t in self.sellable(p)]
+            if self.tokens[p] and not self.boosted[p]:
+                acts.append(BOOST)
+            acts.append(ROLL)
+            return acts
+        if phase == BOOST_WINDOW:
+            return [BOOST, KEEP]
+        if phase == BIDDING:
+            return [bid(x) for x in self.bid_amounts(self.queue[0])]
+        if phase == PARK_CHOICE:
+            return [PARK, PAY]
+        return []
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        if self.phase == LOT:
+            n = self.game.num_players
+            return [(LOTS[p], 1.0 / n) for p in range(n)]
+        if self.phase == ROLL_DICE:
+            return [(d, 1.0 / 36) for d in ALL_DICE]
+        return []
+
+    # ------------------------------------------------------------------ errors
+    def _explain_illegal(self, action: Action) -> IllegalAction:
+        phase, who = self.phase, self.current_player
+        name = PHASE_NAMES[phase]
+        if isinstance(action, (Lot, Dice)):
+            if who != CHANCE:
+                return IllegalAction("chance-node", f"{action} is a chance outcome; now: {name}", action)
+            return IllegalAction("chance-node", f"{action} is not an outcome of this chance node", action)
+        if who == CHANCE:
+            return IllegalAction("chance-node", f"a chance outcome is expected now ({name})", action)
+        if isinstance(action, Bid):
+            if phase != BIDDING:
+                return IllegalAction(
+                    "bid-when-auction", f"bids are made during an auction; now: {name}", action
+                )
+            return self._explain_bid(action.amount)
+        if isinstance(action, Sell):
+            return self._explain_sell(action.terrain)
+        if isinstance(action, Boost):
+            if phase not in (PRE_ROLL, BOOST_WINDOW):
+                return IllegalAction(
+                    "boost-at-roll",
+                    f"atouts and jokers are played at the moment of rolling; now: {name}",
+                    action,
+                )
+            if self.boosted[who]:
+                return IllegalAction("one-boost-per-roll", "one atout or joker per roll", action)
+            token = "joker" if who == self.mayor else "atout"
+            return IllegalAction("boost-needs-token", f"{self.player_name(who)} holds no {token}", action)
+        if isinstance(action, Roll):
+            return IllegalAction("turn-order", f"only the roller rolls, before the dice; now: {name}", action)
+        if isinstance(action, Keep):
+            return IllegalAction("turn-order", f"'keep' answers a boost window; now: {name}", action)
+        if isinstance(action, (Park, Pay)):
+            return IllegalAction(
+                "park-twice-occupied",
+                "'park' and 'pay' answer a second landing in a row on an occupied terrain",
+                action,
+            )
+        return IllegalAction("not-legal", f"{action} is not legal now ({name})", action)
+
+    def _explain_bid(self, amount: int) -> IllegalAction:
+        action = bid(amount)
+        p = self.queue[0]
+        step = self.options.bid_step
+        if amount % step:
+            return IllegalAction("bid-step", f"bids are multiples of {step} (option bid_step)", action)
+        cap = self.bid_cap(p)
+        if 0 <= cap < amount:
+            return IllegalAction(
+                "bid-cap",
+                f"the maximum bid per roll is {cap} for {self.player_name(p)} (option bid_cap)",
+                action,
+            )
+        currency = "COM'S" if p == self.mayor else "VOT'S"
+        return IllegalAction(
+            "bid-funds", f"{self.player_name(p)} has only {self.purse(p)} {currency}", action
+        )
+
+    def _explain_sell(self, terrain: int) -> IllegalAction:
+        action = SELLS[terrain]
+        if self.phase != PRE_ROLL:
+            return IllegalAction(
+                "resale-before-roll",
+                "terrains are resold by the roller before rolling (docs: resale)",
+                action,
+            )
+        p = self.roller
+        if p == self.mayor:
+            return IllegalAction("resale-to-mayor", "the mayor cannot resell to himself", action)
+        if self.owner[terrain] != p:
+            return IllegalAction("resale-own-terrain", f"terrain {terrain + 1} is not yours", action)
+        return IllegalAction(
+            "resale-mayor-funds",
+            f"the mayor has {self.coms[self.mayor]} COM'S, not the price {self.price[terrain]}",
+            action,
+        )
+
+    # ------------------------------------------------------------------ transitions
+    def _apply(self, action: Action) -> None:
+        phase = self.phase
+        if phase == LOT:
+            self._setup(action.player)  # type: ignore[attr-defined]
+        elif phase == ROLL_DICE:
+            self._land(action.a, action.b)  # type: ignore[attr-defined]
+        elif isinstance(action, Sell):
+            self._resell(self.roller, action.terrain)
+        elif isinstance(action, Boost):
+            p = self.current_player
+            self.tokens[p] -= 1
+            self.boosted[p] = True
+            if phase == BOOST_WINDOW:
+                self._next_in_window()
+            elif not self._roller_has_choices():
+                self._after_roller_ready()
+        elif isinstance(action, Roll):
+            self._after_roller_ready()
+        elif isinstance(action, Keep):
+            self._next_in_window()
+        elif isinstance(action, Bid):
+            self._bid(action.amount)
+        elif isinstance(action, Park):
+            self._park()
+        elif isinstance(action, Pay):
+            self._pay_rent(self.roller, self.landed)
+            self.prev_occupied[self.roller] = True
+            self._end_turn()
+
+    def _setup(self, mayor: int) -> None:
+        o, n = self.options, self.game.num_players
+        self.mayor = mayor
+        for p in range(n):
+            if p == mayor:
+                self.coms[p] = o.start_vots * (n - 1)
+                self.vots[p] = o.start_vots if o.mayor_starts_with_vots else 0
+            else:
+                self.vots[p] = o.start_vots
+        first = (mayor + 1) % n
+        seats = [(first + i) % n for i in range(n)]
+        self.roll_order = tuple(p for p in seats if o.mayor_rolls or p != mayor)
+        self.events.append(Event(0, "mayor", mayor))
+        self.turn = -1
+        self._next_turn()
+
+    def _next_turn(self) -> None:
+        """Start the next turn: skip parked players, end the game when its end condition holds."""
+        while True:
+            self.turn += 1
+            if self._game_should_end():
+                self._finish()
+                return
+            order = self.roll_order
+            roller = order[(self.turn + self.order_offset) % len(order)]
+            self.roller = roller
+            if self.skip_next[roller]:
+                self.skip_next[roller] = False
+                self.events.append(Event(self.turn, "skip", roller))
+                continue
+            break
+        self.boosted = [False] * self.game.num_players
+        self.landed = -1
+        self.chained = False
+        if self._roller_has_choices():
+            self.phase = PRE_ROLL
+        else:
+            self._after_roller_ready()
+
+    def _roller_has_choices(self) -> bool:
+        p = self.roller
+        return bool(self.sellable(p)) or (self.tokens[p] > 0 and not self.boosted[p])
+
+    def _after_roller_ready(self) -> None:
+        """The roller has rolled: open the boost window for the others, or throw the dice."""
+        if self.options.boost_timing == "any_roll":
+            n = self.game.num_players
+            seats = [(self.roller + i) % n for i in range(1, n)]
+            self.queue = tuple(p for p in seats if self.tokens[p] > 0)
+            if self.queue:
+                self.phase = BOOST_WINDOW
+                return
+        self.phase = ROLL_DICE
+
+    def _next_in_window(self) -> None:
+        self.queue = self.queue[1:]
+        if not self.queue:
+            self.phase = ROLL_DICE
+
+    def _land(self, a: int, b: int) -> None:
+        o, p = self.options, self.roller
+        if o.placement == "ring":
+            ring = self.game.ring
+            self.ring_pos[p] = (self.ring_pos[p] + a + b) % len(ring)
+            code = ring[self.ring_pos[p]]
+            if o.refuge_on_double and a == b:
+                code = REFUGE_BASE + (a - 1) % 4
+        else:
+            code = direct_landing(o, a, b)
+        self.where[p] = code
+        if code >= REFUGE_BASE:
+            self._refuge(p, code - REFUGE_BASE)
+            return
+        owner = self.owner[code]
+        self.landed = code
+        if owner < 0:
+            self._open_auction(code)
+        elif owner == p:
+            self.prev_occupied[p] = False
+            self._no_auction()
+            self._end_turn()
+        elif self.prev_occupied[p]:
+            self._no_auction()
+            self.phase = PARK_CHOICE
+        else:
+            self._no_auction()
+            self._pay_rent(p, code)
+            self.prev_occupied[p] = True
+            self._end_turn()
+
+    def _no_auction(self) -> None:
+        """Boosts played before a roll that brings no auction are lost, or given back (option)."""
+        if self.options.boost_kept_if_no_auction:
+            for q, used in enumerate(self.boosted):
+                if used:
+                    self.tokens[q] += 1
+        self.boosted = [False] * self.game.num_players
+
+    def _refuge(self, p: int, refuge: int) -> None:
+        o = self.options
+        if o.refuge_bonus == "both":
+            coms, vots = REFUGE_COMS, REFUGE_VOTS
+        elif p == self.mayor:
+            coms, vots = REFUGE_COMS, 0
+        else:
+            coms, vots = 0, REFUGE_VOTS
+        self.coms[p] += coms
+        self.vots[p] += vots
+        self.created += coms + vots
+        self.events.append(Event(self.turn, "refuge", p, refuge, coms + vots))
+        self.prev_occupied[p] = False
+        if o.refuge_skips_next_turn:
+            self.skip_next[p] = True
+        self._no_auction()
+        self._end_turn()
+
+    def _open_auction(self, terrain: int) -> None:
+        n = self.game.num_players
+        self.landed = terrain
+        self.bids = [-1] * n
+        seats = [(self.roller + i) % n for i in range(n)]
+        if self.options.mayor_bid == "open_first":
+            seats.remove(self.mayor)
+            seats.insert(0, self.mayor)
+        self.bid_order = tuple(seats)
+        self.queue = self.bid_order
+        self.prev_occupied[self.roller] = False
+        self.phase = BIDDING
+
+    def _bid(self, amount: int) -> None:
+        p = self.queue[0]
+        self.bids[p] = amount
+        self.queue = self.queue[1:]
+        if not self.queue:
+            self._resolve_auction()
+
+    def _resolve_auction(self) -> None:
+        o, t, n = self.options, self.landed, self.game.num_players
+        mayor = self.mayor
+        bids = list(self.bids)
+        values = [b * (2 if x else 1) for b, x in zip(bids, self.boosted, strict=True)]
+        challengers = [p for p in self.bid_order if p != mayor]  # seat order from the roller
+        total = sum(values[c] for c in challengers)
+        m = values[mayor]
+        kind, winner = "none", -1
+        if total == 0 and m == 0:
+            if o.all_zero == "roller_free":
+                winner = self.roller
+                kind = "mayor" if winner == mayor else "challenger"
+        elif m > total or (m == total and o.mayor_tie == "mayor"):
+            kind, winner = "mayor", mayor
+        elif m < total or o.mayor_tie == "challengers":
+            top = max(values[c] for c in challengers)
+            leaders = [c for c in challengers if values[c] == top]
+            if len(leaders) == 1 or o.tie_break == "seat_order":
+                kind, winner = "challenger", leaders[0]
+        price = 0
+        if kind == "mayor":
+            # « Il s'empare alors des points COM'S et VOT'S qui ont été misés sur la case. »
+            for c in challengers:
+                self.vots[c] -= bids[c]
+                self.vots[mayor] += bids[c]
+            price = bids[mayor] if o.mayor_price == "bid" else 0
+        elif kind == "challenger":
+            w = winner
+            price = bids[w]
+            self.vots[w] -= price
+            self.aside[t] += price  # « Ces points sont placés de côté par celui qui emporte le pli. »
+            if o.challenger_pot == "takes_all":
+                for c in challengers:
+                    if c != w:
+                        self.vots[c] -= bids[c]
+                        self.vots[w] += bids[c]
+                self.coms[mayor] -= bids[mayor]
+                self.coms[w] += bids[mayor]
+        self.auctions.append(
+            AuctionResult(t, self.roller, tuple(bids), tuple(self.boosted), winner, kind, price)
+        )
+        if winner >= 0:
+            self.owner[t] = winner
+            self.price[t] = price
+            self.events.append(Event(self.turn, "chapter", winner, t, price))
+            if o.winner_rolls_next and winner in self.roll_order:
+                # the next turn's roller is the winner; the order goes on from him
+                order = self.roll_order
+                self.order_offset = (order.index(winner) - (self.turn + 1)) % len(order)
+        else:
+            self.events.append(Event(self.turn, "no_sale", self.roller, t))
+        self.bids = [-1] * n
+        self.boosted = [False] * n
+        if o.chain_auctions and not self.chained:
+            self.chained = True
+            nxt = next(
+                (
+                    (t + k) % TERRAINS
+                    for k in range(1, TERRAINS)
+                    if self.owner[(t + k) % TERRAINS] < 0 and (t + k) % TERRAINS in self.game.reachable
+                ),
+                -1,
+            )
+            if nxt >= 0:
+                self._open_auction(nxt)
+                return
+        self._end_turn()
+
+    def _transfer(self, payer: int, payee: int, amount: int) -> int:
+        """Move up to ``amount`` points, from the payer's bidding currency first (the mayor's
+        COM'S, a challenger's VOT'S), each point arriving in the currency it left in.  Returns
+        what could be paid."""
+        purses = (self.coms, self.vots) if payer == self.mayor else (self.vots, self.coms)
+        paid = 0
+        for purse in purses:
+            take = min(purse[payer], amount - paid)
+            purse[payer] -= take
+            purse[payee] += take
+            paid += take
+        return paid
+
+    def _pay_rent(self, payer: int, terrain: int) -> None:
+        owner, due = self.owner[terrain], self.rent(terrain)
+        if due > self.wealth(payer) and self.options.broke_rule == "sell_to_pay":
+            # resell terrains to the mayor, in number order, until the rent is covered
+            for t in self.terrains_of(payer) if payer != self.mayor else ():
+                if due <= self.wealth(payer):
+                    break
+                if self._can_resell(t):
+                    self._resell(payer, t)
+        paid = self._transfer(payer, owner, due)
+        self.events.append(Event(self.turn, "rent", payer, terrain, paid, owner))
+        if paid < due:
+            self.bankrupt[payer] = True
+            self.events.append(Event(self.turn, "bankrupt", payer, terrain, due - paid, owner))
+
+    def _park(self) -> None:
+        o, p = self.options, self.roller
+        self.prev_occupied[p] = False
+        if o.park_skips_turn:
+            self.skip_next[p] = True
+        self.events.append(Event(self.turn, "park", p, self.landed))
+        self._give_token(p)
+        if o.joker_when == "every_atout" and p != self.mayor:
+            self._give_token(self.mayor)
+        self._end_turn()
+
+    def _give_token(self, p: int) -> None:
+        slot = 1 if p == self.mayor else 0
+        self.tokens[p] += 1
+        self.events.append(Event(self.turn, ("atout", "joker")[slot], p, self.tokens_drawn[slot]))
+        self.tokens_drawn[slot] += 1
+
+    def _resell(self, seller: int, terrain: int) -> None:
+        price = self.price[terrain]
+        if self.options.resale_payment == "mayor_pays":
+            self.coms[self.mayor] -= price
+            self.coms[seller] += price
+        else:
+            self.vots[seller] += self.aside[terrain]
+            self.aside[terrain] = 0
+        self.owner[terrain] = self.mayor
+        self.events.append(Event(self.turn, "sale", seller, terrain, price, self.mayor))
+        if self.phase == PRE_ROLL and not self._roller_has_choices():
+            self._after_roller_ready()
+
+    def _end_turn(self) -> None:
+        self.queue = ()
+        self.landed = -1
+        self._next_turn()
+
+    def _game_should_end(self) -> bool:
+        o = self.options
+        if self.turn >= o.rounds * len(self.roll_order):
+            return True
+        if o.end_when == "all_owned":
+            return all(self.owner[t] >= 0 for t in self.game.reachable)
+        if o.end_when == "bankruptcy":
+            return any(self.bankrupt)
+        return False
+
+    def _finish(self) -> None:
+        o = self.options
+        mayor = self.mayor
+        held = self.owner.count(mayor)
+        owned = sum(1 for x in self.owner if x >= 0)
+        if held > o.president_more_than:
+            self.outcome, self.winners = "president", (mayor,)
+        elif self._mayor_has_majority(held, owned):
+            self.outcome, self.winners = "reelected", (mayor,)
+        else:
+            pool = (
+                self.challengers if o.richest_among == "challengers" else list(range(self.game.num_players))
+            )
+            best = max(self.wealth(p) for p in pool)
+            self.winners = tuple(p for p in pool if self.wealth(p) == best)
+            self.outcome = "richest_mayor" if self.winners == (mayor,) else "new_mayor"
+        self.events.append(Event(self.turn, "end", self.winners[0], held))
+        self.phase = OVER
+        self.queue = ()
+
+    def _mayor_has_majority(self, held: int, owned: int) -> bool:
+        rule = self.options.majority
+        if rule == "of_twelve":
+            return held * 2 > TERRAINS
+        if rule == "of_owned":
+            return held * 2 > owned
+        others = [self.owner.count(p) for p in self.challengers]
+        return held > max(others, default=0)
+
+    # ------------------------------------------------------------------ results & copies
+    def returns(self) -> list[float]:
+        n = self.game.num_players
+        if self.phase != OVER:
+            return [0.0] * n
+        return [1.0 if p in self.winners else 0.0 for p in range(n)]
+
+    def _clone(self) -> DelanopolisState:
+        c = DelanopolisState.__new__(DelanopolisState)
+        c.__dict__.update(self.__dict__)
+        for name in _LIST_FIELDS:
+            setattr(c, name, list(getattr(self, name)))
+        return c
+
+    def key(self) -> tuple[Any, ...]:
+        return (
+            self.phase,
+            self.mayor,
+            tuple(self.vots),
+            tuple(self.coms),
+            tuple(self.owner),
+            tuple(self.price),
+            tuple(self.aside),
+            tuple(self.ring_pos),
+            tuple(self.where),
+            tuple(self.tokens),
+            tuple(self.tokens_drawn),
+            tuple(self.prev_occupied),
+            tuple(self.skip_next),
+            tuple(self.bankrupt),
+            self.roll_order,
+            self.turn,
+            self.order_offset,
+            self.roller,
+            tuple(self.boosted),
+            self.queue,
+            self.landed,
+            tuple(self.bids),
+            self.bid_order,
+            self.chained,
+            self.created,
+            tuple(self.auctions),
+            tuple(self.events),
+            self.outcome,
+            self.winners,
+        )
+
+    # ------------------------------------------------------------------ hidden information
+    def hidden_bidders(self, viewer: int | None) -> list[int]:
+        """Players whose pending bid ``viewer`` may not see (everyone else's sealed bid)."""
+        if self.phase != BIDDING or viewer is None:
+            return []
+        return [
+            q
+            for q in range(self.game.num_players)
+            if q != viewer and self.bids[q] >= 0 and not self.bid_is_public(q)
+        ]
+
+    def observation(self, player: int | None) -> DelanopolisObservation:
+        """What ``player`` sees: everything on the table, but not the others' pending bids."""
+        n = self.game.num_players
+        if player is not None and not (isinstance(player, int) and 0 <= player < n):
+            raise ValueError(f"player must be 0..{n - 1} or None, got {player!r}")
+        hidden = set(self.hidden_bidders(player))
+        hidden_steps = self._pending_bid_steps(hidden)
+        return DelanopolisObservation(
+            player=player,
+            phase=self.phase,
+            current_player=self.current_player,
+            mayor=self.mayor,
+            vots=tuple(self.vots),
+            coms=tuple(self.coms),
+            owner=tuple(self.owner),
+            price=tuple(self.price),
+            aside=tuple(self.aside),
+            where=tuple(self.where),
+            tokens=tuple(self.tokens),
+            skip_next=tuple(self.skip_next),
+            prev_occupied=tuple(self.prev_occupied),
+            turn=self.turn,
+            roller=self.roller,
+            boosted=tuple(self.boosted),
+            landed=self.landed,
+            bids=tuple(None if q in hidden else b for q, b in enumerate(self.bids)),
+            bid_order=self.bid_order,
+            auctions=tuple(self.auctions),
+            events=tuple(self.events),
+            outcome=self.outcome,
+            winners=self.winners,
+            history=tuple("bid ?" if i in hidden_steps else str(a) for i, a in enumerate(self.history)),
+        )
+
+    def _pending_bid_steps(self, hidden: set[int]) -> dict[int, int]:
+        """History index -> bidder, for the pending bids of ``hidden`` players.
+
+        During an auction the bids placed so far are the last actions of the history, in
+        ``bid_order``.
+        """
+        if not hidden:
+            return {}
+        placed = [q for q in self.bid_order if self.bids[q] >= 0]
+        start = len(self.history) - len(placed)
+        return {start + i: q for i, q in enumerate(placed) if q in hidden}
+
+    def determinize(self, player: int, rng: random.Random) -> DelanopolisState:
+        """A full state consistent with ``player``'s view: hidden pending bids resampled.
+
+        Each hidden bid is drawn uniformly from what that bidder could legally bid (the purse,
+        the cap and the step are public, so the set is known).
+        """
+        world = self.clone()
+        assert isinstance(world, DelanopolisState)
+        hidden = set(self.hidden_bidders(player))
+        for index, q in self._pending_bid_steps(hidden).items():
+            amount = rng.choice(list(self.bid_amounts(q)))
+            world.bids[q] = amount
+            world.history[index] = bid(amount)
+        world._legal_cache = None
+        return world
+
+    def __str__(self) -> str:
+        names = content().terrains
+        lines = [f"Delanopolis turn {self.turn}, round {self.round + 1}, {PHASE_NAMES[self.phase]}"]
+        for p in range(self.game.num_players):
+            role = "mayor" if p == self.mayor else "challenger"
+            token = ("joker" if p == self.mayor else "atout") + "s"
+            lines.append(
+                f"  {p} {role:10s} VOT'S {self.vots[p]:5d}  COM'S {self.coms[p]:5d}  "
+                f"{token} {self.tokens[p]}  terrains {[t + 1 for t in self.terrains_of(p)]}"
+            )
+        owned = [f"{t + 1}:{self.owner[t]}@{self.price[t]}" for t in range(TERRAINS) if self.owner[t] >= 0]
+        lines.append("  owned (terrain:owner@price): " + (" ".join(owned) or "none"))
+        if self.phase == BIDDING:
+            lines.append(f"  auction for {self.landed + 1} {names[self.landed].name}: bids {self.bids}")
+        if self.phase == OVER:
+            lines.append(f"  {OUTCOME_TEXT[self.outcome]}: winner(s) {list(self.winners)}")
+        return "\n".join(lines)
+
+
+_LIST_FIELDS = (
+    "vots",
+    "coms",
+    "owner",
+    "price",
+    "aside",
+    "ring_pos",
+    "where",
+    "tokens",
+    "tokens_drawn",
+    "prev_occupied",
+    "skip_next",
+    "bankrupt",
+    "boosted",
+    "bids",
+    "auctions",
+    "events",
+)
+
+
+@dataclass(frozen=True)
+class DelanopolisObservation:
+    """One player's view: the whole table except the others' sealed bids (``None`` in ``bids``,
+    ``"bid ?"`` in ``history``) until the reveal."""
+
+    player: int | None
+    phase: int
+    current_player: int
+    mayor: int
+    vots: tuple[int, ...]
+    coms: tuple[int, ...]
+    owner: tuple[int, ...]
+    price: tuple[int, ...]
+    aside: tuple[int, ...]
+    where: tuple[int, ...]
+    tokens: tuple[int, ...]
+    skip_next: tuple[bool, ...]
+    prev_occupied: tuple[bool, ...]
+    turn: int
+    roller: int
+    boosted: tuple[bool, ...]
+    landed: int
+    bids: tuple[int | None, ...]
+    bid_order: tuple[int, ...]
+    auctions: tuple[AuctionResult, ...]
+    events: tuple[Event, ...]
+    outcome: str
+    winners: tuple[int, ...]
+    history: tuple[str, ...] = field(default=())
