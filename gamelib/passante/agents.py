@@ -1,0 +1,198 @@
+"""Agents that know A Une Passante.
+
+* :class:`WishSeekerAgent`: greedy.  It scores a position by how close the wishes it knows are to
+  being visible (its own hand; every hand with ``open_hands``; the other players' hints with
+  ``table_talk``) and plays the one-step best action, looking through Omnibus boardings and
+  effect choices to their end.  It never reads another player's hidden hand.
+* :func:`cooperative_ismcts`: the generic IS-MCTS of :mod:`gamelib.agents` searching
+  determinized worlds (the other hands sampled by ``state.determinize``), with short rollouts
+  cut off by :func:`evaluate`, which rates a world from *all* its (sampled) hands: the search
+  is cooperative because every player's return is the shared score.
+
+``AGENTS`` maps agent names to factories for :func:`gamelib.agents.make_agent`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+
+from gamelib.agents import ISMCTSAgent, RandomAgent
+from gamelib.core.game import CHANCE, Action, State
+from gamelib.passante.board import CHAT, GRAPH_DISTANCE, LOCATIONS, PLACE, ROW_DISTANCE
+from gamelib.passante.rules import (
+    BOARDING,
+    EFFECT,
+    END,
+    KEEP,
+    POETE,
+    WISH_ZONE,
+    WISHES,
+    Board,
+    Discard,
+    DrawCharacter,
+    Hint,
+    PassanteState,
+    Play,
+)
+
+# Moves a piece needs to reach a location: characters walk the graph, the Chat jumps two zones
+# along the row (and if it ever stood on the place, one step gets it off).
+STEPS = tuple(
+    tuple(
+        tuple(
+            ((ROW_DISTANCE[a][b] + 1) // 2 if a != PLACE else 1)
+            if c == CHAT and b != PLACE
+            else 99
+            if c == CHAT
+            else GRAPH_DISTANCE[a][b]
+            for b in LOCATIONS
+        )
+        for a in LOCATIONS
+    )
+    for c in range(8)
+)
+
+
+def wish_cost(pos: Sequence[int], wish: int) -> int:
+    """Moves still needed (ignoring the Omnibus and effects) to make ``wish`` visible."""
+    zone = WISH_ZONE[wish]
+    return sum(STEPS[c][pos[c]][zone] for c in WISHES[wish].characters)
+
+
+def closeness(cost: int) -> float:
+    """How much a wish ``cost`` moves from done is worth: steep, so near wishes get finished."""
+    return 1.0 / (1.0 + cost) ** 2
+
+
+def known_wishes(state: PassanteState, player: int) -> list[int]:
+    """The wishes ``player`` may legitimately look at: their hand, or every hand if hands are open."""
+    if state.game.options.open_hands:
+        return [w for hand in state.hands for w in hand]
+    return list(state.hands[player])
+
+
+def heuristic(state: PassanteState, player: int) -> float:
+    """``player``'s estimate of a position: wishes fulfilled, then known wishes' closeness.
+
+    Only counts what ``player`` knows: the public score, their own (or open) wishes, and the
+    characters/zones the others hinted.
+    """
+    pos = state.pos
+    # the wishes laid down that ``player`` could foresee: their own (all, with open hands);
+    # counting the public score would reward moves for completing wishes nobody may see
+    laid = state.score() if state.game.options.open_hands else len(state.fulfilled[player])
+    value = 10.0 * laid
+    value += sum(closeness(wish_cost(pos, w)) for w in known_wishes(state, player))
+    for hinter, char, zone in state.hints[-2 * state.game.num_players :]:
+        if hinter != player:
+            value += 0.1 * closeness(STEPS[char][pos[char]][zone])
+    return value
+
+
+def evaluate(state: State) -> list[float]:
+    """A world's expected final score, for cut-off rollouts: score plus a share of near wishes.
+
+    Reads every hand, so only for determinized worlds inside a search.
+    """
+    assert isinstance(state, PassanteState)
+    pos = state.pos
+    turns_left = max(0, state.game.total_turns - state.turns)
+    reach = min(1.0, turns_left / (2.0 * state.game.num_players))
+    near = sum(closeness(wish_cost(pos, w)) for hand in state.hands for w in hand)
+    value = state.score() + reach * near
+    high = state.game.info.max_return
+    return [min(high, value)] * state.game.num_players
+
+
+class WishSeekerAgent:
+    """Greedy: the action that brings the wishes it knows closest to the board."""
+
+    name = "seeker"
+
+    def __init__(self, depth: int = 4) -> None:
+        if depth < 1:
+            raise ValueError(f"depth must be >= 1, got {depth}")
+        self.depth = depth
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
+        assert isinstance(state, PassanteState)
+        actions = state.legal_actions()
+        if state.phase == EFFECT and state.eff == POETE:
+            return self._poete(state, player, actions)
+        if DrawCharacter() in actions:
+            return actions[actions.index(DrawCharacter())]
+        hints = [a for a in actions if isinstance(a, Hint)]
+        if hints:
+            return self._best_hint(state, player, hints)
+        base = heuristic(state, player)
+        best: list[Action] = []
+        best_value = base + 1e-9 if END in actions else float("-inf")
+        for action in actions:
+            if action is END or isinstance(action, Hint):
+                continue
+            value = self._value_after(state, player, action, self.depth)
+            if value > best_value + 1e-12:
+                best, best_value = [action], value
+            elif abs(value - best_value) <= 1e-12:
+                best.append(action)
+        if not best:
+            return END
+        return best[int(rng.random() * len(best))]
+
+    def _value_after(self, state: PassanteState, player: int, action: Action, depth: int) -> float:
+        world = state.clone()
+        world.apply(action)
+        assert isinstance(world, PassanteState)
+        # look through multi-step choices of our own: boarding, effect targets
+        if depth > 1 and world.current_player == player and world.phase in (BOARDING, EFFECT):
+            if world.phase == EFFECT and world.eff == POETE:
+                return heuristic(world, player)
+            follow = world.legal_actions()
+            return max(self._value_after(world, player, a, depth - 1) for a in follow)
+        if isinstance(action, Play) and world.current_player == CHANCE:
+            return heuristic(world, player) - 0.01  # a die or a draw: uncertain, slightly avoided
+        if isinstance(action, Board):
+            return float("-inf") if depth <= 1 else heuristic(world, player)
+        return heuristic(world, player)
+
+    def _poete(self, state: PassanteState, player: int, actions: list[Action]) -> Action:
+        """Discard the wish furthest from the board (if far), else stop."""
+        discards = [a for a in actions if isinstance(a, Discard)]
+        if KEEP in actions and (state.eff_count > 0 or not discards):
+            return KEEP
+        if not discards:
+            return KEEP
+        far = max(discards, key=lambda a: (wish_cost(state.pos, a.wish), -a.wish))  # type: ignore[attr-defined]
+        if KEEP in actions and wish_cost(state.pos, far.wish) < 4:  # type: ignore[attr-defined]
+            return KEEP
+        return far
+
+    def _best_hint(self, state: PassanteState, player: int, hints: Iterable[Hint]) -> Action:
+        """Point at the missing character of the wish nearest to completion."""
+        pos = state.pos
+
+        def missing(h: Hint) -> tuple[int, int, int]:
+            return (STEPS[h.char][pos[h.char]][h.zone] == 0, STEPS[h.char][pos[h.char]][h.zone], h.char)
+
+        return min(hints, key=missing)
+
+    def __repr__(self) -> str:
+        return f"WishSeekerAgent(depth={self.depth})"
+
+
+def cooperative_ismcts(iterations: int = 100, rollout_steps: int = 4, c: float = 0.3) -> ISMCTSAgent:
+    """IS-MCTS on determinized hands with seeker rollouts cut off by :func:`evaluate`."""
+    agent = ISMCTSAgent(
+        iterations=iterations, c=c, max_rollout_steps=rollout_steps, evaluate=evaluate, rollout_agent=None
+    )
+    agent.name = "ismcts"
+    return agent
+
+
+AGENTS = {
+    "random": RandomAgent,
+    "seeker": WishSeekerAgent,
+    "ismcts": cooperative_ismcts,
+}
+"""Names for :func:`gamelib.agents.make_agent` (e.g. ``make_agent("seeker", game="passante")``)."""
