@@ -1,0 +1,667 @@
+"""Fugitive drawn with matplotlib: the table as one of the players (or a spectator) sees it.
+
+:func:`draw_state` lays the whole table out in one axes whose data unit is a card's width: a
+status header, the row(s) of hideouts with their sprint cards underneath, both hands and the
+three decks, and optionally the detective's belief as a heat strip over the numbers 1..41.
+:func:`draw_belief` draws a belief on its own, one row per face-down position.
+
+What a perspective may not see is never handed to the painter: the row comes from
+:func:`gamelib.fugitive.board.hideout_graph`, which already replaced hidden numbers by ``None``,
+and a hidden hand is reduced to its size before drawing.  A detective-view picture is therefore
+a function of the detective's observation only (the tests check it pixel for pixel).
+
+Speed matters because a widget redraws at every step.  Drawing a matplotlib ``Text`` costs about
+2 ms, and a table has 100-150 labels, so labels are drawn as glyph outlines instead
+(:class:`~matplotlib.textpath.TextPath`, cached per string) gathered in one
+:class:`LabelCollection`, and every card shape goes into one
+:class:`~matplotlib.collections.PatchCollection`: a whole table renders in a few artists.  Sizes
+are in card units, so the picture reads the same at any figure size or resolution.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+from matplotlib import colormaps
+from matplotlib.collections import PatchCollection, PathCollection
+from matplotlib.colors import Normalize
+from matplotlib.figure import Figure
+from matplotlib.font_manager import FontProperties
+from matplotlib.patches import FancyBboxPatch, Rectangle
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+from matplotlib.transforms import Affine2D
+
+from gamelib.fugitive.board import check_perspective, hideout_graph
+from gamelib.fugitive.rules import (
+    D_DRAW,
+    D_GUESS,
+    D_SERIES,
+    DEAL,
+    DECK_RANGES,
+    DETECTIVE,
+    F_DRAW,
+    F_PLACE,
+    F_SPRINT,
+    FUGITIVE,
+    LAST,
+    MANHUNT,
+    OVER,
+    SETUP,
+    Guess,
+    deck_of,
+    footprints,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from gamelib.fugitive.rules import FugitiveState
+
+# ---------------------------------------------------------------------------- geometry (card units)
+CARD_W, CARD_H = 1.0, 1.4
+GAP = 0.36
+"""Between two hideouts: room for the step label."""
+PITCH = CARD_W + GAP
+MAX_PER_ROW = 13
+"""Hideouts per row before the row wraps (rows are then balanced)."""
+STRIP_W, STRIP_H, STRIP_GAP = 0.9, 0.32, 0.05
+"""A sprint card peeking out under its hideout."""
+MINI_W, MINI_H, MINI_PITCH = 0.62, 0.86, 0.7
+"""A card in a hand."""
+DECK_PITCH = 1.45
+MARGIN = 0.45
+MIN_WIDTH = 17.0
+UNIT_INCHES = 0.62
+"""Figure inches per card width when draw_state makes its own figure."""
+CAP_CENTER = 0.36
+"""Half the height of a digit, in em: labels are centred on it so that rows of labels align."""
+
+# ---------------------------------------------------------------------------- colours
+BACKGROUND = "#f3efe6"
+INK = "#222222"
+MUTED = "#666666"
+FACE = "#fffdf7"
+FACE_EDGE = "#4a4a4a"
+BACK = "#1d3557"
+BACK_INNER = "#2f5685"
+BACK_TEXT = "#b4d0f0"
+FOUND = "#c1121f"
+START_FACE, START_EDGE = "#e3f2d6", "#2d6a4f"
+ESCAPE_FACE, ESCAPE_EDGE = "#ffd166", "#9c6b00"
+PENDING = "#f77f00"
+SPRINT_STEP = "#d35400"
+FOOT, FOOT_ON_BACK = "#6b4f3a", "#e9d8bd"
+DECK_COLOURS = ("#2a9d8f", "#e76f51", "#7b68b5")
+"""Deck 1 (4-14), deck 2 (15-28), deck 3 (29-41): the band on every card of that range."""
+OTHER_BAND = "#9aa5b1"
+"""The band of cards 0-3 and 42, which belong to no deck."""
+BELIEF_CMAP = "YlOrRd"
+
+VIEW_NAMES = {None: "everyone (omniscient)", FUGITIVE: "the fugitive", DETECTIVE: "the detective"}
+PHASE_LINES = {
+    SETUP: "Chance: dealing the fugitive's starting hand",
+    F_DRAW: "Fugitive to play: draw a card from a deck",
+    F_PLACE: "Fugitive to play: lay a hideout or pass",
+    F_SPRINT: "Fugitive to play: slip sprint cards under the new hideout, then done",
+    D_DRAW: "Detective to play: draw a card from a deck",
+    D_GUESS: "Detective to play: name one number, or start a series",
+    D_SERIES: "Detective to play: add numbers to the series, then reveal",
+    DEAL: "Chance: a card comes off the deck",
+}
+
+
+def _band_colour(card: int) -> str:
+    deck = deck_of(card)
+    return DECK_COLOURS[deck] if deck >= 0 else OTHER_BAND
+
+
+def _footprint_marker() -> Path:
+    """A bare footprint (sole, heel, three toes) as a marker path about one unit tall."""
+    parts = [
+        Path.unit_circle().transformed(Affine2D().scale(0.26, 0.34).translate(0.0, 0.08)),
+        Path.unit_circle().transformed(Affine2D().scale(0.2, 0.22).translate(0.02, -0.38)),
+    ]
+    for dx, dy, r in ((-0.2, 0.5, 0.08), (-0.04, 0.56, 0.08), (0.12, 0.52, 0.07)):
+        parts.append(Path.unit_circle().transformed(Affine2D().scale(r).translate(dx, dy)))
+    return Path.make_compound_path(*parts)
+
+
+FOOTPRINT = _footprint_marker()
+
+
+FontStyle = Literal["normal", "italic"]
+
+
+@functools.cache
+def _font(weight: str, style: FontStyle) -> FontProperties:
+    return FontProperties(family="DejaVu Sans", weight=weight, style=style)
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyphs(text: str, weight: str, style: FontStyle) -> tuple[Path, float, float]:
+    """The outline of ``text`` at font size 1 (em = 1 unit), with its ink's left and right x."""
+    path = TextPath((0, 0), text, size=1, prop=_font(weight, style))
+    extents = path.get_extents()
+    return path, extents.x0, extents.x1
+
+
+class LabelCollection(PathCollection):
+    """Text drawn as glyph outlines in one artist; ``strings`` lists what it says, in order.
+
+    Far faster to render than one ``Text`` per label, and the strings stay inspectable (the
+    tests read them to check that a perspective shows no hidden number).
+    """
+
+    strings: tuple[str, ...]
+
+
+# ---------------------------------------------------------------------------- the painter
+@dataclass
+class _Painter:
+    """Collects shapes and labels in card units, then emits them as a handful of artists."""
+
+    patches: list[Any] = field(default_factory=list)
+    label_paths: list[Path] = field(default_factory=list)
+    label_colours: list[str] = field(default_factory=list)
+    label_strings: list[str] = field(default_factory=list)
+    feet: list[tuple[float, float, str]] = field(default_factory=list)  # x, y, colour
+    images: list[tuple[np.ndarray, tuple[float, float, float, float]]] = field(default_factory=list)
+
+    def box(
+        self,
+        x: float,
+        y: float,
+        w: float,
+        h: float,
+        face: str,
+        edge: str = "none",
+        lw: float = 1.0,
+        radius: float = 0.08,
+        **kw: Any,
+    ) -> None:
+        """A rounded rectangle with its lower-left corner at (x, y)."""
+        self.patches.append(
+            FancyBboxPatch(
+                (x + radius, y + radius),
+                max(w - 2 * radius, 1e-3),
+                max(h - 2 * radius, 1e-3),
+                boxstyle=f"round,pad={radius}",
+                facecolor=face,
+                edgecolor=edge,
+                linewidth=lw,
+                **kw,
+            )
+        )
+
+    def rect(
+        self, x: float, y: float, w: float, h: float, face: Any, edge: str = "none", lw: float = 0.5
+    ) -> None:
+        self.patches.append(Rectangle((x, y), w, h, facecolor=face, edgecolor=edge, linewidth=lw))
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float,
+        colour: str = INK,
+        ha: str = "center",
+        weight: str = "normal",
+        style: FontStyle = "normal",
+    ) -> None:
+        """A label of em height ``size`` (card units), vertically centred on digit height at y."""
+        path, x0, x1 = _glyphs(text, weight, style)
+        shift = {"left": -x0, "center": -(x0 + x1) / 2, "right": -x1}[ha]
+        transform = Affine2D().translate(shift, -CAP_CENTER).scale(size).translate(x, y)
+        self.label_paths.append(transform.transform_path(path))
+        self.label_colours.append(colour)
+        self.label_strings.append(text)
+
+    def footprint(self, x: float, y: float, colour: str = FOOT) -> None:
+        self.feet.append((x, y, colour))
+
+    def emit(self, ax: Axes, width: float, height: float) -> None:
+        """Add everything to ``ax``, fitted to a width x height table (y runs down from 0)."""
+        ax.set_xlim(0, width)
+        ax.set_ylim(-height, 0)
+        ax.set_aspect("equal", adjustable="box")
+        ax.set_axis_off()
+        if self.patches:
+            ax.add_collection(PatchCollection(self.patches, match_original=True, zorder=1), autolim=False)
+        for image, extent in self.images:
+            ax.imshow(
+                image,
+                extent=extent,
+                aspect="auto",
+                interpolation="bilinear",
+                zorder=1.5,
+                cmap=BELIEF_CMAP,
+                vmin=0,
+                vmax=1,
+            )
+        ax.set_xlim(0, width)  # imshow resets the limits
+        ax.set_ylim(-height, 0)
+        if self.feet:
+            ax.add_collection(
+                PathCollection(
+                    [
+                        Affine2D().scale(0.22).translate(fx, fy).transform_path(FOOTPRINT)
+                        for fx, fy, _ in self.feet
+                    ],
+                    facecolors=[colour for _, _, colour in self.feet],
+                    edgecolors="none",
+                    linewidths=0,
+                    transform=ax.transData,
+                    zorder=2,
+                ),
+                autolim=False,
+            )
+        if self.label_paths:
+            labels = LabelCollection(
+                self.label_paths,
+                facecolors=self.label_colours,
+                edgecolors="none",
+                linewidths=0,
+                transform=ax.transData,
+                zorder=3,
+            )
+            labels.strings = tuple(self.label_strings)
+            ax.add_collection(labels, autolim=False)
+
+
+# ---------------------------------------------------------------------------- cards
+def _face_card(p: _Painter, x: float, y: float, card: int, found: bool) -> None:
+    """A face-up hideout: the number and its deck band; red-edged when the detective found it."""
+    mid = x + CARD_W / 2
+    if card == 0:
+        p.box(x, y, CARD_W, CARD_H, START_FACE, START_EDGE, lw=2.0)
+        p.text(mid, y + CARD_H * 0.55, "0", 0.6, START_EDGE, weight="bold")
+        p.text(mid, y + 0.2, "start", 0.2, START_EDGE)
+        return
+    if card == LAST:
+        p.box(x, y, CARD_W, CARD_H, ESCAPE_FACE, ESCAPE_EDGE, lw=2.5)
+        p.text(mid, y + CARD_H * 0.55, "42", 0.55, weight="bold")
+        p.text(mid, y + 0.2, "escape", 0.2)
+        return
+    p.box(x, y, CARD_W, CARD_H, FACE, FOUND if found else FACE_EDGE, lw=2.5 if found else 1.2)
+    p.rect(x + 0.1, y + CARD_H - 0.2, CARD_W - 0.2, 0.09, _band_colour(card))
+    p.text(mid, y + CARD_H * 0.52, str(card), 0.6, weight="bold")
+    if found:
+        p.text(mid, y + 0.2, "found", 0.2, FOUND, weight="bold")
+
+
+def _back_card(p: _Painter, x: float, y: float, card: int | None, low: int, high: int) -> None:
+    """A face-down hideout: its number faintly if the viewer knows it, else the range deduced."""
+    mid = x + CARD_W / 2
+    p.box(x, y, CARD_W, CARD_H, BACK, BACK, lw=1.2)
+    p.box(x + 0.1, y + 0.1, CARD_W - 0.2, CARD_H - 0.2, BACK_INNER, BACK_TEXT, lw=0.6, radius=0.05)
+    if card is not None:
+        p.text(mid, y + CARD_H * 0.52, str(card), 0.55, BACK_TEXT, style="italic")
+        p.text(mid, y + 0.25, "hidden", 0.18, BACK_TEXT)
+    else:
+        p.text(mid, y + CARD_H * 0.56, "?", 0.6, BACK_TEXT, weight="bold")
+        p.text(mid, y + 0.25, f"{low}–{high}" if low < high else f"= {low}", 0.2, "white")
+
+
+def _mini_card(p: _Painter, x: float, y: float, card: int | None) -> None:
+    """A hand card: face up (number and deck band), or a back when ``card`` is None."""
+    if card is None:
+        p.box(x, y, MINI_W, MINI_H, BACK, BACK_TEXT, lw=0.6, radius=0.05)
+        return
+    p.box(x, y, MINI_W, MINI_H, FACE, FACE_EDGE, lw=0.8, radius=0.05)
+    p.rect(x + 0.07, y + MINI_H - 0.15, MINI_W - 0.14, 0.07, _band_colour(card))
+    p.text(x + MINI_W / 2, y + MINI_H * 0.42, str(card), 0.36, weight="bold")
+
+
+def _sprint_strip(p: _Painter, x: float, y: float, card: int | None, face_up: bool) -> None:
+    """A sprint card under its hideout: number and footprints (1 odd, 2 even) when visible."""
+    cy = y + STRIP_H / 2
+    if card is None:
+        p.box(x, y, STRIP_W, STRIP_H, BACK, BACK_TEXT, lw=0.6, radius=0.04)
+        p.text(x + STRIP_W / 2, cy, "?", 0.24, BACK_TEXT, weight="bold")
+        return
+    if face_up:
+        p.box(x, y, STRIP_W, STRIP_H, FACE, FACE_EDGE, lw=0.8, radius=0.04)
+        colour, foot = INK, FOOT
+    else:
+        p.box(x, y, STRIP_W, STRIP_H, BACK_INNER, BACK, lw=0.8, radius=0.04)
+        colour, foot = BACK_TEXT, FOOT_ON_BACK
+    p.text(x + 0.08, cy, str(card), 0.24, colour, ha="left", weight="bold")
+    for k in range(footprints(card)):
+        p.footprint(x + STRIP_W - 0.14 - 0.18 * k, cy, foot)
+
+
+# ---------------------------------------------------------------------------- sections
+def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: float) -> float:
+    """Title, whose turn and what to do (or the manhunt / the winner), the last move."""
+    right = width - MARGIN
+    p.text(MARGIN, -0.38, f"Fugitive · round {state.round + 1}", 0.42, ha="left", weight="bold")
+    p.text(right, -0.38, f"view: {VIEW_NAMES[perspective]}", 0.26, MUTED, ha="right")
+    if state.history:
+        last = state._public_notation(state.history[-1], len(state.history) - 1, perspective)
+        p.text(right, -0.95, f"last move: {last}", 0.26, MUTED, ha="right")
+    banner = None
+    if state.phase == OVER:
+        banner = {
+            FUGITIVE: (
+                "The fugitive escapes: the manhunt missed!"
+                if state.history and isinstance(state.history[-1], Guess)
+                else "The fugitive escapes!",
+                ESCAPE_EDGE,
+            ),
+            DETECTIVE: ("The detective found every hideout!", FOUND),
+        }.get(state.winner, ("A draw: the round limit was reached", MUTED))
+    elif state.phase == MANHUNT:
+        banner = ("MANHUNT: name numbers one at a time, the first miss frees the fugitive", FOUND)
+    if banner is not None:
+        message, colour = banner
+        _, x0, x1 = _glyphs(message, "bold", "normal")
+        p.box(MARGIN - 0.1, -1.25, (x1 - x0) * 0.3 + 0.4, 0.56, "white", colour, lw=2.5)
+        p.text(MARGIN + 0.1, -0.97, message, 0.3, colour, ha="left", weight="bold")
+        return -1.4
+    line = PHASE_LINES[state.phase]
+    if state.series:
+        line += "   ·   series: " + ", ".join(map(str, state.series))
+    p.text(MARGIN, -0.95, line, 0.28, ha="left")
+    return -1.3
+
+
+def _row_layout(n: int) -> tuple[int, int]:
+    """(rows, columns) for ``n`` cards: one row up to MAX_PER_ROW, then balanced rows."""
+    rows = max(1, math.ceil(n / MAX_PER_ROW))
+    return rows, math.ceil(n / rows)
+
+
+def _hideouts(p: _Painter, state: FugitiveState, perspective: int | None, y: float) -> float:
+    """The row(s) of hideouts, sprint cards underneath, steps between; returns the y below."""
+    graph = hideout_graph(state, perspective)
+    nodes = [graph.nodes[i] for i in range(graph.number_of_nodes())]
+    rows, cols = _row_layout(len(nodes))
+    for r in range(rows):
+        row = range(r * cols, min(len(nodes), (r + 1) * cols))
+        top = y - 0.4  # room for the step labels above the cards
+        card_y = top - CARD_H
+        deepest = max(nodes[i]["sprint_count"] for i in row)
+        for j, i in enumerate(row):
+            node = nodes[i]
+            x = MARGIN + 0.3 + j * PITCH
+            if node["pending"]:
+                p.box(x - 0.08, card_y - 0.08, CARD_W + 0.16, CARD_H + 0.16, "none", PENDING, lw=3, ls="--")
+            if node["revealed"]:
+                _face_card(p, x, card_y, node["card"], found=0 < node["card"] < LAST)
+            else:
+                _back_card(p, x, card_y, node["card"], node["low"], node["high"])
+            shown = node["sprint_cards"]
+            if node["pending"] and i > 0 and shown is not None:
+                short = graph.edges[i - 1, i]["sprint_needed"] - node["footprints"]
+                if short > 0:
+                    sy = card_y - 0.42 - node["sprint_count"] * (STRIP_H + STRIP_GAP)
+                    p.text(x + CARD_W / 2 - 0.12, sy, f"{short} more", 0.2, PENDING, weight="bold")
+                    p.footprint(x + CARD_W + 0.05, sy, PENDING)
+                    deepest = max(deepest, node["sprint_count"] + 1)
+            for k in range(node["sprint_count"]):
+                sy = card_y - 0.1 - (k + 1) * (STRIP_H + STRIP_GAP) + STRIP_GAP
+                _sprint_strip(
+                    p,
+                    x + (CARD_W - STRIP_W) / 2,
+                    sy,
+                    shown[k] if shown is not None else None,
+                    node["revealed"],
+                )
+            if i == 0:
+                continue
+            step, needed = graph.edges[i - 1, i]["step"], graph.edges[i - 1, i]["sprint_needed"]
+            lx = x - GAP / 2 if j > 0 else x - 0.12
+            if step is not None:
+                sprinted = needed > 0
+                p.text(
+                    lx,
+                    top + 0.2,
+                    f"+{step}",
+                    0.22,
+                    SPRINT_STEP if sprinted else MUTED,
+                    weight="bold" if sprinted else "normal",
+                )
+            elif j == 0:
+                p.text(lx, top + 0.2, "→", 0.22, MUTED)
+        y = card_y - 0.15 - deepest * (STRIP_H + STRIP_GAP) - 0.1
+    return y
+
+
+def _hand(
+    p: _Painter, x: float, y: float, width: float, title: str, cards: Sequence[int] | None, size: int
+) -> float:
+    """A titled hand: face-up cards, or ``size`` backs when hidden; wraps to ``width``."""
+    hidden = " (hidden)" if cards is None and size else ""
+    p.text(
+        x,
+        y - 0.22,
+        f"{title} · {size} card{'' if size == 1 else 's'}{hidden}",
+        0.27,
+        ha="left",
+        weight="bold",
+    )
+    card_y = y - 0.5 - MINI_H
+    if cards is None:  # backs carry no information: a compact fanned stack
+        pitch = min(0.24, (width - MINI_W) / max(1, size - 1))
+        for k in range(size):
+            _mini_card(p, x + k * pitch, card_y, None)
+        if not size:
+            p.text(x, card_y + MINI_H / 2, "no cards", 0.22, MUTED, ha="left", style="italic")
+        return card_y - 0.2
+    per_line = max(1, int((width + MINI_PITCH - MINI_W) / MINI_PITCH))
+    lines = max(1, math.ceil(len(cards) / per_line))
+    for k, card in enumerate(cards):
+        line, col = divmod(k, per_line)
+        _mini_card(p, x + col * MINI_PITCH, card_y - line * (MINI_H + 0.1), card)
+    if not cards:
+        p.text(x, card_y + MINI_H / 2, "no cards", 0.22, MUTED, ha="left", style="italic")
+    return card_y - (lines - 1) * (MINI_H + 0.1) - 0.2
+
+
+def _decks(p: _Painter, state: FugitiveState, x: float, y: float) -> float:
+    """The three decks: a stack per range with its size, and the last deck each side drew from."""
+    p.text(x, y - 0.22, "Decks", 0.27, ha="left", weight="bold")
+    dy = y - 0.5 - CARD_H
+    for d, ((lo, hi), n) in enumerate(zip(DECK_RANGES, state.deck_sizes, strict=True)):
+        dx = x + d * DECK_PITCH
+        if n:
+            for layer in range(min(3, n) - 1, -1, -1):
+                p.box(dx + 0.05 * layer, dy - 0.05 * layer, CARD_W, CARD_H, BACK, BACK_TEXT, lw=0.8)
+            p.rect(dx + 0.1, dy + CARD_H - 0.22, CARD_W - 0.2, 0.12, DECK_COLOURS[d])
+            p.text(dx + CARD_W / 2, dy + CARD_H * 0.45, str(n), 0.45, "white", weight="bold")
+        else:
+            p.box(dx, dy, CARD_W, CARD_H, "none", MUTED, lw=1.0, ls="--")
+            p.text(dx + CARD_W / 2, dy + CARD_H * 0.45, "empty", 0.2, MUTED)
+        p.text(dx + CARD_W / 2, dy - 0.3, f"{lo}–{hi}", 0.24, DECK_COLOURS[d], weight="bold")
+    last: dict[int, int] = {}
+    for who, deck, _ in state.draw_log:
+        last[who] = deck
+    y = dy - 0.75
+    for who, name in ((FUGITIVE, "fugitive"), (DETECTIVE, "detective")):
+        if who in last:
+            p.text(x, y, f"the {name} last drew from deck {last[who] + 1}", 0.2, MUTED, ha="left")
+            y -= 0.34
+    return y
+
+
+def _legend(p: _Painter, x: float, y: float) -> float:
+    """What the card looks mean (the deck colours are explained by the decks themselves)."""
+    entries = (
+        (FACE, FACE_EDGE, 1.0, "face up"),
+        (BACK, BACK_TEXT, 1.0, "face down"),
+        (FACE, FOUND, 2.2, "found"),
+        ("none", PENDING, 2.2, "being laid"),
+    )
+    for k, (face, edge, lw, name) in enumerate(entries):
+        ex = x + (k % 2) * 2.0
+        ey = y - 0.2 - (k // 2) * 0.42
+        p.box(ex, ey - 0.15, 0.24, 0.3, face, edge, lw=lw, radius=0.03)
+        p.text(ex + 0.36, ey, name, 0.2, MUTED, ha="left")
+    return y - 1.0
+
+
+def _belief_strip(
+    p: _Painter, probs: Sequence[float], x: float, y: float, width: float, true_hidden: Sequence[int] | None
+) -> float:
+    """P(number is a face-down hideout) over 1..41 as coloured cells, with a colour bar."""
+    p.text(
+        x, y - 0.22, "Detective's belief: P(number is a face-down hideout)", 0.27, ha="left", weight="bold"
+    )
+    bar_w = 1.9
+    cell = (width - bar_w) / 41
+    top, h = y - 0.5, 0.62
+    cmap = colormaps[BELIEF_CMAP]
+    hidden = set(true_hidden or ())
+    for n in range(1, 42):
+        rgba = cmap(float(probs[n]))
+        cx = x + (n - 1) * cell
+        p.rect(cx, top - h, cell, h, rgba, "white", lw=0.6)
+        dark = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2] < 0.55
+        p.text(cx + cell / 2, top - h / 2, str(n), 0.19, "white" if dark else INK)
+        if n in hidden:
+            p.rect(cx + 0.04, top - h - 0.13, cell - 0.08, 0.07, BACK)
+    bx0, bx1 = x + width - bar_w + 0.35, x + width
+    p.images.append((np.linspace(0.0, 1.0, 64).reshape(1, -1), (bx0, bx1, top - h, top - h / 2)))
+    p.rect(bx0, top - h, bx1 - bx0, h / 2, "none", MUTED, lw=0.6)
+    for value, label in ((0.0, "0"), (0.5, "0.5"), (1.0, "1")):
+        p.text(bx0 + value * (bx1 - bx0), top - 0.14, label, 0.17, MUTED)
+    bottom = top - h
+    if hidden:
+        p.rect(x, bottom - 0.37, 0.25, 0.07, BACK)
+        p.text(
+            x + 0.35,
+            bottom - 0.33,
+            "the true face-down hideouts (unknown to the detective)",
+            0.19,
+            MUTED,
+            ha="left",
+        )
+        bottom -= 0.35
+    return bottom - 0.2
+
+
+def hideout_prob_of(belief: Any) -> list[float]:
+    """The 43 probabilities of a belief-like object (``belief.hideout_prob``), validated."""
+    probs = getattr(belief, "hideout_prob", None)
+    if probs is None:
+        raise ValueError("belief must have 'hideout_prob': 43 probabilities, index = number")
+    values = [float(v) for v in probs]
+    if len(values) != LAST + 1:
+        raise ValueError(f"belief.hideout_prob must have 43 entries (numbers 0..42), got {len(values)}")
+    bad = [n for n, v in enumerate(values) if not -1e-9 <= v <= 1 + 1e-9]  # NaN fails too
+    if bad:
+        raise ValueError(f"belief.hideout_prob must hold probabilities in [0, 1]; bad at numbers {bad[:5]}")
+    return values
+
+
+# ---------------------------------------------------------------------------- public
+def draw_state(
+    state: FugitiveState, ax: Axes | None = None, perspective: int | None = None, belief: Any = None
+) -> Figure:
+    """Draw the table of ``state`` as ``perspective`` sees it; returns the figure.
+
+    ``perspective``: None (omniscient: face-down numbers shown faintly), 0 (the fugitive: the
+    detective's hand hidden) or 1 (the detective: face-down numbers and the fugitive's hand
+    hidden; each face-down card shows the range its visible neighbours allow).  ``belief``: any
+    object with ``hideout_prob`` (43 floats, index = number), drawn as a heat strip over 1..41;
+    outside the detective's view the true face-down hideouts are marked under it.  With ``ax``
+    the table is drawn into that axes and its figure returned; otherwise a new figure is sized
+    to the table.
+    """
+    perspective = check_perspective(perspective)
+    probs = hideout_prob_of(belief) if belief is not None else None
+    _, cols = _row_layout(len(state.hideouts))
+    width = max(MIN_WIDTH, 2 * MARGIN + 0.3 + cols * PITCH)
+    see_fugitive = perspective in (None, FUGITIVE)
+    see_detective = perspective in (None, DETECTIVE)
+
+    p = _Painter()
+    y = _hideouts(p, state, perspective, _header(p, state, perspective, width)) - 0.1
+    decks_x = width - MARGIN - 3 * DECK_PITCH + 0.45
+    hand_w = decks_x - MARGIN - 0.8
+    below_hands = _hand(
+        p,
+        MARGIN,
+        y,
+        hand_w,
+        "Fugitive's hand",
+        state.fugitive_hand if see_fugitive else None,
+        state.fhand.bit_count(),
+    )
+    below_hands = _hand(
+        p,
+        MARGIN,
+        below_hands,
+        hand_w,
+        "Detective's hand",
+        state.detective_hand if see_detective else None,
+        state.dhand.bit_count(),
+    )
+    below_decks = _legend(p, decks_x, _decks(p, state, decks_x, y))
+    y = min(below_hands, below_decks)
+    if probs is not None:
+        truth = (
+            [h for h, r in zip(state.hideouts, state.revealed, strict=True) if not r]
+            if see_fugitive
+            else None
+        )
+        y = _belief_strip(p, probs, MARGIN, y, width - 2 * MARGIN, truth)
+    height = 0.1 - y
+
+    if ax is None:
+        fig = Figure(figsize=(width * UNIT_INCHES, height * UNIT_INCHES), facecolor=BACKGROUND)
+        ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
+    else:
+        fig = ax.get_figure(root=True)  # type: ignore[assignment]
+    ax.set_facecolor(BACKGROUND)
+    p.emit(ax, width, height)
+    assert isinstance(fig, Figure)
+    return fig
+
+
+def draw_belief(belief: Any, ax: Axes | None = None) -> Figure:
+    """A belief as a heat map over the numbers 1..41.
+
+    The top row ("any") is P(number is a face-down hideout); below it, one row per face-down
+    position from ``belief.position_probs`` (position -> 43 probabilities), if the belief has it.
+    """
+    probs = hideout_prob_of(belief)
+    positions = getattr(belief, "position_probs", None) or {}
+    rows, labels = [probs[1:LAST]], ["any"]
+    for pos in sorted(positions):
+        values = [float(v) for v in positions[pos]]
+        if len(values) != LAST + 1:
+            raise ValueError(f"belief.position_probs[{pos}] must have 43 entries, got {len(values)}")
+        rows.append(values[1:LAST])
+        labels.append(f"#{pos}")
+    if ax is None:
+        fig = Figure(figsize=(14, 1.8 + 0.42 * len(rows)), facecolor="white", layout="constrained")
+        ax = fig.add_subplot()
+    else:
+        fig = ax.get_figure(root=True)  # type: ignore[assignment]
+    image = ax.imshow(
+        np.array(rows),
+        cmap=BELIEF_CMAP,
+        norm=Normalize(0, 1),
+        aspect="auto",
+        interpolation="nearest",
+        extent=(0.5, 41.5, len(rows) - 0.5, -0.5),
+    )
+    ax.set_xticks(range(1, 42), [str(n) for n in range(1, 42)], fontsize=9)
+    ax.set_yticks(range(len(rows)), labels, fontsize=11)
+    if len(rows) > 1:
+        ax.axhline(0.5, color="white", linewidth=4)
+    ax.set_xlabel("number", fontsize=12)
+    ax.set_ylabel("face-down position", fontsize=12)
+    ax.set_title("Detective's belief: where each face-down hideout may be", fontsize=14)
+    ax.tick_params(length=0)
+    fig.colorbar(image, ax=ax, fraction=0.03, pad=0.01).set_label("probability", fontsize=11)
+    assert isinstance(fig, Figure)
+    return fig
