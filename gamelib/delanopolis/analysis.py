@@ -1,0 +1,288 @@
+"""Delanopolis probes: exact landing odds, expected rents, outcome rates by option.
+
+Landing odds are exact (``fractions.Fraction``):
+
+* the direct placements ("sum", "twelve_faces") are memoryless: the 36 ordered dice outcomes
+  map to squares, so each roll lands on terrain ``t`` with a fixed probability;
+* the "ring" placement is a Markov chain on the ring positions.  Its transition matrix is
+  circulant (every position moves by the same 2d6 distribution), hence doubly stochastic, so
+  the long-run odds are uniform over the squares; but a game is short (8 rolls each by
+  default) and starts with every pawn at the same place, so the odds *over a game* are not
+  uniform at all.  :func:`landing_odds` gives both (``rolls=None`` for the long run).
+
+Outcome rates are measured by playing games (:func:`outcome_rates`), deterministic per seed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from gamelib.core.play import play
+from gamelib.core.registry import make
+from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, square_name
+from gamelib.delanopolis.rules import DelanopolisOptions, DelanopolisState, direct_landing
+
+TWO_DICE: dict[int, Fraction] = {s: Fraction(6 - abs(s - 7), 36) for s in range(2, 13)}
+"""The sum of two dice: 2..12 with probabilities 1/36 .. 6/36 .. 1/36."""
+
+
+def _options(options: DelanopolisOptions | Mapping[str, Any] | None) -> DelanopolisOptions:
+    if isinstance(options, DelanopolisOptions):
+        return options
+    return make("delanopolis", options=dict(options or {})).options  # type: ignore[no-any-return]
+
+
+def _ring_steps(o: DelanopolisOptions) -> list[tuple[int, bool, int, Fraction]]:
+    """(steps, is_double, first_die, probability) for the 36 ordered outcomes, merged."""
+    out: dict[tuple[int, bool, int], Fraction] = {}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            double = a == b and o.refuge_on_double
+            k = (a + b, double, a if double else 0)
+            out[k] = out.get(k, Fraction(0)) + Fraction(1, 36)
+    return [(s, d, a, p) for (s, d, a), p in sorted(out.items())]
+
+
+def roll_distribution(
+    options: DelanopolisOptions | Mapping[str, Any] | None, position: int = START
+) -> dict[int, Fraction]:
+    """Square codes (terrains 0-11, refuges 100+) one roll lands on, from ring ``position``.
+
+    ``position`` is a ring index (``START`` before the first roll); it is ignored by the direct
+    placements.
+    """
+    o = _options(options)
+    dist: dict[int, Fraction] = {}
+    if o.placement == "ring":
+        ring = board(o.refuges).ring
+        for steps, double, a, p in _ring_steps(o):
+            code = REFUGE_BASE + (a - 1) % 4 if double else ring[(position + steps) % len(ring)]
+            dist[code] = dist.get(code, Fraction(0)) + p
+    else:
+        for a in range(1, 7):
+            for b in range(1, 7):
+                code = direct_landing(o, a, b)
+                dist[code] = dist.get(code, Fraction(0)) + Fraction(1, 36)
+    return dict(sorted(dist.items()))
+
+
+def ring_position_distributions(
+    options: DelanopolisOptions | Mapping[str, Any] | None, rolls: int
+) -> list[dict[int, Fraction]]:
+    """The distribution of a pawn's ring index after 1, 2, ..., ``rolls`` rolls from the start.
+
+    Exact propagation of the Markov chain: the pawn moves by the dice sum around the circle
+    (a double sent to a refuge by ``refuge_on_double`` still moves the pawn).
+    """
+    o = _options(options)
+    length = len(board(o.refuges).ring)
+    current = {START: Fraction(1)}
+    out = []
+    for _ in range(rolls):
+        nxt: dict[int, Fraction] = {}
+        for pos, p in current.items():
+            for steps, prob in TWO_DICE.items():
+                q = (pos + steps) % length
+                nxt[q] = nxt.get(q, Fraction(0)) + p * prob
+        current = nxt
+        out.append(dict(sorted(nxt.items())))
+    return out
+
+
+def per_roll_landings(
+    options: DelanopolisOptions | Mapping[str, Any] | None, rolls: int
+) -> list[dict[int, Fraction]]:
+    """For a pawn's rolls 1..``rolls``, the exact distribution of the square each lands on."""
+    o = _options(options)
+    if o.placement != "ring":
+        return [roll_distribution(o)] * rolls
+    before = [{START: Fraction(1)}, *ring_position_distributions(o, rolls - 1)]
+    out = []
+    for dist in before:
+        landing: dict[int, Fraction] = {}
+        for pos, p in dist.items():
+            for code, q in roll_distribution(o, pos).items():
+                landing[code] = landing.get(code, Fraction(0)) + p * q
+        out.append(dict(sorted(landing.items())))
+    return out
+
+
+def landing_odds(
+    options: DelanopolisOptions | Mapping[str, Any] | None = None, rolls: int | None = None
+) -> dict[int, Fraction]:
+    """Probability that a roll lands on each square (terrain codes 0-11, refuges 100+).
+
+    Direct placements: the same for every roll.  Ring: ``rolls=None`` gives the long-run
+    (stationary) odds, which are uniform because the chain is circulant; ``rolls=k`` gives the
+    odds averaged over a pawn's first ``k`` rolls from the start, which is what a game sees.
+    """
+    o = _options(options)
+    if o.placement != "ring":
+        return roll_distribution(o)
+    if rolls is None:
+        length = len(board(o.refuges).ring)
+        stationary = {i: Fraction(1, length) for i in range(length)}
+        odds: dict[int, Fraction] = {}
+        for pos, p in stationary.items():
+            for code, q in roll_distribution(o, pos).items():
+                odds[code] = odds.get(code, Fraction(0)) + p * q
+        return dict(sorted(odds.items()))
+    if rolls < 1:
+        raise ValueError(f"rolls must be >= 1, got {rolls}")
+    total: dict[int, Fraction] = {}
+    for dist in per_roll_landings(o, rolls):
+        for code, p in dist.items():
+            total[code] = total.get(code, Fraction(0)) + p / rolls
+    return dict(sorted(total.items()))
+
+
+def terrain_odds_table(
+    placements: Iterable[Mapping[str, Any]], rolls: int | None = 8
+) -> list[dict[str, Any]]:
+    """Rows ``{"options": ..., "T1": p1, ..., "T12": p12, "refuge": p}`` (floats), one per option set."""
+    rows = []
+    for opts in placements:
+        o = _options(opts)
+        odds = landing_odds(o, rolls if o.placement == "ring" else None)
+        row: dict[str, Any] = {"options": dict(opts)}
+        for t in range(TERRAINS):
+            row[square_name(t)] = float(odds.get(t, 0))
+        row["refuge"] = float(sum(p for c, p in odds.items() if c >= REFUGE_BASE))
+        rows.append(row)
+    return rows
+
+
+def expected_landings(
+    options: DelanopolisOptions | Mapping[str, Any] | None, rollers: int, rolls: int
+) -> dict[int, Fraction]:
+    """Expected number of landings on each square in a game of ``rolls`` rolls by each of
+    ``rollers`` pawns (ignoring parked turns): the sum over rolls of the landing probabilities."""
+    total: dict[int, Fraction] = {}
+    for dist in per_roll_landings(options, rolls):
+        for code, p in dist.items():
+            total[code] = total.get(code, Fraction(0)) + p * rollers
+    return dict(sorted(total.items()))
+
+
+def expected_rent(
+    options: DelanopolisOptions | Mapping[str, Any] | None = None,
+    players: int = 4,
+    price: int = 60,
+    from_round: int = 0,
+) -> dict[int, float]:
+    """Expected rent a terrain bought at ``price`` in round ``from_round`` (0-based) earns its
+    owner by the end of the game: a quarter of the price for each landing of another pawn.
+
+    Every roller's pawn follows the same exact chain; the owner's own landings pay nothing, so
+    the other ``rollers - 1`` pawns count (parked turns ignored).
+    """
+    o = _options(options)
+    rollers = players if o.mayor_rolls else players - 1
+    rent = -(-price // 4) if o.rent_rounding == "up" else price // 4
+    visits: dict[int, Fraction] = {}
+    for dist in per_roll_landings(o, o.rounds)[from_round:]:
+        for code, p in dist.items():
+            visits[code] = visits.get(code, Fraction(0)) + p
+    return {t: float(visits.get(t, 0) * (rollers - 1) * rent) for t in range(TERRAINS)}
+
+
+# ---------------------------------------------------------------------------- played outcomes
+@dataclass(frozen=True)
+class OutcomeRates:
+    """Outcome frequencies over ``games`` games of one configuration."""
+
+    players: int
+    options: dict[str, Any]
+    games: int
+    president: float
+    reelected: float
+    new_mayor: float
+    richest_mayor: float
+    mayor_wins: float
+    mean_mayor_terrains: float
+    mean_actions: float
+
+    def as_row(self) -> dict[str, Any]:
+        row = {"players": self.players, **self.options}
+        row.update(
+            games=self.games,
+            president=self.president,
+            reelected=self.reelected,
+            new_mayor=self.new_mayor,
+            mayor_wins=self.mayor_wins,
+            mean_mayor_terrains=self.mean_mayor_terrains,
+        )
+        return row
+
+
+AgentFactory = Callable[[int, int], Any]
+"""``factory(players, seat) -> agent``: builds the agent for one seat (roles come from the lot)."""
+
+
+def outcome_rates(
+    players: int = 4,
+    options: Mapping[str, Any] | None = None,
+    agents: AgentFactory | Sequence[Any] | None = None,
+    games: int = 200,
+    seed: int = 0,
+) -> OutcomeRates:
+    """Play ``games`` games and count presidencies, re-elections and new mayors.
+
+    ``agents``: a list (one agent per seat; an agent playing both roles must handle both), a
+    factory ``(players, seat) -> agent``, or None for :class:`~gamelib.delanopolis.agents.RoleAgent`
+    with its default strategies.  Game ``i`` uses seed ``seed + i``: the same call gives the
+    same rates everywhere.
+    """
+    from gamelib.delanopolis.agents import RoleAgent
+
+    game = make("delanopolis", players=players, options=dict(options or {}))
+    if agents is None:
+        seats: Sequence[Any] = [RoleAgent() for _ in range(players)]
+    elif callable(agents):
+        seats = [agents(players, s) for s in range(players)]
+    else:
+        seats = list(agents)
+    counts = {"president": 0, "reelected": 0, "new_mayor": 0, "richest_mayor": 0}
+    held = 0
+    actions = 0
+    for i in range(games):
+        state = play(game, seats, seed=seed + i)
+        assert isinstance(state, DelanopolisState)
+        counts[state.outcome] += 1
+        held += state.owner.count(state.mayor)
+        actions += len(state.history)
+    g = max(1, games)
+    mayor_wins = counts["president"] + counts["reelected"] + counts["richest_mayor"]
+    return OutcomeRates(
+        players=players,
+        options=dict(options or {}),
+        games=games,
+        president=counts["president"] / g,
+        reelected=counts["reelected"] / g,
+        new_mayor=counts["new_mayor"] / g,
+        richest_mayor=counts["richest_mayor"] / g,
+        mayor_wins=mayor_wins / g,
+        mean_mayor_terrains=held / g,
+        mean_actions=actions / g,
+    )
+
+
+def option_sweep(
+    option: str,
+    values: Iterable[Any],
+    players: Iterable[int] = (3, 4, 5, 6),
+    base: Mapping[str, Any] | None = None,
+    agents: AgentFactory | None = None,
+    games: int = 100,
+    seed: int = 0,
+) -> list[OutcomeRates]:
+    """:func:`outcome_rates` for every value of one option and every player count."""
+    out = []
+    for value in values:
+        for n in players:
+            opts = {**dict(base or {}), option: value}
+            out.append(outcome_rates(n, opts, agents=agents, games=games, seed=seed))
+    return out
