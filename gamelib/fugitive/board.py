@@ -57,11 +57,11 @@ def check_perspective(perspective: object) -> int | None:
     """``None`` (omniscient), 0 (fugitive) or 1 (detective); anything else is a ValueError."""
     if perspective is None:
         return None
-    if isinstance(perspective, bool) or perspective not in (FUGITIVE, DETECTIVE):
+    if type(perspective) is not int or perspective not in (FUGITIVE, DETECTIVE):
         raise ValueError(
             f"perspective must be None (omniscient), 0 (fugitive) or 1 (detective), got {perspective!r}"
         )
-    return perspective  # type: ignore[return-value]
+    return perspective
 
 
 # ---------------------------------------------------------------------------- the step graph
