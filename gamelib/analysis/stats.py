@@ -55,7 +55,8 @@ def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple
     z2n = z * z / n
     centre = (p + z2n / 2) / (1 + z2n)
     half = z * math.sqrt(p * (1 - p) / n + z2n / (4 * n)) / (1 + z2n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # exact at the ends (rounding would otherwise leave 1e-18 above a rate of 0)
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:

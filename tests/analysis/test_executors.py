@@ -1,0 +1,115 @@
+"""The same tournament in this process, in local process pools and on a local Dask cluster.
+
+Agents here are defined inside the test functions, like agents written in a notebook cell: plain
+pickle cannot ship them, cloudpickle can, under every start method.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import multiprocessing
+import random
+
+import pytest
+
+import gamelib
+from gamelib.analysis.executors import auto_batch_size, resolve_executor
+
+GAMES = 24
+
+
+def local_agents() -> list:
+    class CautiousAgent:
+        """Prefers the smallest-looking move (defined locally: not importable by name)."""
+
+        name = "cautious"
+
+        def act(self, state: gamelib.State, player: int, rng: random.Random) -> gamelib.Action:
+            actions = sorted(state.legal_actions(), key=str)
+            return actions[0] if rng.random() < 0.7 else rng.choice(actions)
+
+    def lazy(state: gamelib.State, player: int, rng: random.Random) -> gamelib.Action:
+        return state.legal_actions()[-1]
+
+    return [CautiousAgent(), lazy]
+
+
+def serial() -> gamelib.analysis.tournament.TournamentResults:
+    return gamelib.tournament("fugitive", local_agents(), games=GAMES, seed=3, progress=False)
+
+
+def same_games(a, b) -> bool:  # type: ignore[no-untyped-def]
+    return a.outcomes == b.outcomes and a.to_pandas().equals(b.to_pandas())
+
+
+def test_processes_executor_matches_serial() -> None:
+    parallel = gamelib.tournament(
+        "fugitive",
+        local_agents(),
+        games=GAMES,
+        seed=3,
+        executor="processes",
+        workers=2,
+        batch_size=5,
+        progress=False,
+    )
+    assert same_games(parallel, serial())
+    assert "2" in parallel.executor_label
+
+
+@pytest.mark.parametrize("method", ["spawn", "forkserver"])
+def test_any_start_method_runs_notebook_defined_agents(method: str) -> None:
+    if method not in multiprocessing.get_all_start_methods():
+        pytest.skip(f"{method} is not available here")
+    with cf.ProcessPoolExecutor(max_workers=2, mp_context=multiprocessing.get_context(method)) as pool:
+        parallel = gamelib.tournament(
+            "fugitive", local_agents(), games=GAMES, seed=3, executor=pool, progress=False
+        )
+    assert same_games(parallel, serial())
+
+
+def test_thread_pool_is_an_executor_too() -> None:
+    with cf.ThreadPoolExecutor(max_workers=3) as pool:
+        threaded = gamelib.tournament(
+            "fugitive", local_agents(), games=GAMES, seed=3, executor=pool, progress=False
+        )
+    assert same_games(threaded, serial())
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_matches_serial() -> None:
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        on_client = gamelib.tournament(
+            "fugitive", local_agents(), games=GAMES, seed=3, executor=client, batch_size=4, progress=False
+        )
+        on_executor = gamelib.tournament(
+            "fugitive",
+            local_agents(),
+            games=GAMES,
+            seed=3,
+            executor=client.get_executor(pure=False),
+            progress=False,
+        )
+    expected = serial()
+    assert same_games(on_client, expected)
+    assert same_games(on_executor, expected)
+    assert on_client.executor_label.startswith("Dask (2")
+
+
+def test_batches_balance_load_and_keep_progress_moving() -> None:
+    assert auto_batch_size(10000, 2) == 100
+    assert auto_batch_size(40, 2) == 5
+    assert auto_batch_size(3, 8) == 1
+
+
+def test_resolve_executor_rejects_what_cannot_run_games() -> None:
+    with pytest.raises(TypeError, match="cannot run games"):
+        resolve_executor(object())
+    assert resolve_executor(None).executor is None
+    assert resolve_executor("serial").workers == 1
