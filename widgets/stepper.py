@@ -59,7 +59,7 @@ def _button(description: str, tooltip: str, css: str, style: str = "") -> W.Butt
 
 
 def _agent_label(agent: Any) -> str:
-    return str(getattr(agent, "name", None) or type(agent).__name__)
+    return str(getattr(agent, "name", None) or getattr(agent, "__name__", None) or type(agent).__name__)
 
 
 class Stepper:
@@ -75,6 +75,8 @@ class Stepper:
     """
 
     max_buttons = MAX_BUTTONS
+    tight_bbox = False
+    """Crop drawings to their content: off by default, as it costs about 40% more per redraw."""
 
     def __init__(
         self,
@@ -691,7 +693,9 @@ class Stepper:
             text = self._text_view(state, perspective) + f"\n\n(no drawing: {exc})"
         else:
             buffer = io.BytesIO()
-            figure.savefig(buffer, format="png", dpi=self.dpi, bbox_inches="tight")
+            figure.savefig(
+                buffer, format="png", dpi=self.dpi, bbox_inches="tight" if self.tight_bbox else None
+            )
             png = buffer.getvalue()
         self._render_cache[key] = (state, png, text)
         while len(self._render_cache) > _RENDER_CACHE_SIZE:
