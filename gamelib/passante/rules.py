@@ -765,7 +765,9 @@ class PassanteState(State):
             return same or self._nearest(pool, here)
         if eff == CHAT:
             # adjacent zones are the nearest ones; "à défaut, les deux plus proches"
-            return self._nearest([c for c in others if self.pos[c] != here], here)
+            # (the Chat never stands on the central place, even when attracted there)
+            pool = [c for c in others if self.pos[c] != here and not (c == CHAT and here == PLACE)]
+            return self._nearest(pool, here)
         if eff == COMEDIENNE:
             return [c for c in others if c != CHAT and self.pos[c] != here]
         if eff == INSTITUTRICE:
