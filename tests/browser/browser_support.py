@@ -1,0 +1,97 @@
+"""What the browser tests share: paths, requirements, notebook discovery, timings.
+
+Kept out of ``conftest.py`` so that test modules can import it by a unique name (two ``conftest``
+modules exist in the tests tree; importing "conftest" would be ambiguous).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+NOTEBOOK_DIR = Path(os.environ.get("GAMELIB_BROWSER_NOTEBOOKS") or REPO / "notebooks")
+"""The notebooks under test; point GAMELIB_BROWSER_NOTEBOOKS at another folder to try a draft."""
+SCREENSHOT_DIR = REPO / "screenshots"
+VIEWPORT = {"width": 1280, "height": 800}
+"""A common projector resolution (WXGA): what a class sees is what gets screenshotted."""
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+NOTEBOOK_TIMEOUT_S = float(os.environ.get("GAMELIB_BROWSER_TIMEOUT", "300"))
+"""Bound on one notebook's Run All (and on each stepper action): generous for two busy cores."""
+
+
+def chromium_path() -> str | None:
+    candidate = os.environ.get("GAMELIB_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+    return candidate if Path(candidate).is_file() and os.access(candidate, os.X_OK) else None
+
+
+def missing_requirement(need_voila: bool = False) -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if importlib.util.find_spec("playwright") is None:
+        return "playwright (Python) is not installed: .venv/bin/pip install playwright"
+    if chromium_path() is None:
+        return (
+            "no chromium executable: run .ci/install-browser.sh (Debian package; never `playwright install`)"
+        )
+    if importlib.util.find_spec("jupyterlab") is None:
+        return "jupyterlab is not installed"
+    if need_voila and importlib.util.find_spec("voila") is None:
+        return "voila is not installed: .venv/bin/pip install voila"
+    return None
+
+
+def skip_or_fail(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason} (CI=true: the browser tests must run, not skip)", pytrace=False)
+    pytest.skip(reason)
+
+
+def notebook_paths() -> list[Path]:
+    return sorted(NOTEBOOK_DIR.glob("[0-9]*.ipynb"))
+
+
+def notebook_uses_stepper(path: Path) -> bool:
+    """True if a code cell builds a Stepper: then the page must show one that works."""
+    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+    return any(c["cell_type"] == "code" and "Stepper(" in "".join(c["source"]) for c in cells)
+
+
+# ---------------------------------------------------------------------------------------------- timings
+@dataclass
+class Timings:
+    """Seconds per (mode, notebook, phase), printed at the end of the run and kept in screenshots/."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    suite_started: float | None = None
+    suite_ended: float | None = None
+
+    def add(self, mode: str, notebook: str, **phases: float | str) -> None:
+        self.rows.append({"mode": mode, "notebook": notebook, **phases})
+
+
+TIMINGS = Timings()
+"""The session's timings (one process, one table)."""
+
+
+@dataclass
+class BrowserPage:
+    """A fresh page (own context: no cookies or storage shared) that records the page's JS errors."""
+
+    page: Any
+    js_errors: list[str]

@@ -1,0 +1,253 @@
+"""Drive a rendered ``widgets.Stepper`` the way a teacher does: type, click, look.
+
+Shared by the JupyterLab and the Voilà tests: both render the same ipywidgets DOM, so everything
+here works on a Playwright ``Locator`` for the ``.gamelib-stepper`` element and never on kernel
+state.  What is observed is what a class sees: the board picture (hashed from the pixels the page
+actually holds), the history list, the status line and the error line.
+
+The CSS classes come from ``widgets/stepper.py``; a renamed class makes these tests fail loudly
+(the locator times out naming the class), which is the point.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+ILLEGAL_NOTATION = "this is not a move"
+"""Typed first: the stepper must refuse it with an error and leave board and history alone."""
+
+_SNAPSHOT_JS = """
+async (root) => {
+  const hex = (buffer) => Array.from(new Uint8Array(buffer))
+      .map((b) => b.toString(16).padStart(2, '0')).join('');
+  const board = root.querySelector('.gamelib-board');
+  const images = [];
+  let pending = false;
+  if (board) {
+    for (const img of board.querySelectorAll('img')) {
+      if (!img.complete || img.naturalWidth === 0) { pending = true; continue; }
+      const bytes = await (await fetch(img.src)).arrayBuffer();
+      const digest = await crypto.subtle.digest('SHA-256', bytes);
+      const shown = img.getBoundingClientRect();
+      images.push({hash: hex(digest).slice(0, 16), natural: [img.naturalWidth, img.naturalHeight],
+                   shown: [Math.round(shown.width), Math.round(shown.height)]});
+    }
+  }
+  const text = (selector) => {
+    const el = root.querySelector(selector);
+    return el ? el.innerText.trim() : null;
+  };
+  const select = root.querySelector('.gamelib-history select');
+  const history = select ? Array.from(select.options).map((o) => o.textContent.trim()) : null;
+  const cursor = select ? select.selectedIndex : -1;
+  const button = (selector) => {
+    const el = root.querySelector(selector);
+    return el ? {text: el.innerText.trim(), disabled: el.disabled} : null;
+  };
+  const visible = (el) => el.offsetParent !== null && getComputedStyle(el).visibility !== 'hidden';
+  const actions = Array.from(root.querySelectorAll('.gamelib-actions .gamelib-action'))
+      .filter(visible).map((b) => b.innerText.trim());
+  const listSelect = root.querySelector('.gamelib-action-list select');
+  const listed = listSelect && visible(listSelect)
+      ? Array.from(listSelect.options).map((o) => o.textContent.trim()) : [];
+  const forceSelect = root.querySelector('.gamelib-force-choice select');
+  const forced = forceSelect && visible(forceSelect)
+      ? Array.from(forceSelect.options).map((o) => o.textContent.trim()) : [];
+  return {
+    images, pending,
+    boardText: board ? board.innerText.trim() : null,
+    history, cursor,
+    status: text('.gamelib-status'),
+    error: text('.gamelib-error'),
+    notationDisabled: (root.querySelector('.gamelib-notation input') || {}).disabled ?? null,
+    apply: button('.gamelib-apply'), undo: button('.gamelib-undo'), redo: button('.gamelib-redo'),
+    playToEnd: button('.gamelib-play-to-end'), roll: button('.gamelib-roll'),
+    actions, listed, forced,
+  };
+}
+"""
+
+
+@dataclass(frozen=True)
+class StepperView:
+    """What the page shows of one stepper at one moment."""
+
+    board: str
+    """Fingerprint of the board: the SHA-256 of each picture's bytes (or the text view)."""
+    board_sizes: tuple[tuple[int, int], ...]
+    """Displayed size (CSS pixels) of each board picture."""
+    history: tuple[str, ...]
+    cursor: int
+    status: str
+    error: str
+    notation_enabled: bool
+    undo_enabled: bool
+    redo_enabled: bool
+    play_to_end_enabled: bool
+    action_buttons: tuple[str, ...]
+    action_list: tuple[str, ...]
+    chance_outcomes: tuple[str, ...]
+    roll_visible: bool
+
+    @property
+    def game_over(self) -> bool:
+        return "game over" in self.status
+
+    def describe(self) -> str:
+        moves = self.history[1:]
+        shown = ", ".join(moves[-6:]) if moves else "(none)"
+        return (
+            f"status={self.status!r} error={self.error!r} board={self.board} history[{len(moves)}]: {shown} "
+            f"cursor={self.cursor}"
+        )
+
+
+def read_view(stepper: Any, timeout_s: float = 30.0) -> StepperView:
+    """Read the stepper, waiting until its board picture has finished loading."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        raw = stepper.evaluate(_SNAPSHOT_JS)
+        if not raw["pending"] or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    if raw["history"] is None:
+        raise AssertionError("the stepper has no .gamelib-history select: did widgets/stepper.py change?")
+    if raw["images"]:
+        board = "png:" + ",".join(image["hash"] for image in raw["images"])
+    else:
+        board = "text:" + str(raw["boardText"] or "")
+    return StepperView(
+        board=board,
+        board_sizes=tuple(tuple(image["shown"]) for image in raw["images"]),
+        history=tuple(raw["history"]),
+        cursor=int(raw["cursor"]),
+        status=raw["status"] or "",
+        error=raw["error"] or "",
+        notation_enabled=raw["notationDisabled"] is False,
+        undo_enabled=bool(raw["undo"]) and not raw["undo"]["disabled"],
+        redo_enabled=bool(raw["redo"]) and not raw["redo"]["disabled"],
+        play_to_end_enabled=bool(raw["playToEnd"]) and not raw["playToEnd"]["disabled"],
+        action_buttons=tuple(raw["actions"]),
+        action_list=tuple(raw["listed"]),
+        chance_outcomes=tuple(raw["forced"]),
+        roll_visible=bool(raw["roll"]) and bool(raw["roll"]["text"]),
+    )
+
+
+def wait_for_view(
+    stepper: Any,
+    condition: Callable[[StepperView], bool],
+    what: str,
+    timeout_s: float,
+    settle: Callable[[], None] | None = None,
+) -> StepperView:
+    """Poll the stepper until ``condition`` holds; fail naming ``what`` and the last view seen."""
+    deadline = time.monotonic() + timeout_s
+    view = read_view(stepper)
+    while not condition(view):
+        if time.monotonic() > deadline:
+            raise AssertionError(
+                f"after {timeout_s:.0f} s, still waiting for {what}; the page shows {view.describe()}"
+            )
+        time.sleep(0.2)
+        view = read_view(stepper)
+    if settle is not None:
+        settle()
+        view = read_view(stepper)
+    return view
+
+
+def legal_notation(view: StepperView) -> str | None:
+    """A legal action's notation as the page offers it (an action button, the list, a chance outcome)."""
+    if view.action_buttons:
+        return view.action_buttons[0]
+    if view.action_list:
+        return view.action_list[0]
+    if view.chance_outcomes:
+        # options read "deal 9  ·  12.5%": the notation is before the separator
+        return view.chance_outcomes[0].split("·")[0].strip()
+    return None
+
+
+@dataclass
+class StepperReport:
+    """What the exercise did, for the test's report and the timings table."""
+
+    applied: str
+    moves_to_end: int
+    final_status: str
+
+
+def exercise_stepper(
+    stepper: Any, settle: Callable[[], None] | None = None, timeout_s: float = 120.0
+) -> StepperReport:
+    """Refuse a bad notation, apply a legal one, undo, play to the end; check board and history each time.
+
+    ``settle`` waits for the page's own notion of quiet (the kernel idle in JupyterLab); the
+    stepper's visible change is always awaited first, so it is an extra guard, not the only one.
+    """
+    stepper.scroll_into_view_if_needed()
+    start = wait_for_view(
+        stepper, lambda v: len(v.history) >= 1, "the stepper to show its history", timeout_s
+    )
+    assert start.board not in ("png:", "text:"), f"the stepper shows no board: {start.describe()}"
+    assert not start.error, f"the stepper starts with an error shown: {start.error!r}"
+    assert start.notation_enabled, (
+        "the notation box is disabled at the start (the view hides the player to move): "
+        f"the classroom cannot type a move; {start.describe()}"
+    )
+    notation_box = stepper.locator(".gamelib-notation input")
+    apply_button = stepper.locator("button.gamelib-apply")
+
+    # 1. A bad notation: refused with the rule broken shown, nothing moves.
+    notation_box.fill(ILLEGAL_NOTATION)
+    apply_button.click()
+    refused = wait_for_view(
+        stepper, lambda v: bool(v.error), "the error line after a bad notation", timeout_s, settle
+    )
+    assert refused.board == start.board, "a refused notation changed the board"
+    assert refused.history == start.history, "a refused notation changed the history"
+
+    # 2. A legal notation, typed as a teacher would: history grows by that move, board redrawn.
+    notation = legal_notation(start)
+    assert notation, f"the page offers no legal action to type: {start.describe()}"
+    notation_box.fill(notation)
+    apply_button.click()
+    applied = wait_for_view(
+        stepper,
+        lambda v: len(v.history) == len(start.history) + 1 and not v.error,
+        f"the history to show the typed move {notation!r}",
+        timeout_s,
+        settle,
+    )
+    assert notation in applied.history[-1], f"history shows {applied.history[-1]!r}, typed {notation!r}"
+    assert applied.board != start.board, f"the board picture did not change after {notation!r}"
+    assert applied.undo_enabled, "undo stays disabled after a move"
+
+    # 3. Undo: the typed move is marked undone, the board is the starting one again, redo is offered.
+    stepper.locator("button.gamelib-undo").click()
+    undone = wait_for_view(
+        stepper,
+        lambda v: v.cursor == start.cursor and v.redo_enabled,
+        "undo to take effect",
+        timeout_s,
+        settle,
+    )
+    assert undone.history != applied.history, "the history did not change after undo"
+    assert undone.board == start.board, "undo did not bring the starting board back"
+
+    # 4. Play to end: the seated agents finish the game; the history and the board show it.
+    stepper.locator("button.gamelib-play-to-end").click()
+    finished = wait_for_view(
+        stepper, lambda v: v.game_over, "the game to end after Play to end", timeout_s, settle
+    )
+    assert not finished.error, f"play to end reported an error: {finished.error!r}"
+    assert len(finished.history) > len(start.history), "the history did not grow after play to end"
+    assert finished.board != start.board, "the board picture is unchanged after a whole game"
+    assert not finished.play_to_end_enabled, "play to end is still enabled after the game ended"
+    return StepperReport(
+        applied=notation, moves_to_end=len(finished.history) - 1, final_status=finished.status
+    )

@@ -1,0 +1,145 @@
+"""Every notebook, as a teacher meets it: in JupyterLab (Run All) and in the Voilà classroom mode.
+
+nbval proves the kernel side; these tests prove the page: widgets rendered, no error shown, and the
+Stepper answers clicks (a bad notation refused, a typed move applied, undo, play to end) with the
+board picture and the history changing in the browser.  One screenshot per notebook and mode lands
+in ``screenshots/`` for a human look at projector size (1280x800).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser_support import (
+    NOTEBOOK_TIMEOUT_S,
+    BrowserPage,
+    Timings,
+    missing_requirement,
+    notebook_paths,
+    notebook_uses_stepper,
+    skip_or_fail,
+)
+from lab_driver import open_notebook, run_all_cells, shutdown_kernels, wait_kernel_idle, wait_run_all_done
+from notebook_servers import ManagedServer
+from page_checks import assert_page_healthy, scan_page
+from stepper_driver import exercise_stepper
+from voila_driver import start_voila
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOKS = notebook_paths()
+
+
+def _screenshot(page: Any, stepper: Any | None, path: Path) -> None:
+    """The viewport with the stepper (or the top of the page) in view, as a projector would show it."""
+    if stepper is not None:
+        stepper.scroll_into_view_if_needed()
+    page.screenshot(path=str(path))
+
+
+def _fail_on_cell_error(page: Any) -> None:
+    problems = scan_page(page)
+    assert not (problems.error_outputs or problems.error_widgets), problems.describe()
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_in_jupyterlab(
+    notebook: Path,
+    jupyterlab: ManagedServer,
+    page: BrowserPage,
+    screenshot_dir: Path,
+    timings: Timings,
+) -> None:
+    started = time.monotonic()
+    browser_page = page.page
+    try:
+        open_notebook(browser_page, jupyterlab, notebook.name, NOTEBOOK_TIMEOUT_S)
+        opened = time.monotonic()
+        run_all_cells(browser_page)
+        cells = wait_run_all_done(browser_page, NOTEBOOK_TIMEOUT_S, early_failure=_fail_on_cell_error)
+        jupyterlab.record_descendants()
+        ran = time.monotonic()
+        assert_page_healthy(browser_page, context=f"{notebook.name}: {cells} code cells run")
+
+        stepper = None
+        report = None
+        if notebook_uses_stepper(notebook):
+            stepper = browser_page.locator(".gamelib-stepper").first
+            stepper.wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_S * 1000)
+            _screenshot(browser_page, stepper, screenshot_dir / f"lab-{notebook.stem}-start.png")
+            report = exercise_stepper(
+                stepper,
+                settle=lambda: wait_kernel_idle(browser_page, NOTEBOOK_TIMEOUT_S),
+                timeout_s=NOTEBOOK_TIMEOUT_S,
+            )
+            assert_page_healthy(browser_page, context="after clicking the stepper")
+        _screenshot(browser_page, stepper, screenshot_dir / f"lab-{notebook.stem}.png")
+        assert not page.js_errors, f"uncaught JavaScript errors in the page: {page.js_errors}"
+        done = time.monotonic()
+        timings.add(
+            "lab",
+            notebook.stem,
+            open=opened - started,
+            run_all=ran - opened,
+            stepper=done - ran,
+            total=done - started,
+            moves=report.moves_to_end if report else "-",
+        )
+    finally:
+        shutdown_kernels(jupyterlab)
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_notebook_in_voila_classroom_mode(
+    notebook: Path,
+    notebook_copy: Path,
+    page: BrowserPage,
+    screenshot_dir: Path,
+    timings: Timings,
+    tmp_path: Path,
+) -> None:
+    reason = missing_requirement(need_voila=True)
+    if reason:
+        skip_or_fail(reason)
+    started = time.monotonic()
+    server = start_voila(notebook_copy / notebook.name, tmp_path)
+    try:
+        served = time.monotonic()
+        browser_page = page.page
+        # Voilà runs every cell before the page finishes loading: "load" is the end of execution.
+        browser_page.goto(server.base_url + "/", wait_until="load", timeout=NOTEBOOK_TIMEOUT_S * 1000)
+        server.record_descendants()
+        loaded = time.monotonic()
+        log_context = f"Voilà log:\n{server.log_tail()}"
+        assert_page_healthy(browser_page, context=log_context)
+        code_shown = browser_page.locator(".jp-InputArea-editor, .cm-editor, .CodeMirror").count()
+        assert code_shown == 0, (
+            f"the classroom page shows {code_shown} code editors: code cells must be hidden"
+        )
+
+        stepper = None
+        report = None
+        if notebook_uses_stepper(notebook):
+            stepper = browser_page.locator(".gamelib-stepper").first
+            stepper.wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_S * 1000)
+            _screenshot(browser_page, stepper, screenshot_dir / f"voila-{notebook.stem}-start.png")
+            report = exercise_stepper(stepper, timeout_s=NOTEBOOK_TIMEOUT_S)
+            assert_page_healthy(browser_page, context="after clicking the stepper\n" + log_context)
+        _screenshot(browser_page, stepper, screenshot_dir / f"voila-{notebook.stem}.png")
+        browser_page.screenshot(path=str(screenshot_dir / f"voila-{notebook.stem}-full.png"), full_page=True)
+        assert not page.js_errors, f"uncaught JavaScript errors in the page: {page.js_errors}"
+        done = time.monotonic()
+        timings.add(
+            "voila",
+            notebook.stem,
+            server=served - started,
+            load=loaded - served,
+            stepper=done - loaded,
+            total=done - started,
+            moves=report.moves_to_end if report else "-",
+        )
+    finally:
+        server.stop()

@@ -1,0 +1,55 @@
+"""The classroom mode: a game notebook served by Voilà as a code-free app.
+
+``CLASSROOM_OPTIONS`` is the single source of the options: ``docs/classroom.md`` shows them in the
+command a teacher types, and a test checks that the documentation and this module agree, so the
+command tested is the command documented.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from notebook_servers import (
+    HOST,
+    ManagedServer,
+    free_port,
+    python_command,
+    start_server,
+    throwaway_environment,
+)
+
+CLASSROOM_OPTIONS = ("--strip_sources=True", "--theme=light")
+"""Hide every code cell (Voilà's default, stated so nobody turns it off by accident) on a light theme
+(dark themes wash out on projectors)."""
+
+CLASSROOM_DOC = Path(__file__).resolve().parents[2] / "docs" / "classroom.md"
+READY_PATH = "/voila/static/voila.js"
+"""A static file: answering it means the server is up, and fetching it starts no kernel."""
+
+
+def classroom_command(notebook: str) -> str:
+    """The command a teacher types, from the repository root (as written in docs/classroom.md)."""
+    return " ".join([".venv/bin/voila", notebook, *CLASSROOM_OPTIONS])
+
+
+def start_voila(notebook: Path, scratch: Path) -> ManagedServer:
+    """Serve one notebook the classroom way, headless, on 127.0.0.1 and a free port."""
+    env = throwaway_environment(scratch)
+    argv = python_command(
+        "voila",
+        notebook.name,
+        *CLASSROOM_OPTIONS,
+        "--no-browser",
+        "--port={port}",
+        f"--Voila.ip={HOST}",
+        "--Voila.port_retries=0",
+    )
+    return start_server(
+        "voila",
+        argv,
+        cwd=notebook.parent,
+        env=env,
+        log_path=scratch / f"voila-{notebook.stem}.log",
+        port_of=free_port,
+        ready_path=READY_PATH,
+    )
