@@ -1,0 +1,74 @@
+"""Search speed: MCTS and IS-MCTS iterations per second on every registered game.
+
+An iteration is one descent, one expansion, one random rollout to the end of the game and one
+backup, so the figure is dominated by the game's random-play speed and its length.  IS-MCTS
+adds one ``determinize`` per iteration.  Measured from a few positions after a random opening.
+
+Run: ``python benchmarks/mcts.py [iterations]`` (default 300 per move).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+
+import gamelib
+from gamelib.agents import ISMCTSAgent, MCTSAgent
+
+
+def positions(game: gamelib.Game, count: int) -> list[gamelib.State]:
+    found = []
+    seed = 0
+    while len(found) < count and seed < 50 * count:
+        rng = random.Random(seed)
+        state = game.new_game(seed=seed)
+        for _ in range(rng.randrange(5, 40)):
+            if state.is_terminal():
+                break
+            if state.current_player == gamelib.CHANCE:
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+        if not state.is_terminal() and state.current_player >= 0 and len(state.legal_actions()) > 1:
+            found.append(state)
+        seed += 1
+    return found
+
+
+def rate(agent: object, states: list[gamelib.State], iterations: int) -> str:
+    start = time.perf_counter()
+    try:
+        for i, state in enumerate(states):
+            agent.analyse(state, state.current_player, random.Random(i))  # type: ignore[attr-defined]
+    except Exception as exc:  # a game whose determinize is not there yet, say
+        return f"n/a ({type(exc).__name__})"
+    return f"{iterations * len(states) / (time.perf_counter() - start):.0f}"
+
+
+def main() -> None:
+    iterations = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"search iterations/s ({iterations} iterations per move, 5 positions per game, load {load:.1f})")
+    print(f"{'game':<14}{'MCTS it/s':>16}{'IS-MCTS it/s':>16}{'mean rollout length':>22}")
+    for name in gamelib.registered_games():
+        game = gamelib.make(name)
+        states = positions(game, 5)
+        mcts = MCTSAgent(iterations=iterations, omniscient=not game.info.perfect_information)
+        ismcts = ISMCTSAgent(iterations=iterations)
+        lengths = [len(gamelib.play(game, [_Random()] * game.num_players, seed=s).history) for s in range(20)]
+        print(
+            f"{name:<14}{rate(mcts, states, iterations):>16}{rate(ismcts, states, iterations):>16}"
+            f"{sum(lengths) / len(lengths):>22.0f}"
+        )
+
+
+class _Random:
+    def act(self, state: gamelib.State, player: int, rng: random.Random) -> gamelib.Action:
+        actions = state.legal_actions()
+        return actions[int(rng.random() * len(actions))]
+
+
+if __name__ == "__main__":
+    main()
