@@ -16,8 +16,9 @@ import concurrent.futures as cf
 import math
 import os
 import pickle
+import time
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamelib.core.game import Game
@@ -50,6 +51,30 @@ class GameOutcome:
     length: int
     finished: bool
     record: dict[str, Any] | None = None
+    moves: tuple[int, ...] = ()
+    """Decisions made by each seat."""
+    seconds: tuple[float, ...] = field(default=(), compare=False)
+    """Time spent deciding by each seat (not compared: it is the only part that varies)."""
+
+
+class _TimedAgent:
+    """Counts the decisions of one seat and the time they take."""
+
+    __slots__ = ("act_fn", "moves", "seconds")
+
+    def __init__(self, agent: Any) -> None:
+        from gamelib.core.play import as_agent_fn
+
+        self.act_fn = as_agent_fn(agent)
+        self.moves = 0
+        self.seconds = 0.0
+
+    def act(self, state: Any, player: int, rng: Any) -> Any:
+        start = time.perf_counter()
+        action = self.act_fn(state, player, rng)
+        self.seconds += time.perf_counter() - start
+        self.moves += 1
+        return action
 
 
 def play_job(
@@ -60,7 +85,7 @@ def play_job(
     keep_record: bool = False,
 ) -> GameOutcome:
     """Play one tournament game (the same code in every executor, so results agree)."""
-    seated = [agents[a] for a in job.seating]
+    seated = [_TimedAgent(agents[a]) for a in job.seating]
     try:
         state = play(game, seated, seed=job.seed, max_actions=max_actions)
     except Exception as exc:
@@ -75,6 +100,8 @@ def play_job(
         length=len(state.history),
         finished=state.is_terminal(),
         record=state.to_record() if keep_record else None,
+        moves=tuple(t.moves for t in seated),
+        seconds=tuple(t.seconds for t in seated),
     )
 
 

@@ -217,6 +217,7 @@ class TournamentResults:
                         "return": o.returns[seat],
                         "outcome": labels[seat],
                         "length": o.length,
+                        "moves": o.moves[seat],
                         "finished": o.finished,
                     }
                 )
@@ -240,6 +241,21 @@ class TournamentResults:
             groups[key][0].append(row["outcome"])
             groups[key][1].append(row["return"])
         return {k: Stat.of(o, r, confidence) for k, (o, r) in groups.items() if o}
+
+    def timing(self) -> Any:
+        """Decisions and thinking time per agent (a DataFrame; timings vary from run to run)."""
+        import pandas as pd
+
+        moves = dict.fromkeys(self.agent_names, 0)
+        seconds = dict.fromkeys(self.agent_names, 0.0)
+        for o in self.outcomes:
+            for seat, agent in enumerate(o.seating):
+                moves[self.agent_names[agent]] += o.moves[seat]
+                seconds[self.agent_names[agent]] += o.seconds[seat]
+        frame = pd.DataFrame({"moves": moves, "seconds": seconds})
+        frame["ms_per_move"] = 1000 * frame["seconds"] / frame["moves"].where(frame["moves"] > 0)
+        frame.index.name = "agent"
+        return frame
 
     def win_rate(self, agent: str) -> float:
         return self.stats("agent")[agent].win_rate

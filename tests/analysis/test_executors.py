@@ -9,10 +9,12 @@ from __future__ import annotations
 import concurrent.futures as cf
 import multiprocessing
 import random
+from pathlib import Path
 
 import pytest
 
 import gamelib
+from gamelib.__main__ import main
 from gamelib.analysis.executors import auto_batch_size, resolve_executor
 
 GAMES = 24
@@ -77,7 +79,7 @@ def test_thread_pool_is_an_executor_too() -> None:
 
 
 @pytest.mark.slow
-def test_dask_local_cluster_matches_serial() -> None:
+def test_dask_local_cluster_matches_serial(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     distributed = pytest.importorskip("distributed")
     with (
         distributed.LocalCluster(
@@ -96,6 +98,13 @@ def test_dask_local_cluster_matches_serial() -> None:
             executor=client.get_executor(pure=False),
             progress=False,
         )
+        # the command line on the same cluster, by scheduler address
+        csv_dask, csv_serial = tmp_path / "dask.csv", tmp_path / "serial.csv"
+        common = ["tournament", "fugitive", "--agents", "random,first", "--games", "8", "--no-progress"]
+        assert main([*common, "--scheduler", cluster.scheduler_address, "--out", str(csv_dask)]) == 0
+        assert "Dask" in capsys.readouterr().out
+    assert main([*common, "--out", str(csv_serial)]) == 0
+    assert csv_dask.read_text() == csv_serial.read_text()
     expected = serial()
     assert same_games(on_client, expected)
     assert same_games(on_executor, expected)

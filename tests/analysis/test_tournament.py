@@ -181,3 +181,12 @@ def test_a_failing_agent_names_the_game_and_its_seed() -> None:
 def test_progress_bar_runs(capsys: pytest.CaptureFixture[str]) -> None:
     gamelib.tournament("fugitive", ["random", "random"], games=3, progress=True)
     assert "fugitive: random vs random#2" in capsys.readouterr().err
+
+
+def test_timing_counts_each_agents_decisions(toy_games: None) -> None:
+    results = gamelib.tournament("toy-nim", ["first", "first"], games=4, progress=False)
+    timing = results.timing()
+    # first-legal takes 1 each time from 10: 5 decisions per seat in every game
+    assert timing["moves"].to_dict() == {"first": 20, "first#2": 20}
+    assert (timing["seconds"] >= 0).all() and (timing["ms_per_move"] >= 0).all()
+    assert results.to_pandas().groupby("agent")["moves"].sum().to_dict() == timing["moves"].to_dict()
