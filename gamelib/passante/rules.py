@@ -484,6 +484,21 @@ class PassanteGame(Game):
         per_turn = 2 + 1 + 8 + 1 + 1 + effect
         return 1 + self.total_turns * per_turn + 5 * (1 + effect) + 2 * NUM_WISHES
 
+    def action_universe(self) -> tuple[Action, ...]:
+        """Every action of this configuration, in a fixed order (hints only with ``table_talk``)."""
+        universe: list[Action] = [STARTS[ECOLE], STARTS[CAFE], *WISH_CARDS, *CHARACTER_CARDS]
+        universe += [DIE_ROLLS[c] for c in DIE_FACES]
+        universe += [*EVENTS, DRAW]
+        universe += [MOVES[c][z] for c in CHARACTERS for z in LOCATIONS if not (c == CHAT and z == PLACE)]
+        universe += [BOARDS[c] for c in CHARACTERS if c != CHAT]
+        universe += [*DRIVES, *PLAYS, *TARGETS]
+        universe += [SENDS[c][z] for c in CHARACTERS for z in LOCATIONS if not (c == CHAT and z == PLACE)]
+        universe += [*DISCARDS, KEEP]
+        if self.options.table_talk:
+            universe += [HINTS[c][z] for c in CHARACTERS for z in ZONES]
+        universe.append(END)
+        return tuple(universe)
+
     def new_game(self, seed: int | None = None) -> PassanteState:
         return PassanteState(self, seed)
 
@@ -604,6 +619,7 @@ class PassanteState(State):
         self.pdir = 1
         self.arrivals = 0
         self.last_turn = False  # the turn being played is the final one
+        self.ended = False  # the final turn is over (a last end-of-round card may remain)
         # effect under resolution
         self.eff = -1  # character whose effect waits for a choice
         self.actor = -1
@@ -1155,7 +1171,7 @@ class PassanteState(State):
         self.eff_queue = ()
         if self.eff_return == RETURN_TURN:
             self.phase = MAIN
-        elif self.last_turn:
+        elif self.ended:
             self.phase = OVER
         else:
             self._start_turn(self._next_player())
@@ -1185,6 +1201,7 @@ class PassanteState(State):
             self.played = 0
         opts = self.game.options
         if self.last_turn:
+            self.ended = True
             if round_over and opts.round_event and opts.final_round_event and self._event_deck():
                 self._begin_event()
             else:
@@ -1275,6 +1292,7 @@ class PassanteState(State):
             self.pdir,
             self.arrivals,
             self.last_turn,
+            self.ended,
             self.eff,
             self.actor,
             self.src,
