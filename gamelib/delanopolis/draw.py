@@ -12,6 +12,7 @@ A perspective never sees the others' pending sealed bids: the painter reads
 
 from __future__ import annotations
 
+import itertools
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -115,7 +116,7 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
     if on_ring:
         pts = np.array([_place_xy(c) for c in (*ring, ring[0])])
         ax.plot(pts[:, 0], pts[:, 1], color="#8a8478", lw=1.6, ls=(0, (4, 3)), zorder=2)
-        for a, b in zip(pts[:-1], pts[1:], strict=True):  # walking direction
+        for a, b in itertools.pairwise(pts):  # walking direction
             mid = (a + b) / 2
             ax.annotate(
                 "",
@@ -416,10 +417,7 @@ def _status(state: DelanopolisState, view: DelanopolisObservation) -> str:
         return f"Game over: {OUTCOME_TEXT[view.outcome]} (winner: {winners})"
     rnd = min(state.round + 1, o.rounds)
     who = view.current_player
-    if who >= 0:
-        actor = f"{who} ({_role(view, who)}) to act"
-    else:
-        actor = "the dice" if view.mayor >= 0 else "the lot"
+    actor = f"{who} ({_role(view, who)}) to act" if who >= 0 else "the dice" if view.mayor >= 0 else "the lot"
     roller = f", roller {view.roller}" if view.roller >= 0 else ""
     return f"Delanopolis, round {rnd}/{o.rounds}{roller}: {PHASE_NAMES[view.phase]}, {actor}"
 
