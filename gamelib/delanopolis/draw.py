@@ -380,8 +380,8 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
                 va="top",
                 fontsize=12,
             )
-    for x, h, t in zip(xs_all, heights_all, texts_all, strict=True):
-        ax.text(x, h + top * 0.03, t, ha="center", va="bottom", fontsize=14, weight="bold")
+    for bar_x, bar_h, bar_text in zip(xs_all, heights_all, texts_all, strict=True):
+        ax.text(bar_x, bar_h + top * 0.03, bar_text, ha="center", va="bottom", fontsize=14, weight="bold")
     ax.set_xticks(xs_all, labels_all, fontsize=12)
     ax.set_ylim(0, top * 1.3)
     ax.tick_params(axis="y", labelsize=11)
