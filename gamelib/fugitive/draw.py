@@ -31,7 +31,8 @@ from matplotlib import colormaps
 from matplotlib.collections import PatchCollection, PathCollection
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
+from matplotlib.font_manager import FontProperties, findfont, get_font
+from matplotlib.ft2font import LoadFlags
 from matplotlib.patches import FancyBboxPatch, Rectangle
 from matplotlib.path import Path
 from matplotlib.textpath import TextPath
@@ -102,6 +103,8 @@ DECK_COLOURS = ("#2a9d8f", "#e76f51", "#7b68b5")
 OTHER_BAND = "#9aa5b1"
 """The band of cards 0-3 and 42, which belong to no deck."""
 BELIEF_CMAP = "YlOrRd"
+IMPOSSIBLE = 1e-12
+"""Probabilities at or below this are drawn blank (white): the number is ruled out."""
 
 VIEW_NAMES = {None: "everyone (omniscient)", FUGITIVE: "the fugitive", DETECTIVE: "the detective"}
 PHASE_LINES = {
@@ -143,12 +146,37 @@ def _font(weight: str, style: FontStyle) -> FontProperties:
     return FontProperties(family="DejaVu Sans", weight=weight, style=style)
 
 
+@functools.cache
+def _char(char: str, weight: str, style: FontStyle) -> tuple[Path, float]:
+    """One character's outline at font size 1 (em = 1 unit) and its advance width."""
+    prop = _font(weight, style)
+    font = get_font(findfont(prop))
+    font.set_size(100, 72)  # as TextPath does: 100 pt at 72 dpi, so points / 100 = em
+    advance = font.load_char(ord(char), flags=LoadFlags.NO_HINTING).linearHoriAdvance / 65536 / 100
+    if char.isspace():  # no outline (and TextPath fails on an empty one)
+        return Path(np.empty((0, 2))), advance
+    return TextPath((0, 0), char, size=1, prop=prop), advance
+
+
 @functools.lru_cache(maxsize=4096)
 def _glyphs(text: str, weight: str, style: FontStyle) -> tuple[Path, float, float]:
-    """The outline of ``text`` at font size 1 (em = 1 unit), with its ink's left and right x."""
-    path = TextPath((0, 0), text, size=1, prop=_font(weight, style))
-    extents = path.get_extents()
-    return path, extents.x0, extents.x1
+    """The outline of ``text`` at font size 1, with the left and right x of its ink.
+
+    Built from cached characters (TextPath costs ~3 ms per new string, and a new position brings
+    dozens of new strings); no kerning, which DejaVu Sans barely uses for these labels.
+    """
+    parts, x = [], 0.0
+    for char in text:
+        path, advance = _char(char, weight, style)
+        if len(path.vertices):
+            parts.append(Path(path.vertices + np.array([x, 0.0]), path.codes))
+        x += advance
+    if not parts:
+        return Path(np.empty((0, 2))), 0.0, 0.0
+    path = Path.make_compound_path(*parts)
+    # the control points' span: as good as the exact ink for alignment, and far cheaper
+    xs = path.vertices[:, 0]
+    return path, float(xs.min()), float(xs.max())
 
 
 class LabelCollection(PathCollection):
@@ -344,7 +372,7 @@ def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: f
     p.text(MARGIN, -0.38, f"Fugitive · round {state.round + 1}", 0.42, ha="left", weight="bold")
     p.text(right, -0.38, f"view: {VIEW_NAMES[perspective]}", 0.26, MUTED, ha="right")
     if state.history:
-        last = state._public_notation(state.history[-1], len(state.history) - 1, perspective)
+        last = state.public_history(perspective)[-1]
         p.text(right, -0.95, f"last move: {last}", 0.26, MUTED, ha="right")
     banner = None
     if state.phase == OVER:
@@ -520,11 +548,15 @@ def _belief_strip(
     cmap = colormaps[BELIEF_CMAP]
     hidden = set(true_hidden or ())
     for n in range(1, 42):
-        rgba = cmap(float(probs[n]))
         cx = x + (n - 1) * cell
-        p.rect(cx, top - h, cell, h, rgba, "white", lw=0.6)
-        dark = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2] < 0.55
-        p.text(cx + cell / 2, top - h / 2, str(n), 0.19, "white" if dark else INK)
+        if probs[n] <= IMPOSSIBLE:  # ruled out: blank, so that "unlikely" and "impossible" differ
+            p.rect(cx, top - h, cell, h, "white", "#dddddd", lw=0.6)
+            p.text(cx + cell / 2, top - h / 2, str(n), 0.19, "#aaaaaa")
+        else:
+            rgba = cmap(float(probs[n]))
+            p.rect(cx, top - h, cell, h, rgba, "white", lw=0.6)
+            dark = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2] < 0.55
+            p.text(cx + cell / 2, top - h / 2, str(n), 0.19, "white" if dark else INK)
         if n in hidden:
             p.rect(cx + 0.04, top - h - 0.13, cell - 0.08, 0.07, BACK)
     bx0, bx1 = x + width - bar_w + 0.35, x + width
@@ -646,9 +678,10 @@ def draw_belief(belief: Any, ax: Axes | None = None) -> Figure:
         ax = fig.add_subplot()
     else:
         fig = ax.get_figure(root=True)  # type: ignore[assignment]
+    matrix = np.ma.masked_less_equal(np.array(rows), IMPOSSIBLE)  # ruled out: blank
     image = ax.imshow(
-        np.array(rows),
-        cmap=BELIEF_CMAP,
+        matrix,
+        cmap=colormaps[BELIEF_CMAP].with_extremes(bad="white"),
         norm=Normalize(0, 1),
         aspect="auto",
         interpolation="nearest",

@@ -1,0 +1,300 @@
+"""Fugitive's drawing: every perspective draws, and hides exactly what that player cannot see."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Callable
+from types import SimpleNamespace
+
+import matplotlib
+import numpy as np
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+import gamelib
+from gamelib.agents.basic import RandomAgent
+from gamelib.fugitive.draw import UNIT_INCHES, LabelCollection, _row_layout, draw_belief, draw_state
+from gamelib.fugitive.rules import DECK_RANGES, DETECTIVE, FUGITIVE, MANHUNT, OVER, FugitiveState, mask_of
+
+PERSPECTIVES = (None, FUGITIVE, DETECTIVE)
+
+
+def random_state(seed: int, actions: int) -> FugitiveState:
+    game = gamelib.make("fugitive")
+    state = gamelib.play(game, [RandomAgent(), RandomAgent()], seed=seed, max_actions=actions)
+    assert isinstance(state, FugitiveState)
+    return state
+
+
+STATES = [
+    random_state(seed, actions) for seed, actions in [(0, 6), (1, 30), (2, 60), (3, 90), (4, 400), (5, 45)]
+]
+
+
+def labels(fig: Figure) -> list[str]:
+    """Every string the figure shows: glyph labels and any ordinary Text artist."""
+    out: list[str] = []
+    for ax in fig.axes:
+        for artist in ax.collections:
+            if isinstance(artist, LabelCollection):
+                out.extend(artist.strings)
+        out.extend(t.get_text() for t in ax.texts)
+    out.extend(t.get_text() for t in fig.texts)
+    return out
+
+
+def pixels(fig: Figure) -> np.ndarray:
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    return np.asarray(canvas.buffer_rgba()).copy()
+
+
+def hidden_hideouts(state: FugitiveState) -> list[int]:
+    return [h for h, r in zip(state.hideouts, state.revealed, strict=True) if not r]
+
+
+def scrambled_for_detective(state: FugitiveState) -> FugitiveState:
+    """Another table the detective cannot tell apart: every secret replaced, every count kept."""
+    other = state.clone()
+    assert isinstance(other, FugitiveState)
+    secret_pool = [n for n in range(41, 0, -1) if not (state.face_up_mask() | state.dhand) >> n & 1]
+    for i, revealed in enumerate(state.revealed):
+        if not revealed:
+            other.hideouts[i] = secret_pool[i % len(secret_pool)]
+            other.sprints[i] = tuple(
+                secret_pool[(i + k + 3) % len(secret_pool)] for k in range(len(state.sprints[i]))
+            )
+    size = state.fhand.bit_count()
+    other.fhand = mask_of(secret_pool[-size:]) if size else 0
+    other.decks = [
+        mask_of(range(lo, lo + d.bit_count())) for (lo, _), d in zip(DECK_RANGES, state.decks, strict=True)
+    ]
+    return other
+
+
+def scrambled_for_fugitive(state: FugitiveState) -> FugitiveState:
+    """Another table the fugitive cannot tell apart: a different detective hand of the same size."""
+    other = state.clone()
+    assert isinstance(other, FugitiveState)
+    free = [n for n in range(4, 42) if not (state.dhand >> n & 1)]
+    size = state.dhand.bit_count()
+    other.dhand = mask_of(free[:size]) if size else 0
+    return other
+
+
+# ---------------------------------------------------------------------------- basics
+@pytest.mark.parametrize("state", STATES, ids=lambda s: f"{len(s.history)}-actions")
+@pytest.mark.parametrize("perspective", PERSPECTIVES)
+def test_every_perspective_draws(state: FugitiveState, perspective: int | None) -> None:
+    import matplotlib.pyplot as plt
+
+    before = plt.get_fignums()
+    fig = draw_state(state, perspective=perspective)
+    assert isinstance(fig, Figure)
+    assert plt.get_fignums() == before, "no pyplot figure may be opened"
+    shown = labels(fig)
+    assert f"{state.deck_sizes[0]}" in shown or state.deck_sizes[0] == 0
+    assert any(s.startswith("Fugitive · round") for s in shown)
+    assert "0" in shown, "the start card"
+
+
+def test_game_draw_and_state_draw_use_this_drawing() -> None:
+    state = STATES[2]
+    assert isinstance(state.draw(perspective=DETECTIVE), Figure)
+    assert isinstance(state.game.draw(state, perspective=FUGITIVE), Figure)
+
+
+def test_repr_png_returns_png_bytes() -> None:
+    data = STATES[1]._repr_png_()
+    assert data is not None and data.startswith(b"\x89PNG\r\n\x1a\n") and len(data) > 5_000
+
+
+@pytest.mark.parametrize("bad", [2, "detective", 0.0])
+def test_bad_perspective_is_an_error(bad: object) -> None:
+    with pytest.raises(ValueError, match="perspective"):
+        draw_state(STATES[1], perspective=bad)  # type: ignore[arg-type]
+
+
+def test_draws_into_a_given_axes() -> None:
+    fig = Figure(figsize=(8, 8))
+    left, right = fig.subplots(1, 2)
+    right.plot([0, 1], [0, 1])
+    assert draw_state(STATES[2], ax=left, perspective=DETECTIVE) is fig
+    assert len(fig.axes) == 2, "no extra axes"
+    assert any(isinstance(c, LabelCollection) for c in left.collections)
+    fig.savefig(io.BytesIO(), format="png", dpi=40)
+
+
+# ---------------------------------------------------------------------------- hidden information
+@pytest.mark.parametrize("state", STATES[1:], ids=lambda s: f"{len(s.history)}-actions")
+def test_detective_view_depends_only_on_the_detectives_observation(state: FugitiveState) -> None:
+    other = scrambled_for_detective(state)
+    assert other.observation(DETECTIVE).hideouts == state.observation(DETECTIVE).hideouts
+    same = np.array_equal(
+        pixels(draw_state(state, perspective=DETECTIVE)), pixels(draw_state(other, perspective=DETECTIVE))
+    )
+    assert same, "the detective's picture changed with information the detective does not have"
+    if hidden_hideouts(state) or state.fhand:
+        differ = not np.array_equal(pixels(draw_state(state)), pixels(draw_state(other)))
+        assert differ, "the omniscient picture must show the secrets (else this test proves nothing)"
+
+
+@pytest.mark.parametrize("state", STATES[1:], ids=lambda s: f"{len(s.history)}-actions")
+def test_fugitive_view_hides_the_detectives_hand(state: FugitiveState) -> None:
+    other = scrambled_for_fugitive(state)
+    same = np.array_equal(
+        pixels(draw_state(state, perspective=FUGITIVE)), pixels(draw_state(other, perspective=FUGITIVE))
+    )
+    assert same
+    if state.dhand:
+        assert not np.array_equal(pixels(draw_state(state)), pixels(draw_state(other)))
+
+
+@pytest.mark.parametrize("state", STATES[1:], ids=lambda s: f"{len(s.history)}-actions")
+def test_detective_labels_never_name_a_face_down_hideout_or_the_fugitives_hand(state: FugitiveState) -> None:
+    shown = set(labels(draw_state(state, perspective=DETECTIVE)))
+    # numbers that other, public labels may legitimately print (deck sizes, hand size, round)
+    public = {str(n) for n in (*state.deck_sizes, state.fhand.bit_count())}
+    secrets = hidden_hideouts(state) + state.fugitive_hand
+    secrets += [c for s, r in zip(state.sprints, state.revealed, strict=True) if not r for c in s]
+    for number in secrets:
+        if str(number) not in public:
+            assert str(number) not in shown, f"{number} is secret from the detective"
+    omniscient = set(labels(draw_state(state)))
+    assert all(str(n) in omniscient for n in secrets), "the omniscient view shows every card"
+
+
+def test_fugitive_hand_is_shown_to_the_fugitive_and_hidden_from_the_detective() -> None:
+    state = STATES[1]
+    fugitive_view = labels(draw_state(state, perspective=FUGITIVE))
+    assert f"Fugitive's hand · {state.fhand.bit_count()} cards" in fugitive_view
+    assert f"Fugitive's hand · {state.fhand.bit_count()} cards (hidden)" in labels(
+        draw_state(state, perspective=DETECTIVE)
+    )
+    assert f"Detective's hand · {state.dhand.bit_count()} cards (hidden)" in fugitive_view
+
+
+# ---------------------------------------------------------------------------- game moments
+def find_state(predicate: Callable[[FugitiveState], bool], seeds: range = range(300)) -> FugitiveState:
+    """The first state of random games (in seed order) where ``predicate`` holds."""
+    game = gamelib.make("fugitive")
+    agent = RandomAgent()
+    for seed in seeds:
+        state = game.new_game(seed=seed)
+        assert isinstance(state, FugitiveState)
+        rng = random.Random(seed)
+        while not state.is_terminal() and not predicate(state):
+            state.apply(state.sample_chance() if state.is_chance_node() else agent.act(state, 0, rng))
+        if predicate(state):
+            return state
+    raise AssertionError("no such state in the seeds tried")
+
+
+def test_manhunt_and_game_over_are_announced() -> None:
+    manhunt = find_state(lambda s: s.phase == MANHUNT)
+    assert any(s.startswith("MANHUNT") for s in labels(draw_state(manhunt, perspective=DETECTIVE)))
+    for winner, words in (
+        (FUGITIVE, "The fugitive escapes"),
+        (DETECTIVE, "The detective found every hideout"),
+    ):
+        over = find_state(lambda s, w=winner: s.phase == OVER and s.winner == w)  # type: ignore[misc]
+        for perspective in PERSPECTIVES:
+            assert any(s.startswith(words) for s in labels(draw_state(over, perspective=perspective)))
+
+
+def test_a_pending_hideout_shows_the_footprints_still_missing() -> None:
+    state = gamelib.make("fugitive").new_game(seed=1)
+    for text in ("deal 4", "deal 5", "deal 6", "deal 15", "deal 16", "hide 6"):  # 6 = 0 + 3 + 3
+        state.apply(text)
+    assert isinstance(state, FugitiveState)
+    assert "3 more" in labels(draw_state(state, perspective=FUGITIVE))
+    assert "3 more" not in labels(draw_state(state, perspective=DETECTIVE)), "the detective cannot know"
+
+
+def test_long_tables_wrap_into_balanced_rows() -> None:
+    assert _row_layout(1) == (1, 1)
+    assert _row_layout(13) == (1, 13)
+    assert _row_layout(14) == (2, 7)
+    assert _row_layout(30) == (3, 10)
+
+    def table(cards: int) -> FugitiveState:
+        state = STATES[1].clone()
+        assert isinstance(state, FugitiveState)
+        state.hideouts = list(range(cards))  # a synthetic table: drawing does not re-check rules
+        state.revealed = [True] + [False] * (cards - 1)
+        state.sprints = [()] * cards
+        return state
+
+    one_row, three_rows = draw_state(table(10)), draw_state(table(30))
+    row_inches = (0.4 + 1.4) * UNIT_INCHES  # step labels + a card
+    assert three_rows.get_size_inches()[1] >= one_row.get_size_inches()[1] + 2 * row_inches
+    assert three_rows.get_size_inches()[0] == one_row.get_size_inches()[0], "wrapping keeps the width"
+    assert {str(n) for n in range(30)} <= set(labels(three_rows))
+
+
+# ---------------------------------------------------------------------------- belief
+def uniform_belief(state: FugitiveState) -> SimpleNamespace:
+    blocked = state.face_up_mask() | state.dhand
+    free = [n for n in range(1, 42) if not blocked >> n & 1]
+    hidden = state.hidden_positions()
+    per_number = [len(hidden) / len(free) if n in free else 0.0 for n in range(43)]
+    return SimpleNamespace(
+        hideout_prob=per_number,
+        position_probs={i: [1 / len(free) if n in free else 0.0 for n in range(43)] for i in hidden},
+    )
+
+
+def test_belief_strip_is_drawn_with_every_number() -> None:
+    state = STATES[2]
+    shown = labels(draw_state(state, perspective=DETECTIVE, belief=uniform_belief(state)))
+    assert any(s.startswith("Detective's belief") for s in shown)
+    assert all(str(n) in shown for n in range(1, 42))
+    assert not any("true face-down" in s for s in shown), "the detective's view marks no secret"
+    omniscient = labels(draw_state(state, belief=uniform_belief(state)))
+    assert any("true face-down" in s for s in omniscient)
+
+
+def test_belief_accepts_the_analysis_module() -> None:
+    analysis = pytest.importorskip("gamelib.fugitive.analysis")
+    state = STATES[1]
+    belief = analysis.belief(state)
+    assert isinstance(draw_state(state, perspective=DETECTIVE, belief=belief), Figure)
+    assert isinstance(draw_belief(belief), Figure)
+
+
+@pytest.mark.parametrize(
+    ("belief", "message"),
+    [
+        (object(), "hideout_prob"),
+        (SimpleNamespace(hideout_prob=[0.0] * 42), "43 entries"),
+        (SimpleNamespace(hideout_prob=[0.0] * 42 + [1.5]), r"\[0, 1\]"),
+        (SimpleNamespace(hideout_prob=[float("nan")] * 43), r"\[0, 1\]"),
+    ],
+)
+def test_bad_belief_is_an_error(belief: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        draw_state(STATES[1], belief=belief)
+    with pytest.raises(ValueError, match=message):
+        draw_belief(belief)
+
+
+def test_draw_belief_has_a_row_per_face_down_position() -> None:
+    state = STATES[2]
+    belief = uniform_belief(state)
+    fig = draw_belief(belief)
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["any"] + [
+        f"#{i}" for i in state.hidden_positions()
+    ]
+    assert len(fig.axes) == 2, "the heat map and its colour bar"
+    assert isinstance(draw_belief(SimpleNamespace(hideout_prob=belief.hideout_prob)), Figure)
+    with pytest.raises(ValueError, match="position_probs"):
+        draw_belief(SimpleNamespace(hideout_prob=belief.hideout_prob, position_probs={1: [0.0] * 5}))
+
+
+def test_backend_is_not_switched() -> None:
+    backend = matplotlib.get_backend()
+    draw_state(STATES[0])
+    assert matplotlib.get_backend() == backend
