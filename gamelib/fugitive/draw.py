@@ -168,14 +168,15 @@ def _glyphs(text: str, weight: str, style: FontStyle) -> tuple[Path, float, floa
     parts, x = [], 0.0
     for char in text:
         path, advance = _char(char, weight, style)
-        if len(path.vertices):
-            parts.append(Path(path.vertices + np.array([x, 0.0]), path.codes))
+        vertices = np.asarray(path.vertices)
+        if len(vertices):
+            parts.append(Path(vertices + np.array([x, 0.0]), path.codes))
         x += advance
     if not parts:
         return Path(np.empty((0, 2))), 0.0, 0.0
     path = Path.make_compound_path(*parts)
     # the control points' span: as good as the exact ink for alignment, and far cheaper
-    xs = path.vertices[:, 0]
+    xs = np.asarray(path.vertices)[:, 0]
     return path, float(xs.min()), float(xs.max())
 
 
