@@ -48,7 +48,7 @@ def _successors(chars: Sequence[int], position: Position) -> Iterator[tuple[int,
                 if z == bus:
                     continue
                 new = tuple(z if i in group else loc for i, loc in enumerate(locs))
-                boards = "".join(f"board {PIECE_NAMES[chars[i]]}; " for i in group)
+                boards = "".join(f"board {PIECE_NAMES[c]}; " for c in sorted(chars[i] for i in group))
                 yield 8, f"{boards}drive {LOCATION_NAMES[z]}", (new, z)
 
 

@@ -226,3 +226,29 @@ def test_state_png_repr() -> None:
     state = gamelib.make("passante", players=2).new_game(seed=0)
     png = state._repr_png_()
     assert png is not None and png[:4] == b"\x89PNG"
+
+
+def test_fewest_moves_plans_replay_as_legal_actions() -> None:
+    """Each plan, split into turns of two moves, is playable by the rules as written."""
+    game = gamelib.make("passante", players=1, options={"round_event": False})
+    for seed in range(8):
+        base = game.new_game(seed=seed)
+        while base.current_player == CHANCE:
+            base.apply(base.sample_chance())
+        base.apply("start ecole")
+        assert isinstance(base, PassanteState)
+        for w in range(NUM_WISHES):
+            state = base.clone()
+            assert isinstance(state, PassanteState)
+            plan = fewest_moves(state, w)
+            for step in plan.steps:
+                piece = B.OMNIBUS if "drive" in step else B.PIECE_NAMES.index(step.split()[1])
+                while state.current_player == CHANCE:
+                    state.apply(state.sample_chance())
+                if state.moves == 2 or state.moved >> piece & 1:
+                    state.apply("end")
+                for text in step.split("; "):
+                    while state.current_player == CHANCE:
+                        state.apply(state.sample_chance())
+                    state.apply(text)
+            assert state.is_visible(w) or w in state.fulfilled[0]
