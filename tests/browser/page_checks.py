@@ -26,7 +26,9 @@ _ERROR_TEXT = re.compile(r"Traceback|^\s*\w*(Error|Exception)\b|\w+Warning\b", r
 
 _SCAN_JS = """
 ([phrases, voilaError]) => {
-  const text = document.body.innerText;
+  // innerText: what is shown; plus the outputs' textContent, in case a container hides them.
+  const outputs = Array.from(document.querySelectorAll('.jp-OutputArea-output')).map((el) => el.textContent);
+  const text = [document.body.innerText, ...outputs].join('\\n');
   const widgetFailures = phrases.filter((p) => text.includes(p));
   const errorWidgets = Array.from(document.querySelectorAll('.jupyter-widgets-error-widget'))
       .map((el) => el.innerText.trim().slice(0, 500));

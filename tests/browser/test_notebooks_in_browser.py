@@ -26,7 +26,7 @@ from lab_driver import open_notebook, run_all_cells, shutdown_kernels, wait_kern
 from notebook_servers import ManagedServer
 from page_checks import assert_page_healthy, scan_page
 from stepper_driver import exercise_stepper
-from voila_driver import start_voila
+from voila_driver import open_classroom_page, start_voila
 
 pytestmark = pytest.mark.browser
 
@@ -109,8 +109,7 @@ def test_notebook_in_voila_classroom_mode(
     try:
         served = time.monotonic()
         browser_page = page.page
-        # Voilà runs every cell before the page finishes loading: "load" is the end of execution.
-        browser_page.goto(server.base_url + "/", wait_until="load", timeout=NOTEBOOK_TIMEOUT_S * 1000)
+        open_classroom_page(browser_page, server, NOTEBOOK_TIMEOUT_S)
         server.record_descendants()
         loaded = time.monotonic()
         log_context = f"Voilà log:\n{server.log_tail()}"

@@ -8,6 +8,7 @@ command tested is the command documented.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from notebook_servers import (
     HOST,
@@ -53,3 +54,21 @@ def start_voila(notebook: Path, scratch: Path) -> ManagedServer:
         port_of=free_port,
         ready_path=READY_PATH,
     )
+
+
+_RENDERED_JS = """
+() => {
+  const cells = document.getElementById('rendered_cells');
+  return !document.getElementById('loading') && cells !== null && cells.style.display !== 'none';
+}
+"""
+
+
+def open_classroom_page(page: Any, server: ManagedServer, timeout_s: float) -> None:
+    """Load the app and wait until Voilà shows it.
+
+    The ``load`` event is not enough: Voilà streams the page while the kernel runs the cells and keeps
+    the outputs hidden behind its "Executing N of M" screen until ``voila_finish()`` swaps them in.
+    """
+    page.goto(server.base_url + "/", wait_until="load", timeout=timeout_s * 1000)
+    page.wait_for_function(_RENDERED_JS, timeout=timeout_s * 1000, polling=200)
