@@ -152,6 +152,16 @@ class Game(ABC):
         """
         raise NotImplementedError(f"{self.name} does not list its action universe")
 
+    def action_from_id(self, action_id: int) -> Action:
+        """The action whose integer id is ``action_id`` (see :meth:`action_universe`)."""
+        universe = self.__dict__.get("_universe")
+        if universe is None:
+            universe = tuple(self.action_universe())
+            self.__dict__["_universe"] = universe
+        if not 0 <= action_id < len(universe):
+            raise ValueError(f"action id must be in [0, {len(universe)}), got {action_id}")
+        return universe[action_id]  # type: ignore[no-any-return]
+
     def action_id(self, action: Action) -> int:
         """The integer id of ``action`` in :meth:`action_universe`."""
         index = self.__dict__.get("_action_ids")
@@ -190,6 +200,12 @@ class Game(ABC):
 
     def __hash__(self) -> int:
         return hash((self.name, self.num_players, self.options))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return self  # immutable: states share their game
+
+    def __copy__(self) -> Game:
+        return self
 
 
 class State(ABC):
@@ -310,6 +326,9 @@ class State(ABC):
         copy.history = list(self.history)
         copy._legal_cache = self._legal_cache
         return copy
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> State:
+        return self.clone()
 
     def to_record(self) -> dict[str, Any]:
         """A JSON-safe record: game, version, players, options, seed and the actions in notation."""

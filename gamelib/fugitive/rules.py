@@ -195,6 +195,7 @@ _UNIVERSE: tuple[Action, ...] = (
     REVEAL,
 )
 """Every Fugitive action in a fixed order: its index is the action's integer id."""
+_TENSOR_SIZE = 4 * 43 + 3 * 43 + 3 + 10 + 2 + 2
 
 
 @functools.lru_cache(maxsize=8192)
@@ -753,27 +754,68 @@ class FugitiveState(State):
             first_turn=self.first_turn,
             round=self.round,
             winner=self.winner,
-            history=tuple(self._public_notation(a, i, player) for i, a in enumerate(self.history)),
+            history=self.public_history(player),
         )
 
-    def _public_notation(self, action: Action, index: int, player: int | None) -> str:
-        """The notation of history step ``index`` as ``player`` saw it ("?" for secrets)."""
-        if player is None:
-            return str(action)
-        if isinstance(action, Deal):
-            return str(action) if self._receiver_of_deal(index) == player else "deal ?"
-        if player == DETECTIVE and isinstance(action, Hide) and action.card != LAST:
-            return "hide ?"
-        if player == DETECTIVE and isinstance(action, Sprint):
-            return "sprint ?"
-        return str(action)
+    def observation_tensor(self, player: int) -> list[float]:
+        """``observation(player)`` as a fixed-length vector of floats in [0, 1] (for learning agents).
 
-    def _receiver_of_deal(self, index: int) -> int:
-        if index < len(SETUP_DEALS):
-            return FUGITIVE
-        # every deal after the setup answers one entry of the draw log, in order
-        deals_before = sum(1 for a in self.history[len(SETUP_DEALS) : index] if isinstance(a, Deal))
-        return self.draw_log[deals_before][0]
+        Per card 0..42: in my hand, face-up hideout, face-up sprint card, named in the pending series;
+        per table position 0..42: occupied, face down, sprint-card count / 4; then deck sizes, the
+        phase, who I am, and both hand sizes.
+        """
+        if player not in (FUGITIVE, DETECTIVE):
+            raise ValueError(f"player must be 0 (fugitive) or 1 (detective), got {player!r}")
+        mine = self.fhand if player == FUGITIVE else self.dhand
+        face_up_hideouts = sum(1 << h for h, r in zip(self.hideouts, self.revealed, strict=True) if r)
+        face_up_sprints = self.face_up & ~face_up_hideouts
+        series = mask_of(self.series)
+        out = [0.0] * _TENSOR_SIZE
+        for card in range(43):
+            base = 4 * card
+            out[base] = float(mine >> card & 1)
+            out[base + 1] = float(face_up_hideouts >> card & 1)
+            out[base + 2] = float(face_up_sprints >> card & 1)
+            out[base + 3] = float(series >> card & 1)
+        for pos, (r, s) in enumerate(zip(self.revealed, self.sprints, strict=True)):
+            base = 172 + 3 * pos
+            out[base] = 1.0
+            out[base + 1] = 0.0 if r else 1.0
+            out[base + 2] = min(len(s), 4) / 4.0
+        base = 172 + 129
+        for d, size in enumerate(self.deck_sizes):
+            out[base + d] = size / 14.0
+        out[base + 3 + self.phase] = 1.0
+        out[base + 13 + player] = 1.0
+        out[base + 15] = self.fhand.bit_count() / 43.0
+        out[base + 16] = self.dhand.bit_count() / 43.0
+        return out
+
+    def _public_notation(self, action: Action, index: int, player: int | None) -> str:
+        """History step ``index`` as ``player`` saw it (see :meth:`public_history`)."""
+        return self.public_history(player)[index]
+
+    def public_history(self, player: int | None) -> tuple[str, ...]:
+        """The history as ``player`` saw it: secrets written ``deal ?``, ``hide ?``, ``sprint ?``."""
+        if player is None:
+            return tuple(str(a) for a in self.history)
+        out = []
+        draws = 0  # deals after the setup answer the draw log's entries, in order
+        for index, action in enumerate(self.history):
+            if isinstance(action, Deal):
+                if index < len(SETUP_DEALS):
+                    receiver = FUGITIVE
+                else:
+                    receiver = self.draw_log[draws][0]
+                    draws += 1
+                out.append(str(action) if receiver == player else "deal ?")
+            elif player == DETECTIVE and isinstance(action, Hide) and action.card != LAST:
+                out.append("hide ?")
+            elif player == DETECTIVE and isinstance(action, Sprint):
+                out.append("sprint ?")
+            else:
+                out.append(str(action))
+        return tuple(out)
 
     def determinize(self, player: int, rng: random.Random) -> FugitiveState:
         """A full state consistent with what ``player`` sees, sampled uniformly.
