@@ -1,0 +1,1135 @@
+"""The detective's exact belief in Fugitive, and determinization for both seats.
+
+A *fugitive world* consistent with what the detective sees fills in every face-down card: the
+values of the face-down hideouts, the cards of the face-down sprint stacks (their sizes are
+public) and the fugitive's hand (its size is public), such that
+
+* every card is distinct and none is a card the detective sees (face up, or in its own hand);
+* hideouts strictly increase along the row, and each one is at most 3 plus the footprints of
+  its sprint cards above the previous one (odd cards 1, even cards 2; overpaying is allowed);
+* the fugitive holds exactly {1, 2, 3, 42}, 3 cards of deck 1, 2 of deck 2 and one card of the
+  logged deck per fugitive draw, and a card laid at position ``i`` was in hand by then (for each
+  deck, the cards laid at positions 1..i are at most the cards drawn before position i);
+* every guess the detective missed is explained: a missed number was not a hideout among the
+  positions on the table at that moment, and a failed series was not entirely made of them;
+* mid-turn (laying sprint cards), the pending hideout is still reachable with the hand left.
+
+:func:`belief` counts these worlds exactly (Python ints) and gives, uniformly over them, the
+probability of each number at each face-down position, of being any hideout, a sprint card or in
+the fugitive's hand.  :func:`determinize` samples one world uniformly and turns it into a full
+:class:`~gamelib.fugitive.rules.FugitiveState` whose history replays.
+
+How the count works (a forward/backward dynamic programme over positions, as in the C++
+``belief.cc`` of smsxgz/fugitive but with sprint identities counted exactly):
+
+* cards are split into 8 *classes*: {1, 2, 3} and the three decks, each by parity.  Only the
+  class of a sprint card matters to the rules (its deck for timing, its parity for footprints),
+  so a sprint card's identity is deferred: the DP chooses how many cards of each class go under
+  each hideout, and at the end ``falling(A_c - h_c, s_c)`` ways pick the actual cards of class
+  ``c`` (``A_c`` unknown cards of the class, ``h_c`` used as hideouts, ``s_c`` as sprints);
+* the DP state after position ``i`` is one int: the previous hideout value, per-class counts of
+  hideouts and sprint cards used so far, per-deck totals (checked against the timing caps with a
+  carry-guard trick), the progress through each failed series and the pending deficit;
+* the fugitive's hand is what is left: a binomial per deck (all of {1, 2, 3} that is left);
+* sprint stacks are counted as ordered sequences (multinomial weights) and divided by
+  ``prod(n_i!)`` at the end, so every weight stays an integer.
+
+One case is not counted exactly: in the second edition, a fugitive who stops after a single
+first-turn hideout must have been unable to place another; :func:`belief` ignores that
+constraint (``Belief.exact`` is then False) and :func:`determinize` rejects the worlds that break
+it, so its samples stay exactly uniform.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import random
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamelib.core.errors import IllegalAction
+from gamelib.fugitive.rules import (
+    DEAL,
+    DECK_RANGES,
+    DETECTIVE,
+    F_SPRINT,
+    FUGITIVE,
+    LAST,
+    SETUP,
+    SETUP_DEALS,
+    STEP_LIMIT,
+    Add,
+    Deal,
+    Draw,
+    FugitiveObservation,
+    FugitiveState,
+    Guess,
+    Hide,
+    Pass,
+    Reveal,
+    Sprint,
+    cards_of,
+)
+
+__all__ = ["Belief", "belief", "card_class", "determinize", "group_of"]
+
+# ---------------------------------------------------------------------------- card classes
+GROUPS = 4
+"""Card groups: 0 = {1, 2, 3} (the fugitive's own), 1-3 = the three decks."""
+CLASSES = 2 * GROUPS
+"""A class is a group and a parity: ``2 * group + (1 if even else 0)``."""
+
+
+def group_of(card: int) -> int:
+    """0 for 1-3 (the fugitive's starting cards), 1-3 for the decks, -1 for 0 and 42."""
+    if 1 <= card <= 3:
+        return 0
+    for i, (lo, hi) in enumerate(DECK_RANGES):
+        if lo <= card <= hi:
+            return i + 1
+    return -1
+
+
+def card_class(card: int) -> int:
+    """The class of a card 1..41: its group and its parity (sprint footprints)."""
+    return 2 * group_of(card) + (1 - card % 2)
+
+
+_CLASS_OF = tuple(card_class(c) if 1 <= c <= 41 else -1 for c in range(43))
+_GROUP_OF = tuple(group_of(c) for c in range(43))
+
+# ---------------------------------------------------------------------------- state packing
+# One DP state is one int.  Bits, from the lowest:
+#   3 deck totals (u_1, u_2, u_3)       6 bits each: 5 value bits + 1 guard bit for the cap test
+#   8 classes x (hideouts h_c, sprints s_c of a known parity)   4 bits each (<= 7 cards a class)
+#   4 groups x sprints f_g whose parity is still free            4 bits each (<= 14 a group)
+#   pending deficit                      6 bits
+#   previous hideout value               6 bits
+#   failed-series progress               6 bits per series
+# A sprint card's parity only matters where the footprints are tight (the hideout is more than
+# 3 + stack size above the previous one); elsewhere the DP only picks its group, which merges
+# many states, and the final count picks the cards of both parities at once.
+_U_BITS = 6
+_U_SHIFT = tuple(_U_BITS * (g - 1) for g in range(GROUPS))  # g >= 1 only
+_GUARDS = sum(1 << (_U_BITS * g + 5) for g in range(3))
+_CLASS_BASE = 3 * _U_BITS
+_H_SHIFT = tuple(_CLASS_BASE + 8 * c for c in range(CLASSES))
+_S_SHIFT = tuple(_CLASS_BASE + 8 * c + 4 for c in range(CLASSES))
+_F_SHIFT = tuple(_CLASS_BASE + 8 * CLASSES + 4 * g for g in range(GROUPS))
+_NEED_SHIFT = _CLASS_BASE + 8 * CLASSES + 4 * GROUPS
+_PREV_SHIFT = _NEED_SHIFT + 6
+_PROG_SHIFT = _PREV_SHIFT + 6
+_USAGE_MASK = (1 << _NEED_SHIFT) - 1
+_FINAL_MASK = (1 << _PREV_SHIFT) - 1
+_DONE = 63
+"""Progress value of a failed series already explained (one of its numbers was skipped)."""
+_SCALE = 360360 * 420
+"""Divisible by p * q for any p <= 14 and q <= 7: the secondary marginals divide by such products."""
+
+
+def _hideout_delta(card: int) -> int:
+    c, g = _CLASS_OF[card], _GROUP_OF[card]
+    return (1 << _H_SHIFT[c]) + ((1 << _U_SHIFT[g]) if g >= 1 else 0)
+
+
+_HIDEOUT_DELTA = tuple(_hideout_delta(c) if 1 <= c <= 41 else 0 for c in range(43))
+
+
+def _falling(n: int, k: int) -> int:
+    """n (n-1) ... (n-k+1): ordered choices of k distinct cards among n (0 if impossible)."""
+    if k < 0 or n < k:
+        return 0
+    return math.perm(n, k)
+
+
+# ---------------------------------------------------------------------------- the facts
+@dataclass(frozen=True)
+class _Facts:
+    """Everything the detective's observation says about the fugitive's cards, as plain data.
+
+    Positions are 1..K (card 0 is position 0).  ``known[i]`` is the face-up value or -1;
+    ``sprint_counts[i]`` the stack size; ``known_sprints[i]`` the face-up stack or ().
+    """
+
+    known: tuple[int, ...]
+    sprint_counts: tuple[int, ...]
+    known_sprints: tuple[tuple[int, ...], ...]
+    unknown: int  # bitmask of the cards 1..41 the detective cannot see
+    caps: tuple[tuple[int, int, int], ...]  # per position: deck cards the DP may still use
+    hand_unknown: tuple[int, int, int]  # per deck: the fugitive's unknown cards in total
+    forbidden: tuple[int, ...]  # per position: bitmask of numbers missed while it lay there
+    series: tuple[tuple[tuple[int, ...], int], ...]  # failed series: (numbers, positions then)
+    pending: bool  # the last hideout is still getting sprint cards
+    holds_last: bool  # 42 is in the fugitive's hand
+    stuck_first_turn: bool  # edition 2: one first-turn hideout then a pass
+
+    @property
+    def size(self) -> int:
+        return len(self.known) - 1
+
+
+def _facts_from_state(state: FugitiveState) -> _Facts:
+    """The detective's facts read straight from a state (no observation strings to build)."""
+    public: list[tuple[str, int]] = []
+    for action in state.history:
+        if isinstance(action, Hide):
+            public.append(("hide", 0))
+        elif isinstance(action, (Guess, Add)):
+            public.append(("guess" if isinstance(action, Guess) else "add", action.number))
+        elif isinstance(action, Reveal):
+            public.append(("reveal", 0))
+        elif isinstance(action, Pass):
+            public.append(("pass", 0))
+        elif isinstance(action, Draw):
+            public.append(("draw", 0))
+        elif isinstance(action, Deal):
+            public.append(("deal", 0))
+    return _build_facts(
+        hideouts=[h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)],
+        sprint_counts=[len(s) for s in state.sprints],
+        face_up_sprints=[s if r else () for s, r in zip(state.sprints, state.revealed, strict=True)],
+        detective_hand=state.dhand,
+        draw_log=state.draw_log,
+        phase=state.phase,
+        public=public,
+        edition=state.game.options.edition,
+    )
+
+
+def _facts_from_observation(obs: FugitiveObservation, edition: int) -> _Facts:
+    if obs.detective_hand is None:
+        raise ValueError("belief needs the detective's view: this observation hides the detective's hand")
+    public: list[tuple[str, int]] = []
+    for text in obs.history:
+        verb, _, arg = text.partition(" ")
+        public.append((verb, int(arg) if verb in ("add", "guess") else 0))
+    hideouts, counts, ups = [], [], []
+    for (value, count, cards), r in zip(obs.hideouts, obs.revealed, strict=True):
+        hideouts.append(value if r and value is not None else -1)
+        counts.append(count)
+        ups.append(tuple(cards) if r and cards is not None else ())
+    dhand = 0
+    for c in obs.detective_hand:
+        dhand |= 1 << c
+    return _build_facts(
+        hideouts=hideouts,
+        sprint_counts=counts,
+        face_up_sprints=ups,
+        detective_hand=dhand,
+        draw_log=obs.draw_log,
+        phase=obs.phase,
+        public=public,
+        edition=edition,
+    )
+
+
+def _build_facts(
+    *,
+    hideouts: list[int],
+    sprint_counts: list[int],
+    face_up_sprints: list[tuple[int, ...]],
+    detective_hand: int,
+    draw_log: Any,
+    phase: int,
+    public: list[tuple[str, int]],
+    edition: int,
+) -> _Facts:
+    size = len(hideouts) - 1
+    face_up = 0
+    for h, s in zip(hideouts, face_up_sprints, strict=True):
+        if h >= 0:
+            face_up |= 1 << h
+        for c in s:
+            face_up |= 1 << c
+    unknown = ((1 << 42) - 2) & ~face_up & ~detective_hand
+
+    # what the fugitive holds, and when: setup deals, then one card per dealt fugitive draw
+    setup_done = len(SETUP_DEALS)
+    if phase == SETUP:
+        setup_done = sum(1 for verb, _ in public if verb == "deal")
+    log = list(draw_log)
+    if phase == DEAL and log:
+        log = log[:-1]  # the last draw is waiting for its card
+    drawn_before = [[0] * 3 for _ in range(size + 2)]  # [i][d]: fugitive cards of deck d usable at i
+    for d in SETUP_DEALS[:setup_done]:
+        for i in range(size + 2):
+            drawn_before[i][d] += 1
+    for player, deck, on_table in log:
+        if player != FUGITIVE:
+            continue
+        for i in range(on_table + 1, size + 2):
+            drawn_before[i][deck] += 1
+    known_used = [0, 0, 0]
+    caps = [(0, 0, 0)]
+    for i in range(1, size + 1):
+        for c in ((hideouts[i],) if hideouts[i] >= 0 else ()) + tuple(face_up_sprints[i]):
+            g = _GROUP_OF[c]
+            if g >= 1:
+                known_used[g - 1] += 1
+        caps.append(tuple(drawn_before[i][d] - known_used[d] for d in range(3)))  # type: ignore[arg-type]
+    total_drawn = drawn_before[size + 1]
+    hand_unknown = tuple(total_drawn[d] - known_used[d] for d in range(3))
+
+    # the detective's guesses: a miss rules a number out of the positions then on the table
+    revealed_at = {h: i for i, h in enumerate(hideouts) if h >= 0}
+    forbidden = [0] * (size + 1)
+    series_constraints: list[tuple[tuple[int, ...], int]] = []
+    on_table, pending_series = 0, []
+    first_turn_hides, first_turn_passed, first_turn = 0, False, True
+    for verb, arg in public:
+        if verb == "hide":
+            on_table += 1
+            if first_turn:
+                first_turn_hides += 1
+        elif verb == "pass" and first_turn:
+            first_turn_passed = True
+        elif verb == "draw" and first_turn and on_table > 0:
+            first_turn = False  # the detective's first draw ends the fugitive's first turn
+        elif verb == "guess":
+            if not 0 < revealed_at.get(arg, size + 1) <= on_table:
+                for i in range(1, on_table + 1):
+                    forbidden[i] |= 1 << arg
+        elif verb == "add":
+            pending_series.append(arg)
+        elif verb == "reveal":
+            if not all(0 < revealed_at.get(n, size + 1) <= on_table for n in pending_series):
+                series_constraints.append((tuple(sorted(pending_series)), on_table))
+            pending_series = []
+    # 42 face up ends the fugitive's run; otherwise it is in the fugitive's hand
+    holds_last = LAST not in hideouts
+    return _Facts(
+        known=tuple(hideouts),
+        sprint_counts=tuple(sprint_counts),
+        known_sprints=tuple(tuple(s) for s in face_up_sprints),
+        unknown=unknown,
+        caps=tuple(caps),  # type: ignore[arg-type]
+        hand_unknown=hand_unknown,  # type: ignore[arg-type]
+        forbidden=tuple(forbidden),
+        series=tuple(series_constraints),
+        pending=phase == F_SPRINT,
+        holds_last=holds_last,
+        stuck_first_turn=edition == 2 and first_turn_passed and first_turn_hides == 1,
+    )
+
+
+# ---------------------------------------------------------------------------- the programme
+_Edge = tuple[int, int, int, int, int]
+"""(source state, destination state, weight, hideout value, sprint composition index or -1)."""
+
+_Comp = tuple[int, int, int, tuple[int, ...], bool]
+"""A sprint stack's make-up: (state delta, ordered-slot weight, evens, counts, by_group).
+
+``counts`` has 8 per-class counts (``by_group`` False) or 4 per-group counts of free parity."""
+
+
+@dataclass
+class _Programme:
+    """The layered DP for one set of facts: states, edges, forward weights and final weights."""
+
+    facts: _Facts
+    avail: tuple[int, ...]  # A_c: unknown cards per class
+    comps: list[list[_Comp]]  # per position: every make-up of its face-down stack
+    edges: list[list[_Edge]] = field(default_factory=list)  # edges[i]: from layer i-1 to layer i
+    forward: list[dict[int, int]] = field(default_factory=list)
+    finals: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    total: int = 0
+    classes_of_interest: tuple[int, ...] = ()
+
+
+def _compositions(
+    n: int, limits: tuple[int, ...], caps: tuple[int, ...], width: int
+) -> Iterator[tuple[int, ...]]:
+    """Every way to split ``n`` sprint cards among ``width`` classes (8) or groups (4).
+
+    ``limits`` bounds each entry; ``caps`` bounds each deck group (timing: cards drawn by then).
+    """
+    counts = [0] * width
+    per_group = width // GROUPS
+
+    def rec(c: int, left: int) -> Iterator[tuple[int, ...]]:
+        if c == width:
+            if left == 0:
+                yield tuple(counts)
+            return
+        g = c // per_group
+        top = min(left, limits[c])
+        if g >= 1:
+            used = counts[c - 1] if per_group == 2 and c % 2 else 0
+            top = min(top, caps[g - 1] - used)
+        for k in range(top, -1, -1):
+            counts[c] = k
+            yield from rec(c + 1, left - k)
+        counts[c] = 0
+
+    yield from rec(0, n)
+
+
+def _multinomial(counts: tuple[int, ...]) -> int:
+    out, total = 1, 0
+    for k in counts:
+        total += k
+        out *= math.comb(total, k)
+    return out
+
+
+def _stack_makeups(facts: _Facts, avail: tuple[int, ...], i: int) -> list[_Comp]:
+    """The make-ups of the face-down stack at position ``i``: per class, then per group."""
+    n = facts.sprint_counts[i]
+    rows: list[_Comp] = []
+    for counts in _compositions(n, avail, facts.caps[i], CLASSES):
+        delta = 0
+        for c, k in enumerate(counts):
+            if k:
+                delta += k << _S_SHIFT[c]
+                if c >= 2:
+                    delta += k << _U_SHIFT[c // 2]
+        rows.append((delta, _multinomial(counts), sum(counts[1::2]), counts, False))
+    rows.sort(key=lambda r: -r[2])
+    group_avail = tuple(avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS))
+    for counts in _compositions(n, group_avail, facts.caps[i], GROUPS):
+        delta = 0
+        for g, k in enumerate(counts):
+            if k:
+                delta += k << _F_SHIFT[g]
+                if g >= 1:
+                    delta += k << _U_SHIFT[g]
+        rows.append((delta, _multinomial(counts), -1, counts, True))
+    return rows
+
+
+def _reachable(facts: _Facts) -> list[int]:
+    """Per position, a bitmask of values a hideout can take (ignoring card counts): prunes series."""
+    size = facts.size
+    allowed = []
+    for i in range(size + 1):
+        if facts.known[i] >= 0:
+            allowed.append(1 << facts.known[i])
+        else:
+            allowed.append(facts.unknown & ~facts.forbidden[i])
+    reach = [0] * (size + 1)
+    reach[0] = 1
+    for i in range(1, size + 1):
+        if facts.known[i] >= 0:
+            span = STEP_LIMIT + sum(2 - c % 2 for c in facts.known_sprints[i])
+        else:
+            span = STEP_LIMIT + 2 * facts.sprint_counts[i]
+        if facts.pending and i == size:
+            span = 42
+        m, prev = 0, reach[i - 1]
+        while prev:
+            low = prev & -prev
+            p = low.bit_length() - 1
+            m |= ((1 << (p + span + 1)) - 1) & ~((1 << (p + 1)) - 1)
+            prev ^= low
+        reach[i] = m & allowed[i]
+    return reach
+
+
+def _active_series(facts: _Facts) -> list[tuple[tuple[int, ...], int]]:
+    """The failed series that can still constrain the worlds, their numbers trimmed."""
+    reach = _reachable(facts)
+    out = []
+    for numbers, deadline in facts.series:
+        rest = []
+        satisfied = False
+        for n in numbers:
+            if any(facts.known[i] == n for i in range(1, deadline + 1)):
+                continue  # known to be a hideout in time: it matches for sure
+            if not any(reach[i] >> n & 1 for i in range(1, deadline + 1) if facts.known[i] < 0):
+                satisfied = True  # this number cannot be a hideout then: the series failed anyway
+                break
+            rest.append(n)
+        if satisfied:
+            continue
+        if not rest:
+            raise ValueError(f"inconsistent observation: the failed series {numbers} is all hideouts")
+        out.append((tuple(rest), deadline))
+    return sorted(set(out))
+
+
+def _programme(facts: _Facts) -> _Programme:
+    size = facts.size
+    avail = tuple(sum(1 for c in cards_of(facts.unknown) if _CLASS_OF[c] == k) for k in range(CLASSES))
+    series = _active_series(facts)
+    comps: list[list[_Comp]] = [[]]
+    for i in range(1, size + 1):
+        comps.append([] if facts.known[i] >= 0 else _stack_makeups(facts, avail, i))
+    prog = _Programme(facts, avail, comps)
+
+    forward: list[dict[int, int]] = [{0: 1}]  # prev 0, nothing used, every series at progress 0
+    edges_all: list[list[_Edge]] = [[]]
+    for i in range(1, size + 1):
+        layer: dict[int, int] = {}
+        edges: list[_Edge] = []
+        cap = facts.caps[i]
+        if min(cap) < 0:
+            raise ValueError(f"inconsistent observation: position {i} uses more deck cards than drawn")
+        offset = sum((31 - cap[d]) << (_U_BITS * d) for d in range(3))
+        active = [(j, numbers, deadline) for j, (numbers, deadline) in enumerate(series) if deadline >= i]
+        last_pending = facts.pending and i == size
+        known = facts.known[i]
+        n = facts.sprint_counts[i]
+        if known >= 0:
+            fp = sum(2 - c % 2 for c in facts.known_sprints[i])
+            values: list[int] = [known]
+            by_class: list[tuple[int, _Comp]] = []
+            by_group: list[tuple[int, _Comp]] = [(-1, (0, 1, 0, (), True))]
+        else:
+            fp = n  # footprints before counting even cards
+            values = [v for v in cards_of(facts.unknown & ~facts.forbidden[i]) if v <= 41]
+            by_class = [(k, r) for k, r in enumerate(comps[i]) if not r[4]]
+            by_group = [(k, r) for k, r in enumerate(comps[i]) if r[4]]
+            if last_pending:
+                by_group = []  # the hand's footprints will need every parity: keep them exact
+        max_fp = fp + (n if known < 0 else 0)
+        for src, weight in forward[i - 1].items():
+            prev = (src >> _PREV_SHIFT) & 63
+            usage = src & _USAGE_MASK
+            progress = src >> _PROG_SHIFT
+            lo = bisect.bisect_right(values, prev)
+            hi = len(values) if last_pending else bisect.bisect_right(values, prev + STEP_LIMIT + max_fp)
+            for v in values[lo:hi]:
+                tight = v - prev - STEP_LIMIT - fp  # even sprint cards needed here
+                new_progress = progress
+                if active:
+                    new_progress = _advance(progress, active, v, i)
+                    if new_progress < 0:
+                        continue
+                tail = (v << _PREV_SHIFT) | (new_progress << _PROG_SHIFT)
+                hdelta = _HIDEOUT_DELTA[v] if known < 0 else 0
+                options = by_group if (tight <= 0 and by_group) else by_class
+                for k, (delta, w, evens, _, grouped) in options:
+                    if not grouped and evens < tight and not last_pending:
+                        break  # class make-ups come by decreasing evens
+                    new = usage + delta + hdelta
+                    if (new + offset) & _GUARDS:
+                        continue
+                    if last_pending:
+                        need = tight - max(evens, 0)
+                        if need > 0:
+                            new += need << _NEED_SHIFT
+                    dst = new | tail
+                    edges.append((src, dst, w, v, k))
+                    layer[dst] = layer.get(dst, 0) + weight * w
+        forward.append(layer)
+        edges_all.append(edges)
+    prog.forward, prog.edges = forward, edges_all
+
+    # classes whose cards may be hideouts need the joint (hideout, final state) marginals
+    interest = set()
+    for i in range(1, size + 1):
+        if facts.known[i] < 0:
+            for e in edges_all[i]:
+                interest.add(_CLASS_OF[e[3]])
+    prog.classes_of_interest = tuple(sorted(interest))
+    total = 0
+    cache: dict[int, tuple[int, ...]] = {}
+    for key, weight in forward[size].items():
+        part = key & _FINAL_MASK
+        fin = cache.get(part)
+        if fin is None:
+            fin = cache[part] = _final(prog, part)
+        if fin[0]:
+            prog.finals[key] = fin
+            total += weight * fin[0]
+    prog.total = total
+    return prog
+
+
+def _advance(progress: int, active: list[tuple[int, tuple[int, ...], int]], v: int, i: int) -> int:
+    """Move every failed series past hideout ``v`` at position ``i``; -1 if one would now hold."""
+    for j, numbers, deadline in active:
+        shift = 6 * j
+        p = (progress >> shift) & 63
+        if p != _DONE:
+            target = numbers[p]
+            if v > target:
+                p = _DONE  # a number of the series was skipped: the series fails, as observed
+            elif v == target:
+                p += 1
+                if p == len(numbers):
+                    return -1  # every number would have been a hideout: the series would have hit
+            if i == deadline and p != _DONE:
+                p = _DONE
+            progress = (progress & ~(63 << shift)) | (p << shift)
+    return progress
+
+
+def _fields(key: int) -> tuple[list[int], list[int], list[int], list[int]]:
+    """(h per class, fixed-parity sprints per class, free-parity sprints per group, deck totals)."""
+    h = [(key >> _H_SHIFT[c]) & 15 for c in range(CLASSES)]
+    s = [(key >> _S_SHIFT[c]) & 15 for c in range(CLASSES)]
+    f = [(key >> _F_SHIFT[g]) & 15 for g in range(GROUPS)]
+    u = [0] + [(key >> _U_SHIFT[g]) & 31 for g in range(1, GROUPS)]
+    return h, s, f, u
+
+
+def _hand_configs(prog: _Programme, key: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Ways to complete the fugitive's hand from final state ``key``.
+
+    Returns ``[(ways, per-class hand counts)]``: one entry ``(ways, ())`` when the parity of the
+    hand does not matter, else one entry per parity split (when a pending hideout needs enough
+    footprints left in hand; there every sprint parity is fixed).  Empty if impossible.
+    """
+    facts, avail = prog.facts, prog.avail
+    h, s, f, u = _fields(key)
+    need = (key >> _NEED_SHIFT) & 63
+    left = [avail[c] - h[c] - s[c] for c in range(CLASSES)]
+    if min(left) < 0:
+        return []
+    hands = [0] + [facts.hand_unknown[g - 1] - u[g] for g in range(1, GROUPS)]
+    if need == 0:
+        ways = 1
+        for g in range(1, GROUPS):
+            pool = left[2 * g] + left[2 * g + 1] - f[g]
+            if hands[g] < 0 or hands[g] > pool or pool < 0:
+                return []
+            ways *= math.comb(pool, hands[g])
+        return [(ways, ())]
+    per_group: list[list[tuple[int, int, tuple[int, int]]]] = [
+        [(1, left[0] + 2 * left[1], (left[0], left[1]))]
+    ]
+    for g in range(1, GROUPS):
+        odd, even, hand = left[2 * g], left[2 * g + 1], hands[g]
+        if hand < 0 or hand > odd + even:
+            return []
+        per_group.append(
+            [
+                (math.comb(even, e) * math.comb(odd, hand - e), hand + e, (hand - e, e))
+                for e in range(max(0, hand - odd), min(even, hand) + 1)
+            ]
+        )
+    out = []
+    for combo in _product(per_group):
+        if sum(o[1] for o in combo) >= need:
+            ways = 1
+            for o in combo:
+                ways *= o[0]
+            out.append((ways, tuple(x for o in combo for x in o[2])))
+    return out
+
+
+def _product(lists: list[list[Any]]) -> Iterator[tuple[Any, ...]]:
+    if not lists:
+        yield ()
+        return
+    for head in lists[0]:
+        for tail in _product(lists[1:]):
+            yield (head, *tail)
+
+
+def _final(prog: _Programme, key: int) -> tuple[int, ...]:
+    """Final weights of a state after the last position.
+
+    Entry 0: the number of completions (sprint identities x hands).  Then, for each class ``c``,
+    ``_SCALE`` times the completions weighted by P(a given free card of ``c`` is a sprint card),
+    then by P(it is in the hand).  Exact integers: by symmetry the probabilities are ratios whose
+    denominators divide ``_SCALE``.
+    """
+    avail = prog.avail
+    h, s, f, u = _fields(key)
+    sprint_ways = 1
+    pools = []  # per group: cards not hideouts nor fixed-parity sprints, before the free sprints
+    for g in range(GROUPS):
+        o, e = 2 * g, 2 * g + 1
+        pool = avail[o] - h[o] - s[o] + avail[e] - h[e] - s[e]
+        pools.append(pool)
+        sprint_ways *= (
+            _falling(avail[o] - h[o], s[o]) * _falling(avail[e] - h[e], s[e]) * _falling(pool, f[g])
+        )
+        if not sprint_ways:
+            return (0,)
+    configs = _hand_configs(prog, key)
+    if not configs:
+        return (0,)
+    hand_ways = sum(w for w, _ in configs)
+    base = sprint_ways * hand_ways
+    out = [base]
+    for c in range(CLASSES):
+        g = c // 2
+        free = avail[c] - h[c]  # class-c cards that are not hideouts
+        rest = free - s[c]  # ... nor fixed-parity sprint cards
+        pool = pools[g]
+        if not free:
+            out += [0, 0]
+            continue
+        # E[sprints of class c] = s_c + f_g * rest / pool
+        sprint_num = s[c] * pool + f[g] * rest if pool else s[c]
+        sprint_den = free * pool if pool else free
+        out.append(base * sprint_num * _SCALE // sprint_den)
+        if configs[0][1]:
+            in_hand = sum(w * counts[c] for w, counts in configs)  # f is 0 when parities matter
+            out.append(sprint_ways * in_hand * _SCALE // free)
+        elif not pool:
+            out.append(0)
+        elif g == 0:
+            # everything of 1-3 left over stays in hand: E = rest * (pool - f) / pool
+            out.append(base * rest * (pool - f[g]) * _SCALE // (free * pool))
+        else:
+            hand = prog.facts.hand_unknown[g - 1] - u[g]
+            out.append(base * rest * hand * _SCALE // (free * pool))
+    return tuple(out)
+
+
+def _backward(prog: _Programme, entries: tuple[int, ...] = (0,)) -> list[dict[int, list[int]]]:
+    """Backward weights: completions from each state to the end (the chosen final entries)."""
+    size = prog.facts.size
+    back: list[dict[int, list[int]]] = [{} for _ in range(size + 1)]
+    back[size] = {k: [v[j] for j in entries] for k, v in prog.finals.items()}
+    for i in range(size, 0, -1):
+        nxt, cur = back[i], back[i - 1]
+        for src, dst, w, _, _ in prog.edges[i]:
+            b = nxt.get(dst)
+            if b is None:
+                continue
+            row = cur.get(src)
+            if row is None:
+                cur[src] = [w * x for x in b]
+            else:
+                for j, x in enumerate(b):
+                    row[j] += w * x
+    return back
+
+
+# ---------------------------------------------------------------------------- the belief
+@dataclass(frozen=True)
+class Belief:
+    """The detective's exact belief: every consistent fugitive world counted once.
+
+    ``position_probs[i][v]``: P(the face-down hideout at position ``i`` is ``v``);
+    ``hideout_prob[v]``: P(``v`` is a face-down hideout); ``sprint_prob[v]``: P(``v`` is a
+    face-down sprint card); ``hand_prob[v]``: P(``v`` is in the fugitive's hand) (1 for 42
+    until it is played); ``deck_prob[v]``: P(``v`` is still in a deck).  All indexed 0..42.
+    """
+
+    worlds: int
+    position_probs: dict[int, tuple[float, ...]]
+    hideout_prob: tuple[float, ...]
+    sprint_prob: tuple[float, ...]
+    hand_prob: tuple[float, ...]
+    deck_prob: tuple[float, ...]
+    exact: bool = True
+    """False only for the edition-2 first-turn pass (see the module docstring)."""
+
+    @property
+    def hidden_positions(self) -> list[int]:
+        return sorted(self.position_probs)
+
+    def most_likely(self, position: int | None = None) -> int:
+        """The most probable value at ``position``, or the most probable face-down hideout number."""
+        probs = self.hideout_prob if position is None else self.position_probs[position]
+        best = max(range(43), key=lambda v: (probs[v], -v))
+        return best
+
+    def candidates(self, position: int) -> list[int]:
+        """The values ``position`` can still hold."""
+        return [v for v, p in enumerate(self.position_probs[position]) if p > 0]
+
+    def certain_numbers(self) -> list[int]:
+        """Numbers that are a face-down hideout in every consistent world."""
+        return [v for v, p in enumerate(self.hideout_prob) if p >= 1.0 - 1e-12]
+
+    def entropy(self, position: int) -> float:
+        """Shannon entropy (bits) of one face-down position: how spread the detective's doubt is."""
+        return -sum(p * math.log2(p) for p in self.position_probs[position] if p > 0)
+
+
+_CACHE: dict[tuple[Any, ...], tuple[_Facts, _Programme]] = {}
+_CACHE_SIZE = 512
+
+
+def _facts_key(facts: _Facts) -> tuple[Any, ...]:
+    return (
+        facts.known,
+        facts.sprint_counts,
+        facts.known_sprints,
+        facts.unknown,
+        facts.caps,
+        facts.hand_unknown,
+        facts.forbidden,
+        facts.series,
+        facts.pending,
+        facts.holds_last,
+    )
+
+
+def _programme_for(facts: _Facts) -> _Programme:
+    key = _facts_key(facts)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit[1]
+    prog = _programme(facts)
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = (facts, prog)
+    return prog
+
+
+_BELIEFS: dict[tuple[Any, ...], Belief] = {}
+
+
+def _facts_of(state_or_observation: FugitiveState | FugitiveObservation, edition: int | None) -> _Facts:
+    if isinstance(state_or_observation, FugitiveState):
+        return _facts_from_state(state_or_observation)
+    if isinstance(state_or_observation, FugitiveObservation):
+        return _facts_from_observation(state_or_observation, edition or 1)
+    raise TypeError(
+        f"belief needs a FugitiveState or FugitiveObservation, got {type(state_or_observation).__name__}"
+    )
+
+
+def belief(state_or_observation: FugitiveState | FugitiveObservation, edition: int | None = None) -> Belief:
+    """The detective's exact belief over the fugitive's hidden cards.
+
+    Accepts a :class:`FugitiveState` (its detective's view is used) or the detective's
+    :class:`FugitiveObservation`; ``edition`` matters only for an observation of an edition-2
+    game (the edition is not part of the observation).  Results are memoized on the facts.
+    """
+    facts = _facts_of(state_or_observation, edition)
+    key = (*_facts_key(facts), facts.stuck_first_turn)
+    hit = _BELIEFS.get(key)
+    if hit is not None:
+        return hit
+    result = _belief_of(facts)
+    if len(_BELIEFS) >= _CACHE_SIZE:
+        _BELIEFS.pop(next(iter(_BELIEFS)))
+    _BELIEFS[key] = result
+    return result
+
+
+def _belief_of(facts: _Facts) -> Belief:
+    prog = _programme_for(facts)
+    size = facts.size
+    if prog.total == 0:
+        raise ValueError("inconsistent observation: no fugitive world explains it")
+    interest = prog.classes_of_interest
+    entries = (0, *(j for c in interest for j in (1 + 2 * c, 2 + 2 * c)))
+    width = len(entries)
+    back = _backward(prog, entries)
+    total = prog.total
+    stacks = 1
+    for i in range(1, size + 1):
+        if facts.known[i] < 0:
+            stacks *= math.factorial(facts.sprint_counts[i])
+    worlds, rest = divmod(total, stacks)
+    assert rest == 0, "ordered sprint stacks must divide evenly"
+
+    # through-weights: per position and value, plain and per secondary entry
+    at_value: dict[int, list[int]] = {}
+    joint = [[0] * 43 for _ in range(width)]  # summed over positions: hideout v x final entry
+    for i in range(1, size + 1):
+        if facts.known[i] >= 0:
+            continue
+        counts = [0] * 43
+        fwd, nxt = prog.forward[i - 1], back[i]
+        for src, dst, w, v, _ in prog.edges[i]:
+            b = nxt.get(dst)
+            if b is None:
+                continue
+            through = fwd[src] * w
+            counts[v] += through * b[0]
+            for j in range(1, width):
+                joint[j][v] += through * b[j]
+        at_value[i] = counts
+    position_probs = {i: tuple(c / total for c in counts) for i, counts in at_value.items()}
+    hideout_count = [0] * 43
+    for counts in at_value.values():
+        for v, c in enumerate(counts):
+            hideout_count[v] += c
+    hideout = [c / total for c in hideout_count]
+
+    # secondary marginals: P(v sprint) = E[rho_s(final)] - E[rho_s(final) 1(v hideout)]
+    expect = [0] * (1 + 2 * CLASSES)
+    last = prog.forward[size]
+    for key, fin in prog.finals.items():
+        w = last[key]
+        for j in range(1, 1 + 2 * CLASSES):
+            expect[j] += w * fin[j]
+    sprint = [0.0] * 43
+    hand = [0.0] * 43
+    deck = [0.0] * 43
+    scale = total * _SCALE
+    for v in cards_of(facts.unknown):
+        c = _CLASS_OF[v]
+        js, jh = 1 + 2 * c, 2 + 2 * c
+        if c in interest:
+            k = 1 + 2 * interest.index(c)
+            sprint[v] = (expect[js] - joint[k][v]) / scale
+            hand[v] = (expect[jh] - joint[k + 1][v]) / scale
+        else:
+            sprint[v] = expect[js] / scale
+            hand[v] = expect[jh] / scale
+        deck[v] = max(0.0, 1.0 - hideout[v] - sprint[v] - hand[v])
+    if facts.holds_last:
+        hand[LAST] = 1.0
+    return Belief(
+        worlds=worlds,
+        position_probs=position_probs,
+        hideout_prob=tuple(hideout),
+        sprint_prob=tuple(sprint),
+        hand_prob=tuple(hand),
+        deck_prob=tuple(deck),
+        exact=not facts.stuck_first_turn,
+    )
+
+
+# ---------------------------------------------------------------------------- sampling
+def _sample_world(facts: _Facts, rng: random.Random) -> tuple[list[int], list[list[int]], list[int]]:
+    """One consistent world, uniformly: (hideout per position, sprint stack per position, hand)."""
+    prog = _programme_for(facts)
+    size = facts.size
+    if prog.total == 0:
+        raise ValueError("inconsistent observation: no fugitive world explains it")
+    back = _backward(prog)
+    state = 0
+    path: list[_Edge] = []
+    for i in range(1, size + 1):
+        options = [e for e in prog.edges[i] if e[0] == state and e[1] in back[i]]
+        weights = [e[2] * back[i][e[1]][0] for e in options]
+        chosen = options[_pick(weights, rng)]
+        path.append(chosen)
+        state = chosen[1]
+    configs = _hand_configs(prog, state)
+    config = configs[_pick([w for w, _ in configs], rng)][1]
+
+    values = [0] + [e[3] for e in path]
+    taken = {v for i, v in enumerate(values) if i and facts.known[i] < 0}
+    pools = [
+        [c for c in cards_of(facts.unknown) if _CLASS_OF[c] == k and c not in taken] for k in range(CLASSES)
+    ]
+    for pool in pools:
+        rng.shuffle(pool)
+    stacks: list[list[int]] = [[] for _ in range(size + 1)]
+    # fixed-parity sprint cards first, then the free-parity ones from what is left of each group
+    for i in range(1, size + 1):
+        if facts.known[i] >= 0:
+            stacks[i] = list(facts.known_sprints[i])
+        else:
+            counts, grouped = prog.comps[i][path[i - 1][4]][3:5]
+            if not grouped:
+                for c, k in enumerate(counts):
+                    stacks[i] += [pools[c].pop() for _ in range(k)]
+    merged = [pools[2 * g] + pools[2 * g + 1] for g in range(GROUPS)]
+    for cards in merged:
+        rng.shuffle(cards)
+    for i in range(1, size + 1):
+        if facts.known[i] < 0:
+            counts, grouped = prog.comps[i][path[i - 1][4]][3:5]
+            if grouped:
+                for g, k in enumerate(counts):
+                    stacks[i] += [merged[g].pop() for _ in range(k)]
+            rng.shuffle(stacks[i])
+    hand = list(merged[0])
+    for g in range(1, GROUPS):
+        if config:
+            odd = [c for c in merged[g] if c % 2]
+            even = [c for c in merged[g] if not c % 2]
+            hand += odd[: config[2 * g]] + even[: config[2 * g + 1]]
+        else:
+            hand += merged[g][: facts.hand_unknown[g - 1] - ((state >> _U_SHIFT[g]) & 31)]
+    if facts.holds_last:
+        hand.append(LAST)
+    return values, stacks, sorted(hand)
+
+
+def _pick(weights: list[int], rng: random.Random) -> int:
+    """An index drawn with probability proportional to exact integer weights."""
+    total = sum(weights)
+    r = rng.randrange(total)
+    for i, w in enumerate(weights):
+        if r < w:
+            return i
+        r -= w
+    raise AssertionError("unreachable")
+
+
+def _assign_slots(
+    cards: list[tuple[int, int]], slots: list[int], rng: random.Random
+) -> dict[int, int] | None:
+    """Give each card a distinct slot, uniformly among valid matchings.
+
+    ``cards``: (card, bound) with a slot valid iff ``slot_key < bound`` for cards that must have
+    arrived in time; ``slots``: the slots' keys.  Processing cards tightest bound first, the
+    number of free valid slots never depends on earlier choices, so each step is uniform.
+    Returns card -> slot index, or None if impossible.
+    """
+    order = sorted(cards, key=lambda cb: cb[1])
+    used = [False] * len(slots)
+    out = {}
+    for card, bound in order:
+        free = [j for j, key in enumerate(slots) if key < bound and not used[j]]
+        if not free:
+            return None
+        j = free[int(rng.random() * len(free))]
+        used[j] = True
+        out[card] = j
+    return out
+
+
+def determinize(state: FugitiveState, player: int, rng: random.Random) -> FugitiveState:
+    """A full state consistent with ``state.observation(player)``, sampled uniformly.
+
+    The detective's seat samples a fugitive world uniformly (see :func:`belief`); the fugitive's
+    seat samples the detective's hand uniformly among hands that never named one of its own
+    cards.  The history is rewritten to match, then replayed, so the world's record replays.
+    """
+    if player == DETECTIVE:
+        return _determinize_detective(state, rng)
+    if player == FUGITIVE:
+        return _determinize_fugitive(state, rng)
+    raise ValueError(f"player must be 0 (fugitive) or 1 (detective), got {player!r}")
+
+
+_ATTEMPTS = 2000
+
+
+def _deal_slots(state: FugitiveState) -> list[tuple[int, int, int, int]]:
+    """Every deal in the history: (history index, receiver, deck, hideouts on the table)."""
+    out = []
+    deal_no = 0
+    for index, action in enumerate(state.history):
+        if not isinstance(action, Deal):
+            continue
+        if index < len(SETUP_DEALS):
+            out.append((index, FUGITIVE, SETUP_DEALS[index], 0))
+        else:
+            player, deck, on_table = state.draw_log[deal_no]
+            out.append((index, player, deck, on_table))
+            deal_no += 1
+    return out
+
+
+def _replay(state: FugitiveState, actions: list[Any]) -> FugitiveState | None:
+    world = state.game.new_game(seed=state.seed)
+    try:
+        for action in actions:
+            world.apply(action)
+    except IllegalAction:
+        return None
+    assert isinstance(world, FugitiveState)
+    return world
+
+
+def _determinize_detective(state: FugitiveState, rng: random.Random) -> FugitiveState:
+    facts = _facts_from_state(state)
+    slots = [s for s in _deal_slots(state) if s[1] == FUGITIVE]
+    for _ in range(_ATTEMPTS):
+        values, stacks, hand = _sample_world(facts, rng)
+        # which deal brought each of the fugitive's deck cards: laid at i -> drawn before i
+        assignment: dict[int, int] = {}
+        ok = True
+        for d in range(3):
+            keys = [s[3] if s[0] >= len(SETUP_DEALS) else -1 for s in slots if s[2] == d]
+            indices = [s[0] for s in slots if s[2] == d]
+            cards = []
+            for i in range(1, facts.size + 1):
+                for c in (values[i], *stacks[i]):
+                    if _GROUP_OF[c] == d + 1:
+                        cards.append((c, i))
+            cards += [(c, 99) for c in hand if _GROUP_OF[c] == d + 1]
+            if len(cards) != len(keys):
+                raise AssertionError(f"deck {d + 1}: {len(cards)} cards for {len(keys)} deals")
+            matched = _assign_slots(cards, keys, rng)
+            if matched is None:
+                ok = False
+                break
+            for card, j in matched.items():
+                assignment[indices[j]] = card
+        if not ok:
+            continue
+        actions: list[Any] = []
+        position, sprint_no = 0, 0
+        for index, action in enumerate(state.history):
+            if index in assignment:
+                actions.append(f"deal {assignment[index]}")
+            elif isinstance(action, Hide):
+                position += 1
+                sprint_no = 0
+                actions.append(f"hide {values[position]}")
+            elif isinstance(action, Sprint):
+                actions.append(f"sprint {stacks[position][sprint_no]}")
+                sprint_no += 1
+            else:
+                actions.append(action)
+        world = _replay(state, actions)
+        if world is not None:
+            return world
+    raise RuntimeError(
+        "determinize: no consistent world found (edition-2 first-turn pass rejected every sample)"
+    )
+
+
+def _determinize_fugitive(state: FugitiveState, rng: random.Random) -> FugitiveState:
+    slots = [s for s in _deal_slots(state) if s[1] == DETECTIVE]
+    last_named: dict[int, int] = {}
+    for index, action in enumerate(state.history):
+        number = getattr(action, "number", None)
+        if number is not None:
+            last_named[number] = index
+    assignment: dict[int, int] = {}
+    for d in range(3):
+        pool = cards_of(state.decks[d] | (state.dhand & _deck_mask(d)))
+        mine = [s for s in slots if s[2] == d]
+        chosen = _sample_detective_cards(pool, [s[0] for s in mine], last_named, rng)
+        # a card named at step t came to the detective's hand after t: slot index > t
+        cards = [(c, -last_named.get(c, -1)) for c in chosen]
+        matched = _assign_slots(cards, [-s[0] for s in mine], rng)
+        assert matched is not None
+        for card, j in matched.items():
+            assignment[mine[j][0]] = card
+    actions = [f"deal {assignment[i]}" if i in assignment else a for i, a in enumerate(state.history)]
+    world = _replay(state, actions)
+    if world is None:
+        raise AssertionError("determinize: the rewritten history does not replay")
+    return world
+
+
+def _sample_detective_cards(
+    pool: list[int], slots: list[int], last_named: dict[int, int], rng: random.Random
+) -> list[int]:
+    """Uniformly, ``len(slots)`` cards of ``pool`` the detective can have drawn at those steps.
+
+    A card named at step ``t`` cannot have been in the detective's hand then, so it came with a
+    deal after ``t``.  Group the cards by ``rank`` = how many deals came before their last
+    naming; a hand is possible iff, for every ``k``, at most ``m - k`` of its cards have rank
+    ``>= k`` (Hall's condition for suffixes).  Count hands by rank groups, then sample.
+    """
+    m = len(slots)
+    order = sorted(slots)
+    groups: list[list[int]] = [[] for _ in range(m + 1)]
+    for c in pool:
+        named = last_named.get(c, -1)
+        groups[bisect.bisect_left(order, named + 1)].append(c)
+    memo: dict[tuple[int, int], int] = {}
+
+    def ways(k: int, taken: int) -> int:
+        # choices among groups k, k-1, ..., 0 given ``taken`` cards of rank > k
+        if k < 0:
+            return 1 if taken == m else 0
+        key = (k, taken)
+        if key not in memo:
+            memo[key] = sum(
+                math.comb(len(groups[k]), j) * ways(k - 1, taken + j)
+                for j in range(len(groups[k]) + 1)
+                if taken + j <= m - k
+            )
+        return memo[key]
+
+    if ways(m - 1, 0) == 0:
+        raise ValueError("inconsistent state: no detective hand fits the guesses it made")
+    chosen: list[int] = []
+    taken = 0
+    for k in range(m - 1, -1, -1):
+        options = [j for j in range(len(groups[k]) + 1) if taken + j <= m - k]
+        weights = [math.comb(len(groups[k]), j) * ways(k - 1, taken + j) for j in options]
+        j = options[_pick(weights, rng)]
+        chosen += rng.sample(groups[k], j)
+        taken += j
+    return chosen
+
+
+def _deck_mask(d: int) -> int:
+    lo, hi = DECK_RANGES[d]
+    return ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)
