@@ -165,6 +165,15 @@ class ValueBidder(DelanopolisAgent):
         return rent_yield + resale * 0.5 + danger * 0.5
 
     def choose_bid(self, state: DelanopolisState, player: int, rng: random.Random) -> Action:
+        mayor = state.mayor
+        if state.bid_is_public(mayor) and state.bids[mayor] >= 0:
+            # the mayor bid in the open: if every challenger together cannot beat him, a bid
+            # would only feed him (he takes every bid); otherwise the full bid, to beat him
+            mayor_value = state.bids[mayor] * (2 if state.boosted[mayor] else 1)
+            reach = sum(state.max_bid(c) * (2 if state.boosted[c] else 1) for c in state.challengers)
+            if mayor_value >= reach:
+                return bid(0)
+            return _snap(state, player, state.max_bid(player))
         value = self.terrain_value(state, player, state.landed)
         return _snap(state, player, state.max_bid(player) * min(1.0, self.aggression * value))
 
