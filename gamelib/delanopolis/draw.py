@@ -487,8 +487,8 @@ def draw_landing_odds(odds: dict[str, dict[int, Any]], title: str = "Landing odd
         )
     ax.set_xticks(xs, [f"{t + 1}. {content().terrains[t].name}" for t in range(TERRAINS)], fontsize=12)
     ax.tick_params(axis="x", labelrotation=30)
-    for label in ax.get_xticklabels():
-        label.set_horizontalalignment("right")
+    for tick in ax.get_xticklabels():
+        tick.set_horizontalalignment("right")
     ax.set_ylabel("probability per roll", fontsize=13)
     ax.set_title(title, fontsize=16, weight="bold")
     ax.legend(fontsize=12)
