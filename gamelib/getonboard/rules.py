@@ -1,0 +1,1037 @@
+"""Get on Board – Paris & Roma: the rules engine (state, actions, notation, options, scoring).
+
+Seed: ``shared/seeds/004_768639de7336b9a9.txt`` plus the published facts of the seeds README;
+``docs/rules/getonboard.md`` quotes each sentence next to the rule name used in errors here.
+
+The turn is split into one action per stick, so branching stays at most 3 and a widget can
+offer "click the next intersection":
+
+* setup (chance): ``objective K`` twice (the 2 common objectives), ``sheet S`` and ``personal P``
+  for every player, ``deal T`` (two start tickets per player, among the map's start numbers);
+* setup (players in seat order): ``start T`` puts the start pawn on start ``T``;
+* each of the 12 rounds: the chance outcome ``ticket T`` (the next ticket of the shuffled pile),
+  then every player, the Contrôleur first: ``go N|E|S|W`` once per stick of the shape their sheet
+  gives for the ticket's colour, then ``bonus N|E|S|W`` (spend a circled metro entrance for one
+  extra stick) or ``end`` if they hold a circled entrance.
+
+The shuffled ticket pile is modelled as a chance node at each reveal (uniform over the tickets
+not yet seen), which is the same distribution as a shuffle and leaves no hidden state: every
+sheet and objective is public, so the game has perfect information with chance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+
+from gamelib.core.errors import IllegalAction
+from gamelib.core.game import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Game,
+    GameInfo,
+    State,
+    parse_int,
+    split_notation,
+)
+from gamelib.getonboard.board import (
+    CINEMA,
+    DARK_LOVERS,
+    DIRECTIONS,
+    ENTRANCE,
+    GRANNY,
+    LIGHT_LOVERS,
+    NO_HEADING,
+    OPERA,
+    OPPOSITE,
+    RESTAURANT,
+    STUDENT,
+    THEATRE,
+    TOURIST,
+    CityMap,
+    Shape,
+    Tables,
+    completable,
+    junction_cost,
+    load_map,
+    load_tables,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+ROUNDS = 12
+STICKS = 32
+"""Sticks per player: exactly enough, since the 12 tickets ask for 26 sticks on every sheet (each
+colour twice: 2 x (2+2+2+1+3+3)) and at most 6 more come from metro entrances."""
+PLAYER_COLOURS = ("red", "blue", "green", "purple", "orange")
+MONUMENTS = (THEATRE, OPERA)
+DESTINATIONS = (THEATRE, OPERA, RESTAURANT)
+
+
+# ---------------------------------------------------------------------------- actions
+@dataclass(frozen=True, slots=True)
+class DrawObjective(Action):
+    """Chance: common objective ``objective`` (1-6) is laid out, yellow side up."""
+
+    objective: int
+
+    def __str__(self) -> str:
+        return f"objective {self.objective}"
+
+
+@dataclass(frozen=True, slots=True)
+class DealSheet(Action):
+    """Chance: the next player in seat order gets score sheet ``sheet`` (1-5)."""
+
+    sheet: int
+
+    def __str__(self) -> str:
+        return f"sheet {self.sheet}"
+
+
+@dataclass(frozen=True, slots=True)
+class DealPersonal(Action):
+    """Chance: the next player gets personal objective card ``card`` (1-based in the city deck)."""
+
+    card: int
+
+    def __str__(self) -> str:
+        return f"personal {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class DealStart(Action):
+    """Chance: a start ticket (a start number of the map) is dealt to the next player."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"deal {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class ChooseStart(Action):
+    """A player keeps one of their dealt start tickets: the start pawn goes on that start."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"start {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class RevealTicket(Action):
+    """Chance: the Contrôleur reveals ticket ``number`` (1-12) from the shuffled pile."""
+
+    number: int
+
+    def __str__(self) -> str:
+        return f"ticket {self.number}"
+
+
+@dataclass(frozen=True, slots=True)
+class Go(Action):
+    """Lay the next stick of the ticket's shape, from the end of the line towards ``direction``."""
+
+    direction: int
+
+    def __str__(self) -> str:
+        return f"go {DIRECTIONS[self.direction]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Bonus(Action):
+    """End of turn: cross out one circled metro entrance to lay one extra stick ``direction``."""
+
+    direction: int
+
+    def __str__(self) -> str:
+        return f"bonus {DIRECTIONS[self.direction]}"
+
+
+@dataclass(frozen=True, slots=True)
+class EndTurn(Action):
+    """End of turn without spending a metro entrance (kept entrances score 2 each)."""
+
+    def __str__(self) -> str:
+        return "end"
+
+
+OBJECTIVES = tuple(DrawObjective(i) for i in range(7))
+SHEETS = tuple(DealSheet(i) for i in range(6))
+PERSONALS = tuple(DealPersonal(i) for i in range(32))
+DEALS = tuple(DealStart(i) for i in range(13))
+STARTS = tuple(ChooseStart(i) for i in range(13))
+TICKETS = tuple(RevealTicket(i) for i in range(13))
+GOS = tuple(Go(d) for d in range(4))
+BONUSES = tuple(Bonus(d) for d in range(4))
+END = EndTurn()
+
+# ---------------------------------------------------------------------------- phases
+P_OBJECTIVE, P_SHEET, P_PERSONAL, P_DEAL, P_START, P_REVEAL, P_LAY, P_BONUS, P_OVER = range(9)
+PHASE_NAMES = (
+    "common objectives are drawn",
+    "score sheets are dealt",
+    "personal objectives are dealt",
+    "start tickets are dealt",
+    "players choose their start",
+    "the Contrôleur reveals a ticket",
+    "a player lays the ticket's sticks",
+    "a player may spend a metro entrance",
+    "game over",
+)
+CHANCE_PHASES = (P_OBJECTIVE, P_SHEET, P_PERSONAL, P_DEAL, P_REVEAL)
+
+CITY_CHOICES = ("auto", "rome", "paris")
+CITY_PLAYERS = {"rome": (2, 3), "paris": (4, 5)}
+
+
+@dataclass(frozen=True)
+class GetOnBoardOptions:
+    """Rule options; each is an interpretation or variant quoted in ``docs/rules/getonboard.md``."""
+
+    city: str = "auto"
+    """"rome", "paris", or "auto": Rome for 1-3 players, Paris for 4-5 (the seed's pairing)."""
+    free_city: bool = False
+    """Lift the pairing "À deux ou trois joueurs, utilisez Rome ; à quatre ou cinq, Paris"."""
+    rome_fluid: str = "round"
+    """Which ticket sets Rome's fluid colour: "round" (each revealed ticket) or "first-ticket"."""
+    fluid_bonus: str = "with-transfer"
+    """Rome's +1 circle on a fluid section: "with-transfer" (only where opponents' sticks lie) or "always"."""
+    loops: str = "forced-only"
+    """A stick that re-enters one's own line: "forced-only" (only when no other stick can finish
+    the shape safely) or "allowed" (always offered; it eliminates the player either way)."""
+    tourist_overflow: str = "lost"
+    """A tourist reached when the current row is full: "lost" or "next-row"."""
+    empty_destination: str = "ignore"
+    """A monument or restaurant reached while the current row is empty: "ignore" or "close" (the row is wasted)."""
+    start_features: bool = False
+    """Whether the features of one's start intersection apply when the pawn is placed."""
+    rounds: int = ROUNDS
+    """Number of rounds (12 in the rules; fewer only for teaching and tests)."""
+    solo_yellow_rounds: int = 6
+    """Solo: a common objective is worth 10 if achieved within this many rounds, 6 afterwards."""
+    solo_affluence: bool = True
+    """Solo: the map's affluence line counts as one opponent stick on each of its sections."""
+
+    def __post_init__(self) -> None:
+        choices = {
+            "city": CITY_CHOICES,
+            "rome_fluid": ("round", "first-ticket"),
+            "fluid_bonus": ("with-transfer", "always"),
+            "loops": ("forced-only", "allowed"),
+            "tourist_overflow": ("lost", "next-row"),
+            "empty_destination": ("ignore", "close"),
+        }
+        for name, allowed in choices.items():
+            value = getattr(self, name)
+            if value not in allowed:
+                raise ValueError(f"option {name!r} must be one of {allowed}, got {value!r}")
+        if not 1 <= self.rounds <= ROUNDS:
+            raise ValueError(f"option 'rounds' must be between 1 and {ROUNDS}, got {self.rounds}")
+        if not 0 <= self.solo_yellow_rounds <= ROUNDS:
+            raise ValueError(f"option 'solo_yellow_rounds' must be between 0 and {ROUNDS}")
+
+
+# ---------------------------------------------------------------------------- the score sheet
+class ScoreSheet(NamedTuple):
+    """One player's paper sheet: every box that can be ticked, as small ints and tuples."""
+
+    grannies: int = 0
+    students: int = 0
+    cinemas: int = 0
+    tourist_rows: tuple[int, ...] = (0, 0, 0)
+    tourists_closed: int = 0
+    light: tuple[int, ...] = (0, 0, 0)
+    dark: tuple[int, ...] = (0, 0, 0)
+    lovers_closed: int = 0
+    entrances: int = 0
+    """Entrances circled (spent ones included)."""
+    spent: int = 0
+    transfers: int = 0
+    modifications: int = 0
+    objective_points: tuple[int, ...] = (0, 0)
+    visits: tuple[int, ...] = (0,) * 10
+    """How many intersections of each feature kind the line reached (for the common objectives)."""
+
+
+CATEGORIES = (
+    "grannies",
+    "students",
+    "tourists",
+    "lovers",
+    "transfers",
+    "objectives",
+    "personal",
+    "entrances",
+    "turns",
+)
+"""Score categories, in the order of the paper sheet's total column."""
+
+
+def tourist_row_value(count: int, tables: Tables) -> int:
+    return tables.tourist_row_values[min(count, tables.tourist_row_size)]
+
+
+def lover_row_value(light: int, dark: int, tables: Tables) -> int:
+    couples = min(light, dark)
+    return couples * tables.couple_points + (light + dark - 2 * couples) * tables.single_points
+
+
+def score_breakdown(sheet: ScoreSheet, personal_reached: int, tables: Tables) -> dict[str, int]:
+    """Points per category (see :data:`CATEGORIES`) and ``"total"``, as at the end of the game.
+
+    Unresolved tourist and lover rows score half their value, rounded down; turn modifications
+    are a negative category.
+    """
+    grannies = sum(tables.granny_track[: min(sheet.grannies, len(tables.granny_track))])
+    students = min(sheet.students, tables.students_max) * min(sheet.cinemas, tables.cinemas_max)
+    tourists = 0
+    for i, count in enumerate(sheet.tourist_rows):
+        value = tourist_row_value(count, tables)
+        tourists += value if i < sheet.tourists_closed else value // 2
+    lovers = 0
+    for i in range(tables.lover_rows):
+        value = lover_row_value(sheet.light[i], sheet.dark[i], tables)
+        lovers += value if i < sheet.lovers_closed else value // 2
+    track = tables.transfer_track
+    transfers = track[min(sheet.transfers, len(track)) - 1] if sheet.transfers else 0
+    out = {
+        "grannies": grannies,
+        "students": students,
+        "tourists": tourists,
+        "lovers": lovers,
+        "transfers": transfers,
+        "objectives": sum(sheet.objective_points),
+        "personal": tables.personal_points[personal_reached],
+        "entrances": tables.entrance_points * (sheet.entrances - sheet.spent),
+        "turns": -sum(tables.turn_penalties[: sheet.modifications]),
+    }
+    out["total"] = sum(out.values())
+    return out
+
+
+def apply_features(
+    sheet: ScoreSheet, features: tuple[int, ...], tables: Tables, options: GetOnBoardOptions
+) -> ScoreSheet:
+    """The sheet after reaching an intersection: its features apply one after the other."""
+    for f in features:
+        visits = list(sheet.visits)
+        visits[f] += 1
+        sheet = sheet._replace(visits=tuple(visits))
+        if f == ENTRANCE:
+            if sheet.entrances < tables.entrance_boxes:
+                sheet = sheet._replace(entrances=sheet.entrances + 1)
+        elif f == GRANNY:
+            sheet = sheet._replace(grannies=sheet.grannies + 1)
+        elif f == STUDENT:
+            sheet = sheet._replace(students=sheet.students + 1)
+        elif f == CINEMA:
+            sheet = sheet._replace(cinemas=sheet.cinemas + 1)
+        elif f == TOURIST:
+            row = sheet.tourists_closed
+            rows = list(sheet.tourist_rows)
+            while row < tables.tourist_rows and rows[row] >= tables.tourist_row_size:
+                if options.tourist_overflow != "next-row":
+                    row = tables.tourist_rows  # lost
+                    break
+                row += 1
+            if row < tables.tourist_rows:
+                rows[row] += 1
+                sheet = sheet._replace(tourist_rows=tuple(rows))
+        elif f in MONUMENTS:
+            row = sheet.tourists_closed
+            if row < tables.tourist_rows and (
+                sheet.tourist_rows[row] > 0 or options.empty_destination == "close"
+            ):
+                sheet = sheet._replace(tourists_closed=row + 1)
+        elif f in (LIGHT_LOVERS, DARK_LOVERS):
+            row = sheet.lovers_closed
+            if row < tables.lover_rows:
+                values = list(sheet.light if f == LIGHT_LOVERS else sheet.dark)
+                if values[row] < tables.lovers_per_colour:
+                    values[row] += 1
+                    if f == LIGHT_LOVERS:
+                        sheet = sheet._replace(light=tuple(values))
+                    else:
+                        sheet = sheet._replace(dark=tuple(values))
+        elif f == RESTAURANT:
+            row = sheet.lovers_closed
+            if row < tables.lover_rows and (
+                sheet.light[row] + sheet.dark[row] > 0 or options.empty_destination == "close"
+            ):
+                sheet = sheet._replace(lovers_closed=row + 1)
+    return sheet
+
+
+# ---------------------------------------------------------------------------- the game
+class GetOnBoardGame(Game):
+    """Get on Board – Paris & Roma for 1-5 players (1 = the solo mode)."""
+
+    info: ClassVar[GameInfo] = GameInfo(
+        name="getonboard",
+        title="Get on Board – Paris & Roma",
+        min_players=1,
+        max_players=5,
+        default_players=3,
+        min_return=-10.0,
+        max_return=169.0,
+        perfect_information=True,
+        has_chance=True,
+        utility="general_sum",
+        description="Draw a metro line on a shared grid, ticket by ticket; carry passengers, share sections.",
+    )
+    Options: ClassVar[type] = GetOnBoardOptions
+    options: GetOnBoardOptions
+
+    def _validate_setup(self) -> None:
+        opts, n = self.options, self.num_players
+        city = opts.city
+        if city == "auto":
+            city = "rome" if n <= 3 else "paris"
+        elif n > 1 and not opts.free_city:
+            low, high = CITY_PLAYERS[city]
+            if not low <= n <= high:
+                raise ValueError(
+                    f"getonboard: {city.capitalize()} is played by {low}-{high} players, got {n} "
+                    "(seed: 'À deux ou trois joueurs, utilisez Rome ; à quatre ou cinq, Paris'); "
+                    "set free_city=True to lift the pairing"
+                )
+        self.city: str = city
+        self.board: CityMap = load_map(city)
+        self.tables: Tables = load_tables()
+        self.deals_per_player = min(2, len(self.board.starts) // n)
+        self.solo = n == 1
+
+    @property
+    def max_game_length(self) -> int:
+        n = self.num_players
+        setup = 2 + n + n + self.deals_per_player * n + n
+        # per player and round: at most 3 sticks and one bonus/end action
+        return setup + self.options.rounds * (1 + 4 * n)
+
+    def action_universe(self) -> list[Action]:
+        """Every action of this configuration, in a fixed order (chance outcomes first)."""
+        deck = len(self.tables.personal[self.city])
+        starts = range(1, len(self.board.starts) + 1)
+        return [
+            *OBJECTIVES[1:7],
+            *SHEETS[1:6],
+            *PERSONALS[1 : deck + 1],
+            *(DEALS[t] for t in starts),
+            *TICKETS[1:13],
+            *(STARTS[t] for t in starts),
+            *GOS,
+            *BONUSES,
+            END,
+        ]
+
+    def new_game(self, seed: int | None = None) -> GetOnBoardState:
+        return GetOnBoardState(self, seed)
+
+    def player_name(self, player: int) -> str:
+        return f"player {player} ({PLAYER_COLOURS[player]})"
+
+    def parse_action(self, text: str) -> Action:
+        verb, args = split_notation(
+            text, ("objective", "sheet", "personal", "deal", "start", "ticket", "go", "bonus", "end")
+        )
+        if verb == "end":
+            if args:
+                raise IllegalAction("notation", f"'end' takes no argument, got {' '.join(args)!r}")
+            return END
+        if len(args) != 1:
+            raise IllegalAction("notation", f"{verb!r} takes exactly one argument, e.g. '{verb} 3'")
+        if verb in ("go", "bonus"):
+            letter = args[0].upper()
+            if letter not in DIRECTIONS:
+                raise IllegalAction("notation", f"a direction is N, E, S or W, got {args[0]!r}")
+            d = DIRECTIONS.index(letter)
+            return GOS[d] if verb == "go" else BONUSES[d]
+        if verb == "objective":
+            return OBJECTIVES[parse_int(args[0], "common objective", 1, 6)]
+        if verb == "sheet":
+            return SHEETS[parse_int(args[0], "sheet", 1, 5)]
+        if verb == "personal":
+            deck = len(self.tables.personal[self.city])
+            return PERSONALS[parse_int(args[0], "personal objective card", 1, deck)]
+        if verb == "ticket":
+            return TICKETS[parse_int(args[0], "ticket", 1, 12)]
+        number = parse_int(args[0], "start number", 1, len(self.board.starts))
+        return DEALS[number] if verb == "deal" else STARTS[number]
+
+    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
+        from gamelib.getonboard.draw import draw_state
+
+        assert isinstance(state, GetOnBoardState)
+        return draw_state(state, ax=ax, perspective=perspective)
+
+
+class GetOnBoardState(State):
+    """A position of Get on Board.  See the module docstring for the turn structure."""
+
+    game: GetOnBoardGame
+
+    def __init__(self, game: GetOnBoardGame, seed: int | None) -> None:
+        super().__init__(game, seed)
+        n = game.num_players
+        self.board = game.board
+        self.tables = game.tables
+        self.phase = P_OBJECTIVE
+        self.objectives: tuple[int, ...] = ()
+        """Common objective ids (1-6) on the table."""
+        self.flipped: tuple[bool, ...] = ()
+        """Per common objective: turned to its grey side (someone achieved it in an earlier round)."""
+        self.sheet_of: tuple[int, ...] = ()
+        """Per player: the score sheet (0-4)."""
+        self.personal: tuple[int, ...] = ()
+        """Per player: index of their personal objective in the city deck."""
+        self.dealt: tuple[tuple[int, ...], ...] = ()
+        """Per player: the start tickets dealt (start numbers)."""
+        self.start_of: tuple[int, ...] = ()
+        """Per player: the start number chosen."""
+        self.tickets: tuple[int, ...] = ()
+        """Ticket numbers revealed so far, in order (the last is the current round's)."""
+        self.turn_index = 0
+        """Position of the player to act in this round's order (0 = the Contrôleur)."""
+        self.end = [-1] * n
+        self.heading = [NO_HEADING] * n
+        self.visited = [0] * n
+        self.owned = [0] * n
+        self.routes: list[list[int]] = [[] for _ in range(n)]
+        self.eliminated = [False] * n
+        self.sheets = [ScoreSheet()] * n
+        # the turn in progress
+        self.step = 0
+        self.shape: Shape = self.tables.shapes[0]
+        self.forced_straight = False
+        self.turn_start = 0
+        """Index in the player's route where this turn began (the partial route follows it)."""
+        self.turn_transfers: list[tuple[int, int]] = []
+        """(section, circles) gained this turn: drawn as transfer sections."""
+
+    # ------------------------------------------------------------------ queries
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    @property
+    def round(self) -> int:
+        """The round in progress, 1-based (0 during the setup)."""
+        return len(self.tickets)
+
+    @property
+    def controller(self) -> int:
+        """The Contrôleur of the round in progress (player 0 in round 1, then clockwise)."""
+        return (max(self.round, 1) - 1) % self.num_players
+
+    @property
+    def ticket(self) -> int:
+        """The current ticket number, 0 before the first reveal."""
+        return self.tickets[-1] if self.tickets else 0
+
+    @property
+    def current_player(self) -> int:
+        phase = self.phase
+        if phase == P_OVER:
+            return TERMINAL
+        if phase in CHANCE_PHASES:
+            return CHANCE
+        if phase == P_START:
+            return len(self.start_of)
+        return (self.controller + self.turn_index) % self.num_players
+
+    def fluid_colour(self) -> int:
+        """Rome: the section colour (index into SECTION_COLOURS) that gives +1 circle now; -1 elsewhere."""
+        if self.game.city != "rome" or not self.tickets:
+            return -1
+        ticket = self.tickets[0] if self.game.options.rome_fluid == "first-ticket" else self.tickets[-1]
+        return self.tables.tickets[ticket - 1].rome_fluid
+
+    def shape_of(self, player: int) -> Shape:
+        """The shape ``player``'s sheet gives for the current ticket."""
+        return self.tables.shape_for(self.sheet_of[player], self.ticket)
+
+    def personal_letters(self, player: int) -> str:
+        return self.tables.personal[self.game.city][self.personal[player]]
+
+    def personal_reached(self, player: int) -> int:
+        """How many of ``player``'s three personal-objective intersections the line has reached."""
+        letters = self.board.letters
+        return sum(1 for c in self.personal_letters(player) if self.visited[player] >> letters[c] & 1)
+
+    def boxes_left(self, player: int) -> int:
+        return self.tables.max_modifications - self.sheets[player].modifications
+
+    def entrances_available(self, player: int) -> int:
+        s = self.sheets[player]
+        return s.entrances - s.spent
+
+    def breakdown(self, player: int) -> dict[str, int]:
+        """Score by category as if the game ended now; an eliminated player scores nothing."""
+        if self.eliminated[player]:
+            return dict.fromkeys((*CATEGORIES, "total"), 0)
+        if player >= len(self.personal):
+            return dict.fromkeys((*CATEGORIES, "total"), 0)
+        return score_breakdown(self.sheets[player], self.personal_reached(player), self.tables)
+
+    def score(self, player: int) -> int:
+        return self.breakdown(player)["total"]
+
+    def winners(self) -> list[int]:
+        """The players with the best total (several on a tie: "une égalité partage la victoire")."""
+        alive = [p for p in range(self.num_players) if not self.eliminated[p]]
+        if not alive:
+            return []
+        best = max(self.score(p) for p in alive)
+        return [p for p in alive if self.score(p) == best]
+
+    def opponent_sticks(self, player: int, section: int) -> int:
+        """Sticks of other players (and the solo affluence line) already on ``section``."""
+        count = sum(1 for q, owned in enumerate(self.owned) if q != player and owned >> section & 1)
+        if self.game.solo and self.game.options.solo_affluence and self.board.affluence >> section & 1:
+            count += 1
+        return count
+
+    def transfer_circles(self, player: int, section: int) -> int:
+        """Circles ``player`` would tick for laying a stick on ``section`` now."""
+        circles = self.opponent_sticks(player, section)
+        fluid = self.fluid_colour()
+        on_fluid = fluid >= 0 and self.board.section_colour[section] == fluid
+        if on_fluid and (circles > 0 or self.game.options.fluid_bonus == "always"):
+            circles += 1
+        return circles
+
+    def target(self, action: Action) -> int:
+        """The intersection a ``go``/``bonus`` action reaches (or a ``start``'s intersection); -1 else."""
+        if isinstance(action, (Go, Bonus)):
+            p = self.current_player
+            if p < 0 or self.end[p] < 0:
+                return -1
+            return self.board.neighbour[self.end[p]][action.direction]
+        if isinstance(action, ChooseStart):
+            return self.board.starts.get(action.number, -1)
+        return -1
+
+    def action_to(self, node: int) -> Action | None:
+        """The legal action that lays the next stick (or chooses the start) at intersection ``node``."""
+        for a in self.legal_actions():
+            if self.target(a) == node:
+                return a
+        return None
+
+    # ------------------------------------------------------------------ legal moves
+    def _legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase in CHANCE_PHASES:
+            return [a for a, _ in self._chance_outcomes()]
+        if phase == P_START:
+            return [STARTS[t] for t in sorted(self.dealt[len(self.start_of)])]
+        p = self.current_player
+        if phase == P_LAY:
+            return [GOS[d] for d in self._lay_directions(p)]
+        if phase == P_BONUS:
+            return [*(BONUSES[d] for d in self._bonus_directions(p)), END]
+        return []
+
+    def _open_directions(self, p: int) -> list[int]:
+        """Directions with a section, not back along the last stick, not already holding p's stick."""
+        node, heading = self.end[p], self.heading[p]
+        back = OPPOSITE[heading] if heading >= 0 else -1
+        owned = self.owned[p]
+        sections = self.board.section[node]
+        return [d for d in range(4) if sections[d] >= 0 and d != back and not owned >> sections[d] & 1]
+
+    def _lay_directions(self, p: int) -> list[int]:
+        if self.forced_straight:
+            return self._forced_directions(p)
+        node, heading = self.end[p], self.heading[p]
+        shape, step, boxes = self.shape, self.step, self.boxes_left(p)
+        board, visited = self.board, self.visited[p]
+        on_map, safe = [], []
+        for d in self._open_directions(p):
+            cost = junction_cost(shape.junctions, step, heading, d)
+            if cost > boxes:
+                continue
+            nb = board.neighbour[node][d]
+            if not completable(board, nb, d, shape.junctions, step + 1, shape.sticks, boxes - cost, None):
+                continue
+            on_map.append(d)
+            if not visited >> nb & 1 and completable(
+                board, nb, d, shape.junctions, step + 1, shape.sticks, boxes - cost, visited | 1 << nb
+            ):
+                safe.append(d)
+        if self.game.options.loops == "allowed" or not safe:
+            return on_map
+        return safe
+
+    def _forced_directions(self, p: int) -> list[int]:
+        """The FAQ's exception: one stick, straight ahead; any open direction if straight is off the map."""
+        heading = self.heading[p]
+        open_dirs = self._open_directions(p)
+        if heading in open_dirs:
+            return [heading]
+        return open_dirs
+
+    def _bonus_directions(self, p: int) -> list[int]:
+        """The extra stick: any direction, but it "respecte les interdictions de boucle"."""
+        node, visited = self.end[p], self.visited[p]
+        nbrs = self.board.neighbour[node]
+        return [d for d in self._open_directions(p) if not visited >> nbrs[d] & 1]
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        phase = self.phase
+        left: list[Action]
+        if phase == P_OBJECTIVE:
+            left = [OBJECTIVES[i] for i in range(1, 7) if i not in self.objectives]
+        elif phase == P_SHEET:
+            left = [SHEETS[s + 1] for s in range(5) if s not in self.sheet_of]
+        elif phase == P_PERSONAL:
+            deck = len(self.tables.personal[self.game.city])
+            left = [PERSONALS[c + 1] for c in range(deck) if c not in self.personal]
+        elif phase == P_DEAL:
+            used = {t for hand in self.dealt for t in hand}
+            left = [DEALS[t] for t in self.board.starts if t not in used]
+        elif phase == P_REVEAL:
+            left = [TICKETS[t] for t in range(1, 13) if t not in self.tickets]
+        else:
+            return []
+        p = 1.0 / len(left)
+        return [(a, p) for a in left]
+
+    # ------------------------------------------------------------------ errors
+    def _explain_illegal(self, action: Action) -> IllegalAction:
+        phase, who = self.phase, self.current_player
+        name = PHASE_NAMES[phase]
+        chance_kinds = (DrawObjective, DealSheet, DealPersonal, DealStart, RevealTicket)
+        if isinstance(action, chance_kinds):
+            if who != CHANCE:
+                return IllegalAction("chance-node", f"{action} is a chance outcome; now {name}", action)
+            expected = {
+                P_OBJECTIVE: DrawObjective,
+                P_SHEET: DealSheet,
+                P_PERSONAL: DealPersonal,
+                P_DEAL: DealStart,
+                P_REVEAL: RevealTicket,
+            }[phase]
+            if not isinstance(action, expected):
+                return IllegalAction("setup-order", f"{action} does not fit: now {name}", action)
+            return IllegalAction("already-dealt", f"{action}: that card is no longer in its pile", action)
+        if who == CHANCE:
+            return IllegalAction("chance-node", f"{action} is a player's action; now {name}", action)
+        if isinstance(action, ChooseStart):
+            if phase != P_START:
+                return IllegalAction(
+                    "turn-order", f"the start is chosen during the setup; now {name}", action
+                )
+            return IllegalAction(
+                "start-ticket",
+                f"{self.player_name(who)} was dealt start tickets {sorted(self.dealt[who])}, not {action.number}",
+                action,
+            )
+        if isinstance(action, (Bonus, EndTurn)) and phase != P_BONUS:
+            return IllegalAction(
+                "bonus-end-of-turn",
+                "a metro entrance is spent (or the turn ended) only after the ticket's sticks are laid",
+                action,
+            )
+        if isinstance(action, Go) and phase != P_LAY:
+            return IllegalAction(
+                "shape-done", f"the ticket's sticks are laid; now 'bonus D' or 'end' ({name})", action
+            )
+        if isinstance(action, (Go, Bonus)):
+            return self._explain_direction(who, action)
+        return IllegalAction("not-legal", f"{action} is not legal now ({name})", action)
+
+    def _explain_direction(self, p: int, action: Go | Bonus) -> IllegalAction:
+        d = action.direction
+        node, heading = self.end[p], self.heading[p]
+        board = self.board
+        here = board.names[node]
+        if board.section[node][d] < 0:
+            x, y = board.pos[node]
+            dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[d]
+            beyond = (x + dx, y + dy)
+            if beyond in board.pos:
+                return IllegalAction(
+                    "river", f"the river blocks the section {DIRECTIONS[d]} of {here}", action
+                )
+            return IllegalAction(
+                "off-map", f"no section {DIRECTIONS[d]} of {here}: it leaves the map", action
+            )
+        if heading >= 0 and d == OPPOSITE[heading]:
+            return IllegalAction("no-u-turn", "a line never goes back along the section it just took", action)
+        if self.owned[p] >> board.section[node][d] & 1:
+            return IllegalAction(
+                "one-stick-per-section", "two sticks of one colour never share a section", action
+            )
+        nb = board.neighbour[node][d]
+        if isinstance(action, Bonus):
+            return IllegalAction(
+                "bonus-no-loop", f"the extra stick may not re-enter the line at {board.names[nb]}", action
+            )
+        if self.forced_straight:
+            return IllegalAction(
+                "forced-straight",
+                "the shape cannot be laid on the map with the turn boxes left: one straight stick replaces it",
+                action,
+            )
+        shape, step = self.shape, self.step
+        cost = junction_cost(shape.junctions, step, heading, d)
+        if cost > self.boxes_left(p):
+            want = "a turn" if shape.junctions[step - 1] == "T" else "straight on"
+            return IllegalAction(
+                "turn-boxes",
+                f"the shape {shape.name!r} needs {want} here and all 5 turn boxes are used",
+                action,
+            )
+        if not completable(
+            board, nb, d, shape.junctions, step + 1, shape.sticks, self.boxes_left(p) - cost, None
+        ):
+            return IllegalAction(
+                "shape-fits-map",
+                f"from {board.names[nb]} the rest of {shape.name!r} would leave the map",
+                action,
+            )
+        return IllegalAction(
+            "avoid-loop",
+            f"going {DIRECTIONS[d]} re-enters the line (now or later this turn), which eliminates; "
+            "another stick finishes the shape safely (option loops='allowed' offers it anyway)",
+            action,
+        )
+
+    # ------------------------------------------------------------------ transitions
+    def _apply(self, action: Action) -> None:
+        phase = self.phase
+        n = self.num_players
+        if phase == P_OBJECTIVE:
+            self.objectives = (*self.objectives, action.objective)  # type: ignore[attr-defined]
+            if len(self.objectives) == 2:
+                self.flipped = (False, False)
+                self.phase = P_SHEET
+        elif phase == P_SHEET:
+            self.sheet_of = (*self.sheet_of, action.sheet - 1)  # type: ignore[attr-defined]
+            if len(self.sheet_of) == n:
+                self.phase = P_PERSONAL
+        elif phase == P_PERSONAL:
+            self.personal = (*self.personal, action.card - 1)  # type: ignore[attr-defined]
+            if len(self.personal) == n:
+                self.phase = P_DEAL
+        elif phase == P_DEAL:
+            number = action.number  # type: ignore[attr-defined]
+            per = self.game.deals_per_player
+            dealt = list(self.dealt)
+            if not dealt or len(dealt[-1]) == per:
+                dealt.append(())
+            dealt[-1] = (*dealt[-1], number)
+            self.dealt = tuple(dealt)
+            if len(dealt) == n and len(dealt[-1]) == per:
+                self.phase = P_START
+        elif phase == P_START:
+            p = len(self.start_of)
+            number = action.number  # type: ignore[attr-defined]
+            node = self.board.starts[number]
+            self.start_of = (*self.start_of, number)
+            self.end[p] = node
+            self.visited[p] = 1 << node
+            self.routes[p] = [node]
+            if self.game.options.start_features:
+                self.sheets[p] = apply_features(
+                    self.sheets[p], self.board.features[node], self.tables, self.game.options
+                )
+            if len(self.start_of) == n:
+                self.phase = P_REVEAL
+        elif phase == P_REVEAL:
+            self.tickets = (*self.tickets, action.number)  # type: ignore[attr-defined]
+            self.turn_index = 0
+            self._begin_turn_or_skip()
+        elif phase == P_LAY:
+            p = self.current_player
+            d = action.direction  # type: ignore[attr-defined]
+            if not self.forced_straight:
+                cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
+                if cost:
+                    s = self.sheets[p]
+                    self.sheets[p] = s._replace(modifications=s.modifications + cost)
+            self.step += 1
+            alive = self._lay_stick(p, d)
+            if not alive or self.forced_straight or self.step >= self.shape.sticks:
+                self._after_shape(p)
+        elif phase == P_BONUS:
+            p = self.current_player
+            if isinstance(action, Bonus):
+                s = self.sheets[p]
+                self.sheets[p] = s._replace(spent=s.spent + 1)
+                self._lay_stick(p, action.direction)
+            self._next_player()
+
+    def _lay_stick(self, p: int, d: int) -> bool:
+        """Put p's stick from the end of its line towards ``d``; False if that eliminates p."""
+        board = self.board
+        a = self.end[p]
+        b = board.neighbour[a][d]
+        section = board.section[a][d]
+        circles = self.transfer_circles(p, section)
+        sheet = self.sheets[p]
+        if circles:
+            track = len(self.tables.transfer_track)
+            sheet = sheet._replace(transfers=min(track, sheet.transfers + circles))
+            self.turn_transfers.append((section, circles))
+        self.owned[p] |= 1 << section
+        self.heading[p] = d
+        self.routes[p].append(b)
+        self.end[p] = b
+        if self.visited[p] >> b & 1:
+            # "le joueur est éliminé ... même si ses bâtonnets restent sur le plan"
+            self.sheets[p] = sheet
+            self.eliminated[p] = True
+            return False
+        self.visited[p] |= 1 << b
+        self.sheets[p] = apply_features(sheet, board.features[b], self.tables, self.game.options)
+        return True
+
+    def _begin_turn_or_skip(self) -> None:
+        """Start the turn of the player at ``turn_index``, skipping eliminated players."""
+        n = self.num_players
+        while self.turn_index < n:
+            p = (self.controller + self.turn_index) % n
+            if not self.eliminated[p]:
+                self._begin_turn(p)
+                return
+            self.turn_index += 1
+        self._end_round()
+
+    def _begin_turn(self, p: int) -> None:
+        shape = self.shape_of(p)
+        self.shape = shape
+        self.step = 0
+        self.turn_start = len(self.routes[p]) - 1
+        self.turn_transfers = []
+        self.forced_straight = not completable(
+            self.board,
+            self.end[p],
+            self.heading[p],
+            shape.junctions,
+            0,
+            shape.sticks,
+            self.boxes_left(p),
+            None,
+        )
+        self.phase = P_LAY
+
+    def _after_shape(self, p: int) -> None:
+        if not self.eliminated[p] and self.entrances_available(p) > 0:
+            self.phase = P_BONUS
+        else:
+            self._next_player()
+
+    def _next_player(self) -> None:
+        self.turn_index += 1
+        self._begin_turn_or_skip()
+
+    def _end_round(self) -> None:
+        """After every player's sticks: the common objectives, then the next ticket or the end."""
+        self._check_objectives()
+        self.forced_straight = False
+        self.step = 0
+        if len(self.tickets) >= self.game.options.rounds or all(self.eliminated):
+            self.phase = P_OVER
+        else:
+            self.phase = P_REVEAL
+
+    def _check_objectives(self) -> None:
+        tables, game = self.tables, self.game
+        achieved_now = [False] * len(self.objectives)
+        for j, oid in enumerate(self.objectives):
+            _, _, features, count = tables.common[oid - 1]
+            for p in range(self.num_players):
+                sheet = self.sheets[p]
+                if self.eliminated[p] or sheet.objective_points[j]:
+                    continue
+                if sum(sheet.visits[f] for f in features) >= count:
+                    if game.solo:
+                        yellow = self.round <= game.options.solo_yellow_rounds
+                    else:
+                        yellow = not self.flipped[j]
+                    points = list(sheet.objective_points)
+                    points[j] = tables.first_points if yellow else tables.later_points
+                    self.sheets[p] = sheet._replace(objective_points=tuple(points))
+                    achieved_now[j] = True
+        # "la carte est ensuite retournée": after every player has been checked
+        self.flipped = tuple(f or a for f, a in zip(self.flipped, achieved_now, strict=True))
+
+    # ------------------------------------------------------------------ results & copies
+    def returns(self) -> list[float]:
+        """The final scores at the end, zeros before (a terminal-reward game, as OpenSpiel expects).
+
+        :meth:`scores` gives the score-so-far at any moment.
+        """
+        if self.phase != P_OVER:
+            return [0.0] * self.num_players
+        return self.scores()
+
+    def scores(self) -> list[float]:
+        """Each player's score as if the game ended now (eliminated players: 0)."""
+        return [float(self.score(p)) for p in range(self.num_players)]
+
+    def _clone(self) -> GetOnBoardState:
+        c = GetOnBoardState.__new__(GetOnBoardState)
+        c.__dict__.update(self.__dict__)
+        c.end = list(self.end)
+        c.heading = list(self.heading)
+        c.visited = list(self.visited)
+        c.owned = list(self.owned)
+        c.routes = [list(r) for r in self.routes]
+        c.eliminated = list(self.eliminated)
+        c.sheets = list(self.sheets)
+        c.turn_transfers = list(self.turn_transfers)
+        return c
+
+    def key(self) -> tuple[Any, ...]:
+        return (
+            self.phase,
+            self.objectives,
+            self.flipped,
+            self.sheet_of,
+            self.personal,
+            self.dealt,
+            self.start_of,
+            self.tickets,
+            self.turn_index,
+            tuple(self.end),
+            tuple(self.heading),
+            tuple(self.visited),
+            tuple(self.owned),
+            tuple(self.eliminated),
+            tuple(self.sheets),
+            self.step,
+            self.shape,
+            self.forced_straight,
+        )
+
+    def __str__(self) -> str:
+        lines = [
+            f"Get on Board – {self.board.title}, round {self.round}/{self.game.options.rounds}: {PHASE_NAMES[self.phase]}"
+        ]
+        if self.ticket:
+            lines.append(
+                f"  ticket {self.ticket} ({self.tables.colours[self.tables.tickets[self.ticket - 1].colour]})"
+            )
+        for p in range(len(self.start_of)):
+            route = "-".join(self.board.names[i] for i in self.routes[p])
+            status = " ELIMINATED" if self.eliminated[p] else ""
+            lines.append(f"  {self.player_name(p)}: {self.score(p)} pts{status}  {route}")
+        return "\n".join(lines)
+
+
+__all__ = [
+    "CATEGORIES",
+    "GetOnBoardGame",
+    "GetOnBoardOptions",
+    "GetOnBoardState",
+    "ScoreSheet",
+    "apply_features",
+    "score_breakdown",
+]
