@@ -72,11 +72,11 @@ def known_wishes(state: PassanteState, player: int) -> list[int]:
     return list(state.hands[player])
 
 
-def heuristic(state: PassanteState, player: int) -> float:
+def heuristic(state: PassanteState, player: int, hint_weight: float = 0.1) -> float:
     """``player``'s estimate of a position: wishes fulfilled, then known wishes' closeness.
 
-    Only counts what ``player`` knows: the public score, their own (or open) wishes, and the
-    characters/zones the others hinted.
+    Only counts what ``player`` knows: their own (or open) wishes, and the latest character/zone
+    each other player hinted, worth ``hint_weight`` of a wish.
     """
     pos = state.pos
     # the wishes laid down that ``player`` could foresee: their own (all, with open hands);
@@ -84,9 +84,13 @@ def heuristic(state: PassanteState, player: int) -> float:
     laid = state.score() if state.game.options.open_hands else len(state.fulfilled[player])
     value = 10.0 * laid
     value += sum(closeness(wish_cost(pos, w)) for w in known_wishes(state, player))
-    for hinter, char, zone in state.hints[-2 * state.game.num_players :]:
-        if hinter != player:
-            value += 0.1 * closeness(STEPS[char][pos[char]][zone])
+    if hint_weight:
+        latest: dict[int, tuple[int, int]] = {}
+        for hinter, char, zone in state.hints:
+            if hinter != player:
+                latest[hinter] = (char, zone)
+        for char, zone in latest.values():
+            value += hint_weight * closeness(STEPS[char][pos[char]][zone])
     return value
 
 
@@ -110,10 +114,13 @@ class WishSeekerAgent:
 
     name = "seeker"
 
-    def __init__(self, depth: int = 4) -> None:
+    def __init__(self, depth: int = 4, hint_weight: float = 0.1) -> None:
         if depth < 1:
             raise ValueError(f"depth must be >= 1, got {depth}")
+        if hint_weight < 0:
+            raise ValueError(f"hint_weight must be >= 0, got {hint_weight}")
         self.depth = depth
+        self.hint_weight = hint_weight
 
     def act(self, state: State, player: int, rng: random.Random) -> Action:
         assert isinstance(state, PassanteState)
@@ -125,7 +132,7 @@ class WishSeekerAgent:
         hints = [a for a in actions if isinstance(a, Hint)]
         if hints:
             return self._best_hint(state, player, hints)
-        base = heuristic(state, player)
+        base = heuristic(state, player, self.hint_weight)
         best: list[Action] = []
         best_value = base + 1e-9 if END in actions else float("-inf")
         for action in actions:
@@ -147,14 +154,16 @@ class WishSeekerAgent:
         # look through multi-step choices of our own: boarding, effect targets
         if depth > 1 and world.current_player == player and world.phase in (BOARDING, EFFECT):
             if world.phase == EFFECT and world.eff == POETE:
-                return heuristic(world, player)
+                return heuristic(world, player, self.hint_weight)
             follow = world.legal_actions()
             return max(self._value_after(world, player, a, depth - 1) for a in follow)
         if isinstance(action, Play) and world.current_player == CHANCE:
-            return heuristic(world, player) - 0.01  # a die or a draw: uncertain, slightly avoided
+            return (
+                heuristic(world, player, self.hint_weight) - 0.01
+            )  # a die or a draw: uncertain, slightly avoided
         if isinstance(action, Board):
-            return float("-inf") if depth <= 1 else heuristic(world, player)
-        return heuristic(world, player)
+            return float("-inf") if depth <= 1 else heuristic(world, player, self.hint_weight)
+        return heuristic(world, player, self.hint_weight)
 
     def _poete(self, state: PassanteState, player: int, actions: list[Action]) -> Action:
         """Discard the wish furthest from the board (if far), else stop."""
@@ -178,7 +187,7 @@ class WishSeekerAgent:
         return min(hints, key=missing)
 
     def __repr__(self) -> str:
-        return f"WishSeekerAgent(depth={self.depth})"
+        return f"WishSeekerAgent(depth={self.depth}, hint_weight={self.hint_weight})"
 
 
 def cooperative_ismcts(iterations: int = 100, rollout_steps: int = 4, c: float = 0.3) -> ISMCTSAgent:
