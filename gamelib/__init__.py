@@ -28,6 +28,7 @@ __version__ = "0.1.0"
 
 # Each game registers itself by import path: importing gamelib does not import the games.
 register("fugitive", "gamelib.fugitive.rules:FugitiveGame")
+register("getonboard", "gamelib.getonboard.rules:GetOnBoardGame")
 register("passante", "gamelib.passante.rules:PassanteGame")
 register("delanopolis", "gamelib.delanopolis.rules:DelanopolisGame")
 
