@@ -272,6 +272,19 @@ def bid(amount: int) -> Bid:
     return b
 
 
+_BID_RANGES: dict[tuple[int, int], tuple[Bid, ...]] = {}
+DICE_OUTCOMES: tuple[tuple[Action, float], ...] = tuple((d, 1.0 / 36) for d in ALL_DICE)
+
+
+def bids_up_to(top: int, step: int) -> tuple[Bid, ...]:
+    """The interned bids ``0, step, ..., top`` (cached: auctions ask for the same few ranges)."""
+    key = (top, step)
+    bids = _BID_RANGES.get(key)
+    if bids is None:
+        bids = _BID_RANGES[key] = tuple(bid(x) for x in range(0, top + 1, step))
+    return bids
+
+
 # ---------------------------------------------------------------------------- phases
 LOT = 0  # chance: who is mayor
 PRE_ROLL = 1  # roller: sell / boost / roll
@@ -599,8 +612,10 @@ class DelanopolisState(State):
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:
         phase = self.phase
-        if phase in (LOT, ROLL_DICE):
-            return [a for a, _ in self._chance_outcomes()]
+        if phase == ROLL_DICE:
+            return list(ALL_DICE)
+        if phase == LOT:
+            return list(LOTS[: self.game.num_players])
         if phase == PRE_ROLL:
             p = self.roller
             acts: list[Action] = [SELLS[t] for t in self.sellable(p)]
@@ -611,7 +626,7 @@ class DelanopolisState(State):
         if phase == BOOST_WINDOW:
             return [BOOST, KEEP]
         if phase == BIDDING:
-            return [bid(x) for x in self.bid_amounts(self.queue[0])]
+            return list(bids_up_to(self.max_bid(self.queue[0]), self.options.bid_step))
         if phase == PARK_CHOICE:
             return [PARK, PAY]
         return []
@@ -621,7 +636,7 @@ class DelanopolisState(State):
             n = self.game.num_players
             return [(LOTS[p], 1.0 / n) for p in range(n)]
         if self.phase == ROLL_DICE:
-            return [(d, 1.0 / 36) for d in ALL_DICE]
+            return list(DICE_OUTCOMES)
         return []
 
     # ------------------------------------------------------------------ errors
