@@ -750,3 +750,17 @@ def test_over_state_refuses_everything() -> None:
     assert state.current_player == gamelib.TERMINAL and state.legal_actions() == []
     assert rule_of(state, "bid 0") == "game-over"
     assert state.phase == OVER
+
+
+def test_roll_and_keep_only_when_asked() -> None:
+    state = start()
+    state.apply("dice 3 4")  # an auction is open
+    assert rule_of(state, "roll") == "turn-order"
+    assert rule_of(state, "keep") == "turn-order"
+    assert rule_of(state, "sell 7") == "resale-before-roll"
+    state.apply("bid 0")  # a legal move in the same position
+    with_window = _with_tokens({2: 1}, boost_timing="any_roll")
+    assert with_window.phase == BOOST_WINDOW
+    assert rule_of(with_window, "roll") == "turn-order"
+    with_window.apply("keep")
+    assert with_window.phase == ROLL_DICE
