@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
@@ -173,13 +173,15 @@ def rating(score: int) -> str:
     raise ValueError(f"score must be between 0 and {NUM_WISHES}, got {score}")
 
 
-def bits(mask: int) -> list[int]:
+@lru_cache(maxsize=8192)
+def bits(mask: int) -> tuple[int, ...]:
+    """The set bits of ``mask`` in increasing order (cached: the same decks recur in a search)."""
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
-    return out
+    return tuple(out)
 
 
 # ---------------------------------------------------------------------------- actions
@@ -719,8 +721,12 @@ class PassanteState(State):
             return []
         p = self.turn_player
         acts: list[Action] = []
+        blocked = self.moved
+        for q, h in enumerate(self.hearts):
+            if h >= 0 and q != p:
+                blocked |= 1 << h
         for c in CHARACTERS:
-            if self.moved >> c & 1 or not self.may_move(p, c):
+            if blocked >> c & 1:
                 continue
             dests = CHAT_MOVES[self.pos[c]] if c == CHAT else NEIGHBOURS[self.pos[c]]
             acts.extend(MOVES[c][z] for z in dests)
