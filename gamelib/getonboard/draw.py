@@ -1,0 +1,504 @@
+"""Drawings of Get on Board: the map with its features and lines, and a player's score sheet.
+
+Built on :class:`matplotlib.figure.Figure` (no pyplot state).  Sized for a projector: big
+markers, a legend for every feature, one strong colour per player, lines side by side where
+they share a section, the turn in progress haloed and transfer sections marked.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
+
+from gamelib.getonboard.board import (
+    DARK_LOVERS,
+    ENTRANCE,
+    FEATURES,
+    LIGHT_LOVERS,
+    SECTION_COLOURS,
+    CityMap,
+)
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from gamelib.getonboard.rules import GetOnBoardState
+
+PLAYER_COLOURS = ("#d62728", "#1f5fbf", "#2ca02c", "#8e44ad", "#ff8c00")
+"""Hex colours of players 0-4 (red, blue, green, purple, orange)."""
+SECTION_TINTS = {"amber": "#f7c948", "teal": "#5ec4c4"}
+TICKET_TINTS = {
+    "red": "#e74c3c",
+    "orange": "#f39c12",
+    "yellow": "#f1c40f",
+    "green": "#27ae60",
+    "blue": "#2e86de",
+    "violet": "#8e44ad",
+}
+RIVER = "#7fb3e6"
+
+# feature -> (badge text, face colour, text colour, marker shape, legend label)
+FEATURE_STYLE: dict[int, tuple[str, str, str, str, str]] = {
+    ENTRANCE: ("M", "#ffd500", "black", "s", "metro entrance"),
+    1: ("G", "#9b59b6", "white", "o", "granny"),
+    2: ("S", "#2e86de", "white", "o", "student"),
+    3: ("C", "#222222", "white", "s", "cinema"),
+    4: ("T", "#f39c12", "black", "o", "tourist"),
+    5: ("Th", "#c0392b", "white", "^", "theatre (monument)"),
+    6: ("Op", "#7b241c", "white", "p", "opera (monument)"),
+    LIGHT_LOVERS: ("♥", "#ffc0d9", "#d81b60", "o", "lovers, light"),
+    DARK_LOVERS: ("♥", "#6d1b3b", "#ffb3d1", "o", "lovers, dark"),
+    9: ("R", "#1e8449", "white", "h", "restaurant"),
+}
+assert len(FEATURE_STYLE) == len(FEATURES)
+
+
+def _xy(board: CityMap, node: int) -> tuple[float, float]:
+    x, y = board.pos[node]
+    return float(x), float(-y)
+
+
+def draw_map(board: CityMap, ax: Axes, badge_size: float = 15.0) -> None:
+    """The static board: river, streets (Rome's colours), intersections and their features."""
+    # river: a band across every blocked section
+    for (ax_, ay), (bx, by) in board.river:
+        mx, my = (ax_ + bx) / 2, -(ay + by) / 2
+        if ay == by:  # horizontal section blocked: the river runs north-south here
+            ax.plot([mx, mx], [my - 0.5, my + 0.5], color=RIVER, lw=14, solid_capstyle="butt", zorder=1)
+        else:
+            ax.plot([mx - 0.5, mx + 0.5], [my, my], color=RIVER, lw=14, solid_capstyle="butt", zorder=1)
+    for s, (a, b) in enumerate(board.section_ends):
+        (x1, y1), (x2, y2) = _xy(board, a), _xy(board, b)
+        colour = board.section_colour[s]
+        if colour >= 0:
+            ax.plot(
+                [x1, x2], [y1, y2], color=SECTION_TINTS[SECTION_COLOURS[colour]], lw=7, zorder=2, alpha=0.85
+            )
+        else:
+            ax.plot([x1, x2], [y1, y2], color="#c8c8c8", lw=5, zorder=2)
+    for node in range(board.num_nodes):
+        x, y = _xy(board, node)
+        feats = board.features[node]
+        offsets = [0.0] if len(feats) == 1 else [-0.17, 0.17]
+        for f, dx in zip(feats, offsets, strict=False):
+            text, face, ink, marker, _ = FEATURE_STYLE[f]
+            ax.plot(x + dx, y, marker=marker, ms=badge_size * 1.9, mfc=face, mec="black", mew=1.0, zorder=5)
+            ax.text(
+                x + dx,
+                y - (0.03 if marker == "^" else 0),
+                text,
+                ha="center",
+                va="center",
+                fontsize=badge_size * (0.7 if len(text) == 1 else 0.55),
+                color=ink,
+                weight="bold",
+                zorder=6,
+            )
+        if node in board.start_at:
+            ax.text(
+                x - 0.3,
+                y + 0.3,
+                str(board.start_at[node]),
+                ha="center",
+                va="center",
+                fontsize=11,
+                color="white",
+                weight="bold",
+                zorder=7,
+                bbox={"boxstyle": "circle,pad=0.2", "fc": "black", "ec": "white"},
+            )
+        if node in board.letter_at:
+            ax.text(
+                x + 0.3,
+                y - 0.32,
+                board.letter_at[node],
+                ha="center",
+                va="center",
+                fontsize=12,
+                style="italic",
+                weight="bold",
+                color="#333333",
+                zorder=7,
+                bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "#333333", "lw": 0.8},
+            )
+    for x in range(board.width):
+        ax.text(x, 0.75, "ABCDEFGHIJK"[x], ha="center", va="center", fontsize=11, color="#666666")
+    for y in range(board.height):
+        ax.text(-0.85, -y, str(y + 1), ha="center", va="center", fontsize=11, color="#666666")
+    ax.set_xlim(-1.1, board.width - 0.3)
+    ax.set_ylim(-board.height + 0.3, 1.05)
+    ax.set_aspect("equal")
+    ax.axis("off")
+
+
+def _offset(board: CityMap, a: int, b: int, k: float) -> tuple[list[float], list[float]]:
+    (x1, y1), (x2, y2) = _xy(board, a), _xy(board, b)
+    # perpendicular offset so that lines sharing a section run side by side
+    nx_, ny_ = (0.0, k) if y1 == y2 else (k, 0.0)
+    return [x1 + nx_, x2 + nx_], [y1 + ny_, y2 + ny_]
+
+
+def draw_lines(state: GetOnBoardState, ax: Axes) -> None:
+    """Every player's line in its colour, the turn in progress haloed, transfers marked."""
+    board = state.board
+    n = state.num_players
+    if state.game.solo and state.game.options.solo_affluence:
+        path = board.affluence_path
+        ax.plot(
+            [_xy(board, v)[0] for v in path],
+            [_xy(board, v)[1] for v in path],
+            color="#555555",
+            lw=3,
+            ls=(0, (4, 3)),
+            zorder=3,
+        )
+    mover = state.current_player
+    for p in range(n):
+        route = state.routes[p]
+        if not route:
+            continue
+        k = (p - (n - 1) / 2) * 0.09
+        colour = PLAYER_COLOURS[p]
+        for i in range(len(route) - 1):
+            xs, ys = _offset(board, route[i], route[i + 1], k)
+            in_turn = p == mover and state.phase in (6, 7) and i >= state.turn_start
+            if in_turn:
+                ax.plot(xs, ys, color="white", lw=14, zorder=3.5, solid_capstyle="round")
+                ax.plot(xs, ys, color="black", lw=12, zorder=3.6, solid_capstyle="round", alpha=0.55)
+            ax.plot(xs, ys, color=colour, lw=6, zorder=4, solid_capstyle="round")
+        sx, sy = _xy(board, route[0])
+        ax.add_patch(Rectangle((sx - 0.2, sy - 0.2), 0.4, 0.4, fc="none", ec=colour, lw=4, zorder=10))
+        ex, ey = _xy(board, route[-1])
+        marker = "X" if state.eliminated[p] else "o"
+        ax.plot(ex, ey, marker=marker, ms=20, mfc=colour, mec="black", mew=2, zorder=11)
+    # transfer sections: held by two players or more
+    holders: dict[int, int] = {}
+    for owned in state.owned:
+        s = 0
+        while owned:
+            if owned & 1:
+                holders[s] = holders.get(s, 0) + 1
+            owned >>= 1
+            s += 1
+    for s, count in holders.items():
+        if count >= 2:
+            a, b = board.section_ends[s]
+            (x1, y1), (x2, y2) = _xy(board, a), _xy(board, b)
+            ax.plot(
+                (x1 + x2) / 2, (y1 + y2) / 2, marker="D", ms=13, mfc="white", mec="black", mew=2, zorder=12
+            )
+            ax.text(
+                (x1 + x2) / 2,
+                (y1 + y2) / 2,
+                str(count),
+                ha="center",
+                va="center",
+                fontsize=9,
+                weight="bold",
+                zorder=13,
+            )
+
+
+def _title(state: GetOnBoardState) -> str:
+    from gamelib.getonboard.rules import P_BONUS, P_LAY, P_OVER, PHASE_NAMES
+
+    t = state.tables
+    head = f"{state.board.title} — round {state.round}/{state.game.options.rounds}"
+    if state.ticket:
+        ticket = t.tickets[state.ticket - 1]
+        head += f" — ticket {state.ticket} ({t.colours[ticket.colour]})"
+        fluid = state.fluid_colour()
+        if fluid >= 0:
+            head += f", fluid: {SECTION_COLOURS[fluid]}"
+    if state.phase == P_OVER:
+        winners = ", ".join(state.player_name(p) for p in state.winners()) or "nobody"
+        return head + f"\nGame over — winner: {winners}"
+    p = state.current_player
+    if state.phase == P_LAY:
+        shape = "one straight stick (five-box exception)" if state.forced_straight else state.shape.name
+        return head + f"\n{state.player_name(p)} lays {shape!r}: stick {state.step + 1}/{state.shape.sticks}"
+    if state.phase == P_BONUS:
+        return head + f"\n{state.player_name(p)} may spend a metro entrance"
+    return head + f"\n{PHASE_NAMES[state.phase]}"
+
+
+def draw_state(
+    state: GetOnBoardState,
+    ax: Any = None,
+    perspective: int | None = None,
+    highlight: dict[int, float] | None = None,
+) -> Figure:
+    """The map, every line, the turn in progress, transfers and a legend with the scores.
+
+    ``highlight`` maps intersections to values drawn as a heat overlay (see ``analysis.heat_map``).
+    Everything is public, so ``perspective`` changes nothing.
+    """
+    if ax is None:
+        fig = Figure(figsize=(15, 10))
+        ax = fig.add_axes((0.0, 0.0, 0.74, 0.93))
+        legend_ax = fig.add_axes((0.74, 0.02, 0.26, 0.9))
+    else:
+        fig = ax.figure
+        legend_ax = None
+    board = state.board
+    draw_map(board, ax)
+    if highlight:
+        top = max(highlight.values()) or 1.0
+        for node, value in highlight.items():
+            if value > 0:
+                x, y = _xy(board, node)
+                ax.add_patch(
+                    Circle((x, y), 0.45, fc="#ff3300", alpha=0.12 + 0.5 * value / top, zorder=4, ec="none")
+                )
+                ax.text(
+                    x, y + 0.36, f"{value:.1f}", ha="center", va="bottom", fontsize=9, weight="bold", zorder=8
+                )
+    draw_lines(state, ax)
+    ax.set_title(_title(state), fontsize=16, loc="left")
+    if legend_ax is not None:
+        _legend(state, legend_ax)
+    return fig
+
+
+def _legend(state: GetOnBoardState, ax: Axes) -> None:
+    ax.axis("off")
+    handles = []
+    for f in range(len(FEATURES)):
+        text, face, _, marker, label = FEATURE_STYLE[f]
+        handles.append(
+            Line2D([], [], marker=marker, ls="", ms=16, mfc=face, mec="black", label=f"{text}  {label}")
+        )
+    handles.append(Line2D([], [], color=RIVER, lw=8, label="river (blocked)"))
+    if state.board.city == "rome":
+        for name, tint in SECTION_TINTS.items():
+            handles.append(Line2D([], [], color=tint, lw=6, label=f"{name} street"))
+    handles.append(
+        Line2D([], [], marker="D", ls="", ms=12, mfc="white", mec="black", label="transfer section")
+    )
+    handles.append(Line2D([], [], color="black", alpha=0.5, lw=9, label="this turn's sticks"))
+    leg = ax.legend(
+        handles=handles, loc="upper left", fontsize=12, frameon=False, title="Map", title_fontsize=14
+    )
+    ax.add_artist(leg)
+    players = []
+    for p in range(state.num_players):
+        status = " (eliminated)" if state.eliminated[p] else ""
+        letters = state.personal_letters(p) if p < len(state.personal) else "?"
+        label = f"{state.player_name(p)}: {state.score(p)} pts{status}\n   objective {letters}"
+        players.append(Line2D([], [], color=PLAYER_COLOURS[p], lw=6, marker="o", ms=12, label=label))
+    ax.legend(
+        handles=players, loc="lower left", fontsize=12, frameon=False, title="Players", title_fontsize=14
+    )
+
+
+# --------------------------------------------------------------------------- the score sheet
+def _boxes(
+    ax: Axes, x: float, y: float, labels: list[str], ticked: int, colour: str = "#333333", crossed: int = 0
+) -> float:
+    """A row of boxes; the first ``ticked`` filled, the first ``crossed`` of those crossed out."""
+    for i, label in enumerate(labels):
+        fill = "#ffe08a" if i < ticked else "white"
+        ax.add_patch(Rectangle((x + i, y), 0.9, 0.9, fc=fill, ec=colour, lw=1.5))
+        ax.text(x + i + 0.45, y + 0.45, label, ha="center", va="center", fontsize=11)
+        if i < ticked:
+            ax.plot([x + i + 0.15, x + i + 0.75], [y + 0.15, y + 0.75], color="black", lw=2)
+        if i < crossed:
+            ax.plot([x + i + 0.15, x + i + 0.75], [y + 0.75, y + 0.15], color="black", lw=2)
+    return x + len(labels)
+
+
+def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
+    """``player``'s score sheet drawn like the paper one: ticket strip, tracks, rows, totals."""
+    t = state.tables
+    sheet = state.sheets[player]
+    if ax is None:
+        fig = Figure(figsize=(14, 9))
+        ax = fig.add_axes((0.01, 0.01, 0.98, 0.9))
+    else:
+        fig = ax.figure
+    ax.set_xlim(0, 30)
+    ax.set_ylim(0, 20)
+    ax.axis("off")
+    breakdown = state.breakdown(player)
+    sheet_no = state.sheet_of[player] + 1 if player < len(state.sheet_of) else 0
+    status = "  — ELIMINATED (scores 0)" if state.eliminated[player] else ""
+    ax.set_title(
+        f"{state.player_name(player)} — sheet {sheet_no} — total {breakdown['total']}{status}",
+        fontsize=18,
+        loc="left",
+        color=PLAYER_COLOURS[player],
+        weight="bold",
+    )
+    y = 18.5
+    # ticket strip: the shape this sheet gives each colour, ticked when revealed
+    ax.text(0, y + 0.45, "tickets", fontsize=13, va="center", weight="bold")
+    for i, ticket in enumerate(t.tickets):
+        colour = TICKET_TINTS[t.colours[ticket.colour]]
+        revealed = ticket.number in state.tickets
+        ax.add_patch(
+            FancyBboxPatch(
+                (4 + 2.1 * i, y),
+                1.8,
+                0.9,
+                boxstyle="round,pad=0.05",
+                fc=colour,
+                ec="black",
+                alpha=1.0 if revealed else 0.35,
+            )
+        )
+        ax.text(
+            4 + 2.1 * i + 0.9,
+            y + 0.45,
+            str(ticket.number),
+            ha="center",
+            va="center",
+            fontsize=13,
+            weight="bold",
+        )
+    if sheet_no:
+        shapes = "   ".join(
+            f"{t.colours[c]}: {t.shapes[t.sheets[sheet_no - 1][c]].name}" for c in range(len(t.colours))
+        )
+        ax.text(4, y - 0.5, shapes, fontsize=10, va="center", color="#444444")
+    rows: list[tuple[str, float]] = []
+    y = 16.3
+    ax.text(0, y + 0.45, "grannies", fontsize=13, va="center", weight="bold")
+    _boxes(ax, 4, y, [str(v) for v in t.granny_track], min(sheet.grannies, len(t.granny_track)))
+    rows.append(("grannies", y))
+    y -= 1.3
+    ax.text(0, y + 0.45, "students", fontsize=13, va="center", weight="bold")
+    end = _boxes(ax, 4, y, ["S"] * t.students_max, min(sheet.students, t.students_max))
+    ax.text(end + 0.3, y + 0.45, "×", fontsize=16, va="center")
+    _boxes(ax, end + 1, y, ["C"] * t.cinemas_max, min(sheet.cinemas, t.cinemas_max))
+    rows.append(("students", y))
+    y -= 1.3
+    for r in range(t.tourist_rows):
+        ax.text(0, y + 0.45, "tourists" if r == 0 else "", fontsize=13, va="center", weight="bold")
+        end = _boxes(ax, 4, y, ["T"] * t.tourist_row_size, sheet.tourist_rows[r])
+        closed = r < sheet.tourists_closed
+        value = t.tourist_row_values[min(sheet.tourist_rows[r], t.tourist_row_size)]
+        _boxes(ax, end + 0.3, y, ["★"], 1 if closed else 0, colour="#c0392b")
+        note = f"= {value}" if closed else (f"open: {value // 2}" if sheet.tourist_rows[r] else "")
+        ax.text(end + 1.6, y + 0.45, note, fontsize=11, va="center")
+        y -= 1.0
+    rows.append(("tourists", y + 1.0 * t.tourist_rows))
+    y -= 0.3
+    for r in range(t.lover_rows):
+        ax.text(0, y + 0.45, "lovers" if r == 0 else "", fontsize=13, va="center", weight="bold")
+        end = _boxes(ax, 4, y, ["♡"] * t.lovers_per_colour, sheet.light[r], colour="#d81b60")
+        end = _boxes(ax, end, y, ["♥"] * t.lovers_per_colour, sheet.dark[r], colour="#6d1b3b")
+        closed = r < sheet.lovers_closed
+        _boxes(ax, end + 0.3, y, ["R"], 1 if closed else 0, colour="#1e8449")
+        value = 6 * min(sheet.light[r], sheet.dark[r])
+        value = t.couple_points * min(sheet.light[r], sheet.dark[r]) + t.single_points * (
+            sheet.light[r] + sheet.dark[r] - 2 * min(sheet.light[r], sheet.dark[r])
+        )
+        note = f"= {value}" if closed else (f"open: {value // 2}" if sheet.light[r] + sheet.dark[r] else "")
+        ax.text(end + 1.6, y + 0.45, note, fontsize=11, va="center")
+        y -= 1.0
+    rows.append(("lovers", y + 1.0 * t.lover_rows))
+    y -= 0.3
+    ax.text(0, y + 0.45, "entrances", fontsize=13, va="center", weight="bold")
+    _boxes(ax, 4, y, ["M"] * t.entrance_boxes, sheet.entrances, crossed=sheet.spent)
+    ax.text(
+        4 + t.entrance_boxes + 0.3,
+        y + 0.45,
+        "kept: 2 each; crossed: spent",
+        fontsize=10,
+        va="center",
+        color="#444444",
+    )
+    rows.append(("entrances", y))
+    y -= 1.3
+    ax.text(0, y + 0.45, "turn boxes", fontsize=13, va="center", weight="bold")
+    _boxes(ax, 4, y, [f"-{v}" for v in t.turn_penalties], sheet.modifications)
+    rows.append(("turns", y))
+    y -= 1.3
+    ax.text(0, y + 0.45, "transfers", fontsize=13, va="center", weight="bold")
+    for i, v in enumerate(t.transfer_track):
+        ticked = i < sheet.transfers
+        ax.add_patch(
+            Circle((4.45 + i * 0.95, y + 0.45), 0.42, fc="#ffe08a" if ticked else "white", ec="black")
+        )
+        ax.text(
+            4.45 + i * 0.95,
+            y + 0.45,
+            str(v),
+            ha="center",
+            va="center",
+            fontsize=10,
+            weight="bold" if ticked else None,
+        )
+    rows.append(("transfers", y))
+    y -= 1.3
+    ax.text(0, y + 0.45, "objectives", fontsize=13, va="center", weight="bold")
+    x = 4.0
+    for j, oid in enumerate(state.objectives):
+        name = t.common[oid - 1][1]
+        points = sheet.objective_points[j]
+        flipped = state.flipped[j] if j < len(state.flipped) else False
+        ax.add_patch(
+            FancyBboxPatch(
+                (x, y),
+                4.6,
+                0.9,
+                boxstyle="round,pad=0.05",
+                fc="#bbbbbb" if flipped else "#ffe600",
+                ec="black",
+            )
+        )
+        ax.text(x + 2.3, y + 0.45, f"{name}: {points or '—'}", ha="center", va="center", fontsize=11)
+        x += 5.0
+    letters = state.personal_letters(player) if player < len(state.personal) else ""
+    reached = "".join(
+        c.upper() if state.visited[player] >> state.board.letters[c] & 1 else c for c in letters
+    )
+    ax.text(x + 0.2, y + 0.45, f"personal {reached} (capitals reached)", fontsize=11, va="center")
+    rows.append(("objectives", y))
+    rows.append(("personal", y - 0.6))
+    # totals column
+    ax.add_patch(Rectangle((25.2, 1.0), 4.6, 16.3, fc="#f4f4f4", ec="black"))
+    ax.text(27.5, 16.8, "points", ha="center", fontsize=13, weight="bold")
+    for i, cat in enumerate(
+        (
+            "grannies",
+            "students",
+            "tourists",
+            "lovers",
+            "transfers",
+            "objectives",
+            "personal",
+            "entrances",
+            "turns",
+        )
+    ):
+        ax.text(25.5, 15.8 - 1.45 * i, cat, fontsize=12, va="center")
+        ax.text(
+            29.5, 15.8 - 1.45 * i, str(breakdown[cat]), fontsize=13, va="center", ha="right", weight="bold"
+        )
+    ax.plot([25.4, 29.6], [2.3, 2.3], color="black", lw=1.5)
+    ax.text(25.5, 1.6, "total", fontsize=14, va="center", weight="bold")
+    ax.text(29.5, 1.6, str(breakdown["total"]), fontsize=16, va="center", ha="right", weight="bold")
+    return fig
+
+
+def draw_heat(board: CityMap, values: dict[int, float], title: str = "", ax: Any = None) -> Figure:
+    """The map with a value per intersection as a heat overlay (bigger, redder = more valuable)."""
+    if ax is None:
+        fig = Figure(figsize=(12, 10))
+        ax = fig.add_axes((0.0, 0.0, 1.0, 0.94))
+    else:
+        fig = ax.figure
+    draw_map(board, ax, badge_size=11.0)
+    top = max(values.values(), default=1.0) or 1.0
+    for node, value in values.items():
+        if value <= 0:
+            continue
+        x, y = _xy(board, node)
+        ax.add_patch(Circle((x, y), 0.47, fc="#ff3300", alpha=0.1 + 0.55 * value / top, ec="none", zorder=3))
+        ax.text(x, y - 0.47, f"{value:.1f}", ha="center", va="top", fontsize=10, weight="bold", zorder=8)
+    ax.set_title(title, fontsize=16, loc="left")
+    return fig
