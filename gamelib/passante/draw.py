@@ -251,10 +251,18 @@ def _draw_panel(
     ax.text(
         x0, 9.3, f"Souhaits exaucés : {score}", fontsize=24, weight="bold", color=PASSANTE_COLOUR, va="center"
     )
+    if state.phase == OVER:
+        verdict = "Barème : " + textwrap.fill(rating(score), 60)
+    else:
+        left = state.game.total_turns - state.turns
+        verdict = (
+            f"encore {left} tour(s) · la Passante a quitté la rue "
+            f"{state.arrivals} fois sur {state.game.num_players}"
+        )
     ax.text(
         x0,
         8.7,
-        "Barème : " + textwrap.fill(rating(score), 60),
+        verdict,
         fontsize=13,
         style="italic",
         color="#555",
