@@ -29,7 +29,7 @@ def grouped_rates(
 
     ``series`` maps a label to one :class:`~gamelib.analysis.tournament.Stat` (or None) per group.
     """
-    fig, ax = new_axes(ax, width=max(7.0, 2.2 * len(groups) * max(1, len(series)) / 2 + 3))
+    fig, ax = new_axes(ax, width=min(14.0, max(8.0, 0.55 * len(groups) * len(series) + 4)))
     count = len(series)
     width = 0.8 / count
     for k, (label, stats) in enumerate(series.items()):

@@ -132,3 +132,26 @@ def test_python_dash_m_with_two_workers(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "2 loky processes" in done.stdout or "2 processes" in done.stdout
     assert len(out.read_text().splitlines()) == 1 + 40
+
+
+def test_compare_agents_against_a_common_field(toy_games: None) -> None:
+    from gamelib.analysis.compare import compare_agents
+
+    # first-legal in 3-player Nim from 10: the 10th take is by seat 0 (moves 0,1,2,0,...) -> seat 0 wins
+    comparison = compare_agents(
+        "toy-nim", ["first", "mcts(iterations=200)"], baseline="first", games=6, players=3
+    )
+    first = comparison.stat("first")
+    assert (first.games, first.wins) == (6, 2)  # rotation: 2 of 6 games in the winning seat
+    assert comparison.stat("first", "player 0").win_rate == 1.0
+    assert comparison.results["mcts(iterations=200)"].agent_names == [
+        "mcts(iterations=200)",
+        "first #1",
+        "first #2",
+    ]
+    assert list(comparison.summary().index) == ["first", "mcts(iterations=200)"]
+    fig = comparison.plot()
+    assert "vs first" in fig.axes[0].get_title()
+    assert "win rate" in str(comparison)
+    with pytest.raises(ValueError, match="at least one"):
+        compare_agents("toy-nim", [], games=2)

@@ -1,0 +1,28 @@
+"""Experiments over many games: tournaments, agent comparisons, rule sweeps, statistics, executors.
+
+* :func:`tournament` (also ``gamelib.tournament``): agents in rotating seats, recorded seeds,
+  win rates and mean returns with 95% intervals, run here, on a process pool or on Dask;
+* :func:`compare_agents`: each agent against a common field of baseline opponents;
+* :func:`sweep` (also ``gamelib.sweep``): the same tournament across values of a rule option;
+* :mod:`~gamelib.analysis.stats`: Wilson, t and bootstrap intervals.
+
+pandas, tqdm, loky and Dask are optional: imported only by the features that use them.
+"""
+
+from gamelib.analysis.compare import Comparison, compare_agents
+from gamelib.analysis.stats import bootstrap_interval, mean_interval, wilson_interval
+from gamelib.analysis.sweep import SweepResults, sweep
+from gamelib.analysis.tournament import Stat, TournamentResults, tournament
+
+__all__ = [
+    "Comparison",
+    "Stat",
+    "SweepResults",
+    "TournamentResults",
+    "bootstrap_interval",
+    "compare_agents",
+    "mean_interval",
+    "sweep",
+    "tournament",
+    "wilson_interval",
+]

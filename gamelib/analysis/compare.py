@@ -1,0 +1,117 @@
+"""Agents against a common field: each contender plays one seat, the baseline fills the others.
+
+A quick way to rank agents in a game of any player count: every contender meets the same
+opponents (``random`` by default) on the same seeds, with seats rotating, and its win rate is read
+against the fair share ``1/players``.  Head-to-head questions are :func:`gamelib.tournament`'s.
+
+>>> import gamelib
+>>> from gamelib.analysis.compare import compare_agents
+>>> c = compare_agents("fugitive", ["first", "random"], games=6, progress=False)
+>>> list(c.results)
+['first', 'random']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from gamelib.analysis.tournament import Stat, TournamentResults, agent_label, resolve_game, tournament
+from gamelib.core.game import Game
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+class Comparison:
+    """One tournament per contender against the same baseline field."""
+
+    def __init__(self, game: Game, baseline: str, results: Mapping[str, TournamentResults]) -> None:
+        self.game = game
+        self.baseline = baseline
+        self.results = dict(results)
+
+    def stat(self, name: str, by_seat: str | None = None) -> Stat:
+        """The contender's statistics (over all seats, or in one seat)."""
+        res = self.results[name]
+        contender = res.agent_names[0]
+        if by_seat is None:
+            return res.stats("agent")[contender]
+        return res.stats("agent_seat")[(contender, by_seat)]
+
+    def rows(self) -> list[dict[str, Any]]:
+        return [{"agent": name, **vars(self.stat(name))} for name in self.results]
+
+    def summary(self) -> Any:
+        """A DataFrame: each contender's games, win rate with its 95% interval, mean return."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows()).set_index("agent")
+
+    def __str__(self) -> str:
+        lines = [f"{self.game.name}: each agent against {self.game.num_players - 1} x {self.baseline}"]
+        for row in self.rows():
+            lines.append(
+                f"  {row['agent']:<28} win rate {row['win_rate']:.3f} "
+                f"[{row['win_low']:.3f}, {row['win_high']:.3f}] over {row['games']} games"
+            )
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        try:
+            html: str = self.summary()._repr_html_()
+        except ImportError:
+            return f"<pre>{self}</pre>"
+        return html
+
+    def plot(self, by_seat: bool = True, ax: Any = None) -> Figure:
+        """Win rate of each contender (and in each seat) against the field, with Wilson intervals."""
+        from gamelib.analysis.plots import grouped_rates
+
+        names = list(self.results)
+        series: dict[str, list[Any]] = {"all seats": [self.stat(n) for n in names]}
+        seats = [self.game.player_name(s) for s in range(self.game.num_players)]
+        if by_seat and len(seats) > 1:
+            for seat in seats:
+                series[f"as {seat}"] = [self.stat(n, seat) for n in names]
+        games = len(next(iter(self.results.values())))
+        return grouped_rates(
+            groups=names,
+            series=series,
+            title=f"{self.game.info.title}: each agent vs {self.baseline}, {games} games",
+            fair=1.0 / self.game.num_players,
+            ax=ax,
+        )
+
+
+def compare_agents(
+    game: Game | str,
+    agents: Sequence[Any] | Mapping[str, Any],
+    baseline: Any = "random",
+    games: int = 100,
+    seed: int = 0,
+    executor: Any = None,
+    *,
+    options: Mapping[str, Any] | None = None,
+    players: int | None = None,
+    progress: bool = True,
+    **tournament_kwargs: Any,
+) -> Comparison:
+    """Play each agent against ``players - 1`` copies of ``baseline`` (same seeds for every agent)."""
+    the_game = resolve_game(game, players, options)
+    if isinstance(agents, Mapping):
+        pairs = [(str(k), v) for k, v in agents.items()]
+    else:
+        pairs = [(a if isinstance(a, str) else agent_label(a), a) for a in agents]
+    if not pairs:
+        raise ValueError("compare_agents needs at least one agent")
+    base_name = baseline if isinstance(baseline, str) else agent_label(baseline)
+    results = {}
+    for name, agent in pairs:
+        field = {name: agent}
+        for k in range(1, the_game.num_players):
+            field[f"{base_name} #{k}"] = baseline
+        results[name] = tournament(
+            the_game, field, games=games, seed=seed, executor=executor, progress=progress, **tournament_kwargs
+        )
+    return Comparison(the_game, base_name, results)
