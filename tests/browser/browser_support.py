@@ -33,7 +33,9 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
 ]
 NOTEBOOK_TIMEOUT_S = float(os.environ.get("GAMELIB_BROWSER_TIMEOUT", "300"))
-"""Bound on one notebook's Run All (and on each stepper action): generous for two busy cores."""
+"""Bound on one notebook's Run All (or Voilà page): generous for two busy cores."""
+STEP_TIMEOUT_S = float(os.environ.get("GAMELIB_BROWSER_STEP_TIMEOUT", "120"))
+"""Bound on each stepper click taking effect (play to end included)."""
 
 
 def chromium_path() -> str | None:

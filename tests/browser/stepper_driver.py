@@ -119,20 +119,24 @@ def read_view(stepper: Any, timeout_s: float = 30.0) -> StepperView:
         board = "png:" + ",".join(image["hash"] for image in raw["images"])
     else:
         board = "text:" + str(raw["boardText"] or "")
+
+    def clean(text: str | None) -> str:
+        return " ".join((text or "").replace("\xa0", " ").split())
+
     return StepperView(
         board=board,
         board_sizes=tuple(tuple(image["shown"]) for image in raw["images"]),
-        history=tuple(raw["history"]),
+        history=tuple(clean(t) for t in raw["history"]),
         cursor=int(raw["cursor"]),
-        status=raw["status"] or "",
-        error=raw["error"] or "",
+        status=clean(raw["status"]),
+        error=clean(raw["error"]),
         notation_enabled=raw["notationDisabled"] is False,
         undo_enabled=bool(raw["undo"]) and not raw["undo"]["disabled"],
         redo_enabled=bool(raw["redo"]) and not raw["redo"]["disabled"],
         play_to_end_enabled=bool(raw["playToEnd"]) and not raw["playToEnd"]["disabled"],
-        action_buttons=tuple(raw["actions"]),
-        action_list=tuple(raw["listed"]),
-        chance_outcomes=tuple(raw["forced"]),
+        action_buttons=tuple(clean(t) for t in raw["actions"]),
+        action_list=tuple(clean(t) for t in raw["listed"]),
+        chance_outcomes=tuple(clean(t) for t in raw["forced"]),
         roll_visible=bool(raw["roll"]) and bool(raw["roll"]["text"]),
     )
 
@@ -211,19 +215,22 @@ def exercise_stepper(
     assert refused.board == start.board, "a refused notation changed the board"
     assert refused.history == start.history, "a refused notation changed the history"
 
-    # 2. A legal notation, typed as a teacher would: history grows by that move, board redrawn.
+    # 2. A legal notation, typed as a teacher would: the history moves on to that move, board redrawn.
+    #    (Compare cursors, not lengths: a notebook may leave an undone line, which the new move replaces.)
     notation = legal_notation(start)
     assert notation, f"the page offers no legal action to type: {start.describe()}"
     notation_box.fill(notation)
     apply_button.click()
     applied = wait_for_view(
         stepper,
-        lambda v: len(v.history) == len(start.history) + 1 and not v.error,
+        lambda v: v.cursor == start.cursor + 1 and not v.error and "(undone)" not in v.history[v.cursor],
         f"the history to show the typed move {notation!r}",
         timeout_s,
         settle,
     )
-    assert notation in applied.history[-1], f"history shows {applied.history[-1]!r}, typed {notation!r}"
+    assert applied.history[applied.cursor].endswith(notation), (
+        f"history shows {applied.history[applied.cursor]!r}, typed {notation!r}"
+    )
     assert applied.board != start.board, f"the board picture did not change after {notation!r}"
     assert applied.undo_enabled, "undo stays disabled after a move"
 
@@ -236,7 +243,9 @@ def exercise_stepper(
         timeout_s,
         settle,
     )
-    assert undone.history != applied.history, "the history did not change after undo"
+    assert undone.history[start.cursor + 1].endswith("(undone)"), (
+        f"undo left {undone.history[start.cursor + 1]!r}"
+    )
     assert undone.board == start.board, "undo did not bring the starting board back"
 
     # 4. Play to end: the seated agents finish the game; the history and the board show it.
@@ -245,7 +254,11 @@ def exercise_stepper(
         stepper, lambda v: v.game_over, "the game to end after Play to end", timeout_s, settle
     )
     assert not finished.error, f"play to end reported an error: {finished.error!r}"
-    assert len(finished.history) > len(start.history), "the history did not grow after play to end"
+    assert finished.cursor > start.cursor, "the history did not move on after play to end"
+    assert finished.cursor == len(finished.history) - 1, (
+        "after play to end the last move is not the current one"
+    )
+    assert not any(line.endswith("(undone)") for line in finished.history), "play to end left an undone line"
     assert finished.board != start.board, "the board picture is unchanged after a whole game"
     assert not finished.play_to_end_enabled, "play to end is still enabled after the game ended"
     return StepperReport(

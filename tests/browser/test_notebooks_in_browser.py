@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from browser_support import (
     NOTEBOOK_TIMEOUT_S,
+    STEP_TIMEOUT_S,
     BrowserPage,
     Timings,
     missing_requirement,
@@ -38,6 +39,38 @@ def _screenshot(page: Any, stepper: Any | None, path: Path) -> None:
     if stepper is not None:
         stepper.scroll_into_view_if_needed()
     page.screenshot(path=str(path))
+
+
+_INNER_SCROLL_JS = """
+() => {
+  // Voilà's lab template scrolls an inner container, not the document: find how much is hidden.
+  // Only page-sized containers count: a long History list scrolls inside itself on screen too.
+  let hidden = 0;
+  for (const el of document.querySelectorAll('body *')) {
+    const overflow = getComputedStyle(el).overflowY;
+    const pageSized = el.clientHeight > window.innerHeight / 2;
+    if (pageSized && (overflow === 'auto' || overflow === 'scroll') && el.scrollHeight > el.clientHeight) {
+      hidden = Math.max(hidden, el.scrollHeight - el.clientHeight);
+      el.scrollTop = 0;
+    }
+  }
+  return hidden;
+}
+"""
+
+
+def _whole_page_screenshot(page: Any, path: Path, max_height: int = 16000) -> None:
+    """The whole app top to bottom (the viewport is stretched: full_page misses inner scrolling)."""
+    viewport = page.viewport_size
+    hidden = int(page.evaluate(_INNER_SCROLL_JS))
+    page.set_viewport_size(
+        {"width": viewport["width"], "height": min(max_height, viewport["height"] + hidden)}
+    )
+    try:
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(path), full_page=True)
+    finally:
+        page.set_viewport_size(viewport)
 
 
 def _fail_on_cell_error(page: Any) -> None:
@@ -73,7 +106,7 @@ def test_notebook_in_jupyterlab(
             report = exercise_stepper(
                 stepper,
                 settle=lambda: wait_kernel_idle(browser_page, NOTEBOOK_TIMEOUT_S),
-                timeout_s=NOTEBOOK_TIMEOUT_S,
+                timeout_s=STEP_TIMEOUT_S,
             )
             assert_page_healthy(browser_page, context="after clicking the stepper")
         _screenshot(browser_page, stepper, screenshot_dir / f"lab-{notebook.stem}.png")
@@ -125,10 +158,10 @@ def test_notebook_in_voila_classroom_mode(
             stepper = browser_page.locator(".gamelib-stepper").first
             stepper.wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_S * 1000)
             _screenshot(browser_page, stepper, screenshot_dir / f"voila-{notebook.stem}-start.png")
-            report = exercise_stepper(stepper, timeout_s=NOTEBOOK_TIMEOUT_S)
+            report = exercise_stepper(stepper, timeout_s=STEP_TIMEOUT_S)
             assert_page_healthy(browser_page, context="after clicking the stepper\n" + log_context)
         _screenshot(browser_page, stepper, screenshot_dir / f"voila-{notebook.stem}.png")
-        browser_page.screenshot(path=str(screenshot_dir / f"voila-{notebook.stem}-full.png"), full_page=True)
+        _whole_page_screenshot(browser_page, screenshot_dir / f"voila-{notebook.stem}-full.png")
         assert not page.js_errors, f"uncaught JavaScript errors in the page: {page.js_errors}"
         done = time.monotonic()
         timings.add(
