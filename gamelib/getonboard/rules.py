@@ -24,7 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
-from gamelib.core.errors import IllegalAction
+from gamelib.core.errors import IllegalAction, OptionError
 from gamelib.core.game import (
     CHANCE,
     TERMINAL,
@@ -394,7 +394,7 @@ class GetOnBoardGame(Game):
         elif n > 1 and not opts.free_city:
             low, high = CITY_PLAYERS[city]
             if not low <= n <= high:
-                raise ValueError(
+                raise OptionError(
                     f"getonboard: {city.capitalize()} is played by {low}-{high} players, got {n} "
                     "(seed: 'À deux ou trois joueurs, utilisez Rome ; à quatre ou cinq, Paris'); "
                     "set free_city=True to lift the pairing"

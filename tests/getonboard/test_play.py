@@ -1,0 +1,110 @@
+"""Agents, analysis probes and drawings of Get on Board."""
+
+from __future__ import annotations
+
+import random
+import statistics
+
+from matplotlib.figure import Figure
+
+import gamelib
+from gamelib.agents import RandomAgent, make_agent
+from gamelib.getonboard.agents import GreedyAgent, PlannerAgent, ticket_mcts
+from gamelib.getonboard.analysis import (
+    best_route,
+    intersection_values,
+    placements,
+    score_breakdowns,
+    visit_frequencies,
+)
+from gamelib.getonboard.draw import draw_heat, draw_sheet
+from gamelib.getonboard.rules import CATEGORIES, P_LAY, GetOnBoardState
+
+
+def at_first_turn(players: int = 2, seed: int = 0) -> GetOnBoardState:
+    state = gamelib.make("getonboard", players=players).new_game(seed=seed)
+    rng = random.Random(seed)
+    while state.phase != P_LAY:
+        state.apply(state.sample_chance() if state.is_chance_node() else rng.choice(state.legal_actions()))
+    assert isinstance(state, GetOnBoardState)
+    return state
+
+
+def test_placements_are_complete_legal_turns() -> None:
+    state = at_first_turn()
+    player = state.current_player
+    options = placements(state)
+    assert options, "a turn always has a placement"
+    shape = state.shape
+    for pl in options:
+        replay = state.clone()
+        for action in pl.actions:
+            replay.apply(action)  # every placement replays legally
+        assert replay.current_player != player or replay.is_terminal()
+        sticks = sum(1 for a in pl.actions if str(a).startswith("go"))
+        assert sticks == shape.sticks or replay.eliminated[player]
+        assert pl.gain["total"] == replay.score(player) - state.score(player)
+    assert len({pl.notation for pl in options}) == len(options)
+    assert best_route(state) == options[0]
+    assert [pl.value for pl in options] == sorted((pl.value for pl in options), reverse=True)
+
+
+def test_intersection_values_follow_the_sheet() -> None:
+    state = at_first_turn()
+    p = state.current_player
+    values = intersection_values(state, p)
+    board = state.board
+    # nothing aboard yet: a restaurant or monument alone is worth nothing, a granny 1
+    for node, v in values.items():
+        feats = board.features_of(node)
+        if feats == ("restaurant",) and board.letter_at.get(node) is None:
+            assert v == 0
+        if feats == ("granny",) and board.letter_at.get(node) is None:
+            assert v == 1
+    assert state.end[p] not in values
+
+
+def test_agents_beat_random() -> None:
+    game = gamelib.make("getonboard", players=2)
+    rows = score_breakdowns(game, [PlannerAgent(), RandomAgent()], games=6, seed=0)
+    assert len(rows) == 12 and set(CATEGORIES) <= set(rows[0])
+    planner = statistics.mean(r["total"] for r in rows if r["agent"] == "planner")
+    rand = statistics.mean(r["total"] for r in rows if r["agent"] == "random")
+    assert planner > rand + 10
+    assert all(r["total"] == sum(r[c] for c in CATEGORIES) for r in rows)
+    assert all(r["total"] == 0 for r in rows if r["eliminated"])
+
+
+def test_greedy_and_mcts_play_legal_games() -> None:
+    game = gamelib.make("getonboard", players=2, rounds=3)
+    state = gamelib.play(game, [GreedyAgent(), ticket_mcts(iterations=20)], seed=2)
+    assert state.is_terminal()
+    assert isinstance(make_agent("planner", "getonboard"), PlannerAgent)
+    assert isinstance(make_agent("greedy", "getonboard"), GreedyAgent)
+    assert make_agent("mcts(iterations=7)", "getonboard").iterations == 7
+
+
+def test_agents_are_deterministic_given_the_seed() -> None:
+    game = gamelib.make("getonboard", players=3, rounds=4)
+    a = gamelib.play(game, [PlannerAgent(), GreedyAgent(), RandomAgent()], seed=5)
+    b = gamelib.play(game, [PlannerAgent(), GreedyAgent(), RandomAgent()], seed=5)
+    assert [str(x) for x in a.history] == [str(x) for x in b.history]
+
+
+def test_visit_frequencies_are_shares() -> None:
+    game = gamelib.make("getonboard", players=2, rounds=2)
+    freq = visit_frequencies(game, [RandomAgent(), RandomAgent()], games=4)
+    assert all(0.0 <= f <= 1.0 for f in freq.values())
+    assert max(freq.values()) > 0
+
+
+def test_drawings() -> None:
+    state = at_first_turn(players=3)
+    state.apply(state.legal_actions()[0])
+    fig = state.draw()
+    assert isinstance(fig, Figure)
+    assert isinstance(draw_sheet(state, 0), Figure)
+    assert isinstance(draw_heat(state.board, intersection_values(state, 0), "values"), Figure)
+    assert state._repr_png_()[:4] == b"\x89PNG"
+    over = gamelib.play(gamelib.make("getonboard", players=1, rounds=2), [RandomAgent()], seed=1)
+    assert isinstance(over.draw(), Figure)
