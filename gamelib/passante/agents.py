@@ -72,11 +72,36 @@ def known_wishes(state: PassanteState, player: int) -> list[int]:
     return list(state.hands[player])
 
 
-def heuristic(state: PassanteState, player: int, hint_weight: float = 0.1) -> float:
+def partner_prior(state: PassanteState, player: int) -> tuple[tuple[int, ...], float]:
+    """The wishes that may be in a partner's hand, and the chance that any one of them is.
+
+    Uniform over what ``player`` cannot see (the model ``determinize`` samples from): not their
+    own hand or discards, not laid down, and not visible on the board now (it would have been
+    laid down).  Hands are open: nothing to guess.
+    """
+    partners = sum(len(h) for q, h in enumerate(state.hands) if q != player)
+    if state.game.options.open_hands or not partners:
+        return (), 0.0
+    seen = set(state.hands[player]) | set(state.discards[player])
+    for laid in state.fulfilled:
+        seen.update(laid)
+    unseen = tuple(w for w in range(len(WISHES)) if w not in seen and not state.is_visible(w))
+    return unseen, partners / len(unseen) if unseen else 0.0
+
+
+def heuristic(
+    state: PassanteState,
+    player: int,
+    hint_weight: float = 0.1,
+    prior: tuple[tuple[int, ...], float] = ((), 0.0),
+    partner_weight: float = 0.0,
+) -> float:
     """``player``'s estimate of a position: wishes fulfilled, then known wishes' closeness.
 
     Only counts what ``player`` knows: their own (or open) wishes, and the latest character/zone
-    each other player hinted, worth ``hint_weight`` of a wish.
+    each other player hinted, worth ``hint_weight`` of a wish; with ``partner_weight``, the
+    expected value of the partners' unseen wishes under ``prior`` (from :func:`partner_prior`,
+    computed before the move: a wish shown by the move counts as laid down).
     """
     pos = state.pos
     # the wishes laid down that ``player`` could foresee: their own (all, with open hands);
@@ -91,6 +116,13 @@ def heuristic(state: PassanteState, player: int, hint_weight: float = 0.1) -> fl
                 latest[hinter] = (char, zone)
         for char, zone in latest.values():
             value += hint_weight * closeness(STEPS[char][pos[char]][zone])
+    unseen, share = prior
+    if partner_weight and share:
+        expected = 0.0
+        for w in unseen:
+            cost = wish_cost(pos, w)
+            expected += 10.0 if cost == 0 else closeness(cost)
+        value += partner_weight * share * expected
     return value
 
 
@@ -114,13 +146,17 @@ class WishSeekerAgent:
 
     name = "seeker"
 
-    def __init__(self, depth: int = 4, hint_weight: float = 0.1) -> None:
+    def __init__(self, depth: int = 4, hint_weight: float = 0.1, partner_weight: float = 0.0) -> None:
         if depth < 1:
             raise ValueError(f"depth must be >= 1, got {depth}")
         if hint_weight < 0:
             raise ValueError(f"hint_weight must be >= 0, got {hint_weight}")
         self.depth = depth
+        if partner_weight < 0:
+            raise ValueError(f"partner_weight must be >= 0, got {partner_weight}")
         self.hint_weight = hint_weight
+        self.partner_weight = partner_weight
+        self._prior: tuple[tuple[int, ...], float] = ((), 0.0)
 
     def act(self, state: State, player: int, rng: random.Random) -> Action:
         assert isinstance(state, PassanteState)
@@ -132,7 +168,8 @@ class WishSeekerAgent:
         hints = [a for a in actions if isinstance(a, Hint)]
         if hints:
             return self._best_hint(state, player, hints)
-        base = heuristic(state, player, self.hint_weight)
+        self._prior = partner_prior(state, player) if self.partner_weight else ((), 0.0)
+        base = self._value(state, player)
         best: list[Action] = []
         best_value = base + 1e-9 if END in actions else float("-inf")
         for action in actions:
@@ -147,6 +184,9 @@ class WishSeekerAgent:
             return END
         return best[int(rng.random() * len(best))]
 
+    def _value(self, state: PassanteState, player: int) -> float:
+        return heuristic(state, player, self.hint_weight, self._prior, self.partner_weight)
+
     def _value_after(self, state: PassanteState, player: int, action: Action, depth: int) -> float:
         world = state.clone()
         world.apply(action)
@@ -154,16 +194,14 @@ class WishSeekerAgent:
         # look through multi-step choices of our own: boarding, effect targets
         if depth > 1 and world.current_player == player and world.phase in (BOARDING, EFFECT):
             if world.phase == EFFECT and world.eff == POETE:
-                return heuristic(world, player, self.hint_weight)
+                return self._value(world, player)
             follow = world.legal_actions()
             return max(self._value_after(world, player, a, depth - 1) for a in follow)
         if isinstance(action, Play) and world.current_player == CHANCE:
-            return (
-                heuristic(world, player, self.hint_weight) - 0.01
-            )  # a die or a draw: uncertain, slightly avoided
+            return self._value(world, player) - 0.01  # a die or a draw: uncertain, slightly avoided
         if isinstance(action, Board):
-            return float("-inf") if depth <= 1 else heuristic(world, player, self.hint_weight)
-        return heuristic(world, player, self.hint_weight)
+            return float("-inf") if depth <= 1 else self._value(world, player)
+        return self._value(world, player)
 
     def _poete(self, state: PassanteState, player: int, actions: list[Action]) -> Action:
         """Discard the wish furthest from the board (if far), else stop."""
@@ -187,7 +225,10 @@ class WishSeekerAgent:
         return min(hints, key=missing)
 
     def __repr__(self) -> str:
-        return f"WishSeekerAgent(depth={self.depth}, hint_weight={self.hint_weight})"
+        return (
+            f"WishSeekerAgent(depth={self.depth}, hint_weight={self.hint_weight}, "
+            f"partner_weight={self.partner_weight})"
+        )
 
 
 def cooperative_ismcts(iterations: int = 100, rollout_steps: int = 4, c: float = 0.3) -> ISMCTSAgent:

@@ -252,3 +252,26 @@ def test_fewest_moves_plans_replay_as_legal_actions() -> None:
                         state.apply(state.sample_chance())
                     state.apply(text)
             assert state.is_visible(w) or w in state.fulfilled[0]
+
+
+def test_partner_prior_is_what_the_player_cannot_see() -> None:
+    from gamelib.passante.agents import partner_prior
+
+    state = gamelib.play(gamelib.make("passante", players=3), [WishSeekerAgent()] * 3, seed=8, max_actions=60)
+    assert isinstance(state, PassanteState)
+    unseen, share = partner_prior(state, 0)
+    assert not set(unseen) & set(state.hands[0])
+    assert all(w in unseen for w in state.hands[1] + state.hands[2])
+    assert share == pytest.approx((len(state.hands[1]) + len(state.hands[2])) / len(unseen))
+    # the prior comes from the observation: the same in every determinized world
+    world = state.determinize(0, random.Random(1))
+    assert isinstance(world, PassanteState)
+    assert partner_prior(world, 0) == (unseen, share)
+    agent = WishSeekerAgent(partner_weight=1.0)
+    while state.current_player == CHANCE:
+        state.apply(state.sample_chance())
+    player = state.current_player
+    world = state.determinize(player, random.Random(2))
+    assert agent.act(state, player, random.Random(0)) == agent.act(world, player, random.Random(0))
+    with pytest.raises(ValueError):
+        WishSeekerAgent(partner_weight=-1)
