@@ -52,8 +52,9 @@ class Comparison:
         lines = [f"{self.game.name}: each agent against {self.game.num_players - 1} x {self.baseline}"]
         for row in self.rows():
             lines.append(
-                f"  {row['agent']:<28} win rate {row['win_rate']:.3f} "
-                f"[{row['win_low']:.3f}, {row['win_high']:.3f}] over {row['games']} games"
+                f"  {row['agent'][:27]:<28} win rate {row['win_rate']:.3f} "
+                f"[{row['win_low']:.3f}, {row['win_high']:.3f}]  mean return {row['mean_return']:.2f} "
+                f"[{row['return_low']:.2f}, {row['return_high']:.2f}] over {row['games']} games"
             )
         return "\n".join(lines)
 
@@ -64,9 +65,9 @@ class Comparison:
             return f"<pre>{self}</pre>"
         return html
 
-    def plot(self, by_seat: bool = True, ax: Any = None) -> Figure:
-        """Win rate of each contender (and in each seat) against the field, with Wilson intervals."""
-        from gamelib.analysis.plots import grouped_rates
+    def plot(self, metric: str | None = None, by_seat: bool = True, ax: Any = None) -> Figure:
+        """Each contender's win rate (or mean return) against the field, overall and per seat."""
+        from gamelib.analysis.plots import default_metric, grouped_bars
 
         names = list(self.results)
         series: dict[str, list[Any]] = {"all seats": [self.stat(n) for n in names]}
@@ -75,10 +76,11 @@ class Comparison:
             for seat in seats:
                 series[f"as {seat}"] = [self.stat(n, seat) for n in names]
         games = len(next(iter(self.results.values())))
-        return grouped_rates(
+        return grouped_bars(
             groups=names,
             series=series,
             title=f"{self.game.info.title}: each agent vs {self.baseline}, {games} games",
+            metric=metric or default_metric(self.game),
             fair=1.0 / self.game.num_players,
             ax=ax,
         )

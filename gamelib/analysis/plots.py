@@ -1,4 +1,9 @@
-"""Figures of tournament and sweep results: built on ``matplotlib.figure.Figure`` (no pyplot state)."""
+"""Figures of tournament, comparison and sweep results (``matplotlib.figure.Figure``, no pyplot state).
+
+Two metrics: the **win rate** with its Wilson interval, and the **mean return** with its t
+interval.  Cooperative games (``utility == "identical"``: everyone gets the same score) have no
+winner, so their default metric is the mean return, the team's score.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,32 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
-PALETTE = ("#1f5fa8", "#e07b00", "#2a9d3a", "#c0392b", "#7d3cb5", "#7f6a00")
+PALETTE = ("#1f5fa8", "#e07b00", "#2a9d3a", "#c0392b", "#7d3cb5", "#7f6a00", "#138d90")
 FONT = 14
+METRICS = {
+    "win_rate": "win rate (95% Wilson interval)",
+    "mean_return": "mean return (95% t interval)",
+    "draw_rate": "draw rate",
+}
+
+
+def default_metric(game: Any) -> str:
+    """``mean_return`` for cooperative games (no one wins alone), ``win_rate`` otherwise."""
+    return "mean_return" if game.info.utility == "identical" else "win_rate"
+
+
+def check_metric(metric: str) -> None:
+    if metric not in METRICS:
+        raise ValueError(f"metric must be one of {sorted(METRICS)}, got {metric!r}")
+
+
+def value_and_errors(stat: Any, metric: str) -> tuple[float, float, float]:
+    """(value, distance down to the interval's low end, distance up to its high end)."""
+    if metric == "win_rate":
+        return stat.win_rate, stat.win_rate - stat.win_low, stat.win_high - stat.win_rate
+    if metric == "mean_return":
+        return stat.mean_return, stat.mean_return - stat.return_low, stat.return_high - stat.mean_return
+    return stat.draw_rate, 0.0, 0.0
 
 
 def new_axes(ax: Any, width: float = 9.0, height: float = 5.0) -> tuple[Figure, Any]:
@@ -18,29 +47,35 @@ def new_axes(ax: Any, width: float = 9.0, height: float = 5.0) -> tuple[Figure, 
     return fig, fig.add_subplot()
 
 
-def grouped_rates(
+def grouped_bars(
     groups: Sequence[str],
     series: Mapping[str, Sequence[Any]],
     title: str,
+    metric: str = "win_rate",
     fair: float | None = None,
     ax: Any = None,
 ) -> Figure:
-    """Grouped bars of win rates with asymmetric (Wilson) error bars.
+    """Grouped bars of one metric with (asymmetric) 95% error bars.
 
     ``series`` maps a label to one :class:`~gamelib.analysis.tournament.Stat` (or None) per group.
     """
+    check_metric(metric)
     fig, ax = new_axes(ax, width=min(14.0, max(8.0, 0.55 * len(groups) * len(series) + 4)))
+    rate = metric != "mean_return"
     count = len(series)
     width = 0.8 / count
+    top = 0.0
     for k, (label, stats) in enumerate(series.items()):
         xs, ys, lows, highs = [], [], [], []
         for g, s in enumerate(stats):
             if s is None:
                 continue
+            y, low, high = value_and_errors(s, metric)
             xs.append(g - 0.4 + width * (k + 0.5))
-            ys.append(s.win_rate)
-            lows.append(s.win_rate - s.win_low)
-            highs.append(s.win_high - s.win_rate)
+            ys.append(y)
+            lows.append(low)
+            highs.append(high)
+            top = max(top, y + high)
         ax.bar(
             xs,
             ys,
@@ -53,26 +88,16 @@ def grouped_rates(
             error_kw={"elinewidth": 2, "ecolor": "#222222"},
         )
         for x, y, high in zip(xs, ys, highs, strict=True):
-            if y >= 0.12:  # inside the bar
-                ax.text(
-                    x,
-                    y / 2,
-                    f"{y:.0%}",
-                    ha="center",
-                    va="center",
-                    color="white",
-                    fontsize=FONT - 2,
-                    weight="bold",
-                )
-            else:  # above the error bar
-                ax.text(
-                    x, y + high + 0.02, f"{y:.0%}", ha="center", va="bottom", fontsize=FONT - 2, weight="bold"
-                )
-    if fair is not None:
+            text = f"{y:.0%}" if rate else f"{y:.1f}"
+            ax.text(x, y + high, text, ha="center", va="bottom", fontsize=FONT - 3, weight="bold")
+    if fair is not None and metric == "win_rate":
         ax.axhline(fair, color="#555555", linestyle="--", linewidth=1.5, label=f"fair share {fair:.0%}")
     ax.set_xticks(range(len(groups)), list(groups), fontsize=FONT)
-    ax.set_ylim(0, 1.05)
-    ax.set_ylabel("win rate (95% Wilson interval)", fontsize=FONT)
+    if rate:
+        ax.set_ylim(0, 1.08)
+    else:
+        ax.set_ylim(min(0.0, ax.get_ylim()[0]), max(top * 1.12, 1e-9))
+    ax.set_ylabel(METRICS[metric], fontsize=FONT)
     ax.set_title(title, fontsize=FONT + 2)
     ax.tick_params(axis="y", labelsize=FONT - 2)
     ax.legend(fontsize=FONT - 3, loc="upper left", bbox_to_anchor=(1.0, 1.0))

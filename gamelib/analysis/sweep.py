@@ -53,33 +53,45 @@ class SweepResults:
         lines = [f"sweep of {self.option!r} over {self.values}"]
         for row in self.rows():
             lines.append(
-                f"  {self.option}={row[self.option]!s:<8} {row['seat']:<14} win rate {row['win_rate']:.3f} "
-                f"[{row['win_low']:.3f}, {row['win_high']:.3f}]  mean length {row['mean_length']:.1f}"
+                f"  {self.option}={row[self.option]!s:<8} {row['seat'][:16]:<17} win rate {row['win_rate']:.3f} "
+                f"[{row['win_low']:.3f}, {row['win_high']:.3f}]  mean return {row['mean_return']:.2f} "
+                f"[{row['return_low']:.2f}, {row['return_high']:.2f}]  length {row['mean_length']:.1f}"
             )
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         return f"<SweepResults {self.option}={self.values}: {len(self.results[0])} games each>"
 
-    def plot(self, by: str = "seat", ax: Any = None) -> Figure:
-        """Win rate against the option value, one line per seat (or agent), with 95% intervals."""
-        from gamelib.analysis.plots import FONT, PALETTE, new_axes
+    def plot(self, by: str = "seat", metric: str | None = None, ax: Any = None) -> Figure:
+        """A metric against the option value, one line per seat (or agent), with 95% intervals.
 
+        ``metric``: ``"win_rate"`` (default; ``"mean_return"`` for cooperative games),
+        ``"mean_return"``, ``"draw_rate"``, or ``"mean_length"`` (actions per game).
+        """
+        from gamelib.analysis.plots import FONT, METRICS, PALETTE, default_metric, new_axes, value_and_errors
+
+        game = self.results[0].game
+        metric = metric or default_metric(game)
+        if metric == "mean_length":
+            return self._plot_length(ax)
+        if metric not in METRICS:
+            raise ValueError(f"metric must be one of {[*sorted(METRICS), 'mean_length']}, got {metric!r}")
         fig, ax = new_axes(ax, width=9.0, height=5.0)
-        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in self.values)
-        xs = list(self.values) if numeric else list(range(len(self.values)))
+        xs = self._xs()
         groups = list(self.results[0].stats(by))
+        if game.info.utility == "identical" and by == "seat":
+            groups = groups[:1]  # a cooperative game: every seat has the team's score
         for k, key in enumerate(groups):
             stats = [res.stats(by).get(key) for res in self.results]
             points = [(x, s) for x, s in zip(xs, stats, strict=True) if s is not None]
             label = key if isinstance(key, str) else f"{key[0]} as {key[1]}"
+            if game.info.utility == "identical" and by == "seat":
+                label = "the team (every seat)"
+            values = [value_and_errors(s, metric) for _, s in points]
             ax.errorbar(
                 [x for x, _ in points],
-                [s.win_rate for _, s in points],
-                yerr=[
-                    [s.win_rate - s.win_low for _, s in points],
-                    [s.win_high - s.win_rate for _, s in points],
-                ],
+                [v[0] for v in values],
+                yerr=[[v[1] for v in values], [v[2] for v in values]],
                 marker="o",
                 markersize=9,
                 linewidth=2.5,
@@ -88,15 +100,47 @@ class SweepResults:
                 label=label,
             )
         ax.set_xticks(xs, [str(v) for v in self.values])
-        game = self.results[0].game
+        ax.margins(x=0.15)
         ax.set_xlabel(f"rule option {self.option!r}", fontsize=FONT)
-        ax.set_ylabel("win rate (95% Wilson interval)", fontsize=FONT)
-        ax.set_ylim(0, 1.05)
+        ax.set_ylabel(METRICS[metric], fontsize=FONT)
+        if metric != "mean_return":
+            ax.set_ylim(0, 1.05)
         ax.tick_params(labelsize=FONT - 2)
         names = " vs ".join(self.results[0].agent_names)
-        ax.set_title(f"{game.info.title}: {names}, {len(self.results[0])} games per value", fontsize=FONT + 1)
+        ax.set_title(f"{game.info.title}: {len(self.results[0])} games per value\n{names}", fontsize=FONT)
         ax.grid(alpha=0.3)
         ax.legend(fontsize=FONT - 2, title=by, title_fontsize=FONT - 2)
+        return fig
+
+    def _xs(self) -> list[Any]:
+        numeric = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in self.values)
+        return list(self.values) if numeric else list(range(len(self.values)))
+
+    def _plot_length(self, ax: Any) -> Figure:
+        from gamelib.analysis.plots import FONT, PALETTE, new_axes
+        from gamelib.analysis.stats import mean_interval
+
+        fig, ax = new_axes(ax, width=9.0, height=5.0)
+        xs = self._xs()
+        intervals = [mean_interval([o.length for o in res.outcomes]) for res in self.results]
+        ax.errorbar(
+            xs,
+            [m for m, _, _ in intervals],
+            yerr=[[m - lo for m, lo, _ in intervals], [hi - m for m, _, hi in intervals]],
+            marker="o",
+            markersize=9,
+            linewidth=2.5,
+            capsize=6,
+            color=PALETTE[0],
+        )
+        ax.set_xticks(xs, [str(v) for v in self.values])
+        ax.margins(x=0.15)
+        ax.set_xlabel(f"rule option {self.option!r}", fontsize=FONT)
+        ax.set_ylabel("actions per game (95% t interval)", fontsize=FONT)
+        ax.set_ylim(0, max(hi for _, _, hi in intervals) * 1.15)
+        ax.tick_params(labelsize=FONT - 2)
+        ax.set_title(f"{self.results[0].game.info.title}: game length", fontsize=FONT + 1)
+        ax.grid(alpha=0.3)
         return fig
 
 

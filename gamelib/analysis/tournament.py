@@ -312,9 +312,12 @@ class TournamentResults:
         return f"<TournamentResults {self._title()}>"
 
     # ------------------------------------------------------------------ plot
-    def plot(self, ax: Any = None, confidence: float = 0.95) -> Figure:
-        """Win rate of each agent, over all seats and in each seat, with Wilson error bars."""
-        from gamelib.analysis.plots import grouped_rates
+    def plot(self, metric: str | None = None, ax: Any = None, confidence: float = 0.95) -> Figure:
+        """Each agent's win rate (or ``metric="mean_return"``), over all seats and in each seat.
+
+        Error bars are 95% intervals; cooperative games default to the mean return.
+        """
+        from gamelib.analysis.plots import default_metric, grouped_bars
 
         overall = self.stats("agent", confidence)
         by_seat = self.stats("agent_seat", confidence)
@@ -322,10 +325,11 @@ class TournamentResults:
         if len(self.seat_names) > 1:
             for seat in self.seat_names:
                 series[f"as {seat}"] = [by_seat.get((a, seat)) for a in self.agent_names]
-        return grouped_rates(
+        return grouped_bars(
             groups=self.agent_names,
             series=series,
             title=f"{self.game.info.title}: {len(self)} games",
+            metric=metric or default_metric(self.game),
             fair=1.0 / self.game.num_players,
             ax=ax,
         )

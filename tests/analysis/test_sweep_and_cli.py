@@ -155,3 +155,21 @@ def test_compare_agents_against_a_common_field(toy_games: None) -> None:
     assert "win rate" in str(comparison)
     with pytest.raises(ValueError, match="at least one"):
         compare_agents("toy-nim", [], games=2)
+
+
+def test_plots_offer_each_metric_and_cooperative_games_default_to_the_score(toy_games: None) -> None:
+    from types import SimpleNamespace
+
+    from gamelib.analysis.plots import default_metric
+
+    assert default_metric(SimpleNamespace(info=SimpleNamespace(utility="identical"))) == "mean_return"
+    assert default_metric(SimpleNamespace(info=SimpleNamespace(utility="zero_sum"))) == "win_rate"
+    swept = gamelib.sweep("toy-nim", "pile", [4, 5], ["first", "random"], games=4, progress=False)
+    assert "mean return" in swept.plot(metric="mean_return").axes[0].get_ylabel()
+    assert "actions per game" in swept.plot(metric="mean_length").axes[0].get_ylabel()
+    with pytest.raises(ValueError, match="metric must be"):
+        swept.plot(metric="elo")
+    results = swept.results[0]
+    assert "mean return" in results.plot(metric="mean_return").axes[0].get_ylabel()
+    with pytest.raises(ValueError, match="metric must be"):
+        results.plot(metric="elo")
