@@ -537,9 +537,19 @@ def _legend(p: _Painter, x: float, y: float) -> float:
 
 
 def _belief_strip(
-    p: _Painter, probs: Sequence[float], x: float, y: float, width: float, true_hidden: Sequence[int] | None
+    p: _Painter,
+    probs: Sequence[float],
+    x: float,
+    y: float,
+    width: float,
+    true_hidden: Sequence[int] | None,
+    series: Sequence[int] = (),
 ) -> float:
-    """P(number is a face-down hideout) over 1..41 as coloured cells, with a colour bar."""
+    """P(number is a face-down hideout) over 1..41 as coloured cells, with a colour bar.
+
+    Numbers of the series being named are outlined; ``true_hidden`` (views that know them)
+    are marked underneath.
+    """
     p.text(
         x, y - 0.22, "Detective's belief: P(number is a face-down hideout)", 0.27, ha="left", weight="bold"
     )
@@ -560,6 +570,8 @@ def _belief_strip(
             p.text(cx + cell / 2, top - h / 2, str(n), 0.19, "white" if dark else INK)
         if n in hidden:
             p.rect(cx + 0.04, top - h - 0.13, cell - 0.08, 0.07, BACK)
+    for n in series:  # drawn last, so that neighbouring cells do not cover the outline
+        p.rect(x + (n - 1) * cell, top - h, cell, h, "none", INK, lw=2.0)
     bx0, bx1 = x + width - bar_w + 0.35, x + width
     p.images.append((np.linspace(0.0, 1.0, 64).reshape(1, -1), (bx0, bx1, top - h, top - h / 2)))
     p.rect(bx0, top - h, bx1 - bx0, h / 2, "none", MUTED, lw=0.6)
@@ -645,7 +657,7 @@ def draw_state(
             if see_fugitive
             else None
         )
-        y = _belief_strip(p, probs, MARGIN, y, width - 2 * MARGIN, truth)
+        y = _belief_strip(p, probs, MARGIN, y, width - 2 * MARGIN, truth, state.series)
     height = 0.1 - y
 
     if ax is None:

@@ -298,3 +298,36 @@ def test_backend_is_not_switched() -> None:
     backend = matplotlib.get_backend()
     draw_state(STATES[0])
     assert matplotlib.get_backend() == backend
+
+
+# ---------------------------------------------------------------------------- a scripted game
+SCRIPT = """deal 5, deal 8, deal 11, deal 17, deal 22,
+hide 3, done, hide 5, done, draw 1, deal 4, draw 2, deal 20, guess 2,
+draw 1, deal 7, hide 8, done, draw 1, deal 6, guess 3,
+draw 2, deal 15, hide 11, done, draw 2, deal 16, guess 9,
+draw 2, deal 19, hide 15, sprint 1, done, draw 3, deal 30, guess 12,
+draw 3, deal 33, hide 19, sprint 2, done, draw 1, deal 10, guess 8,
+draw 2, deal 24, hide 22, done, draw 2, deal 21, add 13, add 18"""
+"""The game behind docs/images/fugitive.png: two hideouts found, two sprints, a series pending."""
+
+
+def scripted() -> FugitiveState:
+    state = gamelib.make("fugitive").new_game(seed=2026)
+    for text in SCRIPT.replace("\n", " ").split(","):
+        state.apply(text.strip())
+    assert isinstance(state, FugitiveState)
+    return state
+
+
+def test_scripted_game_reads_as_each_player_sees_it() -> None:
+    state = scripted()
+    assert state.hideouts == [0, 3, 5, 8, 11, 15, 19, 22] and state.series == (13, 18)
+    detective = labels(draw_state(state, perspective=DETECTIVE))
+    assert {"3", "8", "found", "+3"} <= set(detective), "found cards and the step between 0 and 3"
+    assert "5–6" in detective, "between found 3 and 8, position 2 is 5 or 6 (step limits)"
+    assert detective.count("?") == 5 + 2, "five face-down hideouts and two hidden sprint cards"
+    assert any("series: 13, 18" in s for s in detective)
+    assert "last move: add 18" in detective
+    omniscient = labels(draw_state(state))
+    assert {"5", "11", "15", "19", "22", "+4"} <= set(omniscient)
+    assert "last move: add 18" in omniscient
