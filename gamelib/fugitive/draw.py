@@ -332,7 +332,7 @@ def _back_card(p: _Painter, x: float, y: float, card: int | None, low: int, high
     p.box(x + 0.1, y + 0.1, CARD_W - 0.2, CARD_H - 0.2, BACK_INNER, BACK_TEXT, lw=0.6, radius=0.05)
     if card is not None:
         p.text(mid, y + CARD_H * 0.52, str(card), 0.55, BACK_TEXT, style="italic")
-        p.text(mid, y + 0.25, "hidden", 0.18, BACK_TEXT)
+        p.text(mid, y + 0.25, "hidden", 0.2, BACK_TEXT)
     else:
         p.text(mid, y + CARD_H * 0.56, "?", 0.6, BACK_TEXT, weight="bold")
         p.text(mid, y + 0.25, f"{low}–{high}" if low < high else f"= {low}", 0.2, "white")
@@ -387,7 +387,7 @@ def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: f
             DETECTIVE: ("The detective found every hideout!", FOUND),
         }.get(state.winner, ("A draw: the round limit was reached", MUTED))
     elif state.phase == MANHUNT:
-        banner = ("MANHUNT: name numbers one at a time, the first miss frees the fugitive", FOUND)
+        banner = ("MANHUNT: one number at a time, the first miss frees the fugitive", FOUND)
     if banner is not None:
         message, colour = banner
         _, x0, x1 = _glyphs(message, "bold", "normal")
@@ -515,7 +515,7 @@ def _decks(p: _Painter, state: FugitiveState, x: float, y: float) -> float:
     y = dy - 0.75
     for who, name in ((FUGITIVE, "fugitive"), (DETECTIVE, "detective")):
         if who in last:
-            p.text(x, y, f"the {name} last drew from deck {last[who] + 1}", 0.2, MUTED, ha="left")
+            p.text(x, y, f"the {name} last drew from deck {last[who] + 1}", 0.22, MUTED, ha="left")
             y -= 0.34
     return y
 
@@ -532,7 +532,7 @@ def _legend(p: _Painter, x: float, y: float) -> float:
         ex = x + (k % 2) * 2.0
         ey = y - 0.2 - (k // 2) * 0.42
         p.box(ex, ey - 0.15, 0.24, 0.3, face, edge, lw=lw, radius=0.03)
-        p.text(ex + 0.36, ey, name, 0.2, MUTED, ha="left")
+        p.text(ex + 0.36, ey, name, 0.23, MUTED, ha="left")
     return y - 1.0
 
 
@@ -562,12 +562,12 @@ def _belief_strip(
         cx = x + (n - 1) * cell
         if probs[n] <= IMPOSSIBLE:  # ruled out: blank, so that "unlikely" and "impossible" differ
             p.rect(cx, top - h, cell, h, "white", "#dddddd", lw=0.6)
-            p.text(cx + cell / 2, top - h / 2, str(n), 0.19, "#aaaaaa")
+            p.text(cx + cell / 2, top - h / 2, str(n), 0.21, "#999999")
         else:
             rgba = cmap(float(probs[n]))
             p.rect(cx, top - h, cell, h, rgba, "white", lw=0.6)
             dark = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2] < 0.55
-            p.text(cx + cell / 2, top - h / 2, str(n), 0.19, "white" if dark else INK)
+            p.text(cx + cell / 2, top - h / 2, str(n), 0.21, "white" if dark else INK)
         if n in hidden:
             p.rect(cx + 0.04, top - h - 0.13, cell - 0.08, 0.07, BACK)
     for n in series:  # drawn last, so that neighbouring cells do not cover the outline
@@ -576,7 +576,7 @@ def _belief_strip(
     p.images.append((np.linspace(0.0, 1.0, 64).reshape(1, -1), (bx0, bx1, top - h, top - h / 2)))
     p.rect(bx0, top - h, bx1 - bx0, h / 2, "none", MUTED, lw=0.6)
     for value, label in ((0.0, "0"), (0.5, "0.5"), (1.0, "1")):
-        p.text(bx0 + value * (bx1 - bx0), top - 0.14, label, 0.17, MUTED)
+        p.text(bx0 + value * (bx1 - bx0), top - 0.14, label, 0.2, MUTED)
     bottom = top - h
     if hidden:
         p.rect(x, bottom - 0.37, 0.25, 0.07, BACK)
@@ -584,7 +584,7 @@ def _belief_strip(
             x + 0.35,
             bottom - 0.33,
             "the true face-down hideouts (unknown to the detective)",
-            0.19,
+            0.22,
             MUTED,
             ha="left",
         )
