@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from matplotlib.collections import LineCollection
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
@@ -64,28 +65,31 @@ def _xy(board: CityMap, node: int) -> tuple[float, float]:
 def draw_map(board: CityMap, ax: Axes, badge_size: float = 15.0) -> None:
     """The static board: river, streets (Rome's colours), intersections and their features."""
     # river: a band across every blocked section
+    river = []
     for (ax_, ay), (bx, by) in board.river:
         mx, my = (ax_ + bx) / 2, -(ay + by) / 2
         if ay == by:  # horizontal section blocked: the river runs north-south here
-            ax.plot([mx, mx], [my - 0.5, my + 0.5], color=RIVER, lw=14, solid_capstyle="butt", zorder=1)
+            river.append([(mx, my - 0.5), (mx, my + 0.5)])
         else:
-            ax.plot([mx - 0.5, mx + 0.5], [my, my], color=RIVER, lw=14, solid_capstyle="butt", zorder=1)
+            river.append([(mx - 0.5, my), (mx + 0.5, my)])
+    ax.add_collection(LineCollection(river, colors=RIVER, linewidths=14, capstyle="butt", zorder=1))
+    streets: dict[int, list[list[tuple[float, float]]]] = {}
     for s, (a, b) in enumerate(board.section_ends):
-        (x1, y1), (x2, y2) = _xy(board, a), _xy(board, b)
-        colour = board.section_colour[s]
+        streets.setdefault(board.section_colour[s], []).append([_xy(board, a), _xy(board, b)])
+    for colour, segments in streets.items():
         if colour >= 0:
-            ax.plot(
-                [x1, x2], [y1, y2], color=SECTION_TINTS[SECTION_COLOURS[colour]], lw=7, zorder=2, alpha=0.85
-            )
+            tint, width = SECTION_TINTS[SECTION_COLOURS[colour]], 7.0
         else:
-            ax.plot([x1, x2], [y1, y2], color="#c8c8c8", lw=5, zorder=2)
+            tint, width = "#c8c8c8", 5.0
+        ax.add_collection(LineCollection(segments, colors=tint, linewidths=width, zorder=2, alpha=0.9))
+    badges: dict[int, list[tuple[float, float]]] = {}
     for node in range(board.num_nodes):
         x, y = _xy(board, node)
         feats = board.features[node]
         offsets = [0.0] if len(feats) == 1 else [-0.17, 0.17]
         for f, dx in zip(feats, offsets, strict=False):
+            badges.setdefault(f, []).append((x + dx, y))
             text, face, ink, marker, _ = FEATURE_STYLE[f]
-            ax.plot(x + dx, y, marker=marker, ms=badge_size * 1.9, mfc=face, mec="black", mew=1.0, zorder=5)
             ax.text(
                 x + dx,
                 y - (0.03 if marker == "^" else 0),
@@ -124,6 +128,18 @@ def draw_map(board: CityMap, ax: Axes, badge_size: float = 15.0) -> None:
                 zorder=7,
                 bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "#333333", "lw": 0.8},
             )
+    for f, points in badges.items():
+        _, face, _, marker, _ = FEATURE_STYLE[f]
+        ax.scatter(
+            [p[0] for p in points],
+            [p[1] for p in points],
+            marker=marker,
+            s=(badge_size * 1.9) ** 2,
+            c=face,
+            edgecolors="black",
+            linewidths=1.0,
+            zorder=5,
+        )
     for x in range(board.width):
         ax.text(x, 0.75, "ABCDEFGHIJK"[x], ha="center", va="center", fontsize=11, color="#666666")
     for y in range(board.height):
@@ -162,13 +178,20 @@ def draw_lines(state: GetOnBoardState, ax: Axes) -> None:
             continue
         k = (p - (n - 1) / 2) * 0.09
         colour = PLAYER_COLOURS[p]
+        segments, halo = [], []
         for i in range(len(route) - 1):
             xs, ys = _offset(board, route[i], route[i + 1], k)
-            in_turn = p == mover and state.phase in (6, 7) and i >= state.turn_start
-            if in_turn:
-                ax.plot(xs, ys, color="white", lw=14, zorder=3.5, solid_capstyle="round")
-                ax.plot(xs, ys, color="black", lw=12, zorder=3.6, solid_capstyle="round", alpha=0.55)
-            ax.plot(xs, ys, color=colour, lw=6, zorder=4, solid_capstyle="round")
+            segments.append(list(zip(xs, ys, strict=True)))
+            if p == mover and state.phase in (6, 7) and i >= state.turn_start:
+                halo.append(segments[-1])
+        if halo:
+            ax.add_collection(
+                LineCollection(halo, colors="white", linewidths=14, capstyle="round", zorder=3.5)
+            )
+            ax.add_collection(
+                LineCollection(halo, colors="black", linewidths=12, capstyle="round", zorder=3.6, alpha=0.55)
+            )
+        ax.add_collection(LineCollection(segments, colors=colour, linewidths=6, capstyle="round", zorder=4))
         sx, sy = _xy(board, route[0])
         ax.add_patch(Rectangle((sx - 0.2, sy - 0.2), 0.4, 0.4, fc="none", ec=colour, lw=4, zorder=10))
         ex, ey = _xy(board, route[-1])

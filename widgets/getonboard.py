@@ -1,0 +1,146 @@
+"""Get on Board's click-an-intersection panel for the generic Stepper.
+
+The map as a grid of buttons, one per intersection, laid out like the board.  The intersections
+the player to move can reach with the next stick (``go``), the extra stick (``bonus``) or the
+start choice (``start``) are enabled and green; clicking one plays that action through the
+stepper, so undo/redo, records and agents keep working.  Line ends show each player's colour.
+A status line says whose turn it is, the shape asked, the stick number and the turn boxes left.
+
+:func:`getonboard_stepper` builds a Stepper with this panel and the Get on Board agents.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as W
+
+import gamelib
+from gamelib import State
+from gamelib.getonboard.agents import GreedyAgent, PlannerAgent
+from gamelib.getonboard.draw import PLAYER_COLOURS
+from widgets.stepper import Stepper
+
+ABBREVIATIONS = {
+    "entrance": "M",
+    "granny": "G",
+    "student": "S",
+    "cinema": "C",
+    "tourist": "T",
+    "theatre": "Th",
+    "opera": "Op",
+    "light_lovers": "♡",
+    "dark_lovers": "♥",
+    "restaurant": "R",
+}
+TARGET_COLOUR = "#7ddc7d"
+IDLE_COLOUR = "#eeeeee"
+
+
+class IntersectionPanel:
+    """Click an intersection to lay the next stick there (see the module docstring).
+
+    :attr:`buttons` maps intersection names (``"C4"``) to their buttons; :meth:`click` does what
+    a click does, for tests and scripts.
+    """
+
+    def __init__(self, stepper: Stepper) -> None:
+        if stepper.game.name != "getonboard":
+            raise ValueError(f"IntersectionPanel plays Get on Board, not {stepper.game.name!r}")
+        self.stepper = stepper
+        board = stepper.game.board  # type: ignore[attr-defined]
+        self.board = board
+        self.status = W.HTML()
+        self.status.add_class("gamelib-getonboard-status")
+        self.buttons: dict[str, W.Button] = {}
+        cells: list[Any] = []
+        for y in range(board.height):
+            for x in range(board.width):
+                name = f"{'ABCDEFGHIJK'[x]}{y + 1}"
+                if name not in board.index:
+                    cells.append(W.Box(layout=W.Layout(width="64px", height="40px")))
+                    continue
+                node = board.index[name]
+                feats = " ".join(ABBREVIATIONS[f] for f in board.features_of(node))
+                extra = f" {board.start_at[node]}" if node in board.start_at else ""
+                extra += f" {board.letter_at[node]}" if node in board.letter_at else ""
+                button = W.Button(
+                    description=f"{name} {feats}",
+                    tooltip=f"{name}: {', '.join(board.features_of(node))}{extra}",
+                    layout=W.Layout(width="64px", height="40px", padding="0px"),
+                )
+                button.add_class("gamelib-getonboard-node")
+                button.on_click(lambda _b, n=name: self.click(n))
+                self.buttons[name] = button
+                cells.append(button)
+        self.grid = W.GridBox(
+            cells, layout=W.Layout(grid_template_columns=f"repeat({board.width}, 66px)", grid_gap="2px")
+        )
+        self.widget = W.VBox([self.status, self.grid])
+        self.update(stepper.state)
+
+    def targets(self, state: State) -> dict[str, Any]:
+        """Intersection name -> the action that reaches it, for the player to move."""
+        out: dict[str, Any] = {}
+        if state.current_player < 0:
+            return out
+        for action in state.legal_actions():
+            node = state.target(action)  # type: ignore[attr-defined]
+            if node >= 0:
+                out[self.board.names[node]] = action
+        return out
+
+    def click(self, name: str) -> bool:
+        """Play the action reaching intersection ``name``; False (reason in stepper.error) if none."""
+        action = self.targets(self.stepper.state).get(name.strip().upper())
+        if action is None:
+            self.stepper.error = f"no stick can reach {name} now"
+            self.status.value = f"<b style='color:#b00'>{html.escape(self.stepper.error)}</b>"
+            return False
+        return self.stepper.apply(action)
+
+    def update(self, state: State) -> None:
+        targets = self.targets(state)
+        ends = {}
+        for p, route in enumerate(state.routes):  # type: ignore[attr-defined]
+            if route:
+                ends[self.board.names[route[-1]]] = p
+        for name, button in self.buttons.items():
+            button.disabled = name not in targets
+            if name in targets:
+                button.style.button_color = TARGET_COLOUR
+            elif name in ends:
+                button.style.button_color = PLAYER_COLOURS[ends[name]]
+            else:
+                button.style.button_color = IDLE_COLOUR
+        self.status.value = self._status(state)
+
+    @staticmethod
+    def _status(state: Any) -> str:
+        if state.is_terminal():
+            winners = ", ".join(state.player_name(p) for p in state.winners()) or "nobody"
+            return f"<b>Game over</b>: {html.escape(winners)} wins"
+        p = state.current_player
+        if p < 0:
+            return "<i>chance: reveal the next ticket (Roll, or force it)</i>"
+        who = html.escape(state.player_name(p))
+        if state.phase == 4:
+            return f"<b>{who}</b>: click a start"
+        if state.phase == 7:
+            return f"<b>{who}</b>: click an intersection to spend a metro entrance, or press <i>end</i>"
+        shape = "one straight stick" if state.forced_straight else state.shape.name
+        return (
+            f"<b>{who}</b> lays <b>{html.escape(shape)}</b>: stick {state.step + 1}/{state.shape.sticks}, "
+            f"turn boxes left {state.boxes_left(p)}"
+        )
+
+
+def getonboard_stepper(
+    players: int = 3, seed: int = 0, options: Mapping[str, Any] | None = None, **kwargs: Any
+) -> Stepper:
+    """A Stepper for Get on Board with the intersection panel and the game's agents."""
+    game = gamelib.make("getonboard", players=players, options=options)
+    agents = {"planner": PlannerAgent(), "greedy": GreedyAgent()}
+    return Stepper(game, seed=seed, agents=agents, panels=[IntersectionPanel], **kwargs)
