@@ -671,7 +671,8 @@ class PassanteState(State):
 
     def may_move(self, player: int, char: int) -> bool:
         """Seed: "Aucun autre joueur ne peut déplacer ce personnage" (the one with a heart)."""
-        return all(h != char or p == player for p, h in enumerate(self.hearts))
+        # a character wearing several hearts may be moved by each of their owners
+        return self.hearts[player] == char or char not in self.hearts
 
     def distance(self, a: int, b: int) -> int:
         table = ROW_DISTANCE if self.game.options.nearest_by_row else GRAPH_DISTANCE
@@ -722,8 +723,9 @@ class PassanteState(State):
         p = self.turn_player
         acts: list[Action] = []
         blocked = self.moved
-        for q, h in enumerate(self.hearts):
-            if h >= 0 and q != p:
+        own = self.hearts[p]
+        for h in self.hearts:
+            if h >= 0 and h != own:
                 blocked |= 1 << h
         for c in CHARACTERS:
             if blocked >> c & 1:

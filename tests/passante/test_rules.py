@@ -795,3 +795,18 @@ def test_bad_notation(text: str, message: str) -> None:
 
 def test_wish_titles_render() -> None:
     assert "Leçon de choses" in str(WISHES[0])
+
+
+def test_two_hearts_on_one_character_both_owners_may_move_it() -> None:
+    # player 2 played the Chat's card (the heart stays) and player 3 drew it since: two hearts
+    s = ready(players=3, round_event=False)
+    empty_hands(s)
+    give_card(s, 2, "chat")
+    s.hearts[1] = B.CHAT
+    touch(s)
+    assert s.controllers(B.CHAT) == [1, 2]
+    refused(s, "move chat ecole", "control")  # player 1 owns neither heart
+    s.apply("end")
+    s.apply("move chat cafe")  # player 2 may
+    s.apply("end")
+    s.apply("move chat parc")  # and so may player 3
