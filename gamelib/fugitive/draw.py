@@ -702,8 +702,13 @@ def draw_belief(belief: Any, ax: Axes | None = None) -> Figure:
     )
     ax.set_xticks(range(1, 42), [str(n) for n in range(1, 42)], fontsize=9)
     ax.set_yticks(range(len(rows)), labels, fontsize=11)
+    # a faint grid between cells; a firm line under "any", which sums the rows below it
+    ax.set_xticks(np.arange(0.5, 42), minor=True)
+    ax.set_yticks(np.arange(-0.5, len(rows)), minor=True)
+    ax.grid(which="minor", color="#e4e4e4", linewidth=0.6)
+    ax.tick_params(which="minor", length=0)
     if len(rows) > 1:
-        ax.axhline(0.5, color="white", linewidth=4)
+        ax.axhline(0.5, color=MUTED, linewidth=1.5)
     ax.set_xlabel("number", fontsize=12)
     ax.set_ylabel("face-down position", fontsize=12)
     ax.set_title("Detective's belief: where each face-down hideout may be", fontsize=14)
