@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 from matplotlib import colormaps
-from matplotlib.collections import PatchCollection, PathCollection
+from matplotlib.collections import LineCollection, PatchCollection, PathCollection
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont, get_font
@@ -671,6 +671,49 @@ def draw_state(
     return fig
 
 
+def _point_labels(
+    ax: Axes,
+    anchors: Sequence[tuple[float, float]],
+    strings: Sequence[str],
+    fontsize: float,
+    axis: Literal["x", "y"],
+    ha: Literal["left", "center", "right"],
+    pad: float,
+) -> LabelCollection:
+    """Labels of ``fontsize`` points at data positions along an axis, drawn as glyph outlines.
+
+    ``axis`` "x": anchors are (number, _) placed under the axes, ``pad`` points below it; "y":
+    anchors are (_, row) placed left of the axes, ``pad`` points from it.  The glyphs are sized
+    in points (``dpi_scale_trans``) while the anchors follow the data, so any aspect ratio works.
+    """
+    paths = []
+    for text in strings:
+        path, x0, x1 = _glyphs(text, "normal", "normal")
+        dx = {"left": -x0, "center": -(x0 + x1) / 2, "right": -x1}[ha]
+        if axis == "x":
+            dy = -0.76 + pad / fontsize  # the top of the digits ``pad`` points below the axis
+        else:
+            dx += pad / fontsize
+            dy = -CAP_CENTER
+        paths.append(Affine2D().translate(dx, dy).transform_path(path))
+    fig = ax.get_figure(root=True)
+    assert fig is not None
+    anchor_transform = ax.get_xaxis_transform() if axis == "x" else ax.get_yaxis_transform()
+    labels = LabelCollection(
+        paths,
+        offsets=np.array(anchors, dtype=float),
+        offset_transform=anchor_transform,
+        transform=Affine2D().scale(fontsize / 72) + fig.dpi_scale_trans,  # em -> inches -> pixels
+        facecolors=INK,
+        edgecolors="none",
+        linewidths=0,
+        clip_on=False,
+    )
+    labels.strings = tuple(strings)
+    ax.add_collection(labels, autolim=False)
+    return labels
+
+
 def draw_belief(belief: Any, ax: Axes | None = None) -> Figure:
     """A belief as a heat map over the numbers 1..41.
 
@@ -687,8 +730,14 @@ def draw_belief(belief: Any, ax: Axes | None = None) -> Figure:
         rows.append(values[1:LAST])
         labels.append(f"#{pos}")
     if ax is None:
-        fig = Figure(figsize=(14, 1.8 + 0.42 * len(rows)), facecolor="white", layout="constrained")
+        # fixed margins in inches (they hold for any number of rows): the constrained layout
+        # engine would double the time of a redraw
+        width, height = 14.0, 1.8 + 0.42 * len(rows)
+        fig = Figure(figsize=(width, height), facecolor="white")
         ax = fig.add_subplot()
+        fig.subplots_adjust(
+            left=1.0 / width, right=1 - 0.8 / width, bottom=0.8 / height, top=1 - 0.45 / height
+        )
     else:
         fig = ax.get_figure(root=True)  # type: ignore[assignment]
     matrix = np.ma.masked_less_equal(np.array(rows), IMPOSSIBLE)  # ruled out: blank
@@ -700,19 +749,22 @@ def draw_belief(belief: Any, ax: Axes | None = None) -> Figure:
         interpolation="nearest",
         extent=(0.5, 41.5, len(rows) - 0.5, -0.5),
     )
-    ax.set_xticks(range(1, 42), [str(n) for n in range(1, 42)], fontsize=9)
-    ax.set_yticks(range(len(rows)), labels, fontsize=11)
-    # a faint grid between cells; a firm line under "any", which sums the rows below it
-    ax.set_xticks(np.arange(0.5, 42), minor=True)
-    ax.set_yticks(np.arange(-0.5, len(rows)), minor=True)
-    ax.grid(which="minor", color="#e4e4e4", linewidth=0.6)
-    ax.tick_params(which="minor", length=0)
+    # tick labels as glyph outlines (56 Text artists would cost ~100 ms per redraw)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    _point_labels(ax, [(n, 0.0) for n in range(1, 42)], [str(n) for n in range(1, 42)], 9, "x", "center", -4)
+    _point_labels(ax, [(0.0, r) for r in range(len(rows))], labels, 11, "y", "right", -5)
+    # a faint grid between cells (one artist: grid ticks would cost ~50 Tick objects), and a
+    # firm line under "any", which sums the rows below it
+    top, bottom = -0.5, len(rows) - 0.5
+    grid = [[(n + 0.5, top), (n + 0.5, bottom)] for n in range(1, 41)]
+    grid += [[(0.5, r + 0.5), (41.5, r + 0.5)] for r in range(1, len(rows) - 1)]
+    ax.add_collection(LineCollection(grid, colors="#e4e4e4", linewidths=0.6, zorder=1.5), autolim=False)
     if len(rows) > 1:
-        ax.axhline(0.5, color=MUTED, linewidth=1.5)
-    ax.set_xlabel("number", fontsize=12)
-    ax.set_ylabel("face-down position", fontsize=12)
+        ax.plot([0.5, 41.5], [0.5, 0.5], color=MUTED, linewidth=1.5, zorder=2)
+    ax.set_xlabel("number", fontsize=12, labelpad=16)
+    ax.set_ylabel("face-down position", fontsize=12, labelpad=30)
     ax.set_title("Detective's belief: where each face-down hideout may be", fontsize=14)
-    ax.tick_params(length=0)
     fig.colorbar(image, ax=ax, fraction=0.03, pad=0.01).set_label("probability", fontsize=11)
     assert isinstance(fig, Figure)
     return fig

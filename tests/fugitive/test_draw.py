@@ -284,11 +284,14 @@ def test_draw_belief_has_a_row_per_face_down_position() -> None:
     state = STATES[2]
     belief = uniform_belief(state)
     fig = draw_belief(belief)
-    ax = fig.axes[0]
-    assert [t.get_text() for t in ax.get_yticklabels()] == ["any"] + [
-        f"#{i}" for i in state.hidden_positions()
-    ]
+    rows = ["any"] + [f"#{i}" for i in state.hidden_positions()]
+    assert labels(fig) == [str(n) for n in range(1, 42)] + rows, "numbers along x, rows along y"
+    assert fig.axes[0].images[0].get_array().shape == (len(rows), 41)
     assert len(fig.axes) == 2, "the heat map and its colour bar"
+    mine = Figure(figsize=(10, 4))
+    ax = mine.add_subplot()
+    assert draw_belief(belief, ax=ax) is mine, "draws into the caller's axes"
+    mine.savefig(io.BytesIO(), format="png", dpi=40, bbox_inches="tight")
     assert isinstance(draw_belief(SimpleNamespace(hideout_prob=belief.hideout_prob)), Figure)
     with pytest.raises(ValueError, match="position_probs"):
         draw_belief(SimpleNamespace(hideout_prob=belief.hideout_prob, position_probs={1: [0.0] * 5}))
