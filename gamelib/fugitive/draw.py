@@ -257,25 +257,17 @@ class _Painter:
 
     def emit(self, ax: Axes, width: float, height: float) -> None:
         """Add everything to ``ax``, fitted to a width x height table (y runs down from 0)."""
+        for image, extent in self.images:
+            ax.imshow(
+                image, extent=extent, interpolation="bilinear", zorder=1.5, cmap=BELIEF_CMAP, vmin=0, vmax=1
+            )
+        # after imshow, which sets its own limits and aspect
         ax.set_xlim(0, width)
         ax.set_ylim(-height, 0)
         ax.set_aspect("equal", adjustable="box")
         ax.set_axis_off()
         if self.patches:
             ax.add_collection(PatchCollection(self.patches, match_original=True, zorder=1), autolim=False)
-        for image, extent in self.images:
-            ax.imshow(
-                image,
-                extent=extent,
-                aspect="auto",
-                interpolation="bilinear",
-                zorder=1.5,
-                cmap=BELIEF_CMAP,
-                vmin=0,
-                vmax=1,
-            )
-        ax.set_xlim(0, width)  # imshow resets the limits
-        ax.set_ylim(-height, 0)
         if self.feet:
             ax.add_collection(
                 PathCollection(

@@ -121,8 +121,10 @@ def test_draws_into_a_given_axes() -> None:
     fig = Figure(figsize=(8, 8))
     left, right = fig.subplots(1, 2)
     right.plot([0, 1], [0, 1])
-    assert draw_state(STATES[2], ax=left, perspective=DETECTIVE) is fig
+    belief = uniform_belief(STATES[2])
+    assert draw_state(STATES[2], ax=left, perspective=DETECTIVE, belief=belief) is fig
     assert len(fig.axes) == 2, "no extra axes"
+    assert left.get_aspect() == 1.0, "cards keep their shape in any axes"
     assert any(isinstance(c, LabelCollection) for c in left.collections)
     fig.savefig(io.BytesIO(), format="png", dpi=40)
 
