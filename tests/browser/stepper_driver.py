@@ -164,6 +164,32 @@ def wait_for_view(
     return view
 
 
+_DOM_SIGNATURE_JS = """
+(root) => {
+  const sources = Array.from(root.querySelectorAll('img')).map((img) => img.src + ':' + img.complete).join('|');
+  return root.innerHTML.length + '#' + sources + '#' + root.innerText.length;
+}
+"""
+
+
+def wait_dom_quiet(element: Any, quiet_s: float = 1.0, timeout_s: float = 60.0) -> None:
+    """Wait until ``element``'s DOM (text, pictures) stops changing for ``quiet_s``.
+
+    Voilà has no kernel status bar: after a click, the stepper's own widgets update first and its
+    panels after them (each redraws a figure), so "the status changed" is not "the page is done".
+    """
+    deadline = time.monotonic() + timeout_s
+    last = element.evaluate(_DOM_SIGNATURE_JS)
+    quiet_since = time.monotonic()
+    while time.monotonic() - quiet_since < quiet_s:
+        if time.monotonic() > deadline:
+            raise AssertionError(f"the page kept changing for {timeout_s:.0f} s after a click")
+        time.sleep(0.2)
+        current = element.evaluate(_DOM_SIGNATURE_JS)
+        if current != last:
+            last, quiet_since = current, time.monotonic()
+
+
 def legal_notation(view: StepperView) -> str | None:
     """A legal action's notation as the page offers it (an action button, the list, a chance outcome)."""
     if view.action_buttons:
@@ -183,6 +209,8 @@ class StepperReport:
     applied: str
     moves_to_end: int
     final_status: str
+    prepared: tuple[str, ...]
+    """What had to be done before typing a move (Reset, switching to the omniscient view)."""
 
 
 def exercise_stepper(
@@ -197,12 +225,28 @@ def exercise_stepper(
     start = wait_for_view(
         stepper, lambda v: len(v.history) >= 1, "the stepper to show its history", timeout_s
     )
+    prepared: list[str] = []
+    if start.game_over:
+        # A notebook may leave its stepper at the end of a game: a teacher presses Reset.
+        stepper.locator("button.gamelib-reset").click()
+        start = wait_for_view(
+            stepper, lambda v: not v.game_over, "Reset to leave the finished game", timeout_s, settle
+        )
+        prepared.append("reset")
+    if not start.notation_enabled:
+        # The view is a player's who is not to move (the box is locked so errors leak no secret):
+        # a teacher switches to the omniscient view to type a move.
+        stepper.locator(".gamelib-perspective select").select_option(label="omniscient")
+        start = wait_for_view(
+            stepper,
+            lambda v: v.notation_enabled,
+            "the omniscient view to unlock the notation box",
+            timeout_s,
+            settle,
+        )
+        prepared.append("view omniscient")
     assert start.board not in ("png:", "text:"), f"the stepper shows no board: {start.describe()}"
     assert not start.error, f"the stepper starts with an error shown: {start.error!r}"
-    assert start.notation_enabled, (
-        "the notation box is disabled at the start (the view hides the player to move): "
-        f"the classroom cannot type a move; {start.describe()}"
-    )
     notation_box = stepper.locator(".gamelib-notation input")
     apply_button = stepper.locator("button.gamelib-apply")
 

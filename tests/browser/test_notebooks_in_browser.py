@@ -8,6 +8,7 @@ in ``screenshots/`` for a human look at projector size (1280x800).
 
 from __future__ import annotations
 
+import contextlib
 import time
 from pathlib import Path
 from typing import Any
@@ -26,7 +27,7 @@ from browser_support import (
 from lab_driver import open_notebook, run_all_cells, shutdown_kernels, wait_kernel_idle, wait_run_all_done
 from notebook_servers import ManagedServer
 from page_checks import assert_page_healthy, scan_page
-from stepper_driver import exercise_stepper
+from stepper_driver import exercise_stepper, wait_dom_quiet
 from voila_driver import open_classroom_page, start_voila
 
 pytestmark = pytest.mark.browser
@@ -35,9 +36,11 @@ NOTEBOOKS = notebook_paths()
 
 
 def _screenshot(page: Any, stepper: Any | None, path: Path) -> None:
-    """The viewport with the stepper (or the top of the page) in view, as a projector would show it."""
+    """The viewport with the stepper's top at the top (or the page's top), as a projector would show it."""
     if stepper is not None:
-        stepper.scroll_into_view_if_needed()
+        wait_dom_quiet(stepper, quiet_s=0.5)
+        stepper.evaluate("(el) => el.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(200)
     page.screenshot(path=str(path))
 
 
@@ -73,6 +76,18 @@ def _whole_page_screenshot(page: Any, path: Path, max_height: int = 16000) -> No
         page.set_viewport_size(viewport)
 
 
+def _lab_settle(page: Any, stepper: Any) -> None:
+    """JupyterLab is done with a click when the kernel is idle and the widgets stopped redrawing."""
+    wait_kernel_idle(page, NOTEBOOK_TIMEOUT_S)
+    wait_dom_quiet(stepper, quiet_s=0.5, timeout_s=STEP_TIMEOUT_S)
+
+
+def _failure_screenshot(page: Any, path: Path) -> None:
+    """What the page showed when the test failed: the first thing to look at in a CI artifact."""
+    with contextlib.suppress(Exception):
+        page.screenshot(path=str(path), timeout=10_000)
+
+
 def _fail_on_cell_error(page: Any) -> None:
     problems = scan_page(page)
     assert not (problems.error_outputs or problems.error_widgets), problems.describe()
@@ -86,8 +101,9 @@ def test_notebook_in_jupyterlab(
     screenshot_dir: Path,
     timings: Timings,
 ) -> None:
-    started = time.monotonic()
     browser_page = page.page
+    (screenshot_dir / f"lab-{notebook.stem}-FAILED.png").unlink(missing_ok=True)
+    started = time.monotonic()
     try:
         open_notebook(browser_page, jupyterlab, notebook.name, NOTEBOOK_TIMEOUT_S)
         opened = time.monotonic()
@@ -105,7 +121,7 @@ def test_notebook_in_jupyterlab(
             _screenshot(browser_page, stepper, screenshot_dir / f"lab-{notebook.stem}-start.png")
             report = exercise_stepper(
                 stepper,
-                settle=lambda: wait_kernel_idle(browser_page, NOTEBOOK_TIMEOUT_S),
+                settle=lambda: _lab_settle(browser_page, stepper),
                 timeout_s=STEP_TIMEOUT_S,
             )
             assert_page_healthy(browser_page, context="after clicking the stepper")
@@ -120,7 +136,11 @@ def test_notebook_in_jupyterlab(
             stepper=done - ran,
             total=done - started,
             moves=report.moves_to_end if report else "-",
+            prepared="+".join(report.prepared) if report and report.prepared else "-",
         )
+    except BaseException:
+        _failure_screenshot(browser_page, screenshot_dir / f"lab-{notebook.stem}-FAILED.png")
+        raise
     finally:
         shutdown_kernels(jupyterlab)
 
@@ -137,11 +157,12 @@ def test_notebook_in_voila_classroom_mode(
     reason = missing_requirement(need_voila=True)
     if reason:
         skip_or_fail(reason)
+    browser_page = page.page
+    (screenshot_dir / f"voila-{notebook.stem}-FAILED.png").unlink(missing_ok=True)
     started = time.monotonic()
     server = start_voila(notebook_copy / notebook.name, tmp_path)
     try:
         served = time.monotonic()
-        browser_page = page.page
         open_classroom_page(browser_page, server, NOTEBOOK_TIMEOUT_S)
         server.record_descendants()
         loaded = time.monotonic()
@@ -158,8 +179,14 @@ def test_notebook_in_voila_classroom_mode(
             stepper = browser_page.locator(".gamelib-stepper").first
             stepper.wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_S * 1000)
             _screenshot(browser_page, stepper, screenshot_dir / f"voila-{notebook.stem}-start.png")
-            report = exercise_stepper(stepper, timeout_s=STEP_TIMEOUT_S)
-            assert_page_healthy(browser_page, context="after clicking the stepper\n" + log_context)
+            report = exercise_stepper(
+                stepper,
+                settle=lambda: wait_dom_quiet(stepper, timeout_s=STEP_TIMEOUT_S),
+                timeout_s=STEP_TIMEOUT_S,
+            )
+            assert_page_healthy(
+                browser_page, context=f"after clicking the stepper\nVoilà log:\n{server.log_tail()}"
+            )
         _screenshot(browser_page, stepper, screenshot_dir / f"voila-{notebook.stem}.png")
         _whole_page_screenshot(browser_page, screenshot_dir / f"voila-{notebook.stem}-full.png")
         assert not page.js_errors, f"uncaught JavaScript errors in the page: {page.js_errors}"
@@ -172,6 +199,10 @@ def test_notebook_in_voila_classroom_mode(
             stepper=done - loaded,
             total=done - started,
             moves=report.moves_to_end if report else "-",
+            prepared="+".join(report.prepared) if report and report.prepared else "-",
         )
+    except BaseException:
+        _failure_screenshot(browser_page, screenshot_dir / f"voila-{notebook.stem}-FAILED.png")
+        raise
     finally:
         server.stop()
