@@ -12,7 +12,7 @@ a function of the detective's observation only (the tests check it pixel for pix
 
 Speed matters because a widget redraws at every step.  Drawing a matplotlib ``Text`` costs about
 2 ms, and a table has 100-150 labels, so labels are drawn as glyph outlines instead
-(:class:`~matplotlib.textpath.TextPath`, cached per string) gathered in one
+(:class:`~matplotlib.textpath.TextPath`, cached per character and per string) gathered in one
 :class:`LabelCollection`, and every card shape goes into one
 :class:`~matplotlib.collections.PatchCollection`: a whole table renders in a few artists.  Sizes
 are in card units, so the picture reads the same at any figure size or resolution.
