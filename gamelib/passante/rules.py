@@ -422,6 +422,9 @@ class PassanteOptions:
     """The least number of wishes the Poète's player discards ("minimum 1 Souhait")."""
     round_event: bool = True
     """Apply a random remaining character's effect at the end of every round."""
+    round_event_chooser: str = "last"
+    """Who makes the end-of-round effect's choices: "last" = the player who ended the round,
+    "next" = the player who starts the next one."""
     final_round_event: bool = False
     """Also at the end of the very last turn (before the count)."""
     turn_order_follows_passante: bool = True
@@ -435,6 +438,10 @@ class PassanteOptions:
     def __post_init__(self) -> None:
         if not 1 <= self.solo_hand_size <= 10:
             raise ValueError(f"option 'solo_hand_size' must be between 1 and 10, got {self.solo_hand_size}")
+        if self.round_event_chooser not in ("last", "next"):
+            raise ValueError(
+                f"option 'round_event_chooser' must be 'last' or 'next', got {self.round_event_chooser!r}"
+            )
         if self.comedienne_die not in ("effect", "swap"):
             raise ValueError(
                 f"option 'comedienne_die' must be 'effect' or 'swap', got {self.comedienne_die!r}"
@@ -1235,7 +1242,8 @@ class PassanteState(State):
         self.char_deck &= ~(1 << char)
         self.char_under = (char,)
         self.eff_return = RETURN_ROUND
-        self._start_effect(char, self.turn_player, char)
+        chooser = self.turn_player if self.game.options.round_event_chooser == "last" else self._next_player()
+        self._start_effect(char, chooser, char)
 
     def _walk_passante(self) -> None:
         """Seed: the Passante moves one zone; hearts on the zone she left are removed."""

@@ -34,6 +34,7 @@ VARIANTS = [
     {"institutrice_from_own_zone": True, "effects_respect_control": True, "garcon_moves_himself": True},
     {"mendiante_clears_all_hearts": True, "mendiante_discards_leave_game": True, "poete_min_discard": 0},
     {"round_event": False},
+    {"round_event_chooser": "next"},
     {"final_round_event": True, "turn_order_follows_passante": False, "omnibus_carries_controlled": True},
 ]
 

@@ -444,6 +444,18 @@ def test_round_event_poete_applies_to_every_player() -> None:
     assert s.phase == MAIN and [len(h) for h in s.hands] == [4, 4]
 
 
+def test_round_event_chooser_option() -> None:
+    for chooser, expected in (("last", 1), ("next", 0)):
+        s = ready(players=2, round_event_chooser=chooser)
+        empty_hands(s)
+        s.apply("end")
+        s.apply("end")
+        s.apply("event chat")
+        assert s.phase == EFFECT and s.current_player == expected
+    with pytest.raises(ValueError, match="round_event_chooser"):
+        gamelib.make("passante", options={"round_event_chooser": "dealer"})
+
+
 def test_final_turn_has_no_round_event_by_default() -> None:
     for final, expected in ((False, OVER), (True, EVENT)):
         s = ready(players=1, final_round_event=final)
