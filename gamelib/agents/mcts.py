@@ -28,7 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from gamelib.core.game import CHANCE, Action, State
+from gamelib.core.game import CHANCE, TERMINAL, Action, State
 
 Evaluation = Callable[[State], Sequence[float]]
 """An estimate of ``returns()`` (one float per player) for a non-terminal state."""
@@ -117,16 +117,24 @@ class SearchAgent:
         """Play to the end (or ``max_rollout_steps``) and return the raw returns."""
         limit = state.game.max_game_length if self.max_rollout_steps is None else self.max_rollout_steps
         policy = self.rollout_agent
+        apply, legal_actions, sample_chance, uniform = (
+            state.apply,
+            state.legal_actions,
+            state.sample_chance,
+            rng.random,
+        )
         steps = 0
-        while steps < limit and not state.is_terminal():
+        while steps < limit:
             player = state.current_player
+            if player == TERMINAL:
+                break
             if player == CHANCE:
-                state.apply(state.sample_chance(rng))
+                apply(sample_chance(rng))
             elif policy is None:
-                actions = state.legal_actions()
-                state.apply(actions[int(rng.random() * len(actions))])
+                actions = legal_actions()
+                apply(actions[int(uniform() * len(actions))])
             else:
-                state.apply(policy.act(state, player, rng))
+                apply(policy.act(state, player, rng))
             steps += 1
         if not state.is_terminal() and self.evaluate is not None:
             return list(self.evaluate(state))
