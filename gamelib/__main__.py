@@ -18,6 +18,7 @@ import ast
 import csv
 import json
 import sys
+import textwrap
 import time
 from collections.abc import Sequence
 from typing import Any
@@ -128,9 +129,9 @@ def run(args: argparse.Namespace) -> int:
         for name in gamelib.registered_games():
             game = gamelib.make(name)
             info = game.info
-            print(
-                f"{name:<14} {info.title}: {info.min_players}-{info.max_players} players, options {game.option_dict()}"
-            )
+            print(f"{name:<14} {info.title}: {info.min_players}-{info.max_players} players")
+            options = ", ".join(f"{k}={v!r}" for k, v in game.option_dict().items())
+            print(textwrap.fill(options, width=100, initial_indent=" " * 15, subsequent_indent=" " * 15))
         return 0
     if args.command == "agents":
         print(", ".join(registered_agents(args.game)))
