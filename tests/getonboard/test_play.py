@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 import statistics
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from matplotlib.figure import Figure
 
 import gamelib
@@ -108,3 +110,64 @@ def test_drawings() -> None:
     assert state._repr_png_()[:4] == b"\x89PNG"
     over = gamelib.play(gamelib.make("getonboard", players=1, rounds=2), [RandomAgent()], seed=1)
     assert isinstance(over.draw(), Figure)
+
+
+def test_random_games_keep_the_invariants() -> None:
+    """Over random games: 32 sticks suffice, a line is a path unless it eliminated its player."""
+    for players in range(1, 6):
+        game = gamelib.make("getonboard", players=players, loops="allowed")
+        for seed in range(15):
+            final = gamelib.play(game, [RandomAgent()] * players, seed=seed)
+            assert isinstance(final, GetOnBoardState)
+            for p in range(players):
+                route = final.routes[p]
+                sticks = len(route) - 1
+                assert sticks <= 32
+                assert final.owned[p].bit_count() == sticks  # never two own sticks on a section
+                repeats = len(route) - len(set(route))
+                assert repeats == (1 if final.eliminated[p] else 0)
+                assert final.eliminated[p] == (route[-1] in route[:-1])
+                sheet = final.sheets[p]
+                assert (
+                    sheet.transfers <= 19 and sheet.modifications <= 5 and sheet.spent <= sheet.entrances <= 6
+                )
+            if not all(final.eliminated):
+                assert final.round == 12
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    players=st.integers(1, 5),
+    rome_fluid=st.sampled_from(["round", "first-ticket"]),
+    fluid_bonus=st.sampled_from(["with-transfer", "always"]),
+    loops=st.sampled_from(["forced-only", "allowed"]),
+    overflow=st.sampled_from(["lost", "next-row"]),
+    empty=st.sampled_from(["ignore", "close"]),
+    start_features=st.booleans(),
+    seed=st.integers(0, 10_000),
+)
+def test_every_option_combination_plays_and_replays(
+    players: int,
+    rome_fluid: str,
+    fluid_bonus: str,
+    loops: str,
+    overflow: str,
+    empty: str,
+    start_features: bool,
+    seed: int,
+) -> None:
+    game = gamelib.make(
+        "getonboard",
+        players=players,
+        city="rome" if players <= 3 else "paris",
+        free_city=True,
+        rome_fluid=rome_fluid,
+        fluid_bonus=fluid_bonus,
+        loops=loops,
+        tourist_overflow=overflow,
+        empty_destination=empty,
+        start_features=start_features,
+    )
+    final = gamelib.play(game, [GreedyAgent()] * players, seed=seed)
+    assert final.is_terminal()
+    assert gamelib.from_record(final.to_record()) == final
