@@ -45,7 +45,7 @@ from __future__ import annotations
 import bisect
 import math
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -102,27 +102,30 @@ _GROUP_OF = tuple(group_of(c) for c in range(43))
 
 # ---------------------------------------------------------------------------- state packing
 # One DP state is one int.  Bits, from the lowest:
-#   3 deck totals (u_1, u_2, u_3)       6 bits each: 5 value bits + 1 guard bit for the cap test
+#   4 group totals (u_0, u_1, u_2, u_3)  6 bits each: 5 value bits + 1 guard bit for the cap test
+#                                        (at most the cards drawn by then, and the cards there are)
 #   8 classes x (hideouts h_c, sprints s_c of a known parity)   4 bits each (<= 7 cards a class)
 #   4 groups x sprints f_g whose parity is still free            4 bits each (<= 14 a group)
 #   pending deficit                      6 bits
+#   even cards so far, parity mode       4 + 2 bits (only inside a position's layers)
 #   previous hideout value               6 bits
 #   failed-series progress               6 bits per series
 # A sprint card's parity only matters where the footprints are tight (the hideout is more than
 # 3 + stack size above the previous one); elsewhere the DP only picks its group, which merges
 # many states, and the final count picks the cards of both parities at once.
 _U_BITS = 6
-_U_SHIFT = tuple(_U_BITS * (g - 1) for g in range(GROUPS))  # g >= 1 only
-_GUARDS = sum(1 << (_U_BITS * g + 5) for g in range(3))
-_CLASS_BASE = 3 * _U_BITS
+_U_SHIFT = tuple(_U_BITS * g for g in range(GROUPS))
+_GUARDS = sum(1 << (_U_BITS * g + 5) for g in range(GROUPS))
+_CLASS_BASE = GROUPS * _U_BITS
 _H_SHIFT = tuple(_CLASS_BASE + 8 * c for c in range(CLASSES))
 _S_SHIFT = tuple(_CLASS_BASE + 8 * c + 4 for c in range(CLASSES))
 _F_SHIFT = tuple(_CLASS_BASE + 8 * CLASSES + 4 * g for g in range(GROUPS))
 _NEED_SHIFT = _CLASS_BASE + 8 * CLASSES + 4 * GROUPS
-_PREV_SHIFT = _NEED_SHIFT + 6
+_EVENS_SHIFT = _NEED_SHIFT + 6  # while laying a stack: even cards so far (fixed parities)
+_MODE_SHIFT = _EVENS_SHIFT + 4  # while laying a stack: free or fixed parities
+_PREV_SHIFT = _MODE_SHIFT + 2
 _PROG_SHIFT = _PREV_SHIFT + 6
 _USAGE_MASK = (1 << _NEED_SHIFT) - 1
-_FINAL_MASK = (1 << _PREV_SHIFT) - 1
 _DONE = 63
 """Progress value of a failed series already explained (one of its numbers was skipped)."""
 _SCALE = 360360 * 420
@@ -131,7 +134,7 @@ _SCALE = 360360 * 420
 
 def _hideout_delta(card: int) -> int:
     c, g = _CLASS_OF[card], _GROUP_OF[card]
-    return (1 << _H_SHIFT[c]) + ((1 << _U_SHIFT[g]) if g >= 1 else 0)
+    return (1 << _H_SHIFT[c]) + (1 << _U_SHIFT[g])
 
 
 _HIDEOUT_DELTA = tuple(_hideout_delta(c) if 1 <= c <= 41 else 0 for c in range(43))
@@ -315,88 +318,41 @@ def _build_facts(
 
 
 # ---------------------------------------------------------------------------- the programme
-_Edge = tuple[int, int, int, int, int]
-"""(source state, destination state, weight, hideout value, sprint composition index or -1)."""
+# The DP runs over *layers*.  A face-down position with ``n`` sprint cards takes ``n + 2`` of
+# them: a mode layer (are the stack's parities free, or fixed because the footprints are tight),
+# one layer per sprint card (its group, or its class when parities are fixed) so that states
+# merge after every card, and a value layer (the hideout).  A face-up position is one value
+# layer.  Sprint cards are picked as ordered slots (weight 1 per slot), so a make-up with
+# ``k_c`` cards per class is reached along ``n! / prod(k_c!)`` paths: its multinomial weight.
+_Edge = tuple[int, int, int, int]
+"""(source state, destination state, weight, label): the label is the mode, the class (0-7)
+or group (8 + g) of a sprint card, or the hideout value."""
 
-_Comp = tuple[int, int, int, tuple[int, ...], bool]
-"""A sprint stack's make-up: (state delta, ordered-slot weight, evens, counts, by_group).
+_MODE, _SLOT, _VALUE = 0, 1, 2
+_FREE, _FIXED = 1, 2
 
-``counts`` has 8 per-class counts (``by_group`` False) or 4 per-group counts of free parity."""
+
+@dataclass
+class _Layer:
+    position: int
+    kind: int  # _MODE, _SLOT or _VALUE
+    edges: list[_Edge]
 
 
 @dataclass
 class _Programme:
-    """The layered DP for one set of facts: states, edges, forward weights and final weights."""
+    """The layered DP for one set of facts: layers of edges, forward weights, final weights."""
 
     facts: _Facts
     avail: tuple[int, ...]  # A_c: unknown cards per class
-    comps: list[list[_Comp]]  # per position: every make-up of its face-down stack
-    edges: list[list[_Edge]] = field(default_factory=list)  # edges[i]: from layer i-1 to layer i
-    forward: list[dict[int, int]] = field(default_factory=list)
+    layers: list[_Layer] = field(default_factory=list)
+    forward: list[dict[int, int]] = field(default_factory=list)  # forward[t]: states before layer t
     finals: dict[int, tuple[int, ...]] = field(default_factory=dict)
     total: int = 0
     classes_of_interest: tuple[int, ...] = ()
-
-
-def _compositions(
-    n: int, limits: tuple[int, ...], caps: tuple[int, ...], width: int
-) -> Iterator[tuple[int, ...]]:
-    """Every way to split ``n`` sprint cards among ``width`` classes (8) or groups (4).
-
-    ``limits`` bounds each entry; ``caps`` bounds each deck group (timing: cards drawn by then).
-    """
-    counts = [0] * width
-    per_group = width // GROUPS
-
-    def rec(c: int, left: int) -> Iterator[tuple[int, ...]]:
-        if c == width:
-            if left == 0:
-                yield tuple(counts)
-            return
-        g = c // per_group
-        top = min(left, limits[c])
-        if g >= 1:
-            used = counts[c - 1] if per_group == 2 and c % 2 else 0
-            top = min(top, caps[g - 1] - used)
-        for k in range(top, -1, -1):
-            counts[c] = k
-            yield from rec(c + 1, left - k)
-        counts[c] = 0
-
-    yield from rec(0, n)
-
-
-def _multinomial(counts: tuple[int, ...]) -> int:
-    out, total = 1, 0
-    for k in counts:
-        total += k
-        out *= math.comb(total, k)
-    return out
-
-
-def _stack_makeups(facts: _Facts, avail: tuple[int, ...], i: int) -> list[_Comp]:
-    """The make-ups of the face-down stack at position ``i``: per class, then per group."""
-    n = facts.sprint_counts[i]
-    rows: list[_Comp] = []
-    for counts in _compositions(n, avail, facts.caps[i], CLASSES):
-        delta = 0
-        for c, k in enumerate(counts):
-            if k:
-                delta += k << _S_SHIFT[c]
-                if c >= 2:
-                    delta += k << _U_SHIFT[c // 2]
-        rows.append((delta, _multinomial(counts), sum(counts[1::2]), counts, False))
-    rows.sort(key=lambda r: -r[2])
-    group_avail = tuple(avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS))
-    for counts in _compositions(n, group_avail, facts.caps[i], GROUPS):
-        delta = 0
-        for g, k in enumerate(counts):
-            if k:
-                delta += k << _F_SHIFT[g]
-                if g >= 1:
-                    delta += k << _U_SHIFT[g]
-        rows.append((delta, _multinomial(counts), -1, counts, True))
-    return rows
+    group_cache: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
+    back: list[dict[int, list[int]]] | None = None  # plain backward weights, once computed
+    hand_cache: dict[tuple[Any, ...], list[tuple[int, tuple[int, ...]]]] = field(default_factory=dict)
 
 
 def _reachable(facts: _Facts) -> list[int]:
@@ -449,88 +405,124 @@ def _active_series(facts: _Facts) -> list[tuple[tuple[int, ...], int]]:
     return sorted(set(out))
 
 
+def _slot_deltas(avail: tuple[int, ...]) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
+    """Per sprint card: (label, state delta, usage test) for a free-parity group or a fixed class."""
+    free, fixed = [], []
+    for g in range(GROUPS):
+        if avail[2 * g] + avail[2 * g + 1]:
+            free.append((8 + g, (1 << _F_SHIFT[g]) + (1 << _U_SHIFT[g]), g))
+    for c in range(CLASSES):
+        if avail[c]:
+            g = c // 2
+            delta = (1 << _S_SHIFT[c]) + (1 << _U_SHIFT[g]) + ((1 << _EVENS_SHIFT) if c % 2 else 0)
+            fixed.append((c, delta, g))
+    return free, fixed
+
+
 def _programme(facts: _Facts) -> _Programme:
     size = facts.size
     avail = tuple(sum(1 for c in cards_of(facts.unknown) if _CLASS_OF[c] == k) for k in range(CLASSES))
+    group_avail = [avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS)]
     series = _active_series(facts)
-    comps: list[list[_Comp]] = [[]]
-    for i in range(1, size + 1):
-        comps.append([] if facts.known[i] >= 0 else _stack_makeups(facts, avail, i))
-    prog = _Programme(facts, avail, comps)
-
+    free_slots, fixed_slots = _slot_deltas(avail)
+    prog = _Programme(facts, avail)
+    layers: list[_Layer] = []
     forward: list[dict[int, int]] = [{0: 1}]  # prev 0, nothing used, every series at progress 0
-    edges_all: list[list[_Edge]] = [[]]
+
+    def add_layer(position: int, kind: int, edges: list[_Edge], layer: dict[int, int]) -> None:
+        layers.append(_Layer(position, kind, edges))
+        forward.append(layer)
+
     for i in range(1, size + 1):
-        layer: dict[int, int] = {}
-        edges: list[_Edge] = []
         cap = facts.caps[i]
         if min(cap) < 0:
             raise ValueError(f"inconsistent observation: position {i} uses more deck cards than drawn")
-        offset = sum((31 - cap[d]) << (_U_BITS * d) for d in range(3))
+        # one carry test checks both: deck cards drawn by then, and cards of the group that exist
+        limits = (group_avail[0], *(min(cap[d], group_avail[d + 1]) for d in range(3)))
+        offset = sum((31 - limit) << _U_SHIFT[g] for g, limit in enumerate(limits))
         active = [(j, numbers, deadline) for j, (numbers, deadline) in enumerate(series) if deadline >= i]
-        last_pending = facts.pending and i == size
+        pending = facts.pending and i == size
+        last = i == size
         known = facts.known[i]
-        n = facts.sprint_counts[i]
+        n = facts.sprint_counts[i] if known < 0 else 0
+
+        if n:
+            # mode: free parities (the hideout is within 3 + n) or fixed ones (it needs evens)
+            edges: list[_Edge] = []
+            layer: dict[int, int] = {}
+            modes = (_FIXED,) if facts.pending else (_FREE, _FIXED)
+            for src, weight in forward[-1].items():
+                for mode in modes:
+                    dst = src | (mode << _MODE_SHIFT)
+                    edges.append((src, dst, 1, mode))
+                    layer[dst] = weight
+            add_layer(i, _MODE, edges, layer)
+            for _ in range(n):
+                edges, layer = [], {}
+                for src, weight in forward[-1].items():
+                    slots = free_slots if (src >> _MODE_SHIFT) & 3 == _FREE else fixed_slots
+                    for label, delta, _ in slots:
+                        if (
+                            label < 8
+                            and ((src >> _S_SHIFT[label]) & 15) + ((src >> _H_SHIFT[label]) & 15)
+                            >= avail[label]
+                        ):
+                            continue
+                        dst = src + delta
+                        if (dst + offset) & _GUARDS:
+                            continue  # more cards of a deck than drawn by then
+                        edges.append((src, dst, 1, label))
+                        layer[dst] = layer.get(dst, 0) + weight
+                add_layer(i, _SLOT, edges, layer)
+
+        # the hideout's value
+        edges, layer = [], {}
         if known >= 0:
             fp = sum(2 - c % 2 for c in facts.known_sprints[i])
             values: list[int] = [known]
-            by_class: list[tuple[int, _Comp]] = []
-            by_group: list[tuple[int, _Comp]] = [(-1, (0, 1, 0, (), True))]
         else:
-            fp = n  # footprints before counting even cards
+            fp = n
             values = [v for v in cards_of(facts.unknown & ~facts.forbidden[i]) if v <= 41]
-            by_class = [(k, r) for k, r in enumerate(comps[i]) if not r[4]]
-            by_group = [(k, r) for k, r in enumerate(comps[i]) if r[4]]
-            if last_pending:
-                by_group = []  # the hand's footprints will need every parity: keep them exact
-        max_fp = fp + (n if known < 0 else 0)
-        for src, weight in forward[i - 1].items():
+        for src, weight in forward[-1].items():
             prev = (src >> _PREV_SHIFT) & 63
+            mode = (src >> _MODE_SHIFT) & 3
+            evens = (src >> _EVENS_SHIFT) & 15
             usage = src & _USAGE_MASK
             progress = src >> _PROG_SHIFT
-            lo = bisect.bisect_right(values, prev)
-            hi = len(values) if last_pending else bisect.bisect_right(values, prev + STEP_LIMIT + max_fp)
+            base = prev + STEP_LIMIT + fp
+            # fixed parities take only the tight values, unless every stack is kept fixed (pending)
+            lo = bisect.bisect_right(values, base if mode == _FIXED and not facts.pending else prev)
+            if pending:
+                hi = len(values)
+            else:
+                hi = bisect.bisect_right(values, base + evens if mode == _FIXED else base)
             for v in values[lo:hi]:
-                tight = v - prev - STEP_LIMIT - fp  # even sprint cards needed here
+                new = usage + _HIDEOUT_DELTA[v] if known < 0 else usage
+                if (new + offset) & _GUARDS:
+                    continue
                 new_progress = progress
                 if active:
                     new_progress = _advance(progress, active, v, i)
                     if new_progress < 0:
                         continue
-                tail = (v << _PREV_SHIFT) | (new_progress << _PROG_SHIFT)
-                hdelta = _HIDEOUT_DELTA[v] if known < 0 else 0
-                options = by_group if (tight <= 0 and by_group) else by_class
-                for k, (delta, w, evens, _, grouped) in options:
-                    if not grouped and evens < tight and not last_pending:
-                        break  # class make-ups come by decreasing evens
-                    new = usage + delta + hdelta
-                    if (new + offset) & _GUARDS:
-                        continue
-                    if last_pending:
-                        need = tight - max(evens, 0)
-                        if need > 0:
-                            new += need << _NEED_SHIFT
-                    dst = new | tail
-                    edges.append((src, dst, w, v, k))
-                    layer[dst] = layer.get(dst, 0) + weight * w
-        forward.append(layer)
-        edges_all.append(edges)
-    prog.forward, prog.edges = forward, edges_all
+                if pending and v - base - evens > 0:
+                    new += (v - base - evens) << _NEED_SHIFT
+                dst = new if last else new | (v << _PREV_SHIFT) | (new_progress << _PROG_SHIFT)
+                edges.append((src, dst, 1, v))
+                layer[dst] = layer.get(dst, 0) + weight
+        add_layer(i, _VALUE, edges, layer)
+    prog.layers, prog.forward = layers, forward
 
     # classes whose cards may be hideouts need the joint (hideout, final state) marginals
     interest = set()
-    for i in range(1, size + 1):
-        if facts.known[i] < 0:
-            for e in edges_all[i]:
+    for lay in layers:
+        if lay.kind == _VALUE and facts.known[lay.position] < 0:
+            for e in lay.edges:
                 interest.add(_CLASS_OF[e[3]])
     prog.classes_of_interest = tuple(sorted(interest))
     total = 0
-    cache: dict[int, tuple[int, ...]] = {}
-    for key, weight in forward[size].items():
-        part = key & _FINAL_MASK
-        fin = cache.get(part)
-        if fin is None:
-            fin = cache[part] = _final(prog, part)
+    for key, weight in forward[-1].items():
+        fin = _final(prog, key)
         if fin[0]:
             prog.finals[key] = fin
             total += weight * fin[0]
@@ -588,6 +580,15 @@ def _hand_configs(prog: _Programme, key: int) -> list[tuple[int, tuple[int, ...]
                 return []
             ways *= math.comb(pool, hands[g])
         return [(ways, ())]
+    memo_key = ("hand", need, *left, *hands)
+    hit = prog.hand_cache.get(memo_key)
+    if hit is None:
+        hit = prog.hand_cache[memo_key] = _hand_splits(left, hands, need)
+    return hit
+
+
+def _hand_splits(left: list[int], hands: list[int], need: int) -> list[tuple[int, tuple[int, ...]]]:
+    """The hand's parity splits whose footprints (42 aside) reach ``need``, with their ways."""
     per_group: list[list[tuple[int, int, tuple[int, int]]]] = [
         [(1, left[0] + 2 * left[1], (left[0], left[1]))]
     ]
@@ -621,7 +622,73 @@ def _product(lists: list[list[Any]]) -> Iterator[tuple[Any, ...]]:
 
 
 def _final(prog: _Programme, key: int) -> tuple[int, ...]:
-    """Final weights of a state after the last position.
+    """Final weights of a state after the last position (see :func:`_final_coupled`).
+
+    Without a pending deficit the completions factor by group (sprint identities and hand cards
+    of a deck depend on that deck's counts only), so each group's factor is computed once and
+    cached, and a final state costs a few multiplications.
+    """
+    if (key >> _NEED_SHIFT) & 63:
+        return _final_coupled(prog, key)
+    cache = prog.group_cache
+    parts = []
+    for g in range(GROUPS):
+        o, e = 2 * g, 2 * g + 1
+        gkey = (
+            g,
+            (key >> _H_SHIFT[o]) & 15,
+            (key >> _H_SHIFT[e]) & 15,
+            (key >> _S_SHIFT[o]) & 15,
+            (key >> _S_SHIFT[e]) & 15,
+            (key >> _F_SHIFT[g]) & 15,
+        )
+        part = cache.get(gkey)
+        if part is None:
+            part = cache[gkey] = _group_final(prog, *gkey)
+        if not part[0]:
+            return (0,)
+        parts.append(part)
+    base = parts[0][0] * parts[1][0] * parts[2][0] * parts[3][0]
+    out = [base]
+    for g in range(GROUPS):
+        others = base // parts[g][0]
+        out += [others * x for x in parts[g][1:]]
+    return tuple(out)
+
+
+def _group_final(prog: _Programme, g: int, h_o: int, h_e: int, s_o: int, s_e: int, f: int) -> tuple[int, ...]:
+    """One group's completions, then ``_SCALE`` x completions x P(sprint), P(hand) per parity."""
+    avail = prog.avail
+    a_o, a_e = avail[2 * g], avail[2 * g + 1]
+    free_o, free_e = a_o - h_o, a_e - h_e
+    rest_o, rest_e = free_o - s_o, free_e - s_e
+    pool = rest_o + rest_e
+    if min(rest_o, rest_e) < 0 or f > pool:
+        return (0,)
+    ways = _falling(free_o, s_o) * _falling(free_e, s_e) * _falling(pool, f)
+    if g == 0:
+        in_hand = pool - f  # every card of 1-3 left over is in the hand
+    else:
+        used = h_o + h_e + s_o + s_e + f
+        in_hand = prog.facts.hand_unknown[g - 1] - used
+        if in_hand < 0 or in_hand > pool - f:
+            return (0,)
+        ways *= math.comb(pool - f, in_hand)
+    out = [ways]
+    for free, s, rest in ((free_o, s_o, rest_o), (free_e, s_e, rest_e)):
+        if not free:
+            out += [0, 0]
+            continue
+        if pool:
+            out.append(ways * (s * pool + f * rest) * _SCALE // (free * pool))
+            out.append(ways * rest * in_hand * _SCALE // (free * pool))
+        else:
+            out += [ways * s * _SCALE // free, 0]
+    return tuple(out)
+
+
+def _final_coupled(prog: _Programme, key: int) -> tuple[int, ...]:
+    """Final weights of a state after the last position, in general (any pending deficit).
 
     Entry 0: the number of completions (sprint identities x hands).  Then, for each class ``c``,
     ``_SCALE`` times the completions weighted by P(a given free card of ``c`` is a sprint card),
@@ -674,19 +741,22 @@ def _final(prog: _Programme, key: int) -> tuple[int, ...]:
 
 
 def _backward(prog: _Programme, entries: tuple[int, ...] = (0,)) -> list[dict[int, list[int]]]:
-    """Backward weights: completions from each state to the end (the chosen final entries)."""
-    size = prog.facts.size
-    back: list[dict[int, list[int]]] = [{} for _ in range(size + 1)]
-    back[size] = {k: [v[j] for j in entries] for k, v in prog.finals.items()}
-    for i in range(size, 0, -1):
-        nxt, cur = back[i], back[i - 1]
-        for src, dst, w, _, _ in prog.edges[i]:
+    """Backward weights: completions from each state to the end (the chosen final entries).
+
+    ``back[t]`` is keyed by the states before layer ``t`` (like ``forward[t]``).
+    """
+    count = len(prog.layers)
+    back: list[dict[int, list[int]]] = [{} for _ in range(count + 1)]
+    back[count] = {k: [v[j] for j in entries] for k, v in prog.finals.items()}
+    for t in range(count - 1, -1, -1):
+        nxt, cur = back[t + 1], back[t]
+        for src, dst, w, _ in prog.layers[t].edges:
             b = nxt.get(dst)
             if b is None:
                 continue
             row = cur.get(src)
             if row is None:
-                cur[src] = [w * x for x in b]
+                cur[src] = [w * x for x in b] if w != 1 else list(b)
             else:
                 for j, x in enumerate(b):
                     row[j] += w * x
@@ -702,16 +772,42 @@ class Belief:
     ``hideout_prob[v]``: P(``v`` is a face-down hideout); ``sprint_prob[v]``: P(``v`` is a
     face-down sprint card); ``hand_prob[v]``: P(``v`` is in the fugitive's hand) (1 for 42
     until it is played); ``deck_prob[v]``: P(``v`` is still in a deck).  All indexed 0..42.
+    The last three are computed on first use (they need a wider backward pass).
     """
 
     worlds: int
     position_probs: dict[int, tuple[float, ...]]
     hideout_prob: tuple[float, ...]
-    sprint_prob: tuple[float, ...]
-    hand_prob: tuple[float, ...]
-    deck_prob: tuple[float, ...]
     exact: bool = True
     """False only for the edition-2 first-turn pass (see the module docstring)."""
+    _where: Callable[[], tuple[tuple[float, ...], ...]] | None = field(
+        default=None, compare=False, repr=False
+    )
+    _cache: dict[str, tuple[float, ...]] = field(default_factory=dict, compare=False, repr=False)
+
+    def _secondary(self, name: str) -> tuple[float, ...]:
+        # sprint / hand / deck probabilities need a wider backward pass: computed on first use
+        if not self._cache:
+            if self._where is None:
+                raise ValueError("this belief was built without its card-location probabilities")
+            sprint, hand, deck = self._where()
+            self._cache.update(sprint=sprint, hand=hand, deck=deck)
+        return self._cache[name]
+
+    @property
+    def sprint_prob(self) -> tuple[float, ...]:
+        """P(number is a face-down sprint card), indexed 0..42."""
+        return self._secondary("sprint")
+
+    @property
+    def hand_prob(self) -> tuple[float, ...]:
+        """P(number is in the fugitive's hand), indexed 0..42 (42: 1 until it is played)."""
+        return self._secondary("hand")
+
+    @property
+    def deck_prob(self) -> tuple[float, ...]:
+        """P(number is still in a deck), indexed 0..42."""
+        return self._secondary("deck")
 
     @property
     def hidden_positions(self) -> list[int]:
@@ -804,10 +900,7 @@ def _belief_of(facts: _Facts) -> Belief:
     size = facts.size
     if prog.total == 0:
         raise ValueError("inconsistent observation: no fugitive world explains it")
-    interest = prog.classes_of_interest
-    entries = (0, *(j for c in interest for j in (1 + 2 * c, 2 + 2 * c)))
-    width = len(entries)
-    back = _backward(prog, entries)
+    back = _plain_backward(prog)
     total = prog.total
     stacks = 1
     for i in range(1, size + 1):
@@ -816,33 +909,69 @@ def _belief_of(facts: _Facts) -> Belief:
     worlds, rest = divmod(total, stacks)
     assert rest == 0, "ordered sprint stacks must divide evenly"
 
-    # through-weights: per position and value, plain and per secondary entry
+    # P(h_i = v): forward x edge x backward through the value layer of position i
     at_value: dict[int, list[int]] = {}
-    joint = [[0] * 43 for _ in range(width)]  # summed over positions: hideout v x final entry
-    for i in range(1, size + 1):
-        if facts.known[i] >= 0:
+    for t, lay in enumerate(prog.layers):
+        if lay.kind != _VALUE or facts.known[lay.position] >= 0:
             continue
         counts = [0] * 43
-        fwd, nxt = prog.forward[i - 1], back[i]
-        for src, dst, w, v, _ in prog.edges[i]:
+        fwd, nxt = prog.forward[t], back[t + 1]
+        for src, dst, w, v in lay.edges:
             b = nxt.get(dst)
-            if b is None:
-                continue
-            through = fwd[src] * w
-            counts[v] += through * b[0]
-            for j in range(1, width):
-                joint[j][v] += through * b[j]
-        at_value[i] = counts
+            if b is not None:
+                counts[v] += fwd[src] * w * b[0]
+        at_value[lay.position] = counts
     position_probs = {i: tuple(c / total for c in counts) for i, counts in at_value.items()}
     hideout_count = [0] * 43
     for counts in at_value.values():
         for v, c in enumerate(counts):
             hideout_count[v] += c
-    hideout = [c / total for c in hideout_count]
+    hideout = tuple(c / total for c in hideout_count)
+    return Belief(
+        worlds=worlds,
+        position_probs=position_probs,
+        hideout_prob=hideout,
+        exact=not facts.stuck_first_turn,
+        _where=lambda: _card_locations(prog, hideout),
+    )
 
-    # secondary marginals: P(v sprint) = E[rho_s(final)] - E[rho_s(final) 1(v hideout)]
+
+def _plain_backward(prog: _Programme) -> list[dict[int, list[int]]]:
+    """The completions count from every state (computed once per programme, shared by sampling)."""
+    if prog.back is None:
+        prog.back = _backward(prog)
+    return prog.back
+
+
+def _card_locations(
+    prog: _Programme, hideout: tuple[float, ...]
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """P(sprint), P(hand), P(deck) per number.
+
+    For a card ``v`` of class ``c``, by symmetry among the class's cards that are not hideouts,
+    P(v sprint) = E[rho(final)] - E[rho(final) 1(v hideout)] with rho the share of class-``c``
+    non-hideout cards under sprint stacks in that final state (likewise for the hand); the
+    second term needs the backward weights of rho, one entry per class a hideout can come from.
+    """
+    facts = prog.facts
+    interest = prog.classes_of_interest
+    entries = (0, *(j for c in interest for j in (1 + 2 * c, 2 + 2 * c)))
+    width = len(entries)
+    back = _backward(prog, entries)
+    joint = [[0] * 43 for _ in range(width)]  # summed over positions: hideout v x final entry
+    for t, lay in enumerate(prog.layers):
+        if lay.kind != _VALUE or facts.known[lay.position] >= 0:
+            continue
+        fwd, nxt = prog.forward[t], back[t + 1]
+        for src, dst, w, v in lay.edges:
+            b = nxt.get(dst)
+            if b is None:
+                continue
+            through = fwd[src] * w
+            for j in range(1, width):
+                joint[j][v] += through * b[j]
     expect = [0] * (1 + 2 * CLASSES)
-    last = prog.forward[size]
+    last = prog.forward[-1]
     for key, fin in prog.finals.items():
         w = last[key]
         for j in range(1, 1 + 2 * CLASSES):
@@ -850,7 +979,7 @@ def _belief_of(facts: _Facts) -> Belief:
     sprint = [0.0] * 43
     hand = [0.0] * 43
     deck = [0.0] * 43
-    scale = total * _SCALE
+    scale = prog.total * _SCALE
     for v in cards_of(facts.unknown):
         c = _CLASS_OF[v]
         js, jh = 1 + 2 * c, 2 + 2 * c
@@ -864,15 +993,7 @@ def _belief_of(facts: _Facts) -> Belief:
         deck[v] = max(0.0, 1.0 - hideout[v] - sprint[v] - hand[v])
     if facts.holds_last:
         hand[LAST] = 1.0
-    return Belief(
-        worlds=worlds,
-        position_probs=position_probs,
-        hideout_prob=tuple(hideout),
-        sprint_prob=tuple(sprint),
-        hand_prob=tuple(hand),
-        deck_prob=tuple(deck),
-        exact=not facts.stuck_first_turn,
-    )
+    return tuple(sprint), tuple(hand), tuple(deck)
 
 
 # ---------------------------------------------------------------------------- sampling
@@ -882,19 +1003,22 @@ def _sample_world(facts: _Facts, rng: random.Random) -> tuple[list[int], list[li
     size = facts.size
     if prog.total == 0:
         raise ValueError("inconsistent observation: no fugitive world explains it")
-    back = _backward(prog)
+    back = _plain_backward(prog)
     state = 0
-    path: list[_Edge] = []
-    for i in range(1, size + 1):
-        options = [e for e in prog.edges[i] if e[0] == state and e[1] in back[i]]
-        weights = [e[2] * back[i][e[1]][0] for e in options]
-        chosen = options[_pick(weights, rng)]
-        path.append(chosen)
+    values = [0] * (size + 1)
+    choices: list[list[int]] = [[] for _ in range(size + 1)]  # sprint labels per position
+    for t, lay in enumerate(prog.layers):
+        nxt = back[t + 1]
+        options = [e for e in lay.edges if e[0] == state and e[1] in nxt]
+        chosen = options[_pick([e[2] * nxt[e[1]][0] for e in options], rng)]
+        if lay.kind == _SLOT:
+            choices[lay.position].append(chosen[3])
+        elif lay.kind == _VALUE:
+            values[lay.position] = chosen[3]
         state = chosen[1]
     configs = _hand_configs(prog, state)
     config = configs[_pick([w for w, _ in configs], rng)][1]
 
-    values = [0] + [e[3] for e in path]
     taken = {v for i, v in enumerate(values) if i and facts.known[i] < 0}
     pools = [
         [c for c in cards_of(facts.unknown) if _CLASS_OF[c] == k and c not in taken] for k in range(CLASSES)
@@ -907,19 +1031,13 @@ def _sample_world(facts: _Facts, rng: random.Random) -> tuple[list[int], list[li
         if facts.known[i] >= 0:
             stacks[i] = list(facts.known_sprints[i])
         else:
-            counts, grouped = prog.comps[i][path[i - 1][4]][3:5]
-            if not grouped:
-                for c, k in enumerate(counts):
-                    stacks[i] += [pools[c].pop() for _ in range(k)]
+            stacks[i] = [pools[label].pop() for label in choices[i] if label < 8]
     merged = [pools[2 * g] + pools[2 * g + 1] for g in range(GROUPS)]
     for cards in merged:
         rng.shuffle(cards)
     for i in range(1, size + 1):
         if facts.known[i] < 0:
-            counts, grouped = prog.comps[i][path[i - 1][4]][3:5]
-            if grouped:
-                for g, k in enumerate(counts):
-                    stacks[i] += [merged[g].pop() for _ in range(k)]
+            stacks[i] += [merged[label - 8].pop() for label in choices[i] if label >= 8]
             rng.shuffle(stacks[i])
     hand = list(merged[0])
     for g in range(1, GROUPS):

@@ -1,0 +1,184 @@
+"""Fugitive agents that know the game: a heuristic fugitive and a detective that reasons exactly.
+
+Both follow the agent protocol ``act(state, player, rng) -> Action`` and use only ``rng`` for
+their randomness, so a seeded game replays.
+
+* :class:`FugitiveHeuristic` runs as far as its *dead* cards allow (cards below the hideout it
+  lays can never be hideouts again, so they are free sprint fodder), keeps its live cards for
+  later steps, slips a bluffing sprint card under a hideout now and then to widen the
+  detective's window, plays 42 as soon as it can, and passes when the detective has pinned down
+  the previous hideout and the new one would sit in a window of three numbers.
+* :class:`BeliefDetective` computes the exact belief (:func:`gamelib.fugitive.analysis.belief`),
+  reveals every certain hideout at once with a series, otherwise names the most probable number,
+  and draws from the deck the fugitive is heading into (denying it cards).
+"""
+
+from __future__ import annotations
+
+import random
+
+from gamelib.core.game import Action
+from gamelib.fugitive.analysis import belief
+from gamelib.fugitive.rules import (
+    ADDS,
+    D_DRAW,
+    D_GUESS,
+    D_SERIES,
+    DECK_RANGES,
+    DONE,
+    DRAWS,
+    F_DRAW,
+    F_PLACE,
+    F_SPRINT,
+    GUESSES,
+    HIDES,
+    LAST,
+    MANHUNT,
+    PASS,
+    REVEAL,
+    SPRINTS,
+    STEP_LIMIT,
+    FugitiveState,
+    cards_of,
+    footprints,
+)
+
+__all__ = ["BeliefDetective", "FugitiveHeuristic"]
+
+
+def _deck_for(number: int, decks: list[int]) -> int:
+    """The deck holding ``number`` if it still has cards, else the nearest non-empty one."""
+    target = next((d for d, (lo, hi) in enumerate(DECK_RANGES) if number <= hi), 2)
+    order = sorted(range(3), key=lambda d: (abs(d - target), -d))
+    return next(d for d in order if decks[d])
+
+
+def _check(state: object) -> FugitiveState:
+    if not isinstance(state, FugitiveState):
+        raise TypeError(f"Fugitive agents play Fugitive states, got {type(state).__name__}")
+    return state
+
+
+class FugitiveHeuristic:
+    """A fugitive that spaces its hideouts with dead cards, bluffs, and escapes with 42 early.
+
+    ``bluff``: probability of slipping one more (dead) sprint card than needed under a hideout;
+    ``caution``: probability of passing when the new hideout would be too easy to guess.
+    """
+
+    name = "fugitive-heuristic"
+
+    def __init__(self, bluff: float = 0.35, caution: float = 0.6) -> None:
+        if not (0.0 <= bluff <= 1.0 and 0.0 <= caution <= 1.0):
+            raise ValueError("bluff and caution are probabilities in [0, 1]")
+        self.bluff = bluff
+        self.caution = caution
+
+    def __repr__(self) -> str:
+        return f"FugitiveHeuristic(bluff={self.bluff}, caution={self.caution})"
+
+    def act(self, state: FugitiveState, player: int, rng: random.Random) -> Action:  # type: ignore[override]
+        state = _check(state)
+        legal = state.legal_actions()
+        phase = state.phase
+        if phase == F_DRAW:
+            return DRAWS[_deck_for(state.previous_hideout + STEP_LIMIT + 2, state.decks)]
+        if phase == F_PLACE:
+            return self._place(state, legal, rng)
+        if phase == F_SPRINT:
+            return self._sprint(state, legal, rng)
+        return legal[int(rng.random() * len(legal))]
+
+    def _place(self, state: FugitiveState, legal: list[Action], rng: random.Random) -> Action:
+        if HIDES[LAST] in legal:
+            return HIDES[LAST]
+        prev = state.previous_hideout
+        hand = state.fhand & ~(1 << LAST)
+        best, best_score = None, float("-inf")
+        for action in legal:
+            if action not in HIDES:
+                continue
+            v = action.card  # type: ignore[attr-defined]
+            need = v - prev - STEP_LIMIT
+            # dead cards: below v, they can never be hideouts after this one
+            dead_fp = sum(footprints(c) for c in cards_of(hand & ((1 << v) - 1)))
+            live_spent = 0 if need <= dead_fp else 1 + (need - dead_fp) // 2
+            score = (v - prev) - 6 * live_spent + rng.random() * 0.5
+            if score > best_score:
+                best, best_score = action, score
+        if best is None:
+            return PASS
+        too_easy = PASS in legal and not state.first_turn and self._too_easy(state, best)
+        if too_easy and rng.random() < self.caution:
+            return PASS
+        return best
+
+    def _too_easy(self, state: FugitiveState, action: Action) -> bool:
+        """The detective knows the previous hideout and the new one would sit within +3 of it."""
+        prev = state.previous_hideout
+        v = action.card  # type: ignore[attr-defined]
+        dead = state.fhand & ((1 << v) - 1) & ~(1 << LAST)
+        return state.revealed[-1] and v - prev <= STEP_LIMIT and not dead and state.fhand.bit_count() < 9
+
+    def _sprint(self, state: FugitiveState, legal: list[Action], rng: random.Random) -> Action:
+        v = state.hideouts[-1]
+        hand = state.fhand & ~(1 << LAST) & ~(1 << v)
+        dead = cards_of(hand & ((1 << v) - 1))
+        stack = state.sprints[-1]
+        if state.deficit > 0:
+            # cover the deficit with dead cards first (even ones give 2), then the lowest live card
+            if dead:
+                evens = [c for c in dead if c % 2 == 0]
+                pick = max(evens) if evens and state.deficit >= 2 else min(dead)
+                return SPRINTS[pick]
+            live = cards_of(hand)
+            return SPRINTS[min(live)]
+        if dead and len(stack) < 2 and v != LAST and rng.random() < self.bluff:
+            return SPRINTS[min(dead)]  # a bluff: the detective must widen its window
+        return DONE if DONE in legal else legal[0]
+
+
+class BeliefDetective:
+    """Names the most probable hideout under the exact belief; a series when two or more are certain."""
+
+    name = "belief-detective"
+
+    def __repr__(self) -> str:
+        return "BeliefDetective()"
+
+    def act(self, state: FugitiveState, player: int, rng: random.Random) -> Action:  # type: ignore[override]
+        state = _check(state)
+        legal = state.legal_actions()
+        phase = state.phase
+        if phase == D_DRAW:
+            return DRAWS[self._draw_deck(state)]
+        if phase not in (D_GUESS, D_SERIES, MANHUNT):
+            return legal[int(rng.random() * len(legal))]
+        b = belief(state)
+        blocked = state.face_up | state.dhand
+        certain = [v for v in b.certain_numbers() if 1 <= v <= 41 and not blocked >> v & 1]
+        if phase == D_SERIES:
+            missing = [v for v in certain if v not in state.series]
+            if missing:
+                return ADDS[missing[0]]
+            if len(state.series) >= 2:
+                return REVEAL
+            options = [a for a in legal if a in ADDS]
+            return max(options, key=lambda a: b.hideout_prob[a.number])  # type: ignore[attr-defined]
+        if phase == D_GUESS and len(certain) >= 2:
+            return ADDS[certain[0]]
+        if certain:
+            return GUESSES[certain[0]]
+        nameable = [v for v in range(1, 42) if not blocked >> v & 1]
+        top = max(b.hideout_prob[v] for v in nameable)
+        best = [v for v in nameable if b.hideout_prob[v] >= top - 1e-12]
+        return GUESSES[best[int(rng.random() * len(best))]]
+
+    def _draw_deck(self, state: FugitiveState) -> int:
+        """The deck just ahead of the fugitive: its cards are the ones it would lay next."""
+        frontier = max(h for h, r in zip(state.hideouts, state.revealed, strict=True) if r and h != LAST)
+        b = belief(state)
+        newest = len(state.hideouts) - 1
+        if newest in b.position_probs:
+            frontier = max(frontier, b.most_likely(newest))
+        return _deck_for(frontier + STEP_LIMIT + 1, state.decks)
