@@ -5,6 +5,8 @@
 * :class:`PlannerAgent` enumerates every complete placement of the current ticket (all sticks
   and the metro-entrance decision, :func:`~gamelib.getonboard.analysis.placements`) and plays
   the first stick of the best one by :func:`~gamelib.getonboard.analysis.position_value`.
+* :class:`LookaheadAgent` scores the best placements of the current ticket by the expected value
+  of the best placement of the *next* ticket, over the tickets left in the pile (expectimax).
 * :func:`ticket_mcts` is the generic :class:`gamelib.agents.MCTSAgent` (UCT, chance nodes
   sampled) set up for this game: the unknown future tickets are its chance nodes, rollouts
   use the greedy agent and are cut after a few rounds, where ``position_value`` estimates
@@ -20,7 +22,7 @@ from typing import Any
 
 from gamelib.agents.mcts import MCTSAgent
 from gamelib.core.game import Action, State
-from gamelib.getonboard.analysis import free_region, placements, position_value
+from gamelib.getonboard.analysis import free_region, next_ticket_value, placements, position_value
 from gamelib.getonboard.rules import P_BONUS, P_LAY, P_START, GetOnBoardState
 
 
@@ -80,6 +82,45 @@ class PlannerAgent:
         return "PlannerAgent()"
 
 
+class LookaheadAgent:
+    """Plans the current ticket *and* the next one: an expectimax over the unknown next ticket.
+
+    The ``top`` best placements of the current ticket (by :func:`position_value`) are each scored
+    by the expected value of the best placement of the next ticket, averaged over the tickets
+    still in the pile (:func:`~gamelib.getonboard.analysis.next_ticket_value`).  The chosen
+    placement is then followed stick by stick without recomputing.
+    """
+
+    name = "lookahead"
+
+    def __init__(self, top: int = 6) -> None:
+        if isinstance(top, bool) or not isinstance(top, int) or top < 1:
+            raise ValueError(f"top must be a positive int, got {top!r}")
+        self.top = top
+        self._plan: dict[tuple[Any, ...], Action] = {}
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
+        s = _check(state)
+        if s.phase not in (P_LAY, P_BONUS):
+            return PlannerAgent().act(s, player, rng)
+        key = (len(s.history), s.key())
+        if key in self._plan:
+            return self._plan.pop(key)
+        options = placements(s, position_value)[: self.top]
+        scored = [(next_ticket_value(pl.state, player), pl.value, i) for i, pl in enumerate(options)]
+        best = options[max(scored)[2]]
+        # remember the rest of the placement: the turn has no chance node, so it is deterministic
+        self._plan.clear()
+        walker = s.clone()
+        for action in best.actions:
+            self._plan[(len(walker.history), walker.key())] = action
+            walker.apply(action)
+        return self._plan.pop(key)
+
+    def __repr__(self) -> str:
+        return f"LookaheadAgent(top={self.top})"
+
+
 def _start_value(state: GetOnBoardState, node: int) -> float:
     """Features within two sections of a start, and room around it: a cheap opening heuristic."""
     board = state.board
@@ -114,5 +155,6 @@ def ticket_mcts(iterations: int = 200, rollout_rounds: int = 2, c: float = 1.0, 
 AGENTS: dict[str, Any] = {
     "greedy": GreedyAgent,
     "planner": PlannerAgent,
+    "lookahead": LookaheadAgent,
     "mcts": ticket_mcts,
 }

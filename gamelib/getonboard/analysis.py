@@ -178,3 +178,48 @@ def score_breakdowns(
             row["winner"] = p in winners
             rows.append(row)
     return rows
+
+
+def hypothetical_turn(state: GetOnBoardState, player: int, ticket: int) -> GetOnBoardState:
+    """A clone of ``state`` in which ``player`` is about to lay ``ticket`` (a look-ahead helper).
+
+    The clone skips whatever else would happen first (other players' sticks, the end of the
+    round): it answers "what could I do with that ticket from where my line is now?".
+    """
+    from gamelib.getonboard.rules import P_LAY
+
+    s = state.clone()
+    assert isinstance(s, GetOnBoardState)
+    if s.phase == P_LAY or s.phase == P_BONUS:
+        s.tickets = (*s.tickets[:-1], ticket)
+    else:
+        s.tickets = (*s.tickets, ticket)
+    s.turn_index = (player - s.controller) % s.num_players
+    s._begin_turn(player)
+    s.phase = P_LAY
+    s._player = player
+    s._legal_cache = None
+    return s
+
+
+def next_ticket_value(state: GetOnBoardState, player: int, value: Value = position_value) -> float:
+    """Expected value of ``player``'s best placement of the next ticket, over the tickets left.
+
+    Tickets giving the same shape on the player's sheet are grouped, so at most 6 enumerations.
+    """
+    from gamelib.getonboard.rules import P_OVER
+
+    if state.phase == P_OVER or state.eliminated[player] or state.round >= state.game.options.rounds:
+        return value(state, player)
+    left = [t for t in range(1, 13) if t not in state.tickets]
+    if not left:
+        return value(state, player)
+    by_shape: dict[str, list[int]] = {}
+    for t in left:
+        by_shape.setdefault(state.tables.shape_for(state.sheet_of[player], t).name, []).append(t)
+    total = 0.0
+    for tickets in by_shape.values():
+        options = placements(hypothetical_turn(state, player, tickets[0]), value)
+        best = options[0].value if options else value(state, player)
+        total += best * len(tickets) / len(left)
+    return total

@@ -511,6 +511,7 @@ class GetOnBoardState(State):
         """Index in the player's route where this turn began (the partial route follows it)."""
         self.turn_transfers: list[tuple[int, int]] = []
         """(section, circles) gained this turn: drawn as transfer sections."""
+        self._player = CHANCE
 
     # ------------------------------------------------------------------ queries
     @property
@@ -534,6 +535,10 @@ class GetOnBoardState(State):
 
     @property
     def current_player(self) -> int:
+        return self._player
+
+    def _player_to_move(self) -> int:
+        """Who acts now, from the phase (cached in ``_player`` after every transition)."""
         phase = self.phase
         if phase == P_OVER:
             return TERMINAL
@@ -804,6 +809,10 @@ class GetOnBoardState(State):
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
+        self._transition(action)
+        self._player = self._player_to_move()
+
+    def _transition(self, action: Action) -> None:
         phase = self.phase
         n = self.num_players
         if phase == P_OBJECTIVE:

@@ -11,10 +11,12 @@ from matplotlib.figure import Figure
 
 import gamelib
 from gamelib.agents import RandomAgent, make_agent
-from gamelib.getonboard.agents import GreedyAgent, PlannerAgent, ticket_mcts
+from gamelib.getonboard.agents import GreedyAgent, LookaheadAgent, PlannerAgent, ticket_mcts
 from gamelib.getonboard.analysis import (
     best_route,
+    hypothetical_turn,
     intersection_values,
+    next_ticket_value,
     placements,
     score_breakdowns,
     visit_frequencies,
@@ -171,3 +173,21 @@ def test_every_option_combination_plays_and_replays(
     final = gamelib.play(game, [GreedyAgent()] * players, seed=seed)
     assert final.is_terminal()
     assert gamelib.from_record(final.to_record()) == final
+
+
+def test_hypothetical_turn_and_lookahead() -> None:
+    state = at_first_turn(players=2, seed=4)
+    p = state.current_player
+    for ticket in range(1, 13):
+        what_if = hypothetical_turn(state, p, ticket)
+        assert what_if.current_player == p and what_if.phase == P_LAY
+        assert what_if.shape == state.tables.shape_for(state.sheet_of[p], ticket)
+        assert what_if.end[p] == state.end[p]
+    assert state.phase == P_LAY and state.ticket != 0  # the original is untouched
+    value = next_ticket_value(placements(state)[0].state, p)
+    assert value > float("-inf")
+    agent = LookaheadAgent(top=3)
+    game = gamelib.make("getonboard", players=2, rounds=4)
+    final = gamelib.play(game, [agent, PlannerAgent()], seed=9)
+    assert final.is_terminal()
+    assert isinstance(make_agent("lookahead(top=2)", "getonboard"), LookaheadAgent)
