@@ -677,8 +677,8 @@ class Stepper:
     def _render(self, state: State, perspective: int | None) -> tuple[bytes | None, str]:
         """PNG of ``state`` from ``perspective``, cached per snapshot (undo/redo redraw nothing).
 
-        Games without a drawing (or whose drawing module is missing) are shown as text: the
-        state's ``str`` when omniscient, the player's observation otherwise.
+        Games without a drawing (or whose drawing module is missing or fails) are shown as text,
+        with the reason: the state's ``str`` when omniscient, the player's observation otherwise.
         """
         key = (id(state), perspective)
         hit = self._render_cache.get(key)
@@ -691,6 +691,8 @@ class Stepper:
             figure = state.draw(perspective=perspective)
         except (NotImplementedError, ImportError) as exc:
             text = self._text_view(state, perspective) + f"\n\n(no drawing: {exc})"
+        except Exception as exc:  # a drawing bug must not take the stepper (and the lesson) down
+            text = self._text_view(state, perspective) + f"\n\n(drawing failed: {type(exc).__name__}: {exc})"
         else:
             buffer = io.BytesIO()
             figure.savefig(

@@ -1,0 +1,234 @@
+"""Fugitive's detective panel: the detective's live belief under the stepper.
+
+The panel shows what the detective can deduce, never more: it is computed from the detective's
+observation by :func:`gamelib.fugitive.analysis.belief` (every fugitive world consistent with what
+the detective has seen, counted exactly).  It shows
+
+* the heat strip of :func:`gamelib.fugitive.draw.draw_belief`: for each number 1..41, how likely it
+  is a face-down hideout, and one row per face-down position;
+* a table of the most likely numbers per face-down position, with how many numbers remain.  In the
+  omniscient or the fugitive's view the table also shows the true card and the probability the
+  detective gives it, so a class sees how close the deduction is; the detective's view hides that.
+
+:func:`fugitive_stepper` builds a Stepper with this panel and the Fugitive agents.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+from collections import OrderedDict
+from collections.abc import Mapping
+from typing import Any, cast
+
+import ipywidgets as W
+from matplotlib.figure import Figure
+
+import gamelib
+from gamelib import State
+from gamelib.agents import RandomAgent
+from widgets.stepper import PanelFactory, Stepper
+
+FUGITIVE, DETECTIVE = 0, 1
+_PNG_CACHE_SIZE = 32
+CERTAIN = 1.0 - 1e-12
+
+
+class BeliefPanel:
+    """The detective's belief, refreshed by the stepper after every change.
+
+    ``top`` is how many candidate numbers the table lists per face-down position.  After each
+    update :attr:`belief` holds the belief shown (None when it could not be computed) and
+    :attr:`error` the reason it could not ("" otherwise).
+    """
+
+    def __init__(self, stepper: Stepper, top: int = 3, dpi: int = 80) -> None:
+        if stepper.game.name != "fugitive":
+            raise ValueError(f"BeliefPanel shows a Fugitive detective's belief, not {stepper.game.name!r}")
+        self.stepper = stepper
+        self.top = top
+        self.dpi = dpi
+        self.belief: Any = None
+        self.error = ""
+        self._png_cache: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self._state: State | None = None
+        self.summary = W.HTML()
+        self.strip = W.Image(format="png", layout=W.Layout(max_width="100%", height="auto"))
+        self.table = W.HTML()
+        # Counting worlds is usually milliseconds but can take seconds in crowded positions:
+        # a teacher can pause the live update and compute on demand.
+        self.live = W.Checkbox(
+            value=True,
+            description="live",
+            tooltip="recompute the belief after every move (untick to step faster)",
+            indent=False,
+        )
+        self.live.add_class("gamelib-belief-live")
+        self.live.observe(self._on_live, "value")
+        self.compute_button = W.Button(
+            description="Compute belief", tooltip="compute the belief for the position shown"
+        )
+        self.compute_button.add_class("gamelib-belief-compute")
+        self.compute_button.on_click(lambda _: self._compute())
+        self.compute_button.layout.display = "none"
+        title = W.HTML("<b style='font-size:1.2em'>Detective's belief</b>&nbsp;&nbsp;")
+        self.widget = W.VBox(
+            [W.HBox([title, self.live, self.compute_button]), self.summary, self.strip, self.table]
+        )
+        self.widget.add_class("gamelib-belief")
+
+    def update(self, state: State) -> None:
+        """Show the belief in ``state`` (or, when paused, remember the state for Compute)."""
+        self._state = state
+        if self.live.value:
+            self._compute()
+            return
+        self.belief, self.error = None, ""
+        self.summary.value = "Paused: press <b>Compute belief</b> (or tick <i>live</i>) to see it."
+        self.strip.layout.display = "none"
+        self.table.value = ""
+
+    def _on_live(self, change: dict[str, Any]) -> None:
+        self.compute_button.layout.display = "none" if change["new"] else None
+        if self._state is not None:
+            self.update(self._state)
+
+    def _compute(self) -> None:
+        from gamelib.fugitive.analysis import belief
+
+        state = self._state
+        if state is None:
+            return
+        try:
+            current = belief(cast(Any, state))  # a Fugitive state: the panel checked the game
+        except ValueError as exc:
+            self.belief, self.error = None, str(exc)
+            self.summary.value = (
+                f"<span style='color:#b00020'>belief unavailable here: {html.escape(str(exc))}</span>"
+            )
+            self.strip.layout.display = "none"
+            self.table.value = ""
+            return
+        self.belief, self.error = current, ""
+        positions = sorted(current.position_probs)
+        self.summary.value = self._summary_html(current, positions)
+        if positions:
+            self.strip.value = self._strip_png(current, positions)
+            self.strip.layout.display = None
+        else:
+            self.strip.layout.display = "none"
+        truth = self._true_hideouts(state) if self.stepper.perspective != DETECTIVE else None
+        self.table.value = self._table_html(current, positions, truth)
+
+    # ---------------------------------------------------------------- pieces
+    @staticmethod
+    def _summary_html(belief: Any, positions: list[int]) -> str:
+        if not positions:
+            return "No face-down hideout: nothing to deduce yet."
+        certain = [p for p in positions if max(belief.position_probs[p]) >= CERTAIN]
+        worlds = f"{belief.worlds:,}".replace(",", "\u2009")
+        text = (
+            f"{len(positions)} face-down hideout(s); <b>{worlds}</b> fugitive world(s) fit what "
+            "the detective has seen"
+        )
+        if certain:
+            text += f"; position(s) {', '.join(f'#{p}' for p in certain)} known for sure"
+        if getattr(belief, "exact", True) is False:
+            text += " (approximate: one edition-2 first-turn constraint is not counted)"
+        return text
+
+    def _strip_png(self, belief: Any, positions: list[int]) -> bytes:
+        """The heat strip as PNG, cached on the belief's numbers (undo/redo redraw nothing)."""
+        from gamelib.fugitive.draw import draw_belief
+
+        key = (
+            belief.worlds,
+            tuple(belief.hideout_prob),
+            tuple((p, tuple(belief.position_probs[p])) for p in positions),
+        )
+        png = self._png_cache.get(key)
+        if png is None:
+            # draw_belief's own figure uses the constrained layout engine, which doubles the time
+            # of a redraw; fixed margins (in inches, so they hold for any number of rows) do not.
+            rows = 1 + len(positions)
+            width, height = 14.0, 1.8 + 0.42 * rows
+            figure = Figure(figsize=(width, height), facecolor="white")
+            axes = figure.add_subplot()
+            figure.subplots_adjust(
+                left=1.0 / width, right=1 - 0.8 / width, bottom=0.8 / height, top=1 - 0.45 / height
+            )
+            draw_belief(belief, ax=axes)
+            buffer = io.BytesIO()
+            figure.savefig(buffer, format="png", dpi=self.dpi)
+            png = buffer.getvalue()
+            self._png_cache[key] = png
+            while len(self._png_cache) > _PNG_CACHE_SIZE:
+                self._png_cache.popitem(last=False)
+        else:
+            self._png_cache.move_to_end(key)
+        return png
+
+    @staticmethod
+    def _true_hideouts(state: State) -> dict[int, int]:
+        """Position -> card, from the fugitive's observation (who knows every hideout)."""
+        rows = state.observation(FUGITIVE).hideouts
+        return {i: value for i, (value, _, _) in enumerate(rows) if value is not None}
+
+    def _table_html(self, belief: Any, positions: list[int], truth: dict[int, int] | None) -> str:
+        if not positions:
+            return ""
+        head = ["position", f"most likely (top {self.top})", "numbers left"]
+        if truth is not None:
+            head.append("actually")
+        cell = "style='padding:2px 10px;text-align:left'"
+        rows = ["<tr>" + "".join(f"<th {cell}>{h}</th>" for h in head) + "</tr>"]
+        for position in positions:
+            probs = belief.position_probs[position]
+            ranked = sorted((v for v in range(len(probs)) if probs[v] > 0), key=lambda v: (-probs[v], v))
+            likely = " · ".join(f"<b>{v}</b> {probs[v]:.0%}" for v in ranked[: self.top])
+            cells = [f"#{position}", likely, str(len(ranked))]
+            if truth is not None and position in truth:
+                actual = truth[position]
+                cells.append(f"<b>{actual}</b> ({probs[actual]:.0%})")
+            rows.append("<tr>" + "".join(f"<td {cell}>{c}</td>" for c in cells) + "</tr>")
+        return "<table style='font-size:1.05em'>" + "".join(rows) + "</table>"
+
+
+def fugitive_stepper(
+    seed: int = 0,
+    *,
+    options: Mapping[str, Any] | None = None,
+    agents: Mapping[str, Any] | None = None,
+    panels: tuple[PanelFactory, ...] = (),
+    **kw: Any,
+) -> Stepper:
+    """A Stepper on Fugitive with the detective's belief panel and the Fugitive agents.
+
+    Seats start with the game's own agents when ``gamelib.fugitive.agents`` provides them (the
+    fugitive heuristic and the belief detective), else random; ``agents`` adds more.  Other
+    keywords (``perspective``, ``dpi``) go to :class:`Stepper`.
+    """
+    game = gamelib.make("fugitive", options=options)
+    table: dict[str, Any] = {"random": RandomAgent()}
+    seats = {FUGITIVE: "random", DETECTIVE: "random"}
+    try:
+        from gamelib.fugitive import agents as fugitive_agents
+    except ImportError:
+        fugitive_agents = None  # type: ignore[assignment]
+    if fugitive_agents is not None:
+        for seat, label, class_name in (
+            (FUGITIVE, "fugitive heuristic", "FugitiveHeuristic"),
+            (DETECTIVE, "belief detective", "BeliefDetective"),
+        ):
+            cls = getattr(fugitive_agents, class_name, None)
+            if cls is not None:
+                table[label] = cls()
+                seats[seat] = label
+    table.update(agents or {})
+    stepper = Stepper(game, seed=seed, agents=table, panels=(BeliefPanel, *panels), **kw)
+    for seat, name in seats.items():
+        stepper.set_agent(seat, name)
+    return stepper
+
+
+__all__ = ["BeliefPanel", "fugitive_stepper"]
