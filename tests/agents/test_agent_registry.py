@@ -6,6 +6,8 @@ import sys
 import types
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import gamelib
 from gamelib.agents import GreedyAgent, ISMCTSAgent, MCTSAgent, RandomAgent, make_agent, registered_agents
@@ -100,3 +102,24 @@ def test_a_game_ships_agents_by_the_agents_module_convention(monkeypatch: pytest
     assert isinstance(make_agent("stubborn", "toy-conv"), Stubborn)
     with pytest.raises(ValueError, match="unknown agent 'stubborn'"):
         make_agent("stubborn", "fugitive")
+
+
+@given(st.text(max_size=40))
+def test_any_spec_text_builds_an_agent_or_fails_with_a_clear_error(text: str) -> None:
+    try:
+        agent = make_agent(text)
+    except ValueError as exc:
+        assert str(exc)
+    else:
+        assert hasattr(agent, "act")
+
+
+@given(
+    st.lists(
+        st.sampled_from(["random", "first", "greedy", "mcts(iterations=5)", "ismcts(iterations=5, c=0.5)"]),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_split_agent_specs_round_trips(specs: list[str]) -> None:
+    assert split_agent_specs(",".join(specs)) == specs
