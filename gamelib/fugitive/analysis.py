@@ -353,6 +353,7 @@ class _Programme:
     group_cache: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     back: list[dict[int, list[int]]] | None = None  # plain backward weights, once computed
     hand_cache: dict[tuple[Any, ...], list[tuple[int, tuple[int, ...]]]] = field(default_factory=dict)
+    by_src: list[dict[int, tuple[list[_Edge], list[int]]]] | None = None  # for sampling
 
 
 def _reachable(facts: _Facts) -> list[int]:
@@ -1004,13 +1005,24 @@ def _sample_world(facts: _Facts, rng: random.Random) -> tuple[list[int], list[li
     if prog.total == 0:
         raise ValueError("inconsistent observation: no fugitive world explains it")
     back = _plain_backward(prog)
+    if prog.by_src is None:  # out-edges of every live state, once per programme
+        prog.by_src = []
+        for t, lay in enumerate(prog.layers):
+            nxt = back[t + 1]
+            index: dict[int, tuple[list[_Edge], list[int]]] = {}
+            for e in lay.edges:
+                b = nxt.get(e[1])
+                if b is not None:
+                    edges, weights = index.setdefault(e[0], ([], []))
+                    edges.append(e)
+                    weights.append(e[2] * b[0])
+            prog.by_src.append(index)
     state = 0
     values = [0] * (size + 1)
     choices: list[list[int]] = [[] for _ in range(size + 1)]  # sprint labels per position
     for t, lay in enumerate(prog.layers):
-        nxt = back[t + 1]
-        options = [e for e in lay.edges if e[0] == state and e[1] in nxt]
-        chosen = options[_pick([e[2] * nxt[e[1]][0] for e in options], rng)]
+        options, weights = prog.by_src[t][state]
+        chosen = options[_pick(weights, rng)]
         if lay.kind == _SLOT:
             choices[lay.position].append(chosen[3])
         elif lay.kind == _VALUE:

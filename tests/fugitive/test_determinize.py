@@ -1,0 +1,151 @@
+"""Determinization: sampled worlds agree with the observation, replay, and are uniform."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+
+import pytest
+
+import gamelib
+from gamelib.fugitive.analysis import belief, determinize
+from gamelib.fugitive.rules import DETECTIVE, FUGITIVE, SETUP, FugitiveState
+
+
+def random_state(seed: int, steps: int, edition: int = 1) -> FugitiveState:
+    game = gamelib.make("fugitive", options={"edition": edition})
+    rng = random.Random(seed)
+    state = game.new_game(seed=seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player == gamelib.CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert isinstance(state, FugitiveState)
+    return state
+
+
+def chi_square_ok(observed: Counter, expected: dict, samples: int) -> bool:
+    """Pearson's test at the 0.1% level (Wilson-Hilferty quantile: no scipy needed)."""
+    stat = sum((observed[k] - samples * p) ** 2 / (samples * p) for k, p in expected.items() if p > 0)
+    df = sum(1 for p in expected.values() if p > 0) - 1
+    z = 3.09  # one-sided 0.1%
+    critical = df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+    return stat < critical
+
+
+STATES = [(seed, steps, edition) for seed in range(12) for steps in (12, 35, 70) for edition in (1, 2)]
+
+
+@pytest.mark.parametrize(("seed", "steps", "edition"), STATES)
+def test_worlds_match_the_observation_and_replay(seed: int, steps: int, edition: int) -> None:
+    state = random_state(seed, steps, edition)
+    if state.phase == SETUP:
+        return
+    for player in (FUGITIVE, DETECTIVE):
+        world = state.determinize(player, random.Random(seed))
+        assert world.observation(player) == state.observation(player)
+        assert world.current_player == state.current_player
+        assert gamelib.from_record(world.to_record()) == world
+        # the sampled world is a state the other player's secrets could really be
+        if player == DETECTIVE:
+            b = belief(state)
+            for i in state.hidden_positions():
+                assert b.position_probs[i][world.hideouts[i]] > 0
+            assert world.dhand == state.dhand
+        else:
+            assert world.fhand == state.fhand and world.hideouts == state.hideouts
+            assert world.dhand.bit_count() == state.dhand.bit_count()
+
+
+def test_worlds_differ_from_the_truth_sometimes() -> None:
+    state = random_state(3, 40)
+    hidden = state.hidden_positions()
+    assert hidden
+    worlds = {tuple(state.determinize(DETECTIVE, random.Random(s)).hideouts) for s in range(30)}
+    assert len(worlds) > 1, "determinize must sample, not copy the truth"
+
+
+def first_turn_state() -> FugitiveState:
+    state = gamelib.make("fugitive").new_game(seed=2)
+    for line in ("deal 9", "deal 11", "deal 13", "deal 20", "deal 22", "hide 2", "done", "pass"):
+        state.apply(line)
+    assert isinstance(state, FugitiveState)
+    return state
+
+
+def test_detective_sampling_is_uniform_over_worlds() -> None:
+    # first turn: the hideout is 1, 2 or 3 and the 3 + 2 dealt cards any of the 11 and 14:
+    # a uniform world makes each hideout 1/3 and each deck-1 card in hand 3/11
+    state = first_turn_state()
+    rng = random.Random(12345)
+    samples = 3000
+    hideouts: Counter[int] = Counter()
+    deck1: Counter[int] = Counter()
+    for _ in range(samples):
+        world = determinize(state, DETECTIVE, rng)
+        hideouts[world.hideouts[1]] += 1
+        deck1.update(c for c in world.fugitive_hand if 4 <= c <= 14)
+    assert chi_square_ok(hideouts, {1: 1 / 3, 2: 1 / 3, 3: 1 / 3}, samples)
+    # each deck-1 card is in hand with probability 3/11: 3 draws per sample
+    assert chi_square_ok(deck1, {c: 1 / 11 for c in range(4, 15)}, 3 * samples)
+
+
+def test_detective_sampling_matches_the_exact_belief() -> None:
+    state = random_state(8, 45)
+    b = belief(state)
+    hidden = state.hidden_positions()
+    assert hidden
+    rng = random.Random(7)
+    samples = 1500
+    counts = {i: Counter() for i in hidden}
+    for _ in range(samples):
+        world = determinize(state, DETECTIVE, rng)
+        for i in hidden:
+            counts[i][world.hideouts[i]] += 1
+    for i in hidden:
+        expected = {v: p for v, p in enumerate(b.position_probs[i]) if p > 0}
+        if len(expected) > 1:
+            assert chi_square_ok(counts[i], expected, samples), (i, counts[i], expected)
+        assert set(counts[i]) <= set(expected)
+
+
+def test_fugitive_sampling_is_uniform_over_detective_hands() -> None:
+    # the detective drew two deck-3 cards and named nothing yet: any 2 of the 13 are as likely
+    state = first_turn_state()
+    state.apply("draw 3")
+    state.apply("deal 30")
+    state.apply("draw 3")
+    state.apply("deal 31")
+    rng = random.Random(99)
+    samples = 2000
+    seen: Counter[int] = Counter()
+    for _ in range(samples):
+        world = determinize(state, FUGITIVE, rng)
+        assert world.observation(FUGITIVE) == state.observation(FUGITIVE)
+        seen.update(world.detective_hand)
+    assert chi_square_ok(seen, {c: 1 / 13 for c in range(29, 42)}, 2 * samples)
+
+
+def test_fugitive_sampling_respects_the_detectives_guesses() -> None:
+    # a number the detective named cannot have been in its hand at that moment
+    state = first_turn_state()
+    for line in ("draw 3", "deal 30", "draw 3", "deal 31", "guess 35"):
+        state.apply(line)
+    for line in ("draw 1", "deal 4", "pass", "draw 3", "deal 32"):
+        state.apply(line)
+    rng = random.Random(5)
+    for _ in range(200):
+        world = determinize(state, FUGITIVE, rng)
+        deals = [str(a) for a in world.history]
+        # 35 may come with the last deal (after the guess), never with the first two
+        first_two = [d for d in deals[: deals.index("guess 35")] if d.startswith("deal 3")]
+        assert "deal 35" not in first_two[-2:]
+
+
+def test_determinize_rejects_unknown_players() -> None:
+    with pytest.raises(ValueError, match="player"):
+        determinize(first_turn_state(), 2, random.Random(0))
