@@ -73,7 +73,7 @@ from gamelib.fugitive.rules import (
     cards_of,
 )
 
-__all__ = ["Belief", "belief", "card_class", "determinize", "group_of"]
+__all__ = ["Belief", "belief", "card_class", "clear_caches", "determinize", "group_of"]
 
 # ---------------------------------------------------------------------------- card classes
 GROUPS = 4
@@ -834,7 +834,8 @@ class Belief:
 
 
 _CACHE: dict[tuple[Any, ...], tuple[_Facts, _Programme]] = {}
-_CACHE_SIZE = 512
+_CACHE_SIZE = 16
+"""Programmes kept (a big one holds many edges): enough for a turn of search or a game."""
 
 
 def _facts_key(facts: _Facts) -> tuple[Any, ...]:
@@ -865,6 +866,13 @@ def _programme_for(facts: _Facts) -> _Programme:
 
 
 _BELIEFS: dict[tuple[Any, ...], Belief] = {}
+_BELIEFS_SIZE = 1024
+
+
+def clear_caches() -> None:
+    """Forget memoized programmes and beliefs (benchmarks, memory)."""
+    _CACHE.clear()
+    _BELIEFS.clear()
 
 
 def _facts_of(state_or_observation: FugitiveState | FugitiveObservation, edition: int | None) -> _Facts:
@@ -890,7 +898,7 @@ def belief(state_or_observation: FugitiveState | FugitiveObservation, edition: i
     if hit is not None:
         return hit
     result = _belief_of(facts)
-    if len(_BELIEFS) >= _CACHE_SIZE:
+    if len(_BELIEFS) >= _BELIEFS_SIZE:
         _BELIEFS.pop(next(iter(_BELIEFS)))
     _BELIEFS[key] = result
     return result
@@ -933,7 +941,7 @@ def _belief_of(facts: _Facts) -> Belief:
         position_probs=position_probs,
         hideout_prob=hideout,
         exact=not facts.stuck_first_turn,
-        _where=lambda: _card_locations(prog, hideout),
+        _where=lambda: _card_locations(_programme_for(facts), hideout),
     )
 
 
