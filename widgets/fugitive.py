@@ -217,13 +217,14 @@ def fugitive_stepper(
         fugitive_agents = None  # type: ignore[assignment]
     if fugitive_agents is not None:
         for seat, label, class_name in (
-            (FUGITIVE, "fugitive heuristic", "FugitiveHeuristic"),
-            (DETECTIVE, "belief detective", "BeliefDetective"),
+            (FUGITIVE, "fugitive-heuristic", "FugitiveHeuristic"),
+            (DETECTIVE, "belief-detective", "BeliefDetective"),
         ):
             cls = getattr(fugitive_agents, class_name, None)
             if cls is not None:
-                table[label] = cls()
-                seats[seat] = label
+                name = str(getattr(cls, "name", label))  # the agent registry's name, if any
+                table[name] = cls()
+                seats[seat] = name
     table.update(agents or {})
     stepper = Stepper(game, seed=seed, agents=table, panels=(BeliefPanel, *panels), **kw)
     for seat, name in seats.items():
