@@ -17,16 +17,50 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
-from gamelib.agents.mcts import MoveStat, Node, SearchAgent
+from gamelib.agents.mcts import Evaluation, MoveStat, Node, SearchAgent
 from gamelib.core.errors import IllegalAction
-from gamelib.core.game import CHANCE, State
+from gamelib.core.game import CHANCE, Action, State
 
 
 class ISMCTSAgent(SearchAgent):
-    """IS-MCTS over determinizations (see the module docstring)."""
+    """IS-MCTS over determinizations (see the module docstring).
+
+    ``worlds``: when a game's ``determinize`` is expensive (exact belief counting, say), sample
+    this many worlds once per move and cycle through them instead of sampling one per iteration.
+    """
 
     name = "ismcts"
+
+    def __init__(
+        self,
+        iterations: int | None = 1000,
+        time_limit: float | None = None,
+        c: float = 1.4,
+        max_rollout_steps: int | None = None,
+        evaluate: Evaluation | None = None,
+        rollout_agent: Any = None,
+        worlds: int | None = None,
+    ) -> None:
+        super().__init__(iterations, time_limit, c, max_rollout_steps, evaluate, rollout_agent)
+        if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1):
+            raise ValueError(f"worlds must be a positive int, got {worlds!r}")
+        self.worlds = worlds
+
+    def _params(self) -> str:
+        text = super()._params()
+        return text + (f", worlds={self.worlds}" if self.worlds is not None else "")
+
+    def _sample(self, state: State, player: int, rng: random.Random, root_legal: set[Action]) -> State:
+        world = state.determinize(player, rng)
+        if world.current_player != player or set(world.legal_actions()) != root_legal:
+            raise IllegalAction(
+                "determinize",
+                f"{state.game.name}: determinize({player}) gave a world where "
+                f"{state.player_name(player)} does not have the same legal moves",
+            )
+        return world
 
     def _search(self, state: State, player: int, rng: random.Random) -> list[MoveStat]:
         num_players = state.game.num_players
@@ -37,16 +71,11 @@ class ISMCTSAgent(SearchAgent):
         root = Node(num_players)
         root_legal = set(state.legal_actions())
         more = self._budget()
+        pool = [self._sample(state, player, rng, root_legal) for _ in range(self.worlds or 0)]
         done = 0
         while more(done):
             done += 1
-            world = state.determinize(player, rng)
-            if world.current_player != player or set(world.legal_actions()) != root_legal:
-                raise IllegalAction(
-                    "determinize",
-                    f"{state.game.name}: determinize({player}) gave a world where "
-                    f"{state.player_name(player)} does not have the same legal moves",
-                )
+            world = pool[done % len(pool)].clone() if pool else self._sample(state, player, rng, root_legal)
             node = root
             path = [root]
             while not world.is_terminal():

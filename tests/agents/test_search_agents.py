@@ -191,3 +191,21 @@ def test_agents_play_legal_moves_and_never_mutate_the_state(name: str) -> None:
             action = agent.act(state, state.current_player, random.Random(0))
             assert action in state.legal_actions(), f"{agent!r} played {action}"
             assert (state.key(), [str(a) for a in state.history], state.legal_actions()) == before, agent
+
+
+def test_ismcts_can_reuse_a_few_sampled_worlds(toy_games: None) -> None:
+    state = dealt(1)
+    calls = []
+    original = state.determinize
+
+    def counting(player: int, rng: random.Random) -> gamelib.State:
+        calls.append(player)
+        return original(player, rng)
+
+    state.determinize = counting  # type: ignore[method-assign]
+    stats = ISMCTSAgent(iterations=200, worlds=3).analyse(state, 0, random.Random(0))
+    assert len(calls) == 3
+    assert sum(s.visits for s in stats) == 200
+    with pytest.raises(ValueError, match="worlds"):
+        ISMCTSAgent(worlds=0)
+    assert "worlds=3" in repr(ISMCTSAgent(iterations=5, worlds=3))
