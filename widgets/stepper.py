@@ -480,7 +480,11 @@ class Stepper:
         self.waiting = _css(W.HTML(), "gamelib-waiting")
 
         self.notation = _css(
-            W.Text(description="Notation", placeholder="an action, e.g. " + self._example_notation()),
+            W.Text(
+                description="Notation",
+                placeholder="an action, e.g. " + self._example_notation(),
+                layout=W.Layout(width="260px"),
+            ),
             "gamelib-notation",
         )
         self.apply_button = _button(
