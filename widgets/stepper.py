@@ -273,6 +273,14 @@ class Stepper:
         self.seats[index] = name
         self.seat_dropdowns[index].value = name
 
+    def show_error(self, message: str) -> bool:
+        """Show ``message`` in the error line, as for a refused input; returns False.
+
+        For panels that refuse an input of their own (a click on an unreachable spot, say): the
+        game is unchanged and the message appears where every other refusal does.
+        """
+        return self._fail(message)
+
     # ================================================================ records
     def save_record(self) -> str:
         """The current position's record as JSON text (also shown in the record box)."""

@@ -384,6 +384,15 @@ def test_panels_are_refreshed_after_every_change(pile_game: SecretPileGame) -> N
     assert len(panel.seen) == count, "a refused action changes nothing, so no panel refresh"
 
 
+def test_a_panel_can_refuse_an_input_in_the_error_line(pile_game: SecretPileGame) -> None:
+    stepper = secret_dealt(pile_game)
+    before = fingerprint(stepper.state)
+    assert stepper.show_error("no token there") is False
+    assert stepper.error == "no token there" and "no token there" in stepper.error_html.value
+    assert fingerprint(stepper.state) == before
+    assert stepper.apply("take 1") and stepper.error == "" and stepper.error_html.value == ""
+
+
 def test_a_broken_panel_is_reported_without_breaking_the_stepper(pile_game: SecretPileGame) -> None:
     class Broken(CountingPanel):
         def update(self, state: gamelib.State) -> None:
