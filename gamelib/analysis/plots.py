@@ -1,8 +1,8 @@
 """Figures of tournament, comparison and sweep results (``matplotlib.figure.Figure``, no pyplot state).
 
 Two metrics: the **win rate** with its Wilson interval, and the **mean return** with its t
-interval.  Cooperative games (``utility == "identical"``: everyone gets the same score) have no
-winner, so their default metric is the mean return, the team's score.
+interval.  Cooperative games (``utility == "identical"``: everyone gets the same score) and solo
+games have no winner, so their default metric is the mean return, the score.
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ METRICS = {
 
 
 def default_metric(game: Any) -> str:
-    """``mean_return`` for cooperative games (no one wins alone), ``win_rate`` otherwise."""
-    return "mean_return" if game.info.utility == "identical" else "win_rate"
+    """``mean_return`` for cooperative and solo games (no one wins alone), ``win_rate`` otherwise."""
+    solo = getattr(game, "num_players", 2) == 1
+    return "mean_return" if solo or game.info.utility == "identical" else "win_rate"
 
 
 def check_metric(metric: str) -> None:

@@ -164,6 +164,8 @@ def test_plots_offer_each_metric_and_cooperative_games_default_to_the_score(toy_
 
     assert default_metric(SimpleNamespace(info=SimpleNamespace(utility="identical"))) == "mean_return"
     assert default_metric(SimpleNamespace(info=SimpleNamespace(utility="zero_sum"))) == "win_rate"
+    solo = SimpleNamespace(num_players=1, info=SimpleNamespace(utility="general_sum"))
+    assert default_metric(solo) == "mean_return"
     swept = gamelib.sweep("toy-nim", "pile", [4, 5], ["first", "random"], games=4, progress=False)
     assert "mean return" in swept.plot(metric="mean_return").axes[0].get_ylabel()
     assert "actions per game" in swept.plot(metric="mean_length").axes[0].get_ylabel()
