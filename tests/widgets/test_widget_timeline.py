@@ -122,3 +122,12 @@ def test_any_sequence_of_operations_matches_a_replay(seed: int, ops: list[tuple[
         assert timeline.cursor == cursor and len(timeline) == len(line) + 1
         assert timeline.current == replay(game, seed, line[:cursor])
     assert timeline.end == replay(game, seed, line)
+
+
+def test_the_package_docstring_example_runs() -> None:
+    import doctest
+
+    import widgets
+
+    result = doctest.testmod(widgets, verbose=False)
+    assert result.attempted >= 3 and result.failed == 0
