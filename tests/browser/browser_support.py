@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import re
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -68,10 +69,14 @@ def notebook_paths() -> list[Path]:
     return sorted(NOTEBOOK_DIR.glob("[0-9]*.ipynb"))
 
 
+_BUILDS_STEPPER = re.compile(r"\b\w*(Stepper|_stepper)\(")
+"""``Stepper(...)``, or a game's factory such as ``fugitive_stepper(...)``."""
+
+
 def notebook_uses_stepper(path: Path) -> bool:
     """True if a code cell builds a Stepper: then the page must show one that works."""
     cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    return any(c["cell_type"] == "code" and "Stepper(" in "".join(c["source"]) for c in cells)
+    return any(c["cell_type"] == "code" and _BUILDS_STEPPER.search("".join(c["source"])) for c in cells)
 
 
 # ---------------------------------------------------------------------------------------------- timings

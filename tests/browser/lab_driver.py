@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
@@ -44,6 +45,9 @@ def start_jupyterlab(root_dir: Path, scratch: Path) -> ManagedServer:
         "--ServerApp.password=",
         f"--ServerApp.root_dir={root_dir}",
         "--ServerApp.allow_root=True",
+        # No token means no XSRF cookie for urllib: without this, DELETE /api/sessions is refused (403)
+        # and every notebook's kernel would stay alive until the end of the session.
+        "--ServerApp.disable_check_xsrf=True",
         "--LabApp.news_url=",
         "--ServerApp.shutdown_no_activity_timeout=1800",
         "--MappingKernelManager.cull_idle_timeout=0",
@@ -145,16 +149,26 @@ def _is_count(prompt: str) -> bool:
     return inner.isdigit()
 
 
-def shutdown_kernels(server: ManagedServer) -> None:
-    """Delete every session (and so kernel) of this server: the next notebook starts on free cores."""
+def shutdown_kernels(server: ManagedServer) -> list[str]:
+    """Delete every session (and so kernel) of this server: the next notebook starts on free cores.
+
+    Returns the ids of kernels still running afterwards (expected: none).
+    """
     server.record_descendants()
     try:
-        with urllib.request.urlopen(f"{server.base_url}/api/sessions", timeout=10) as response:
-            sessions = json.load(response)
+        sessions = _get_json(server, "/api/sessions")
         for session in sessions:
             request = urllib.request.Request(
                 f"{server.base_url}/api/sessions/{session['id']}", method="DELETE"
             )
-            urllib.request.urlopen(request, timeout=30).close()
+            urllib.request.urlopen(request, timeout=60).close()
+        return [kernel["id"] for kernel in _get_json(server, "/api/kernels")]
+    except urllib.error.HTTPError:
+        raise  # the server refused: a real problem (kernels would pile up), not a shutdown race
     except OSError:
-        pass  # the server is going away anyway; its finalizer stops whatever is left
+        return []  # the server is already gone; its finalizer stops whatever is left
+
+
+def _get_json(server: ManagedServer, path: str) -> Any:
+    with urllib.request.urlopen(f"{server.base_url}{path}", timeout=30) as response:
+        return json.load(response)

@@ -306,5 +306,5 @@ def exercise_stepper(
     assert finished.board != start.board, "the board picture is unchanged after a whole game"
     assert not finished.play_to_end_enabled, "play to end is still enabled after the game ended"
     return StepperReport(
-        applied=notation, moves_to_end=len(finished.history) - 1, final_status=finished.status
+        applied=notation, moves_to_end=finished.cursor, final_status=finished.status, prepared=tuple(prepared)
     )

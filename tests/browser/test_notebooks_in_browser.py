@@ -115,7 +115,7 @@ def test_notebook_in_jupyterlab(
 
         stepper = None
         report = None
-        if notebook_uses_stepper(notebook):
+        if notebook_uses_stepper(notebook) or browser_page.locator(".gamelib-stepper").count():
             stepper = browser_page.locator(".gamelib-stepper").first
             stepper.wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_S * 1000)
             _screenshot(browser_page, stepper, screenshot_dir / f"lab-{notebook.stem}-start.png")
@@ -142,7 +142,8 @@ def test_notebook_in_jupyterlab(
         _failure_screenshot(browser_page, screenshot_dir / f"lab-{notebook.stem}-FAILED.png")
         raise
     finally:
-        shutdown_kernels(jupyterlab)
+        left = shutdown_kernels(jupyterlab)
+    assert not left, f"kernels still running after the notebook's sessions were deleted: {left}"
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
@@ -175,7 +176,7 @@ def test_notebook_in_voila_classroom_mode(
 
         stepper = None
         report = None
-        if notebook_uses_stepper(notebook):
+        if notebook_uses_stepper(notebook) or browser_page.locator(".gamelib-stepper").count():
             stepper = browser_page.locator(".gamelib-stepper").first
             stepper.wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_S * 1000)
             _screenshot(browser_page, stepper, screenshot_dir / f"voila-{notebook.stem}-start.png")
