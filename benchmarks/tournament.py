@@ -59,12 +59,16 @@ def main() -> None:
         f"{'game':<13}{'serial g/s':>11}{f'{workers} workers g/s':>15}{'speed-up':>9}{'pool start s':>13}"
         f"{'serial CPU ms/g':>16}{'pool CPU ms/g':>14}{'idle-core est.':>15}"
     )
+    rows = {}
+    # CPU figures first: forking a process that already runs a loky pool would disturb that pool
     for name in gamelib.registered_games():
         game = gamelib.make(name)
         agents = ["random"] * game.num_players
         cpu0 = time.process_time()
         serial_s, serial = timed(game=game, agents=agents, games=games, seed=1)
         serial_cpu = time.process_time() - cpu0
+        rows[name] = (game, agents, serial_s, serial, serial_cpu, pool_cpu(game, agents, games, workers))
+    for name, (game, agents, serial_s, serial, serial_cpu, parallel_cpu) in rows.items():
         cold_s, _ = timed(
             game=game, agents=agents, games=2 * workers, seed=1, executor="processes", workers=workers
         )
@@ -72,7 +76,6 @@ def main() -> None:
             game=game, agents=agents, games=games, seed=1, executor="processes", workers=workers
         )
         assert pooled.outcomes == serial.outcomes, "the pool must play exactly the serial games"  # type: ignore[attr-defined]
-        parallel_cpu = pool_cpu(game, agents, games, workers)
         print(
             f"{name:<13}{games / serial_s:>11.0f}{games / pool_s:>15.0f}{serial_s / pool_s:>9.2f}{cold_s:>13.2f}"
             f"{1000 * serial_cpu / games:>16.2f}{1000 * parallel_cpu / games:>14.2f}"
