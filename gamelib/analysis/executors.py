@@ -117,7 +117,13 @@ def _dumps(obj: Any) -> bytes:
 def make_payload(
     game: Game, agents: Sequence[Any], jobs: Sequence[GameJob], max_actions: int | None, keep_records: bool
 ) -> bytes:
-    return _dumps((game, list(agents), list(jobs), max_actions, keep_records))
+    try:
+        return _dumps((game, list(agents), list(jobs), max_actions, keep_records))
+    except Exception as exc:
+        raise TypeError(
+            f"cannot ship the game and agents to other processes ({type(exc).__name__}: {exc}); "
+            "agents holding locks, open files or live connections can only run with executor=None"
+        ) from exc
 
 
 def run_payload(payload: bytes) -> list[GameOutcome]:

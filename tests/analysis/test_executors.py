@@ -122,3 +122,22 @@ def test_resolve_executor_rejects_what_cannot_run_games() -> None:
         resolve_executor(object())
     assert resolve_executor(None).executor is None
     assert resolve_executor("serial").workers == 1
+
+
+def test_agents_that_cannot_travel_are_named() -> None:
+    import threading
+
+    class Locked:
+        name = "locked"
+
+        def __init__(self) -> None:
+            self.lock = threading.Lock()
+
+        def act(self, state: gamelib.State, player: int, rng: random.Random) -> gamelib.Action:
+            return state.legal_actions()[0]
+
+    with (
+        cf.ThreadPoolExecutor(max_workers=1) as pool,
+        pytest.raises(TypeError, match="cannot ship the game and agents"),
+    ):
+        gamelib.tournament("fugitive", [Locked(), "random"], games=2, executor=pool, progress=False)
