@@ -3,6 +3,7 @@
 * :func:`tournament` (also ``gamelib.tournament``): agents in rotating seats, recorded seeds,
   win rates and mean returns with 95% intervals, run here, on a process pool or on Dask;
 * :func:`compare_agents`: each agent against a common field of baseline opponents;
+* :func:`round_robin`: more agents than seats, every group meets (a win matrix for two players);
 * :func:`sweep` (also ``gamelib.sweep``): the same tournament across values of a rule option;
 * :mod:`~gamelib.analysis.stats`: Wilson, t and bootstrap intervals.
 
@@ -10,18 +11,21 @@ pandas, tqdm, loky and Dask are optional: imported only by the features that use
 """
 
 from gamelib.analysis.compare import Comparison, compare_agents
+from gamelib.analysis.round_robin import RoundRobin, round_robin
 from gamelib.analysis.stats import bootstrap_interval, mean_interval, wilson_interval
 from gamelib.analysis.sweep import SweepResults, sweep
 from gamelib.analysis.tournament import Stat, TournamentResults, tournament
 
 __all__ = [
     "Comparison",
+    "RoundRobin",
     "Stat",
     "SweepResults",
     "TournamentResults",
     "bootstrap_interval",
     "compare_agents",
     "mean_interval",
+    "round_robin",
     "sweep",
     "tournament",
     "wilson_interval",

@@ -14,6 +14,7 @@ MODULES = [
     "gamelib.analysis.tournament",
     "gamelib.analysis.sweep",
     "gamelib.analysis.compare",
+    "gamelib.analysis.round_robin",
 ]
 
 

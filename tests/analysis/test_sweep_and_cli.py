@@ -175,3 +175,35 @@ def test_plots_offer_each_metric_and_cooperative_games_default_to_the_score(toy_
     assert "mean return" in results.plot(metric="mean_return").axes[0].get_ylabel()
     with pytest.raises(ValueError, match="metric must be"):
         results.plot(metric="elo")
+
+
+def test_round_robin_win_matrix(toy_games: None, tmp_path: Path) -> None:
+    from gamelib.analysis import round_robin
+
+    # Nim from 5: the first mover wins by taking 1. MCTS finds it, first-legal takes 1 by luck,
+    # "last" takes 3 and loses whenever it moves first.
+    class Last:
+        name = "last"
+
+        def act(self, state, player, rng):  # type: ignore[no-untyped-def]
+            return state.legal_actions()[-1]
+
+    rr = round_robin("toy-nim", ["mcts(iterations=300)", "first", Last()], games=4, options={"pile": 5})
+    assert sorted(rr.results) == sorted(
+        [("mcts(iterations=300)", "first"), ("mcts(iterations=300)", "last"), ("first", "last")]
+    )
+    matrix = rr.matrix()
+    assert matrix.loc["mcts(iterations=300)", "last"] == 1.0
+    assert matrix.loc["last", "mcts(iterations=300)"] == 0.0
+    assert matrix.loc["first", "last"] + matrix.loc["last", "first"] == 1.0
+    assert matrix.isna().to_numpy().diagonal().all()
+    assert rr.summary().loc["mcts(iterations=300)", "games"] == 8
+    rr.plot().savefig(tmp_path / "matrix.png")
+    assert "round robin" in str(rr)
+    with pytest.raises(ValueError, match="at least 2 agents"):
+        round_robin("toy-nim", ["first"], games=2)
+    three = round_robin("toy-nim", ["first", "random", "greedy", "first"], games=3, players=3, progress=False)
+    assert len(three.results) == 4
+    with pytest.raises(ValueError, match="two-player"):
+        three.matrix()
+    three.plot()
