@@ -97,8 +97,8 @@ class RoundRobin:
         fig, ax = new_axes(ax, width=size + 1.5, height=size)
         import matplotlib
 
-        cmap = matplotlib.colormaps["RdBu"].copy()
-        cmap.set_bad("#bbbbbb")  # the diagonal: an agent does not play itself
+        # the diagonal (NaN: an agent does not play itself) in grey
+        cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#bbbbbb")
         image = ax.imshow(table.to_numpy(dtype=float), cmap=cmap, vmin=0.0, vmax=1.0)
         for i, row in enumerate(self.names):
             for j, col in enumerate(self.names):
