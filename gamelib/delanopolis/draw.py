@@ -12,13 +12,21 @@ A perspective never sees the others' pending sealed bids: the painter reads
 
 from __future__ import annotations
 
+import functools
 import itertools
 import textwrap
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+from matplotlib.collections import PatchCollection, PathCollection
 from matplotlib.figure import Figure
-from matplotlib.patches import Circle, Ellipse, FancyBboxPatch, Patch
+from matplotlib.font_manager import FontProperties, findfont, get_font
+from matplotlib.ft2font import LoadFlags
+from matplotlib.patches import BoxStyle, Circle, Ellipse, FancyBboxPatch, Patch, Polygon, Rectangle
+from matplotlib.path import Path
+from matplotlib.textpath import TextPath
+from matplotlib.transforms import Affine2D
 
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, content
 from gamelib.delanopolis.rules import (
@@ -59,6 +67,150 @@ HIDDEN_BAR = 60
 """Height of the grey "?" bar standing for a sealed bid not yet revealed."""
 
 
+# ------------------------------------------------------------------ labels as glyph outlines
+# One ``Text`` artist costs 1-2 ms to lay out and render, and a board has a hundred labels: the
+# labels are drawn instead as glyph outlines, all of them in one :class:`LabelCollection`.
+FontStyle = Literal["normal", "italic"]
+ASCENT, DESCENT = 0.76, 0.24
+"""DejaVu Sans ascent and descent in ems, as matplotlib aligns a line ("top", "bottom")."""
+LINE_SPACING = 1.2
+
+
+@functools.cache
+def _font(weight: str, style: FontStyle) -> FontProperties:
+    return FontProperties(family="DejaVu Sans", weight=weight, style=style)
+
+
+@functools.cache
+def _char(char: str, weight: str, style: FontStyle) -> tuple[Path, float]:
+    """One character's outline at font size 1 (em = 1 unit) and its advance width."""
+    prop = _font(weight, style)
+    font = get_font(findfont(prop))
+    font.set_size(100, 72)  # as TextPath does: 100 pt at 72 dpi, so points / 100 = em
+    advance = font.load_char(ord(char), flags=LoadFlags.NO_HINTING).linearHoriAdvance / 65536 / 100
+    if char.isspace():  # no outline (and TextPath fails on an empty one)
+        return Path(np.empty((0, 2))), advance
+    return TextPath((0, 0), char, size=1, prop=prop), advance
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyphs(line: str, weight: str, style: FontStyle) -> tuple[Path, float]:
+    """The outline of one line of text at font size 1, baseline at y = 0, and its advance width.
+
+    Built from cached characters (a new ``TextPath`` costs ~3 ms); no kerning, which DejaVu Sans
+    barely uses.
+    """
+    parts, x = [], 0.0
+    for char in line:
+        path, advance = _char(char, weight, style)
+        vertices = np.asarray(path.vertices)
+        if len(vertices):
+            parts.append(Path(vertices + np.array([x, 0.0]), path.codes))
+        x += advance
+    if not parts:
+        return Path(np.empty((0, 2))), x
+    return Path.make_compound_path(*parts), x
+
+
+class LabelCollection(PathCollection):
+    """Text drawn as glyph outlines in one artist; ``strings`` lists what it says, in order.
+
+    Far faster to render than one ``Text`` per label, and the strings stay inspectable (the
+    tests read them to check that a perspective shows no hidden information).
+    """
+
+    strings: tuple[str, ...] = ()
+
+
+@dataclass
+class _Labels:
+    """Labels gathered in points around anchors in data (or axes) coordinates, emitted at once.
+
+    ``add`` takes matplotlib's ``Text`` vocabulary (font size in points, ``ha``, ``va``,
+    ``weight``, ``style``, ``rotation``, several lines), so the drawing reads as before.
+    """
+
+    paths: list[Path] = field(default_factory=list)
+    anchors: list[tuple[float, float]] = field(default_factory=list)
+    colours: list[str] = field(default_factory=list)
+    strings: list[str] = field(default_factory=list)
+    boxes: list[tuple[Path, tuple[float, float], str, str, float]] = field(default_factory=list)
+
+    def add(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        size: float,
+        colour: str = "#222222",
+        ha: str = "left",
+        va: str = "baseline",
+        weight: str = "normal",
+        style: FontStyle = "normal",
+        rotation: float = 0.0,
+        box: tuple[str, str, float] | None = None,
+    ) -> None:
+        """``text`` of ``size`` points anchored at (x, y); ``box`` = (face, edge, pad in ems)."""
+        lines = text.split("\n")
+        step = LINE_SPACING
+        first = {
+            "baseline": 0.0,
+            "top": -ASCENT,
+            "bottom": DESCENT + (len(lines) - 1) * step,
+            "center": ((len(lines) - 1) * step + DESCENT - ASCENT) / 2,
+        }[va]
+        parts, left, right = [], 0.0, 0.0
+        for i, line in enumerate(lines):
+            path, width = _glyphs(line, weight, style)
+            shift = {"left": 0.0, "center": -width / 2, "right": -width}[ha]
+            left, right = min(left, shift), max(right, shift + width)
+            if len(path.vertices):
+                parts.append(
+                    Path(np.asarray(path.vertices) + np.array([shift, first - i * step]), path.codes)
+                )
+        placed = Affine2D().scale(size).rotate_deg(rotation)
+        if box is not None:
+            face, edge, pad = box
+            bottom = first - (len(lines) - 1) * step - DESCENT
+            outline = BoxStyle.Round(pad=pad)(left, bottom, right - left, first + ASCENT - bottom, 1.0)
+            self.boxes.append((placed.transform_path(outline), (x, y), face, edge, size))
+        if parts:
+            self.paths.append(placed.transform_path(Path.make_compound_path(*parts)))
+            self.anchors.append((x, y))
+            self.colours.append(colour)
+            self.strings.append(text)
+
+    def emit(self, ax: Axes, zorder: float = 5, coordinates: str = "data") -> LabelCollection:
+        """Add the labels (and their boxes just under them) to ``ax`` as two artists."""
+        points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # path units are points
+        anchor = ax.transData if coordinates == "data" else ax.transAxes
+        if self.boxes:
+            frames = PathCollection(
+                [b[0] for b in self.boxes],
+                offsets=[b[1] for b in self.boxes],
+                offset_transform=anchor,
+                facecolors=[b[2] for b in self.boxes],
+                edgecolors=[b[3] for b in self.boxes],
+                linewidths=1.0,
+                zorder=zorder - 0.01,
+            )
+            frames.set_transform(points)
+            ax.add_collection(frames, autolim=False)
+        labels = LabelCollection(
+            self.paths,
+            offsets=self.anchors or None,
+            offset_transform=anchor,
+            facecolors=self.colours,
+            edgecolors="none",
+            linewidths=0,
+            zorder=zorder,
+        )
+        labels.set_transform(points)
+        labels.strings = tuple(self.strings)
+        ax.add_collection(labels, autolim=False)
+        return labels
+
+
 def player_colour(player: int) -> str:
     return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
 
@@ -97,6 +249,20 @@ def _place_xy(code: int) -> tuple[float, float]:
     return t.x, t.y
 
 
+@functools.cache
+def _seine() -> np.ndarray:
+    return _smooth(SEINE)
+
+
+def _arrowhead(a: np.ndarray, b: np.ndarray, length: float = 0.032) -> np.ndarray:
+    """A triangle at the middle of segment a-b pointing from a to b (the walking direction)."""
+    direction = (b - a) / np.hypot(*(b - a))
+    normal = np.array([-direction[1], direction[0]])
+    tip = (a + b) / 2 + direction * length / 2
+    base = tip - direction * length
+    return np.array([tip, base + normal * length * 0.45, base - normal * length * 0.45])
+
+
 def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) -> None:
     """The map of Paris with terrains, owners, prices, refuges and pawns, into ``ax``."""
     view = state.observation(perspective)
@@ -106,31 +272,29 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
     ax.set_xlim(-1.18, 1.18)
     ax.set_ylim(-0.86, 0.82)
     ax.axis("off")
-    ax.add_patch(Ellipse((0, -0.02), 2.16, 1.56, facecolor=PARIS_COLOUR, edgecolor="#9a8f7a", lw=6, zorder=0))
-    seine = _smooth(SEINE)
+    shapes: list[Patch] = [Ellipse((0, -0.02), 2.16, 1.56, facecolor=PARIS_COLOUR, edgecolor="#9a8f7a", lw=6)]
+    labels = _Labels()
+    seine = _seine()
     ax.plot(seine[:, 0], seine[:, 1], color=SEINE_COLOUR, lw=14, solid_capstyle="round", zorder=1)
-    ax.text(0.86, -0.50, "la Seine", color="#2f6ea5", fontsize=13, style="italic", rotation=12, zorder=2)
+    labels.add(0.86, -0.50, "la Seine", 13, colour="#2f6ea5", style="italic", rotation=12)
 
     ring = state.game.ring
     on_ring = o.placement == "ring"
+    ring_shapes: list[Patch] = []
     if on_ring:
         pts = np.array([_place_xy(c) for c in (*ring, ring[0])])
         ax.plot(pts[:, 0], pts[:, 1], color="#8a8478", lw=1.6, ls=(0, (4, 3)), zorder=2)
-        for a, b in itertools.pairwise(pts):  # walking direction
-            mid = (a + b) / 2
-            ax.annotate(
-                "",
-                xy=mid + (b - a) * 0.06,
-                xytext=mid - (b - a) * 0.06,
-                arrowprops={"arrowstyle": "-|>", "color": "#8a8478", "lw": 1.4},
-                zorder=2,
-            )
+        ring_shapes = [
+            Polygon(_arrowhead(a, b), closed=True, facecolor="#8a8478", edgecolor="#8a8478", lw=1)
+            for a, b in itertools.pairwise(pts)
+        ]
     refuges = [c for c in ring if c >= REFUGE_BASE] if on_ring else []
     if o.refuge_on_double:
         refuges = [REFUGE_BASE + j for j in range(4)]
+    refuge_shapes: list[Patch] = []
     for code in refuges:
         r = data.refuges[code - REFUGE_BASE]
-        ax.add_patch(
+        refuge_shapes.append(
             FancyBboxPatch(
                 (r.x - 0.06, r.y - 0.05),
                 0.12,
@@ -139,89 +303,77 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
                 facecolor=REFUGE_COLOUR,
                 edgecolor="#3d6b32",
                 lw=2,
-                zorder=3,
             )
         )
-        ax.text(
-            r.x,
-            r.y,
-            f"R{r.number}",
-            ha="center",
-            va="center",
-            fontsize=14,
-            weight="bold",
-            color="white",
-            zorder=4,
-        )
-        ax.text(r.x, r.y - 0.085, r.name, ha="center", va="top", fontsize=10, color="#2e5a25", zorder=4)
+        labels.add(r.x, r.y, f"R{r.number}", 14, colour="white", ha="center", va="center", weight="bold")
+        labels.add(r.x, r.y - 0.085, r.name, 10, colour="#2e5a25", ha="center", va="top")
 
     reachable = set(state.game.reachable)
+    halos: list[Patch] = []
+    terrains: list[Patch] = []
     for t in range(TERRAINS):
         place = data.terrains[t]
         owner = view.owner[t]
         face = player_colour(owner) if owner >= 0 else FREE_COLOUR
         edge = "#222222" if t in reachable else "#aaaaaa"
         if view.landed == t:
-            ax.add_patch(
-                Circle((place.x, place.y), TERRAIN_RADIUS * 1.45, facecolor=HIGHLIGHT, alpha=0.8, zorder=3)
-            )
-        ax.add_patch(
-            Circle((place.x, place.y), TERRAIN_RADIUS, facecolor=face, edgecolor=edge, lw=2.5, zorder=4)
-        )
-        ax.text(
+            halos.append(Circle((place.x, place.y), TERRAIN_RADIUS * 1.45, facecolor=HIGHLIGHT, alpha=0.8))
+        terrains.append(Circle((place.x, place.y), TERRAIN_RADIUS, facecolor=face, edgecolor=edge, lw=2.5))
+        labels.add(
             place.x,
             place.y,
             str(place.number),
+            18,
+            colour="white" if owner >= 0 else "#222222",
             ha="center",
             va="center",
-            fontsize=18,
             weight="bold",
-            color="white" if owner >= 0 else "#222222",
-            zorder=5,
         )
         label = place.name if t in reachable else f"{place.name}\n(never rolled)"
-        ax.text(
-            place.x, place.y - TERRAIN_RADIUS - 0.012, label, ha="center", va="top", fontsize=11, zorder=5
-        )
+        labels.add(place.x, place.y - TERRAIN_RADIUS - 0.012, label, 11, ha="center", va="top")
         if owner >= 0:
-            ax.text(
+            labels.add(
                 place.x + TERRAIN_RADIUS * 0.85,
                 place.y + TERRAIN_RADIUS * 0.85,
                 f"{view.price[t]}",
-                ha="left",
+                12,
+                colour=player_colour(owner),
                 va="bottom",
-                fontsize=12,
                 weight="bold",
-                color=player_colour(owner),
-                bbox={"boxstyle": "round,pad=0.15", "facecolor": "white", "edgecolor": player_colour(owner)},
-                zorder=6,
+                box=("white", player_colour(owner), 0.15),
             )
+    for group, zorder in ((shapes, 0), (ring_shapes, 2), (refuge_shapes, 3), (halos, 3), (terrains, 4)):
+        if group:
+            ax.add_collection(PatchCollection(group, match_original=True, zorder=zorder), autolim=False)
 
     # pawns: a ring of small discs around the square each one stands on
+    discs: list[tuple[float, float, str]] = []
+    stars: list[tuple[float, float, str]] = []
     for p, code in enumerate(view.where):
         if code == START:
-            x, y = -1.02, 0.62
             angle = 2 * np.pi * p / len(view.where)
-            ax.plot(
-                x + 0.07 * np.cos(angle),
-                y + 0.07 * np.sin(angle),
-                "o",
-                ms=13,
-                mfc=player_colour(p),
-                mec="k",
-                zorder=7,
-            )
+            discs.append((-1.02 + 0.07 * np.cos(angle), 0.62 + 0.07 * np.sin(angle), player_colour(p)))
             continue
         x, y = _place_xy(code)
         # on an arc above the square, clear of the name written underneath
         angle = np.pi * (0.92 - 0.84 * p / max(1, len(view.where) - 1))
-        px, py = x + 0.12 * np.cos(angle), y + 0.12 * np.sin(angle)
-        marker = "*" if p == view.mayor else "o"
-        ax.plot(
-            px, py, marker, ms=20 if marker == "*" else 14, mfc=player_colour(p), mec="k", mew=1.5, zorder=7
-        )
+        pawn = (x + 0.12 * np.cos(angle), y + 0.12 * np.sin(angle), player_colour(p))
+        (stars if p == view.mayor else discs).append(pawn)
+    for pawns, marker, size in ((discs, "o", 14), (stars, "*", 20)):
+        if pawns:
+            ax.scatter(
+                [x for x, _, _ in pawns],
+                [y for _, y, _ in pawns],
+                s=size**2,
+                marker=marker,
+                c=[c for _, _, c in pawns],
+                edgecolors="k",
+                linewidths=1.5,
+                zorder=7,
+            )
     if any(c == START for c in view.where):
-        ax.text(-1.02, 0.72, "start", ha="center", fontsize=11, color="#555555")
+        labels.add(-1.02, 0.72, "start", 11, colour="#555555", ha="center")
+    labels.emit(ax, zorder=5)
 
 
 def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservation) -> None:
@@ -229,10 +381,11 @@ def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservatio
     ax.set_xlim(0, 1)
     n = len(view.vots)
     ax.set_ylim(-0.2, n + 1.3)
+    labels = _Labels()
     headers = ("player", "VOT'S", "COM'S", "atouts/jokers", "terrains")
     xs = (0.02, 0.40, 0.56, 0.72, 0.93)
     for x, h in zip(xs, headers, strict=True):
-        ax.text(x, n + 0.6, h, fontsize=13, weight="bold", ha="left" if x < 0.3 else "center", va="center")
+        labels.add(x, n + 0.6, h, 13, weight="bold", ha="left" if x < 0.3 else "center", va="center")
     for row, p in enumerate(range(n)):
         y = n - 1 - row + 0.3
         if p == view.current_player:
@@ -254,35 +407,25 @@ def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservatio
             mfc=player_colour(p),
             mec="k",
         )
-        ax.text(
-            0.09,
-            y,
-            f"{p} {_role(view, p)}",
-            fontsize=14,
-            va="center",
-            weight="bold" if p == view.mayor else "normal",
+        labels.add(
+            0.09, y, f"{p} {_role(view, p)}", 14, va="center", weight="bold" if p == view.mayor else "normal"
         )
-        ax.text(xs[1], y, str(view.vots[p]), fontsize=14, va="center", ha="center")
-        ax.text(xs[2], y, str(view.coms[p]), fontsize=14, va="center", ha="center")
+        labels.add(xs[1], y, str(view.vots[p]), 14, va="center", ha="center")
+        labels.add(xs[2], y, str(view.coms[p]), 14, va="center", ha="center")
         tok = view.tokens[p]
         word = "joker" if p == view.mayor else "atout"
         extra = " (played)" if view.boosted[p] else ""
-        ax.text(
-            xs[3],
-            y,
-            (f"{tok} {word}{'s' if tok > 1 else ''}" if tok else "—") + extra,
-            fontsize=13,
-            va="center",
-            ha="center",
-        )
-        ax.text(xs[4], y, str(view.owner.count(p)), fontsize=14, va="center", ha="center", weight="bold")
+        tokens = (f"{tok} {word}{'s' if tok > 1 else ''}" if tok else "—") + extra
+        labels.add(xs[3], y, tokens, 13, va="center", ha="center")
+        labels.add(xs[4], y, str(view.owner.count(p)), 14, va="center", ha="center", weight="bold")
         flags = []
         if view.skip_next[p]:
             flags.append("skips next turn")
         if state.bankrupt[p]:
             flags.append("bankrupt")
         if flags:
-            ax.text(0.09, y - 0.32, ", ".join(flags), fontsize=10, color="#a33", va="center")
+            labels.add(0.09, y - 0.32, ", ".join(flags), 10, colour="#aa3333", va="center")
+    labels.emit(ax)
 
 
 def _auction_rows(
@@ -309,7 +452,8 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     if auction is None and view.auctions and view.phase != BIDDING:
         auction = view.auctions[-1]
     title, rows, winner = _auction_rows(view, auction)
-    ax.set_title(title, fontsize=15, loc="left", weight="bold")
+    # an explicit y: the automatic one measures every tick label on each redraw
+    ax.set_title(title, fontsize=15, loc="left", weight="bold", y=1.0)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     if not rows:
@@ -369,37 +513,25 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
         labels_all.append(f"{mayor} mayor\nCOM'S")
         top = max(top, height)
     top = max(top, challengers_total)
+    notes = _Labels()  # in axes coordinates
     if view.phase == BIDDING:
         waiting = [str(p) for p in view.bid_order if view.bids[p] is not None and view.bids[p] == -1]
         if waiting:
-            ax.text(
-                0.01,
-                0.97,
-                "still to bid: " + ", ".join(waiting),
-                transform=ax.transAxes,
-                va="top",
-                fontsize=12,
-            )
+            notes.add(0.01, 0.97, "still to bid: " + ", ".join(waiting), 12, va="top")
+    values = _Labels()
     for bar_x, bar_h, bar_text in zip(xs_all, heights_all, texts_all, strict=True):
-        ax.text(bar_x, bar_h + top * 0.03, bar_text, ha="center", va="bottom", fontsize=14, weight="bold")
+        values.add(bar_x, bar_h + top * 0.03, bar_text, 14, ha="center", va="bottom", weight="bold")
+    values.emit(ax)
     ax.set_xticks(xs_all, labels_all, fontsize=12)
     ax.set_ylim(0, top * 1.3)
     ax.tick_params(axis="y", labelsize=11)
     ax.set_ylabel("points, as they count", fontsize=12)
     if winner >= 0:
-        ax.text(
-            0.99,
-            0.97,
-            f"taken by {winner} ({_role(view, winner)})",
-            transform=ax.transAxes,
-            ha="right",
-            va="top",
-            fontsize=13,
-            color=player_colour(winner),
-            weight="bold",
-        )
+        taken = f"taken by {winner} ({_role(view, winner)})"
+        notes.add(0.99, 0.97, taken, 13, colour=player_colour(winner), ha="right", va="top", weight="bold")
     elif view.phase != BIDDING:
-        ax.text(0.99, 0.97, "no sale", transform=ax.transAxes, ha="right", va="top", fontsize=13)
+        notes.add(0.99, 0.97, "no sale", 13, ha="right", va="top")
+    notes.emit(ax, coordinates="axes")
 
 
 def _last_chapter(view: DelanopolisObservation) -> str:
@@ -428,38 +560,64 @@ def draw_state(state: DelanopolisState, ax: Any = None, perspective: int | None 
         draw_map(state, ax, perspective)
         return ax.figure  # type: ignore[no-any-return]
     view = state.observation(perspective)
-    fig = Figure(figsize=(19, 10.5), layout="constrained")
-    grid = fig.add_gridspec(3, 2, width_ratios=(1.55, 1), height_ratios=(1.05, 1, 0.3))
-    ax_map = fig.add_subplot(grid[0:2, 0])
+    # fixed panels (a constrained layout measures every artist: a third of the redraw time)
+    fig = Figure(figsize=(19, 10.5))
+    ax_map = fig.add_axes((0.0, 0.13, 0.59, 0.815))
     draw_map(state, ax_map, perspective)
-    ax_players = fig.add_subplot(grid[0, 1])
+    ax_players = fig.add_axes((0.6, 0.555, 0.395, 0.39))
     _draw_players(state, ax_players, view)
-    ax_auction = fig.add_subplot(grid[1, 1])
+    ax_auction = fig.add_axes((0.635, 0.175, 0.36, 0.325))
     draw_auction_into(ax_auction, view)
-    ax_text = fig.add_subplot(grid[2, :])
+    ax_text = fig.add_axes((0.0, 0.0, 1.0, 0.12))
     ax_text.axis("off")
     chapter = _last_chapter(view)
     if chapter:
-        ax_text.text(
+        story = _Labels()
+        story.add(
             0.01,
-            0.95,
+            0.9,
             "\n".join(textwrap.wrap(chapter, 150)),
+            13,
             va="top",
-            ha="left",
-            fontsize=13,
             style="italic",
-            bbox={"boxstyle": "round,pad=0.5", "facecolor": "#fbf7ee", "edgecolor": "#c9b98f"},
+            box=("#fbf7ee", "#c9b98f", 0.5),
         )
-    fig.suptitle(_status(state, view), fontsize=17, weight="bold")
-    handles = [
-        Patch(facecolor=player_colour(p), edgecolor="k", label=f"{p} {_role(view, p)}")
-        for p in range(len(view.vots))
-    ]
-    handles.append(Patch(facecolor=FREE_COLOUR, edgecolor="k", label="free terrain"))
-    ax_map.legend(handles=handles, loc="lower left", fontsize=12, ncols=2, framealpha=0.9)
+        story.emit(ax_text, coordinates="axes")
+    fig.suptitle(_status(state, view), fontsize=17, weight="bold", y=0.985)
+    _legend(ax_map, [(player_colour(p), f"{p} {_role(view, p)}") for p in range(len(view.vots))])
     if perspective is not None:
         ax_map.set_title(f"as player {perspective} sees it", fontsize=14, loc="right")
     return fig
+
+
+def _legend(ax: Axes, entries: list[tuple[str, str]]) -> None:
+    """Colour swatches and their names in two columns at the lower left of ``ax`` (axes units).
+
+    Drawn by hand: a matplotlib legend measures each of its texts on every redraw.
+    """
+    entries = [*entries, (FREE_COLOUR, "free terrain")]
+    rows = (len(entries) + 1) // 2
+    row, column, swatch = 0.032, 0.165, (0.022, 0.016)
+    frame = FancyBboxPatch(
+        (0.012, 0.012),
+        2 * column - 0.006,
+        rows * row + 0.006,
+        boxstyle="round,pad=0.006",
+        facecolor="white",
+        edgecolor="#cccccc",
+        alpha=0.9,
+    )
+    swatches: list[Patch] = [frame]
+    labels = _Labels()
+    for i, (colour, name) in enumerate(entries):
+        x = 0.018 + column * (i // rows)
+        y = 0.018 + row * (rows - 1 - i % rows) + row / 2
+        swatches.append(Rectangle((x, y - swatch[1] / 2), *swatch, facecolor=colour, edgecolor="k", lw=1))
+        labels.add(x + swatch[0] + 0.01, y, name, 12, va="center")
+    ax.add_collection(
+        PatchCollection(swatches, match_original=True, transform=ax.transAxes, zorder=8), autolim=False
+    )
+    labels.emit(ax, zorder=9, coordinates="axes")
 
 
 def draw_auction(

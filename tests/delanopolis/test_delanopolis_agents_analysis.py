@@ -21,6 +21,7 @@ from gamelib.delanopolis.agents import (
     majority_needed,
 )
 from gamelib.delanopolis.board import REFUGE_BASE, board
+from gamelib.delanopolis.draw import LabelCollection
 from gamelib.delanopolis.rules import ROLL_DICE, DelanopolisState, Dice
 
 PLACEMENTS = [
@@ -183,7 +184,12 @@ def test_agents_are_found_by_name() -> None:
 
 # ---------------------------------------------------------------------------- drawings
 def _texts(fig: Figure) -> list[str]:
-    return [t.get_text() for ax in fig.axes for t in ax.texts]
+    """Every string the figure shows: Text artists and the glyph-outline label collections."""
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    labels = [
+        s for ax in fig.axes for c in ax.collections if isinstance(c, LabelCollection) for s in c.strings
+    ]
+    return texts + labels
 
 
 def test_draw_hides_pending_bids_from_a_perspective() -> None:
@@ -216,3 +222,15 @@ def test_draw_a_finished_game_and_its_parts() -> None:
     texts = _texts(fresh.draw())
     assert "start" in texts and "R1" not in texts  # no refuge squares off the ring
     assert REFUGE_BASE not in fresh.where
+
+
+def test_draw_labels_are_glyph_outlines_one_per_string() -> None:
+    """The board's labels are a few collections (fast to redraw), each string with its outline."""
+    state = start(players=4)
+    state.apply("dice 3 4")
+    fig = state.draw(perspective=2)
+    collections = [c for ax in fig.axes for c in ax.collections if isinstance(c, LabelCollection)]
+    assert all(len(c.get_paths()) == len(c.strings) for c in collections)
+    assert sum(len(ax.texts) for ax in fig.axes) <= 3  # title and the status line only
+    texts = _texts(fig)
+    assert {"0 mayor", "1 challenger", "free terrain", "VOT'S", "la Seine"} <= set(texts)
