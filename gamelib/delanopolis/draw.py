@@ -164,10 +164,9 @@ class _Labels:
             path, width = _glyphs(line, weight, style)
             shift = {"left": 0.0, "center": -width / 2, "right": -width}[ha]
             left, right = min(left, shift), max(right, shift + width)
-            if len(path.vertices):
-                parts.append(
-                    Path(np.asarray(path.vertices) + np.array([shift, first - i * step]), path.codes)
-                )
+            vertices = np.asarray(path.vertices)
+            if len(vertices):
+                parts.append(Path(vertices + np.array([shift, first - i * step]), path.codes))
         placed = Affine2D().scale(size).rotate_deg(rotation)
         if box is not None:
             face, edge, pad = box
