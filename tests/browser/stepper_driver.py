@@ -79,6 +79,8 @@ class StepperView:
     """Fingerprint of the board: the SHA-256 of each picture's bytes (or the text view)."""
     board_sizes: tuple[tuple[int, int], ...]
     """Displayed size (CSS pixels) of each board picture."""
+    board_natural_sizes: tuple[tuple[int, int], ...]
+    """Size in pixels of each board PNG: above the displayed size, the browser shrinks its fonts."""
     history: tuple[str, ...]
     cursor: int
     status: str
@@ -126,6 +128,7 @@ def read_view(stepper: Any, timeout_s: float = 30.0) -> StepperView:
     return StepperView(
         board=board,
         board_sizes=tuple(tuple(image["shown"]) for image in raw["images"]),
+        board_natural_sizes=tuple(tuple(image["natural"]) for image in raw["images"]),
         history=tuple(clean(t) for t in raw["history"]),
         cursor=int(raw["cursor"]),
         status=clean(raw["status"]),
@@ -211,6 +214,8 @@ class StepperReport:
     final_status: str
     prepared: tuple[str, ...]
     """What had to be done before typing a move (Reset, switching to the omniscient view)."""
+    board_scale: str
+    """Board PNG width -> displayed width at the end (``1400->680`` means fonts shown at 49 %)."""
 
 
 def exercise_stepper(
@@ -306,5 +311,12 @@ def exercise_stepper(
     assert finished.board != start.board, "the board picture is unchanged after a whole game"
     assert not finished.play_to_end_enabled, "play to end is still enabled after the game ended"
     return StepperReport(
-        applied=notation, moves_to_end=finished.cursor, final_status=finished.status, prepared=tuple(prepared)
+        applied=notation,
+        moves_to_end=finished.cursor,
+        final_status=finished.status,
+        prepared=tuple(prepared),
+        board_scale=",".join(
+            f"{natural[0]}->{shown[0]}"
+            for natural, shown in zip(finished.board_natural_sizes, finished.board_sizes, strict=True)
+        ),
     )

@@ -137,6 +137,7 @@ def test_notebook_in_jupyterlab(
             total=done - started,
             moves=report.moves_to_end if report else "-",
             prepared="+".join(report.prepared) if report and report.prepared else "-",
+            board_px=report.board_scale if report else "-",
         )
     except BaseException:
         _failure_screenshot(browser_page, screenshot_dir / f"lab-{notebook.stem}-FAILED.png")
@@ -201,6 +202,7 @@ def test_notebook_in_voila_classroom_mode(
             total=done - started,
             moves=report.moves_to_end if report else "-",
             prepared="+".join(report.prepared) if report and report.prepared else "-",
+            board_px=report.board_scale if report else "-",
         )
     except BaseException:
         _failure_screenshot(browser_page, screenshot_dir / f"voila-{notebook.stem}-FAILED.png")
