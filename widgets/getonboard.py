@@ -93,12 +93,14 @@ class IntersectionPanel:
         return out
 
     def click(self, name: str) -> bool:
-        """Play the action reaching intersection ``name``; False (reason in stepper.error) if none."""
+        """Play the action reaching intersection ``name``; False if none.
+
+        A refused click is reported through the stepper's error line, where every other refusal
+        appears (and ``stepper.error`` holds it).
+        """
         action = self.targets(self.stepper.state).get(name.strip().upper())
         if action is None:
-            self.stepper.error = f"no stick can reach {name} now"
-            self.status.value = f"<b style='color:#b00'>{html.escape(self.stepper.error)}</b>"
-            return False
+            return self.stepper.show_error(f"no stick can reach {name} now")
         return self.stepper.apply(action)
 
     def update(self, state: State) -> None:

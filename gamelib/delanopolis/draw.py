@@ -149,6 +149,7 @@ class _Labels:
         style: FontStyle = "normal",
         rotation: float = 0.0,
         box: tuple[str, str, float] | None = None,
+        box_style: str = "round",
     ) -> None:
         """``text`` of ``size`` points anchored at (x, y); ``box`` = (face, edge, pad in ems)."""
         lines = text.split("\n")
@@ -171,7 +172,8 @@ class _Labels:
         if box is not None:
             face, edge, pad = box
             bottom = first - (len(lines) - 1) * step - DESCENT
-            outline = BoxStyle.Round(pad=pad)(left, bottom, right - left, first + ASCENT - bottom, 1.0)
+            frame: Any = BoxStyle(box_style, pad=pad)  # a BoxStyle subclass instance, callable
+            outline = frame(left, bottom, right - left, first + ASCENT - bottom, 1.0)
             self.boxes.append((placed.transform_path(outline), (x, y), face, edge, size))
         if parts:
             self.paths.append(placed.transform_path(Path.make_compound_path(*parts)))

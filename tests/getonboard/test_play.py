@@ -21,7 +21,7 @@ from gamelib.getonboard.analysis import (
     score_breakdowns,
     visit_frequencies,
 )
-from gamelib.getonboard.draw import draw_heat, draw_sheet
+from gamelib.getonboard.draw import LabelCollection, draw_heat, draw_sheet
 from gamelib.getonboard.rules import CATEGORIES, P_LAY, GetOnBoardState
 
 
@@ -112,6 +112,22 @@ def test_drawings() -> None:
     assert state._repr_png_()[:4] == b"\x89PNG"
     over = gamelib.play(gamelib.make("getonboard", players=1, rounds=2), [RandomAgent()], seed=1)
     assert isinstance(over.draw(), Figure)
+
+
+def test_drawing_labels_are_glyph_outlines_one_per_string() -> None:
+    """Labels are a few fast collections; their strings still say what the board shows."""
+    state = at_first_turn(players=3)
+    fig = state.draw()
+    collections = [c for ax in fig.axes for c in ax.collections if isinstance(c, LabelCollection)]
+    assert all(len(c.get_paths()) == len(c.strings) for c in collections)
+    strings = {s for c in collections for s in c.strings}
+    board = state.board
+    assert set(board.letter_at.values()) <= strings  # personal-objective letters
+    assert {str(n) for n in board.start_at.values()} <= strings  # start numbers
+    assert {"A", "K", "1", "M  metro entrance", "Players"} <= strings
+    assert any(s.startswith(f"{state.player_name(2)}: 0 pts") for s in strings)
+    assert sum(len(ax.texts) for ax in fig.axes) == 0  # the title aside, no Text artist
+    assert fig.axes[0].get_title(loc="left").startswith(board.title)
 
 
 def test_random_games_keep_the_invariants() -> None:

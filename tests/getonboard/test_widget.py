@@ -33,6 +33,7 @@ def test_clicks_choose_the_start_and_lay_sticks() -> None:
     # a click elsewhere is refused and changes nothing
     idle = next(n for n, b in panel.buttons.items() if b.disabled)
     assert not panel.click(idle) and "no stick" in stepper.error
+    assert "no stick" in stepper.error_html.value  # shown on the stepper's error line
     assert len(stepper.state.history) == before + 1
     assert stepper.undo() and len(stepper.state.history) == before
 
