@@ -23,7 +23,7 @@ from gamelib.passante.analysis import (
     plot_distributions,
     score_distribution,
 )
-from gamelib.passante.draw import draw_state
+from gamelib.passante.draw import LabelCollection, draw_state
 from gamelib.passante.rules import NUM_WISHES, WISHES, PassanteState
 
 VARIANTS = [
@@ -204,8 +204,26 @@ def test_score_distribution_and_communication() -> None:
 
 
 # ---------------------------------------------------------------------------- drawing
+def _labels(fig: Figure) -> list[LabelCollection]:
+    return [c for ax in fig.axes for c in ax.collections if isinstance(c, LabelCollection)]
+
+
 def _texts(fig: Figure) -> str:
-    return "\n".join(t.get_text() for ax in fig.axes for t in ax.texts)
+    """Every string the figure shows: Text artists and the glyph-outline label collections."""
+    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
+    return "\n".join(texts + [s for c in _labels(fig) for s in c.strings])
+
+
+def test_drawing_labels_are_glyph_outlines_one_per_string() -> None:
+    """A few label collections instead of a Text each; every heart on the board is drawn."""
+    game = gamelib.make("passante", players=3)
+    state = gamelib.play(game, [WishSeekerAgent()] * 3, seed=6, max_actions=50)
+    assert isinstance(state, PassanteState)
+    fig = draw_state(state, perspective=1)
+    assert all(len(c.get_paths()) == len(c.strings) for c in _labels(fig))
+    assert sum(len(ax.texts) for ax in fig.axes) == 0
+    hearts = [s for c in _labels(fig) for s in c.strings if s == "♥"]
+    assert len(hearts) == sum(len(state.controllers(c)) for c in B.CHARACTERS)
 
 
 def test_drawing_shows_only_the_perspective_hand() -> None:
