@@ -8,10 +8,14 @@ they share a section, the turn in progress haloed and transfer sections marked.
 from __future__ import annotations
 
 import functools
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.collections import LineCollection, PatchCollection, PathCollection
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
@@ -210,13 +214,120 @@ class _Labels:
         return labels
 
 
+# ------------------------------------------------------------------ the static layer, cached
+_BACKDROPS: OrderedDict[tuple[Hashable, ...], np.ndarray] = OrderedDict()
+_BACKDROPS_KEPT = 16
+
+
+class _Backdrop(Artist):
+    """The static part of a board, drawn once per resolution into an image then pasted.
+
+    ``build(ax)`` adds the static artists to a blank axes with the same place and limits as the
+    real one.  Raster output (the Stepper's PNG) reuses the image cached under ``key`` and the
+    exact pixel geometry, so a redraw pays for the moving pieces only; vector output (PDF, SVG)
+    draws the built artists themselves, so it stays sharp.
+    """
+
+    def __init__(self, key: Hashable, build: Callable[[Axes], None], zorder: float) -> None:
+        super().__init__()
+        self._key = key
+        self._build = build
+        self.set_zorder(zorder)
+
+    def _scratch(self, width: float, height: float, dpi: float) -> Axes:
+        """A transparent figure of the same size holding the static artists where ``axes`` is."""
+        axes = self.axes
+        assert axes is not None
+        scratch = Figure(figsize=(width / dpi, height / dpi), dpi=dpi, facecolor="none")
+        ax = scratch.add_axes(axes.get_position().bounds)
+        ax.set_xlim(axes.get_xlim())
+        ax.set_ylim(axes.get_ylim())
+        ax.set_axis_off()
+        self._build(ax)
+        return ax
+
+    def strings(self) -> tuple[str, ...]:
+        """What the static labels say (the tests read it: the image itself is not searchable)."""
+        figure = self.get_figure(root=True)
+        assert figure is not None
+        ax = self._scratch(figure.bbox.width, figure.bbox.height, figure.dpi)
+        return tuple(s for c in ax.collections if isinstance(c, LabelCollection) for s in c.strings)
+
+    def draw(self, renderer: Any) -> None:
+        axes = self.axes
+        if not self.get_visible() or axes is None:
+            return
+        width, height, dpi = renderer.width, renderer.height, renderer.dpi
+        if not isinstance(renderer, RendererAgg):  # vector output: the artists themselves
+            self._scratch(width, height, dpi).draw(renderer)
+            return
+        key = (
+            self._key,
+            width,
+            height,
+            dpi,
+            tuple(axes.get_position().bounds),
+            axes.get_xlim(),
+            axes.get_ylim(),
+        )
+        image = _BACKDROPS.get(key)
+        if image is None:
+            scratch = self._scratch(width, height, dpi).get_figure(root=True)
+            assert isinstance(scratch, Figure)
+            canvas = FigureCanvasAgg(scratch)
+            canvas.draw()
+            # Agg's buffer runs top to bottom; draw_image wants the rows bottom to top
+            image = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[::-1])
+            _BACKDROPS[key] = image
+            while len(_BACKDROPS) > _BACKDROPS_KEPT:
+                _BACKDROPS.popitem(last=False)
+        else:
+            _BACKDROPS.move_to_end(key)
+        gc = renderer.new_gc()
+        renderer.draw_image(gc, 0, 0, image)
+        gc.restore()
+        self.stale = False
+
+
+def label_strings(figure: Figure) -> list[str]:
+    """Every string ``figure`` shows: its Text artists, glyph labels and cached static layers.
+
+    The labels are outlines and the static layers images, so this is how tests (and anyone
+    checking what a perspective reveals) read a drawing.
+    """
+    strings: list[str] = []
+    for ax in figure.axes:
+        strings += [t.get_text() for t in ax.texts]
+        for artist in ax.get_children():
+            if isinstance(artist, LabelCollection):
+                strings += artist.strings
+            elif isinstance(artist, _Backdrop):
+                strings += artist.strings()
+    return strings
+
+
 def _xy(board: CityMap, node: int) -> tuple[float, float]:
     x, y = board.pos[node]
     return float(x), float(-y)
 
 
 def draw_map(board: CityMap, ax: Axes, badge_size: float = 15.0) -> None:
-    """The static board: river, streets (Rome's colours), intersections and their features."""
+    """The static board: river, streets (Rome's colours), intersections and their features.
+
+    Two cached layers (see :class:`_Backdrop`): the ground (river and streets) under the
+    players' lines, the badges and labels over them.
+    """
+    ax.set_xlim(-1.1, board.width - 0.3)
+    ax.set_ylim(-board.height + 0.3, 1.05)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.add_artist(_Backdrop((board, "ground"), functools.partial(_draw_ground, board), zorder=1))
+    badges = functools.partial(_draw_badges, board, badge_size)
+    ax.add_artist(_Backdrop((board, "badges", badge_size), badges, zorder=5))
+
+
+def _draw_ground(board: CityMap, ax: Axes) -> None:
+    """River and streets."""
     # river: a band across every blocked section
     river = []
     for (ax_, ay), (bx, by) in board.river:
@@ -235,6 +346,10 @@ def draw_map(board: CityMap, ax: Axes, badge_size: float = 15.0) -> None:
         else:
             tint, width = "#c8c8c8", 5.0
         ax.add_collection(LineCollection(segments, colors=tint, linewidths=width, zorder=2, alpha=0.9))
+
+
+def _draw_badges(board: CityMap, badge_size: float, ax: Axes) -> None:
+    """Feature badges, start numbers, objective letters, column and row names."""
     badges: dict[int, list[tuple[float, float]]] = {}
     badge_labels, tags = _Labels(), _Labels()
     for node in range(board.num_nodes):
@@ -298,10 +413,6 @@ def draw_map(board: CityMap, ax: Axes, badge_size: float = 15.0) -> None:
         tags.add(-0.85, -y, str(y + 1), 11, colour="#666666", ha="center", va="center")
     badge_labels.emit(ax, zorder=6)
     tags.emit(ax, zorder=7)
-    ax.set_xlim(-1.1, board.width - 0.3)
-    ax.set_ylim(-board.height + 0.3, 1.05)
-    ax.set_aspect("equal")
-    ax.axis("off")
 
 
 def _offset(board: CityMap, a: int, b: int, k: float) -> tuple[list[float], list[float]]:
@@ -459,18 +570,43 @@ def draw_state(
     return fig
 
 
+Marks = dict[tuple[str, float], list[tuple[float, float, str]]]
+"""Legend markers: (marker, size in points) -> [(x, y, face colour)]."""
+Strokes = list[tuple[list[tuple[float, float]], str, float, float]]
+"""Legend line samples: (segment, colour, width in points, alpha)."""
+LEGEND_ROW = 0.034
+
+
 def _legend(state: GetOnBoardState, ax: Axes) -> None:
-    """The features' badges and the line styles, then the players and their scores.
+    """The features' badges and the line styles (cached: they never change), then the players.
 
     Drawn by hand in axes units: a matplotlib legend measures each of its texts on every redraw.
     """
     ax.axis("off")
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
-    labels = _Labels()
-    row = 0.034
-    marks: dict[tuple[str, float], list[tuple[float, float, str]]] = {}  # (marker, points): x, y, face
-    strokes: list[tuple[list[tuple[float, float]], str, float, float]] = []  # segment, colour, lw, alpha
+    rome = state.board.city == "rome"
+    ax.add_artist(_Backdrop(("map key", rome), functools.partial(_map_key, rome), zorder=1))
+    labels, marks, strokes = _Labels(), Marks(), Strokes()
+    row = LEGEND_ROW
+    player_rows = state.num_players
+    y = 0.02 + 2 * row * player_rows + row * 0.8
+    labels.add(0.5, y, "Players", 14, ha="center", va="center")
+    for p in range(player_rows):
+        y = 0.02 + 2 * row * (player_rows - p) - row * 0.3
+        status = " (eliminated)" if state.eliminated[p] else ""
+        letters = state.personal_letters(p) if p < len(state.personal) else "?"
+        label = f"{state.player_name(p)}: {state.score(p)} pts{status}\n   objective {letters}"
+        strokes.append(([(0.02, y), (0.16, y)], PLAYER_COLOURS[p], 6.0, 1.0))
+        marks.setdefault(("o", 12), []).append((0.09, y, PLAYER_COLOURS[p]))
+        labels.add(0.2, y, label, 12, va="center")
+    _emit_key(ax, labels, marks, strokes)
+
+
+def _map_key(rome: bool, ax: Axes) -> None:
+    """The legend of the map: every feature's badge, the river, the streets, the markings."""
+    labels, marks, strokes = _Labels(), Marks(), Strokes()
+    row = LEGEND_ROW
     labels.add(0.5, 0.985, "Map", 14, ha="center", va="center")
     y = 0.985 - row
     for f in range(len(FEATURES)):
@@ -479,7 +615,7 @@ def _legend(state: GetOnBoardState, ax: Axes) -> None:
         labels.add(0.2, y, f"{text}  {label}", 12, va="center")
         y -= row
     lines = [(RIVER, 8.0, 1.0, "river (blocked)")]
-    if state.board.city == "rome":
+    if rome:
         lines += [(tint, 6.0, 1.0, f"{name} street") for name, tint in SECTION_TINTS.items()]
     for colour, width, alpha, label in lines:
         strokes.append(([(0.02, y), (0.16, y)], colour, width, alpha))
@@ -490,19 +626,11 @@ def _legend(state: GetOnBoardState, ax: Axes) -> None:
     y -= row
     strokes.append(([(0.02, y), (0.16, y)], "black", 9.0, 0.5))
     labels.add(0.2, y, "this turn's sticks", 12, va="center")
+    _emit_key(ax, labels, marks, strokes)
 
-    player_rows = state.num_players
-    y = 0.02 + 2 * row * player_rows + row * 0.6
-    labels.add(0.5, y, "Players", 14, ha="center", va="center")
-    for p in range(player_rows):
-        y = 0.02 + 2 * row * (player_rows - p) - row * 0.6
-        status = " (eliminated)" if state.eliminated[p] else ""
-        letters = state.personal_letters(p) if p < len(state.personal) else "?"
-        label = f"{state.player_name(p)}: {state.score(p)} pts{status}\n   objective {letters}"
-        strokes.append(([(0.02, y + row * 0.3), (0.16, y + row * 0.3)], PLAYER_COLOURS[p], 6.0, 1.0))
-        marks.setdefault(("o", 12), []).append((0.09, y + row * 0.3, PLAYER_COLOURS[p]))
-        labels.add(0.2, y + row * 0.3, label, 12, va="center")
-    # line strokes first, markers over them, as in a legend
+
+def _emit_key(ax: Axes, labels: _Labels, marks: Marks, strokes: Strokes) -> None:
+    """Line samples first, markers over them, then the labels, as in a legend."""
     ax.add_collection(
         LineCollection(
             [segment for segment, _, _, _ in strokes],

@@ -21,7 +21,7 @@ from gamelib.getonboard.analysis import (
     score_breakdowns,
     visit_frequencies,
 )
-from gamelib.getonboard.draw import LabelCollection, draw_heat, draw_sheet
+from gamelib.getonboard.draw import LabelCollection, draw_heat, draw_sheet, label_strings
 from gamelib.getonboard.rules import CATEGORIES, P_LAY, GetOnBoardState
 
 
@@ -115,12 +115,12 @@ def test_drawings() -> None:
 
 
 def test_drawing_labels_are_glyph_outlines_one_per_string() -> None:
-    """Labels are a few fast collections; their strings still say what the board shows."""
+    """Labels are a few fast collections or a cached map; their strings still say what it shows."""
     state = at_first_turn(players=3)
     fig = state.draw()
     collections = [c for ax in fig.axes for c in ax.collections if isinstance(c, LabelCollection)]
     assert all(len(c.get_paths()) == len(c.strings) for c in collections)
-    strings = {s for c in collections for s in c.strings}
+    strings = set(label_strings(fig))
     board = state.board
     assert set(board.letter_at.values()) <= strings  # personal-objective letters
     assert {str(n) for n in board.start_at.values()} <= strings  # start numbers
@@ -128,6 +128,31 @@ def test_drawing_labels_are_glyph_outlines_one_per_string() -> None:
     assert any(s.startswith(f"{state.player_name(2)}: 0 pts") for s in strings)
     assert sum(len(ax.texts) for ax in fig.axes) == 0  # the title aside, no Text artist
     assert fig.axes[0].get_title(loc="left").startswith(board.title)
+
+
+def test_cached_map_layer_is_reused_pixel_for_pixel() -> None:
+    """A redraw pastes the cached static layers: same pixels as the cold drawing, at any dpi."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from gamelib.getonboard import draw
+
+    state = at_first_turn(players=2)
+    for dpi in (60, 100):
+        draw._BACKDROPS.clear()
+        pictures = []
+        for _ in range(2):  # cold (the layers are drawn, then cached), then warm (pasted)
+            buffer = io.BytesIO()
+            state.draw().savefig(buffer, format="png", dpi=dpi)
+            pictures.append(np.asarray(Image.open(buffer)))
+            assert len(draw._BACKDROPS) == 3  # ground, badges, map key
+        assert pictures[0].shape == (10 * dpi, 15 * dpi, 4)
+        assert np.array_equal(pictures[0], pictures[1])
+    svg = io.StringIO()
+    state.draw().savefig(svg, format="svg")  # vector output draws the map's artists themselves
+    assert "<image" not in svg.getvalue()
 
 
 def test_random_games_keep_the_invariants() -> None:
