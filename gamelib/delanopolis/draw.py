@@ -15,10 +15,14 @@ from __future__ import annotations
 import functools
 import itertools
 import textwrap
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
+from matplotlib.artist import Artist
+from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
 from matplotlib.collections import PatchCollection, PathCollection
 from matplotlib.figure import Figure
 from matplotlib.font_manager import FontProperties, findfont, get_font
@@ -212,6 +216,98 @@ class _Labels:
         return labels
 
 
+# ------------------------------------------------------------------ the static layer, cached
+_BACKDROPS: OrderedDict[tuple[Hashable, ...], np.ndarray] = OrderedDict()
+_BACKDROPS_KEPT = 16
+
+
+class _Backdrop(Artist):
+    """The static part of a board, drawn once per resolution into an image then pasted.
+
+    ``build(ax)`` adds the static artists to a blank axes with the same place and limits as the
+    real one.  Raster output (the Stepper's PNG) reuses the image cached under ``key`` and the
+    exact pixel geometry, so a redraw pays for the moving pieces only; vector output (PDF, SVG)
+    draws the built artists themselves, so it stays sharp.
+    """
+
+    def __init__(self, key: Hashable, build: Callable[[Axes], None], zorder: float) -> None:
+        super().__init__()
+        self._key = key
+        self._build = build
+        self.set_zorder(zorder)
+
+    def _scratch(self, width: float, height: float, dpi: float) -> Axes:
+        """A transparent figure of the same size holding the static artists where ``axes`` is."""
+        axes = self.axes
+        assert axes is not None
+        scratch = Figure(figsize=(width / dpi, height / dpi), dpi=dpi, facecolor="none")
+        ax = scratch.add_axes(axes.get_position().bounds)
+        ax.set_xlim(axes.get_xlim())
+        ax.set_ylim(axes.get_ylim())
+        ax.set_axis_off()
+        self._build(ax)
+        return ax
+
+    def strings(self) -> tuple[str, ...]:
+        """What the static labels say (the tests read it: the image itself is not searchable)."""
+        figure = self.get_figure(root=True)
+        assert figure is not None
+        ax = self._scratch(figure.bbox.width, figure.bbox.height, figure.dpi)
+        return tuple(s for c in ax.collections if isinstance(c, LabelCollection) for s in c.strings)
+
+    def draw(self, renderer: Any) -> None:
+        axes = self.axes
+        if not self.get_visible() or axes is None:
+            return
+        width, height, dpi = renderer.width, renderer.height, renderer.dpi
+        if not isinstance(renderer, RendererAgg):  # vector output: the artists themselves
+            self._scratch(width, height, dpi).draw(renderer)
+            return
+        key = (
+            self._key,
+            width,
+            height,
+            dpi,
+            tuple(axes.get_position().bounds),
+            axes.get_xlim(),
+            axes.get_ylim(),
+        )
+        image = _BACKDROPS.get(key)
+        if image is None:
+            scratch = self._scratch(width, height, dpi).get_figure(root=True)
+            assert isinstance(scratch, Figure)
+            canvas = FigureCanvasAgg(scratch)
+            canvas.draw()
+            # Agg's buffer runs top to bottom; draw_image wants the rows bottom to top
+            image = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[::-1])
+            _BACKDROPS[key] = image
+            while len(_BACKDROPS) > _BACKDROPS_KEPT:
+                _BACKDROPS.popitem(last=False)
+        else:
+            _BACKDROPS.move_to_end(key)
+        gc = renderer.new_gc()
+        renderer.draw_image(gc, 0, 0, image)
+        gc.restore()
+        self.stale = False
+
+
+def label_strings(figure: Figure) -> list[str]:
+    """Every string ``figure`` shows: its Text artists, glyph labels and cached static layers.
+
+    The labels are outlines and the static layers images, so this is how tests (and anyone
+    checking what a perspective reveals) read a drawing.
+    """
+    strings: list[str] = []
+    for ax in figure.axes:
+        strings += [t.get_text() for t in ax.texts]
+        for artist in ax.get_children():
+            if isinstance(artist, LabelCollection):
+                strings += artist.strings
+            elif isinstance(artist, _Backdrop):
+                strings += artist.strings()
+    return strings
+
+
 def player_colour(player: int) -> str:
     return PLAYER_COLOURS[player % len(PLAYER_COLOURS)]
 
@@ -264,33 +360,24 @@ def _arrowhead(a: np.ndarray, b: np.ndarray, length: float = 0.032) -> np.ndarra
     return np.array([tip, base + normal * length * 0.45, base - normal * length * 0.45])
 
 
-def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) -> None:
-    """The map of Paris with terrains, owners, prices, refuges and pawns, into ``ax``."""
-    view = state.observation(perspective)
-    o = state.options
+def _draw_city(ring: tuple[int, ...], refuge_on_double: bool, ax: Axes) -> None:
+    """Paris, the Seine, the walking ring (when pawns walk it) and the refuges."""
     data = content()
-    ax.set_aspect("equal")
-    ax.set_xlim(-1.18, 1.18)
-    ax.set_ylim(-0.86, 0.82)
-    ax.axis("off")
     shapes: list[Patch] = [Ellipse((0, -0.02), 2.16, 1.56, facecolor=PARIS_COLOUR, edgecolor="#9a8f7a", lw=6)]
     labels = _Labels()
     seine = _seine()
     ax.plot(seine[:, 0], seine[:, 1], color=SEINE_COLOUR, lw=14, solid_capstyle="round", zorder=1)
     labels.add(0.86, -0.50, "la Seine", 13, colour="#2f6ea5", style="italic", rotation=12)
-
-    ring = state.game.ring
-    on_ring = o.placement == "ring"
     ring_shapes: list[Patch] = []
-    if on_ring:
+    if ring:
         pts = np.array([_place_xy(c) for c in (*ring, ring[0])])
         ax.plot(pts[:, 0], pts[:, 1], color="#8a8478", lw=1.6, ls=(0, (4, 3)), zorder=2)
         ring_shapes = [
             Polygon(_arrowhead(a, b), closed=True, facecolor="#8a8478", edgecolor="#8a8478", lw=1)
             for a, b in itertools.pairwise(pts)
         ]
-    refuges = [c for c in ring if c >= REFUGE_BASE] if on_ring else []
-    if o.refuge_on_double:
+    refuges = [c for c in ring if c >= REFUGE_BASE]
+    if refuge_on_double:
         refuges = [REFUGE_BASE + j for j in range(4)]
     refuge_shapes: list[Patch] = []
     for code in refuges:
@@ -308,8 +395,31 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
         )
         labels.add(r.x, r.y, f"R{r.number}", 14, colour="white", ha="center", va="center", weight="bold")
         labels.add(r.x, r.y - 0.085, r.name, 10, colour="#2e5a25", ha="center", va="top")
+    for group, zorder in ((shapes, 0), (ring_shapes, 2), (refuge_shapes, 3)):
+        if group:
+            ax.add_collection(PatchCollection(group, match_original=True, zorder=zorder), autolim=False)
+    labels.emit(ax, zorder=5)
 
-    reachable = set(state.game.reachable)
+
+def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) -> None:
+    """The map of Paris with terrains, owners, prices, refuges and pawns, into ``ax``.
+
+    The city itself (Seine, walking ring, refuges) never changes during a game: it is a cached
+    layer (see :class:`_Backdrop`) under the terrains, their names (over the landing halo) and
+    the pawns.
+    """
+    view = state.observation(perspective)
+    o = state.options
+    data = content()
+    ax.set_aspect("equal")
+    ax.set_xlim(-1.18, 1.18)
+    ax.set_ylim(-0.86, 0.82)
+    ax.axis("off")
+    ring = tuple(state.game.ring) if o.placement == "ring" else ()
+    reachable = frozenset(state.game.reachable)
+    city = (ring, o.refuge_on_double)
+    ax.add_artist(_Backdrop(("city", *city), functools.partial(_draw_city, *city), zorder=0))
+    labels = _Labels()
     halos: list[Patch] = []
     terrains: list[Patch] = []
     for t in range(TERRAINS):
@@ -343,7 +453,7 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
                 weight="bold",
                 box=("white", player_colour(owner), 0.15),
             )
-    for group, zorder in ((shapes, 0), (ring_shapes, 2), (refuge_shapes, 3), (halos, 3), (terrains, 4)):
+    for group, zorder in ((halos, 3), (terrains, 4)):
         if group:
             ax.add_collection(PatchCollection(group, match_original=True, zorder=zorder), autolim=False)
 

@@ -21,7 +21,7 @@ from gamelib.delanopolis.agents import (
     majority_needed,
 )
 from gamelib.delanopolis.board import REFUGE_BASE, board
-from gamelib.delanopolis.draw import LabelCollection
+from gamelib.delanopolis.draw import LabelCollection, label_strings
 from gamelib.delanopolis.rules import ROLL_DICE, DelanopolisState, Dice
 
 PLACEMENTS = [
@@ -184,12 +184,8 @@ def test_agents_are_found_by_name() -> None:
 
 # ---------------------------------------------------------------------------- drawings
 def _texts(fig: Figure) -> list[str]:
-    """Every string the figure shows: Text artists and the glyph-outline label collections."""
-    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
-    labels = [
-        s for ax in fig.axes for c in ax.collections if isinstance(c, LabelCollection) for s in c.strings
-    ]
-    return texts + labels
+    """Every string the figure shows (Text artists, glyph labels, the cached city layer)."""
+    return label_strings(fig)
 
 
 def test_draw_hides_pending_bids_from_a_perspective() -> None:
