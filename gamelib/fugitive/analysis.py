@@ -107,7 +107,8 @@ _GROUP_OF = tuple(group_of(c) for c in range(43))
 #   8 classes x (hideouts h_c, sprints s_c of a known parity)   4 bits each (<= 7 cards a class)
 #   4 groups x sprints f_g whose parity is still free            4 bits each (<= 14 a group)
 #   pending deficit                      6 bits
-#   even cards so far, parity mode       4 + 2 bits (only inside a position's layers)
+#   even sprint cards still needed, and the hideout's distance past 3 + n
+#                                        4 + 6 bits (only inside a position's layers)
 #   previous hideout value               6 bits
 #   failed-series progress               6 bits per series
 # A sprint card's parity only matters where the footprints are tight (the hideout is more than
@@ -121,9 +122,9 @@ _H_SHIFT = tuple(_CLASS_BASE + 8 * c for c in range(CLASSES))
 _S_SHIFT = tuple(_CLASS_BASE + 8 * c + 4 for c in range(CLASSES))
 _F_SHIFT = tuple(_CLASS_BASE + 8 * CLASSES + 4 * g for g in range(GROUPS))
 _NEED_SHIFT = _CLASS_BASE + 8 * CLASSES + 4 * GROUPS
-_EVENS_SHIFT = _NEED_SHIFT + 6  # while laying a stack: even cards so far (fixed parities)
-_MODE_SHIFT = _EVENS_SHIFT + 4  # while laying a stack: free or fixed parities
-_PREV_SHIFT = _MODE_SHIFT + 2
+_R_SHIFT = _NEED_SHIFT + 6  # while laying a stack: even cards it still needs
+_T_SHIFT = _R_SHIFT + 4  # while laying a stack: how far above 3 + n the hideout will be
+_PREV_SHIFT = _T_SHIFT + 6
 _PROG_SHIFT = _PREV_SHIFT + 6
 _USAGE_MASK = (1 << _NEED_SHIFT) - 1
 _DONE = 63
@@ -319,17 +320,19 @@ def _build_facts(
 
 # ---------------------------------------------------------------------------- the programme
 # The DP runs over *layers*.  A face-down position with ``n`` sprint cards takes ``n + 2`` of
-# them: a mode layer (are the stack's parities free, or fixed because the footprints are tight),
-# one layer per sprint card (its group, or its class when parities are fixed) so that states
-# merge after every card, and a value layer (the hideout).  A face-up position is one value
-# layer.  Sprint cards are picked as ordered slots (weight 1 per slot), so a make-up with
-# ``k_c`` cards per class is reached along ``n! / prod(k_c!)`` paths: its multinomial weight.
+# them: a mode layer (``t = 0``: the hideout is within 3 + n of the previous one, so the stack's
+# parities do not matter; ``t > 0``: it is exactly ``t`` further, so the stack needs ``t`` even
+# cards), one layer per sprint card, so that states merge after every card, and a value layer
+# (the hideout).  While even cards are still needed a card's class is chosen; after that only
+# its group (parity free), which merges many states: the final count picks those cards from
+# both parities at once.  A face-up position is one value layer.  Sprint cards are ordered
+# slots (weight 1 each), so a make-up with ``k_c`` cards per class is reached along
+# ``n! / prod(k_c!)`` paths: its multinomial weight.
 _Edge = tuple[int, int, int, int]
 """(source state, destination state, weight, label): the label is the mode, the class (0-7)
 or group (8 + g) of a sprint card, or the hideout value."""
 
 _MODE, _SLOT, _VALUE = 0, 1, 2
-_FREE, _FIXED = 1, 2
 
 
 @dataclass
@@ -352,7 +355,6 @@ class _Programme:
     classes_of_interest: tuple[int, ...] = ()
     group_cache: dict[tuple[int, ...], tuple[int, ...]] = field(default_factory=dict)
     back: list[dict[int, list[int]]] | None = None  # plain backward weights, once computed
-    hand_cache: dict[tuple[Any, ...], list[tuple[int, tuple[int, ...]]]] = field(default_factory=dict)
     by_src: list[dict[int, tuple[list[_Edge], list[int]]]] | None = None  # for sampling
 
 
@@ -407,16 +409,14 @@ def _active_series(facts: _Facts) -> list[tuple[tuple[int, ...], int]]:
 
 
 def _slot_deltas(avail: tuple[int, ...]) -> tuple[list[tuple[int, int, int]], list[tuple[int, int, int]]]:
-    """Per sprint card: (label, state delta, usage test) for a free-parity group or a fixed class."""
+    """Per sprint card: (label, state delta, evens it brings) by group (free parity) or class."""
     free, fixed = [], []
     for g in range(GROUPS):
         if avail[2 * g] + avail[2 * g + 1]:
-            free.append((8 + g, (1 << _F_SHIFT[g]) + (1 << _U_SHIFT[g]), g))
+            free.append((8 + g, (1 << _F_SHIFT[g]) + (1 << _U_SHIFT[g]), 0))
     for c in range(CLASSES):
         if avail[c]:
-            g = c // 2
-            delta = (1 << _S_SHIFT[c]) + (1 << _U_SHIFT[g]) + ((1 << _EVENS_SHIFT) if c % 2 else 0)
-            fixed.append((c, delta, g))
+            fixed.append((c, (1 << _S_SHIFT[c]) + (1 << _U_SHIFT[c // 2]), c % 2))
     return free, fixed
 
 
@@ -429,10 +429,7 @@ def _programme(facts: _Facts) -> _Programme:
     prog = _Programme(facts, avail)
     layers: list[_Layer] = []
     forward: list[dict[int, int]] = [{0: 1}]  # prev 0, nothing used, every series at progress 0
-
-    def add_layer(position: int, kind: int, edges: list[_Edge], layer: dict[int, int]) -> None:
-        layers.append(_Layer(position, kind, edges))
-        forward.append(layer)
+    r_unit = 1 << _R_SHIFT
 
     for i in range(1, size + 1):
         cap = facts.caps[i]
@@ -446,58 +443,76 @@ def _programme(facts: _Facts) -> _Programme:
         last = i == size
         known = facts.known[i]
         n = facts.sprint_counts[i] if known < 0 else 0
-
-        if n:
-            # mode: free parities (the hideout is within 3 + n) or fixed ones (it needs evens)
-            edges: list[_Edge] = []
-            layer: dict[int, int] = {}
-            modes = (_FIXED,) if facts.pending else (_FREE, _FIXED)
-            for src, weight in forward[-1].items():
-                for mode in modes:
-                    dst = src | (mode << _MODE_SHIFT)
-                    edges.append((src, dst, 1, mode))
-                    layer[dst] = weight
-            add_layer(i, _MODE, edges, layer)
-            for _ in range(n):
-                edges, layer = [], {}
-                for src, weight in forward[-1].items():
-                    slots = free_slots if (src >> _MODE_SHIFT) & 3 == _FREE else fixed_slots
-                    for label, delta, _ in slots:
-                        if (
-                            label < 8
-                            and ((src >> _S_SHIFT[label]) & 15) + ((src >> _H_SHIFT[label]) & 15)
-                            >= avail[label]
-                        ):
-                            continue
-                        dst = src + delta
-                        if (dst + offset) & _GUARDS:
-                            continue  # more cards of a deck than drawn by then
-                        edges.append((src, dst, 1, label))
-                        layer[dst] = layer.get(dst, 0) + weight
-                add_layer(i, _SLOT, edges, layer)
-
-        # the hideout's value
-        edges, layer = [], {}
         if known >= 0:
             fp = sum(2 - c % 2 for c in facts.known_sprints[i])
             values: list[int] = [known]
         else:
             fp = n
             values = [v for v in cards_of(facts.unknown & ~facts.forbidden[i]) if v <= 41]
+        allowed = sum(1 << v for v in values)
+
+        if n:
+            # mode t: 0 = the hideout is within 3 + n (parities free), t > 0 = exactly t above
+            # that, so the stack needs t even cards (or the hand the rest, if pending)
+            edges: list[_Edge] = []
+            layer: dict[int, int] = {}
+            for src, weight in forward[-1].items():
+                prev = (src >> _PREV_SHIFT) & 63
+                base = prev + STEP_LIMIT + fp
+                top = (41 if pending else min(41, base + n)) - base
+                for t in range(top + 1):
+                    if t and not allowed >> (base + t) & 1:
+                        continue
+                    dst = src | (t << _T_SHIFT) | (min(t, 15) << _R_SHIFT)
+                    edges.append((src, dst, 1, t))
+                    layer[dst] = weight
+            layers.append(_Layer(i, _MODE, edges))
+            forward.append(layer)
+            # the stack, one card at a time: its class while even cards are needed, else its group
+            for _ in range(n):
+                edges, layer = [], {}
+                for src, weight in forward[-1].items():
+                    if (src >> _R_SHIFT) & 15:
+                        for label, delta, even in fixed_slots:
+                            if ((src >> _S_SHIFT[label]) & 15) + ((src >> _H_SHIFT[label]) & 15) >= avail[
+                                label
+                            ]:
+                                continue
+                            dst = src + delta - (r_unit if even else 0)
+                            if (dst + offset) & _GUARDS:
+                                continue
+                            edges.append((src, dst, 1, label))
+                            layer[dst] = layer.get(dst, 0) + weight
+                    else:
+                        for label, delta, _ in free_slots:
+                            dst = src + delta
+                            if (dst + offset) & _GUARDS:
+                                continue
+                            edges.append((src, dst, 1, label))
+                            layer[dst] = layer.get(dst, 0) + weight
+                layers.append(_Layer(i, _SLOT, edges))
+                forward.append(layer)
+
+        # the hideout's value
+        edges, layer = [], {}
         for src, weight in forward[-1].items():
             prev = (src >> _PREV_SHIFT) & 63
-            mode = (src >> _MODE_SHIFT) & 3
-            evens = (src >> _EVENS_SHIFT) & 15
+            t = (src >> _T_SHIFT) & 63
+            r = (src >> _R_SHIFT) & 15
             usage = src & _USAGE_MASK
             progress = src >> _PROG_SHIFT
             base = prev + STEP_LIMIT + fp
-            # fixed parities take only the tight values, unless every stack is kept fixed (pending)
-            lo = bisect.bisect_right(values, base if mode == _FIXED and not facts.pending else prev)
-            if pending:
-                hi = len(values)
+            need = 0
+            if t:
+                if r and not pending:
+                    continue  # not enough even sprint cards: the hideout is out of reach
+                need = r + t - min(t, 15)
+                choices = [base + t]
             else:
-                hi = bisect.bisect_right(values, base + evens if mode == _FIXED else base)
-            for v in values[lo:hi]:
+                lo = bisect.bisect_right(values, prev)
+                hi = len(values) if pending and not n else bisect.bisect_right(values, base)
+                choices = values[lo:hi]
+            for v in choices:
                 new = usage + _HIDEOUT_DELTA[v] if known < 0 else usage
                 if (new + offset) & _GUARDS:
                     continue
@@ -506,12 +521,14 @@ def _programme(facts: _Facts) -> _Programme:
                     new_progress = _advance(progress, active, v, i)
                     if new_progress < 0:
                         continue
-                if pending and v - base - evens > 0:
-                    new += (v - base - evens) << _NEED_SHIFT
+                missing = need if t else max(0, v - base)
+                if missing:
+                    new += missing << _NEED_SHIFT  # pending: the hand must still hold these footprints
                 dst = new if last else new | (v << _PREV_SHIFT) | (new_progress << _PROG_SHIFT)
                 edges.append((src, dst, 1, v))
                 layer[dst] = layer.get(dst, 0) + weight
-        add_layer(i, _VALUE, edges, layer)
+        layers.append(_Layer(i, _VALUE, edges))
+        forward.append(layer)
     prog.layers, prog.forward = layers, forward
 
     # classes whose cards may be hideouts need the joint (hideout, final state) marginals
@@ -557,60 +574,6 @@ def _fields(key: int) -> tuple[list[int], list[int], list[int], list[int]]:
     f = [(key >> _F_SHIFT[g]) & 15 for g in range(GROUPS)]
     u = [0] + [(key >> _U_SHIFT[g]) & 31 for g in range(1, GROUPS)]
     return h, s, f, u
-
-
-def _hand_configs(prog: _Programme, key: int) -> list[tuple[int, tuple[int, ...]]]:
-    """Ways to complete the fugitive's hand from final state ``key``.
-
-    Returns ``[(ways, per-class hand counts)]``: one entry ``(ways, ())`` when the parity of the
-    hand does not matter, else one entry per parity split (when a pending hideout needs enough
-    footprints left in hand; there every sprint parity is fixed).  Empty if impossible.
-    """
-    facts, avail = prog.facts, prog.avail
-    h, s, f, u = _fields(key)
-    need = (key >> _NEED_SHIFT) & 63
-    left = [avail[c] - h[c] - s[c] for c in range(CLASSES)]
-    if min(left) < 0:
-        return []
-    hands = [0] + [facts.hand_unknown[g - 1] - u[g] for g in range(1, GROUPS)]
-    if need == 0:
-        ways = 1
-        for g in range(1, GROUPS):
-            pool = left[2 * g] + left[2 * g + 1] - f[g]
-            if hands[g] < 0 or hands[g] > pool or pool < 0:
-                return []
-            ways *= math.comb(pool, hands[g])
-        return [(ways, ())]
-    memo_key = ("hand", need, *left, *hands)
-    hit = prog.hand_cache.get(memo_key)
-    if hit is None:
-        hit = prog.hand_cache[memo_key] = _hand_splits(left, hands, need)
-    return hit
-
-
-def _hand_splits(left: list[int], hands: list[int], need: int) -> list[tuple[int, tuple[int, ...]]]:
-    """The hand's parity splits whose footprints (42 aside) reach ``need``, with their ways."""
-    per_group: list[list[tuple[int, int, tuple[int, int]]]] = [
-        [(1, left[0] + 2 * left[1], (left[0], left[1]))]
-    ]
-    for g in range(1, GROUPS):
-        odd, even, hand = left[2 * g], left[2 * g + 1], hands[g]
-        if hand < 0 or hand > odd + even:
-            return []
-        per_group.append(
-            [
-                (math.comb(even, e) * math.comb(odd, hand - e), hand + e, (hand - e, e))
-                for e in range(max(0, hand - odd), min(even, hand) + 1)
-            ]
-        )
-    out = []
-    for combo in _product(per_group):
-        if sum(o[1] for o in combo) >= need:
-            ways = 1
-            for o in combo:
-                ways *= o[0]
-            out.append((ways, tuple(x for o in combo for x in o[2])))
-    return out
 
 
 def _product(lists: list[list[Any]]) -> Iterator[tuple[Any, ...]]:
@@ -688,56 +651,83 @@ def _group_final(prog: _Programme, g: int, h_o: int, h_e: int, s_o: int, s_e: in
     return tuple(out)
 
 
-def _final_coupled(prog: _Programme, key: int) -> tuple[int, ...]:
-    """Final weights of a state after the last position, in general (any pending deficit).
+def _coupled_options(prog: _Programme, key: int) -> tuple[int, list[list[tuple[int, ...]]]] | None:
+    """Per group, the hand's parity splits: (ways, footprints, odd, even, free-odd, free-even).
 
-    Entry 0: the number of completions (sprint identities x hands).  Then, for each class ``c``,
-    ``_SCALE`` times the completions weighted by P(a given free card of ``c`` is a sprint card),
-    then by P(it is in the hand).  Exact integers: by symmetry the probabilities are ratios whose
-    denominators divide ``_SCALE``.
+    ``ways`` picks the hand (``even`` even cards) then the free-parity sprint cards from the rest;
+    ``free-odd``/``free-even`` are ``ways`` times the expected free sprint cards of each parity
+    (exact integers: ``falling(rest, f)`` holds the factor ``rest``).  Also returns the ways of the
+    fixed-parity sprint cards.  None if impossible.
     """
-    avail = prog.avail
+    avail, facts = prog.avail, prog.facts
     h, s, f, u = _fields(key)
-    sprint_ways = 1
-    pools = []  # per group: cards not hideouts nor fixed-parity sprints, before the free sprints
+    fixed_ways = 1
+    per_group: list[list[tuple[int, ...]]] = []
     for g in range(GROUPS):
         o, e = 2 * g, 2 * g + 1
-        pool = avail[o] - h[o] - s[o] + avail[e] - h[e] - s[e]
-        pools.append(pool)
-        sprint_ways *= (
-            _falling(avail[o] - h[o], s[o]) * _falling(avail[e] - h[e], s[e]) * _falling(pool, f[g])
-        )
-        if not sprint_ways:
-            return (0,)
-    configs = _hand_configs(prog, key)
-    if not configs:
+        free_o, free_e = avail[o] - h[o], avail[e] - h[e]
+        left_o, left_e = free_o - s[o], free_e - s[e]
+        if min(left_o, left_e) < 0:
+            return None
+        fixed_ways *= _falling(free_o, s[o]) * _falling(free_e, s[e])
+        pool = left_o + left_e
+        hand = pool - f[g] if g == 0 else facts.hand_unknown[g - 1] - u[g]
+        if hand < 0 or hand + f[g] > pool:
+            return None
+        rest = pool - hand
+        options: list[tuple[int, ...]] = []
+        for x in range(max(0, hand - left_o), min(left_e, hand) + 1):
+            w = math.comb(left_e, x) * math.comb(left_o, hand - x) * _falling(rest, f[g])
+            if not w:
+                continue
+            fo = w * f[g] * (left_o - hand + x) // rest if f[g] else 0
+            fe = w * f[g] * (left_e - x) // rest if f[g] else 0
+            options.append((w, hand + x, hand - x, x, fo, fe))
+        if not options or not fixed_ways:
+            return None
+        per_group.append(options)
+    return fixed_ways, per_group
+
+
+def _coupled_combos(prog: _Programme, key: int) -> tuple[int, list[tuple[tuple[int, ...], ...]]]:
+    """The fixed-parity sprint ways and every per-group combination whose hand covers the deficit."""
+    need = (key >> _NEED_SHIFT) & 63
+    found = _coupled_options(prog, key)
+    if found is None:
+        return 0, []
+    fixed_ways, per_group = found
+    return fixed_ways, [combo for combo in _product(per_group) if sum(o[1] for o in combo) >= need]
+
+
+def _final_coupled(prog: _Programme, key: int) -> tuple[int, ...]:
+    """Final weights when a pending hideout still needs footprints from the hand (see :func:`_final`)."""
+    avail = prog.avail
+    h, s, _, _ = _fields(key)
+    fixed_ways, combos = _coupled_combos(prog, key)
+    total = 0
+    hand_num = [0] * CLASSES
+    free_num = [0] * CLASSES
+    for combo in combos:
+        weight = 1
+        for o in combo:
+            weight *= o[0]
+        total += weight
+        for g, o in enumerate(combo):
+            others = weight // o[0]
+            hand_num[2 * g] += weight * o[2]
+            hand_num[2 * g + 1] += weight * o[3]
+            free_num[2 * g] += others * o[4]
+            free_num[2 * g + 1] += others * o[5]
+    if not total:
         return (0,)
-    hand_ways = sum(w for w, _ in configs)
-    base = sprint_ways * hand_ways
-    out = [base]
+    out = [fixed_ways * total]
     for c in range(CLASSES):
-        g = c // 2
-        free = avail[c] - h[c]  # class-c cards that are not hideouts
-        rest = free - s[c]  # ... nor fixed-parity sprint cards
-        pool = pools[g]
+        free = avail[c] - h[c]
         if not free:
             out += [0, 0]
             continue
-        # E[sprints of class c] = s_c + f_g * rest / pool
-        sprint_num = s[c] * pool + f[g] * rest if pool else s[c]
-        sprint_den = free * pool if pool else free
-        out.append(base * sprint_num * _SCALE // sprint_den)
-        if configs[0][1]:
-            in_hand = sum(w * counts[c] for w, counts in configs)  # f is 0 when parities matter
-            out.append(sprint_ways * in_hand * _SCALE // free)
-        elif not pool:
-            out.append(0)
-        elif g == 0:
-            # everything of 1-3 left over stays in hand: E = rest * (pool - f) / pool
-            out.append(base * rest * (pool - f[g]) * _SCALE // (free * pool))
-        else:
-            hand = prog.facts.hand_unknown[g - 1] - u[g]
-            out.append(base * rest * hand * _SCALE // (free * pool))
+        out.append(fixed_ways * (s[c] * total + free_num[c]) * _SCALE // free)
+        out.append(fixed_ways * hand_num[c] * _SCALE // free)
     return tuple(out)
 
 
@@ -1036,8 +1026,12 @@ def _sample_world(facts: _Facts, rng: random.Random) -> tuple[list[int], list[li
         elif lay.kind == _VALUE:
             values[lay.position] = chosen[3]
         state = chosen[1]
-    configs = _hand_configs(prog, state)
-    config = configs[_pick([w for w, _ in configs], rng)][1]
+    combo: tuple[tuple[int, ...], ...] | None = None
+    if (state >> _NEED_SHIFT) & 63:
+        # the hand must cover the pending deficit: draw its parity split with its weight first
+        _, combos = _coupled_combos(prog, state)
+        weights = [math.prod(o[0] for o in c) for c in combos]
+        combo = combos[_pick(weights, rng)]
 
     taken = {v for i, v in enumerate(values) if i and facts.known[i] < 0}
     pools = [
@@ -1046,26 +1040,29 @@ def _sample_world(facts: _Facts, rng: random.Random) -> tuple[list[int], list[li
     for pool in pools:
         rng.shuffle(pool)
     stacks: list[list[int]] = [[] for _ in range(size + 1)]
-    # fixed-parity sprint cards first, then the free-parity ones from what is left of each group
+    # fixed-parity sprint cards first, then the hand and the free-parity ones from what is left
     for i in range(1, size + 1):
         if facts.known[i] >= 0:
             stacks[i] = list(facts.known_sprints[i])
         else:
             stacks[i] = [pools[label].pop() for label in choices[i] if label < 8]
-    merged = [pools[2 * g] + pools[2 * g + 1] for g in range(GROUPS)]
-    for cards in merged:
+    hand: list[int] = []
+    merged = []
+    for g in range(GROUPS):
+        odd, even = pools[2 * g], pools[2 * g + 1]
+        if combo is not None:
+            hand += odd[: combo[g][2]] + even[: combo[g][3]]
+            odd, even = odd[combo[g][2] :], even[combo[g][3] :]
+        cards = odd + even
         rng.shuffle(cards)
+        merged.append(cards)
     for i in range(1, size + 1):
         if facts.known[i] < 0:
             stacks[i] += [merged[label - 8].pop() for label in choices[i] if label >= 8]
             rng.shuffle(stacks[i])
-    hand = list(merged[0])
-    for g in range(1, GROUPS):
-        if config:
-            odd = [c for c in merged[g] if c % 2]
-            even = [c for c in merged[g] if not c % 2]
-            hand += odd[: config[2 * g]] + even[: config[2 * g + 1]]
-        else:
+    if combo is None:
+        hand += merged[0]  # every card of 1-3 left over
+        for g in range(1, GROUPS):
             hand += merged[g][: facts.hand_unknown[g - 1] - ((state >> _U_SHIFT[g]) & 31)]
     if facts.holds_last:
         hand.append(LAST)
