@@ -35,6 +35,10 @@ CHROMIUM_FLAGS = [
 ]
 NOTEBOOK_TIMEOUT_S = float(os.environ.get("GAMELIB_BROWSER_TIMEOUT", "300"))
 """Bound on one notebook's Run All (or Voilà page): generous for two busy cores."""
+MIN_BOARD_SCALE = 0.5
+"""Below this displayed/drawn width ratio the browser shows a board's 10-point labels at under 7 px: too
+small for a class.  A warning by default; GAMELIB_BROWSER_STRICT_BOARD=1 makes it a failure."""
+STRICT_BOARD = os.environ.get("GAMELIB_BROWSER_STRICT_BOARD", "") not in ("", "0")
 STEP_TIMEOUT_S = float(os.environ.get("GAMELIB_BROWSER_STEP_TIMEOUT", "120"))
 """Bound on each stepper click taking effect (play to end included)."""
 
@@ -102,3 +106,26 @@ class BrowserPage:
 
     page: Any
     js_errors: list[str]
+
+
+class BoardTooSmallWarning(UserWarning):
+    """A stepper's board PNG is shrunk so much by the page that its labels cannot be read."""
+
+
+def check_board_scale(
+    where: str, natural: tuple[tuple[int, int], ...], shown: tuple[tuple[int, int], ...]
+) -> None:
+    """Warn (or fail, when strict) if the page shrinks a board picture below MIN_BOARD_SCALE."""
+    import warnings
+
+    for (natural_width, _), (shown_width, _) in zip(natural, shown, strict=True):
+        scale = shown_width / natural_width if natural_width else 1.0
+        if scale >= MIN_BOARD_SCALE:
+            continue
+        message = (
+            f"{where}: the board PNG is {natural_width} px wide but shown {shown_width} px wide ({scale:.0%}): "
+            f"its fonts are shrunk as much; draw it about {shown_width} px wide (figure width / dpi) instead"
+        )
+        if STRICT_BOARD:
+            raise AssertionError(message)
+        warnings.warn(message, BoardTooSmallWarning, stacklevel=2)

@@ -216,6 +216,8 @@ class StepperReport:
     """What had to be done before typing a move (Reset, switching to the omniscient view)."""
     board_scale: str
     """Board PNG width -> displayed width at the end (``1400->680`` means fonts shown at 49 %)."""
+    board_natural_sizes: tuple[tuple[int, int], ...] = ()
+    board_sizes: tuple[tuple[int, int], ...] = ()
 
 
 def exercise_stepper(
@@ -315,6 +317,8 @@ def exercise_stepper(
         moves_to_end=finished.cursor,
         final_status=finished.status,
         prepared=tuple(prepared),
+        board_natural_sizes=finished.board_natural_sizes,
+        board_sizes=finished.board_sizes,
         board_scale=",".join(
             f"{natural[0]}->{shown[0]}"
             for natural, shown in zip(finished.board_natural_sizes, finished.board_sizes, strict=True)

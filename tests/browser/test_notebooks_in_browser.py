@@ -19,6 +19,7 @@ from browser_support import (
     STEP_TIMEOUT_S,
     BrowserPage,
     Timings,
+    check_board_scale,
     missing_requirement,
     notebook_paths,
     notebook_uses_stepper,
@@ -125,6 +126,7 @@ def test_notebook_in_jupyterlab(
                 timeout_s=STEP_TIMEOUT_S,
             )
             assert_page_healthy(browser_page, context="after clicking the stepper")
+            check_board_scale(f"JupyterLab {notebook.name}", report.board_natural_sizes, report.board_sizes)
         _screenshot(browser_page, stepper, screenshot_dir / f"lab-{notebook.stem}.png")
         assert not page.js_errors, f"uncaught JavaScript errors in the page: {page.js_errors}"
         done = time.monotonic()
@@ -186,6 +188,7 @@ def test_notebook_in_voila_classroom_mode(
                 settle=lambda: wait_dom_quiet(stepper, timeout_s=STEP_TIMEOUT_S),
                 timeout_s=STEP_TIMEOUT_S,
             )
+            check_board_scale(f"Voilà {notebook.name}", report.board_natural_sizes, report.board_sizes)
             assert_page_healthy(
                 browser_page, context=f"after clicking the stepper\nVoilà log:\n{server.log_tail()}"
             )
