@@ -152,10 +152,14 @@ class _Labels:
         weight: str = "normal",
         style: FontStyle = "normal",
         rotation: float = 0.0,
+        offset: tuple[float, float] = (0.0, 0.0),
         box: tuple[str, str, float] | None = None,
         box_style: str = "round",
     ) -> None:
-        """``text`` of ``size`` points anchored at (x, y); ``box`` = (face, edge, pad in ems)."""
+        """``text`` of ``size`` points anchored at (x, y), shifted by ``offset`` points.
+
+        ``box`` = (face, edge, pad in ems) frames it, as a ``Text`` bbox does.
+        """
         lines = text.split("\n")
         step = LINE_SPACING
         first = {
@@ -172,7 +176,7 @@ class _Labels:
             vertices = np.asarray(path.vertices)
             if len(vertices):
                 parts.append(Path(vertices + np.array([shift, first - i * step]), path.codes))
-        placed = Affine2D().scale(size).rotate_deg(rotation)
+        placed = Affine2D().scale(size).rotate_deg(rotation).translate(*offset)
         if box is not None:
             face, edge, pad = box
             bottom = first - (len(lines) - 1) * step - DESCENT
@@ -200,6 +204,7 @@ class _Labels:
                 zorder=zorder - 0.01,
             )
             frames.set_transform(points)
+            frames.set_clip_on(False)  # as a Text's bbox
             ax.add_collection(frames, autolim=False)
         labels = LabelCollection(
             self.paths,
@@ -211,6 +216,7 @@ class _Labels:
             zorder=zorder,
         )
         labels.set_transform(points)
+        labels.set_clip_on(False)  # as a Text
         labels.strings = tuple(self.strings)
         ax.add_collection(labels, autolim=False)
         return labels
@@ -567,10 +573,14 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     ax.set_title(title, fontsize=15, loc="left", weight="bold", y=1.0)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
+    # every bar carries its value: no ticks (their layout was a third of this panel's time)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    notes = _Labels()  # in axes coordinates
+    notes.add(-0.015, 0.5, "points, as they count", 12, ha="center", va="bottom", rotation=90)
     if not rows:
-        ax.set_xticks([])
-        ax.set_yticks([])
-        ax.text(0.5, 0.5, "—", transform=ax.transAxes, ha="center", fontsize=20)
+        notes.add(0.5, 0.5, "—", 20, ha="center")
+        notes.emit(ax, coordinates="axes")
         return
     mayor = view.mayor
     labels, heights, colours, texts, hatches = [], [], [], [], []
@@ -624,7 +634,6 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
         labels_all.append(f"{mayor} mayor\nCOM'S")
         top = max(top, height)
     top = max(top, challengers_total)
-    notes = _Labels()  # in axes coordinates
     if view.phase == BIDDING:
         waiting = [str(p) for p in view.bid_order if view.bids[p] is not None and view.bids[p] == -1]
         if waiting:
@@ -632,11 +641,11 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     values = _Labels()
     for bar_x, bar_h, bar_text in zip(xs_all, heights_all, texts_all, strict=True):
         values.add(bar_x, bar_h + top * 0.03, bar_text, 14, ha="center", va="bottom", weight="bold")
+    for bar_x, label in zip(xs_all, labels_all, strict=True):  # under the bars, as tick labels were
+        values.add(bar_x, 0, label, 12, ha="center", va="top", offset=(0, -5))
     values.emit(ax)
-    ax.set_xticks(xs_all, labels_all, fontsize=12)
+    ax.set_xlim(-0.6, xs_all[-1] + 0.6)
     ax.set_ylim(0, top * 1.3)
-    ax.tick_params(axis="y", labelsize=11)
-    ax.set_ylabel("points, as they count", fontsize=12)
     if winner >= 0:
         taken = f"taken by {winner} ({_role(view, winner)})"
         notes.add(0.99, 0.97, taken, 13, colour=player_colour(winner), ha="right", va="top", weight="bold")
@@ -736,8 +745,8 @@ def draw_auction(
 ) -> Figure:
     """One auction on its own: the one being bid (hidden bids as "?") or ``auction``/the last one."""
     view = state.observation(perspective)
-    fig = Figure(figsize=(9, 5.5), layout="constrained")
-    draw_auction_into(fig.add_subplot(), view, auction)
+    fig = Figure(figsize=(9, 5.5))
+    draw_auction_into(fig.add_axes((0.08, 0.14, 0.9, 0.76)), view, auction)
     return fig
 
 

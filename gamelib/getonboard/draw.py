@@ -150,10 +150,14 @@ class _Labels:
         weight: str = "normal",
         style: FontStyle = "normal",
         rotation: float = 0.0,
+        offset: tuple[float, float] = (0.0, 0.0),
         box: tuple[str, str, float] | None = None,
         box_style: str = "round",
     ) -> None:
-        """``text`` of ``size`` points anchored at (x, y); ``box`` = (face, edge, pad in ems)."""
+        """``text`` of ``size`` points anchored at (x, y), shifted by ``offset`` points.
+
+        ``box`` = (face, edge, pad in ems) frames it, as a ``Text`` bbox does.
+        """
         lines = text.split("\n")
         step = LINE_SPACING
         first = {
@@ -170,7 +174,7 @@ class _Labels:
             vertices = np.asarray(path.vertices)
             if len(vertices):
                 parts.append(Path(vertices + np.array([shift, first - i * step]), path.codes))
-        placed = Affine2D().scale(size).rotate_deg(rotation)
+        placed = Affine2D().scale(size).rotate_deg(rotation).translate(*offset)
         if box is not None:
             face, edge, pad = box
             bottom = first - (len(lines) - 1) * step - DESCENT
@@ -198,6 +202,7 @@ class _Labels:
                 zorder=zorder - 0.01,
             )
             frames.set_transform(points)
+            frames.set_clip_on(False)  # as a Text's bbox
             ax.add_collection(frames, autolim=False)
         labels = LabelCollection(
             self.paths,
@@ -209,6 +214,7 @@ class _Labels:
             zorder=zorder,
         )
         labels.set_transform(points)
+        labels.set_clip_on(False)  # as a Text
         labels.strings = tuple(self.strings)
         ax.add_collection(labels, autolim=False)
         return labels
