@@ -19,20 +19,27 @@ probability of each number at each face-down position, of being any hideout, a s
 the fugitive's hand.  :func:`determinize` samples one world uniformly and turns it into a full
 :class:`~gamelib.fugitive.rules.FugitiveState` whose history replays.
 
-How the count works (a forward/backward dynamic programme over positions, as in the C++
-``belief.cc`` of smsxgz/fugitive but with sprint identities counted exactly):
+How the count works (a forward/backward dynamic programme over positions, like the C++
+``belief.cc`` of smsxgz/fugitive, with sprint identities and hands counted exactly):
 
 * cards are split into 8 *classes*: {1, 2, 3} and the three decks, each by parity.  Only the
   class of a sprint card matters to the rules (its deck for timing, its parity for footprints),
-  so a sprint card's identity is deferred: the DP chooses how many cards of each class go under
-  each hideout, and at the end ``falling(A_c - h_c, s_c)`` ways pick the actual cards of class
-  ``c`` (``A_c`` unknown cards of the class, ``h_c`` used as hideouts, ``s_c`` as sprints);
-* the DP state after position ``i`` is one int: the previous hideout value, per-class counts of
-  hideouts and sprint cards used so far, per-deck totals (checked against the timing caps with a
-  carry-guard trick), the progress through each failed series and the pending deficit;
-* the fugitive's hand is what is left: a binomial per deck (all of {1, 2, 3} that is left);
-* sprint stacks are counted as ordered sequences (multinomial weights) and divided by
-  ``prod(n_i!)`` at the end, so every weight stays an integer.
+  so a sprint card's identity is deferred: the DP chooses classes, and at the end
+  ``falling(A_c - h_c, s_c)`` ways pick the actual cards of class ``c`` (``A_c`` unknown cards of
+  the class, ``h_c`` used as hideouts, ``s_c`` as sprints).  Where the footprints are not tight
+  (the hideout is within 3 + stack size of the previous one) a card's parity does not matter
+  either: only its group is chosen, and the final count picks it from both parities;
+* a DP state is one int: the previous hideout value, per-class counts of hideouts and sprint
+  cards so far, per-group totals (checked against the timing caps with a carry-guard trick),
+  the progress through each failed series and the pending deficit.  A position is a few
+  layers (its mode, one layer per sprint card, its value) so that states merge after each card;
+* the fugitive's hand is what is left: a binomial per deck (all of {1, 2, 3} that is left), and
+  the final weights factor by group (a convolution over hand parities when a pending hideout
+  needs footprints from the hand);
+* sprint stacks are counted as ordered sequences (one DP edge per card) and divided by
+  ``prod(n_i!)`` at the end, so every weight stays an integer;
+* the card-location probabilities (sprint, hand, deck) use, by symmetry inside a class, the
+  share of a class's non-hideout cards in each place, weighted through a second backward pass.
 
 One case is not counted exactly: in the second edition, a fugitive who stops after a single
 first-turn hideout must have been unable to place another; :func:`belief` ignores that
@@ -460,7 +467,7 @@ def _programme(facts: _Facts) -> _Programme:
                 prev = (src >> _PREV_SHIFT) & 63
                 base = prev + STEP_LIMIT + fp
                 top = (41 if pending else min(41, base + n)) - base
-                for t in range(top + 1):
+                for t in range(max(top, 0) + 1):  # t = 0 always: hideouts below 42 or not
                     if t and not allowed >> (base + t) & 1:
                         continue
                     dst = src | (t << _T_SHIFT) | (min(t, 15) << _R_SHIFT)
