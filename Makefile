@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test setup lint typecheck unit notebooks browser bench clean
+.PHONY: lab test setup lint typecheck unit notebooks browser classroom bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,8 @@ setup: $(STAMP)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab notebooks/00_start_here.ipynb
 
-## Set up what the tests need and run all of them: lint, types, unit/property tests, notebooks (nbval).
+## Set up what the tests need and run all of them: lint, types, unit/property/widget tests, notebooks
+## (nbval), and the browser tests (JupyterLab + Voila in headless chromium; skipped when chromium is absent).
 test: $(STAMP)
 	$(VENV)/bin/ruff check gamelib widgets tests benchmarks
 	$(VENV)/bin/ruff format --check gamelib widgets tests benchmarks
@@ -34,6 +35,16 @@ unit: $(STAMP)
 	$(PY) -m pytest tests
 notebooks: $(STAMP)
 	$(PY) -m pytest notebooks --nbval --nbval-current-env --nbval-sanitize-with tests/nbval_sanitize.cfg
+## Browser tests only (installs Debian chromium if missing: needs root or sudo).
+browser: $(STAMP)
+	bash .ci/install-browser.sh $(VENV)
+	$(PY) -m pytest tests/browser -m browser -p no:cacheprovider
+
+## A game notebook as a code-free app for class:  make classroom NB=01_fugitive
+NB ?= 01_fugitive
+classroom: $(STAMP)
+	$(VENV)/bin/voila notebooks/$(NB).ipynb --strip_sources=True --theme=light
+
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(PY) $$f; done
 clean:
