@@ -28,9 +28,9 @@ __version__ = "0.1.0"
 
 # Each game registers itself by import path: importing gamelib does not import the games.
 register("fugitive", "gamelib.fugitive.rules:FugitiveGame")
-register("getonboard", "gamelib.getonboard.rules:GetOnBoardGame")
 register("passante", "gamelib.passante.rules:PassanteGame")
 register("delanopolis", "gamelib.delanopolis.rules:DelanopolisGame")
+register("getonboard", "gamelib.getonboard.rules:GetOnBoardGame")
 
 
 def tournament(*args, **kwargs):  # type: ignore[no-untyped-def]
