@@ -209,6 +209,21 @@ class _Labels:
         return labels
 
 
+def label_strings(figure: Figure) -> list[str]:
+    """Every string ``figure`` shows: its Text artists and its glyph labels.
+
+    The labels are outlines, so this is how tests (and anyone checking what a perspective
+    reveals) read a drawing.
+    """
+    strings: list[str] = []
+    for ax in figure.axes:
+        strings += [t.get_text() for t in ax.texts]
+        for artist in ax.collections:
+            if isinstance(artist, LabelCollection):
+                strings += artist.strings
+    return strings
+
+
 def _angle(zone: int, frac: float) -> float:
     """Angle (degrees) inside ``zone``'s wedge: frac 0 = its left edge, 1 = its right edge."""
     return 180.0 - 45.0 * (zone + frac)

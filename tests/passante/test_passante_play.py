@@ -23,7 +23,7 @@ from gamelib.passante.analysis import (
     plot_distributions,
     score_distribution,
 )
-from gamelib.passante.draw import LabelCollection, draw_state
+from gamelib.passante.draw import LabelCollection, draw_state, label_strings
 from gamelib.passante.rules import NUM_WISHES, WISHES, PassanteState
 
 VARIANTS = [
@@ -210,8 +210,7 @@ def _labels(fig: Figure) -> list[LabelCollection]:
 
 def _texts(fig: Figure) -> str:
     """Every string the figure shows: Text artists and the glyph-outline label collections."""
-    texts = [t.get_text() for ax in fig.axes for t in ax.texts]
-    return "\n".join(texts + [s for c in _labels(fig) for s in c.strings])
+    return "\n".join(label_strings(fig))
 
 
 def test_drawing_labels_are_glyph_outlines_one_per_string() -> None:
