@@ -833,6 +833,8 @@ class Belief:
 _CACHE: dict[tuple[Any, ...], tuple[_Facts, _Programme]] = {}
 _CACHE_SIZE = 16
 """Programmes kept (a big one holds many edges): enough for a turn of search or a game."""
+_CACHE_EDGES = 250_000
+"""Programmes with more edges than this are not kept."""
 
 
 def _facts_key(facts: _Facts) -> tuple[Any, ...]:
@@ -856,6 +858,8 @@ def _programme_for(facts: _Facts) -> _Programme:
     if hit is not None:
         return hit[1]
     prog = _programme(facts)
+    if sum(len(lay.edges) for lay in prog.layers) > _CACHE_EDGES:
+        return prog  # too big to keep around: recomputing beats holding gigabytes
     if len(_CACHE) >= _CACHE_SIZE:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[key] = (facts, prog)
