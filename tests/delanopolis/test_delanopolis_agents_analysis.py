@@ -230,3 +230,26 @@ def test_draw_labels_are_glyph_outlines_one_per_string() -> None:
     assert sum(len(ax.texts) for ax in fig.axes) <= 3  # title and the status line only
     texts = _texts(fig)
     assert {"0 mayor", "1 challenger", "free terrain", "VOT'S", "la Seine"} <= set(texts)
+
+
+def test_cached_city_layer_matches_drawing_it_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pasted city image equals the city's artists drawn directly (the vector-output path)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from gamelib.delanopolis import draw
+
+    state = gamelib.make("delanopolis", players=4).new_game(seed=0)
+
+    def picture() -> np.ndarray:
+        buffer = io.BytesIO()
+        state.draw(perspective=1).savefig(buffer, format="png", dpi=60)
+        return np.asarray(Image.open(buffer)).astype(int)
+
+    cached = picture()
+    monkeypatch.setattr(draw, "RendererAgg", type("NotAgg", (), {}))  # as for PDF or SVG
+    direct = picture()
+    assert cached.shape == direct.shape == (630, 1140, 4)
+    assert np.abs(cached - direct).max() <= 2  # rounding of the alpha blend only

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from matplotlib.figure import Figure
@@ -153,6 +154,29 @@ def test_cached_map_layer_is_reused_pixel_for_pixel() -> None:
     svg = io.StringIO()
     state.draw().savefig(svg, format="svg")  # vector output draws the map's artists themselves
     assert "<image" not in svg.getvalue()
+
+
+def test_cached_map_layer_matches_drawing_it_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pasted map images equal the map's artists drawn directly (the vector-output path)."""
+    import io
+
+    import numpy as np
+    from PIL import Image
+
+    from gamelib.getonboard import draw
+
+    state = at_first_turn(players=3)
+
+    def picture() -> np.ndarray:
+        buffer = io.BytesIO()
+        state.draw().savefig(buffer, format="png", dpi=60)
+        return np.asarray(Image.open(buffer)).astype(int)
+
+    cached = picture()
+    monkeypatch.setattr(draw, "RendererAgg", type("NotAgg", (), {}))  # as for PDF or SVG
+    direct = picture()
+    assert cached.shape == direct.shape
+    assert np.abs(cached - direct).max() <= 2  # rounding of the alpha blend only
 
 
 def test_random_games_keep_the_invariants() -> None:
