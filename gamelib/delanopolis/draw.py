@@ -189,10 +189,12 @@ class _Labels:
             self.colours.append(colour)
             self.strings.append(text)
 
-    def emit(self, ax: Axes, zorder: float = 5, coordinates: str = "data") -> LabelCollection:
+    def emit(
+        self, ax: Axes, zorder: float = 5, coordinates: Literal["data", "axes", "figure"] = "data"
+    ) -> LabelCollection:
         """Add the labels (and their boxes just under them) to ``ax`` as two artists."""
         points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # path units are points
-        anchor = ax.transData if coordinates == "data" else ax.transAxes
+        anchor = {"data": ax.transData, "axes": ax.transAxes, "figure": ax.figure.transFigure}[coordinates]
         if self.boxes:
             frames = PathCollection(
                 [b[0] for b in self.boxes],
@@ -569,14 +571,13 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     if auction is None and view.auctions and view.phase != BIDDING:
         auction = view.auctions[-1]
     title, rows, winner = _auction_rows(view, auction)
-    # an explicit y: the automatic one measures every tick label on each redraw
-    ax.set_title(title, fontsize=15, loc="left", weight="bold", y=1.0)
     for side in ("top", "right"):
         ax.spines[side].set_visible(False)
     # every bar carries its value: no ticks (their layout was a third of this panel's time)
     ax.set_xticks([])
     ax.set_yticks([])
     notes = _Labels()  # in axes coordinates
+    notes.add(0, 1, title, 15, va="bottom", weight="bold", offset=(0, 6))  # where a title goes
     notes.add(-0.015, 0.5, "points, as they count", 12, ha="center", va="bottom", rotation=90)
     if not rows:
         notes.add(0.5, 0.5, "—", 20, ha="center")
@@ -703,10 +704,14 @@ def draw_state(state: DelanopolisState, ax: Any = None, perspective: int | None 
             box=("#fbf7ee", "#c9b98f", 0.5),
         )
         story.emit(ax_text, coordinates="axes")
-    fig.suptitle(_status(state, view), fontsize=17, weight="bold", y=0.985)
+    heading = _Labels()  # in figure coordinates, where a suptitle goes
+    heading.add(0.5, 0.985, _status(state, view), 17, ha="center", va="top", weight="bold")
     _legend(ax_map, [(player_colour(p), f"{p} {_role(view, p)}") for p in range(len(view.vots))])
+    heading.emit(ax_map, zorder=10, coordinates="figure")
     if perspective is not None:
-        ax_map.set_title(f"as player {perspective} sees it", fontsize=14, loc="right")
+        seen = _Labels()  # where the map's title goes
+        seen.add(1, 1, f"as player {perspective} sees it", 14, ha="right", va="bottom", offset=(0, 6))
+        seen.emit(ax_map, zorder=10, coordinates="axes")
     return fig
 
 

@@ -176,10 +176,12 @@ class _Labels:
             self.colours.append(colour)
             self.strings.append(text)
 
-    def emit(self, ax: Axes, zorder: float = 5, coordinates: str = "data") -> LabelCollection:
+    def emit(
+        self, ax: Axes, zorder: float = 5, coordinates: Literal["data", "axes", "figure"] = "data"
+    ) -> LabelCollection:
         """Add the labels (and their boxes just under them) to ``ax`` as two artists."""
         points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # path units are points
-        anchor = ax.transData if coordinates == "data" else ax.transAxes
+        anchor = {"data": ax.transData, "axes": ax.transAxes, "figure": ax.figure.transFigure}[coordinates]
         if self.boxes:
             frames = PathCollection(
                 [b[0] for b in self.boxes],
