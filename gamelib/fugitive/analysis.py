@@ -437,6 +437,11 @@ def _programme(facts: _Facts) -> _Programme:
     layers: list[_Layer] = []
     forward: list[dict[int, int]] = [{0: 1}]  # prev 0, nothing used, every series at progress 0
     r_unit = 1 << _R_SHIFT
+    # per class: (label, delta with the even-card countdown, shifts of its counts, cards there are)
+    fixed_checks = [
+        (c, delta - (r_unit if even else 0), _S_SHIFT[c], _H_SHIFT[c], avail[c])
+        for c, delta, even in fixed_slots
+    ]
 
     for i in range(1, size + 1):
         cap = facts.caps[i]
@@ -476,27 +481,27 @@ def _programme(facts: _Facts) -> _Programme:
             layers.append(_Layer(i, _MODE, edges))
             forward.append(layer)
             # the stack, one card at a time: its class while even cards are needed, else its group
+            guards, r_shift = _GUARDS, _R_SHIFT
             for _ in range(n):
                 edges, layer = [], {}
+                add_edge, get = edges.append, layer.get
                 for src, weight in forward[-1].items():
-                    if (src >> _R_SHIFT) & 15:
-                        for label, delta, even in fixed_slots:
-                            if ((src >> _S_SHIFT[label]) & 15) + ((src >> _H_SHIFT[label]) & 15) >= avail[
-                                label
-                            ]:
+                    if (src >> r_shift) & 15:
+                        for label, delta, s_shift, h_shift, limit in fixed_checks:
+                            if ((src >> s_shift) & 15) + ((src >> h_shift) & 15) >= limit:
+                                continue  # every card of this class is already used
+                            dst = src + delta
+                            if (dst + offset) & guards:
                                 continue
-                            dst = src + delta - (r_unit if even else 0)
-                            if (dst + offset) & _GUARDS:
-                                continue
-                            edges.append((src, dst, 1, label))
-                            layer[dst] = layer.get(dst, 0) + weight
+                            add_edge((src, dst, 1, label))
+                            layer[dst] = get(dst, 0) + weight
                     else:
                         for label, delta, _ in free_slots:
                             dst = src + delta
-                            if (dst + offset) & _GUARDS:
+                            if (dst + offset) & guards:
                                 continue
-                            edges.append((src, dst, 1, label))
-                            layer[dst] = layer.get(dst, 0) + weight
+                            add_edge((src, dst, 1, label))
+                            layer[dst] = get(dst, 0) + weight
                 layers.append(_Layer(i, _SLOT, edges))
                 forward.append(layer)
 
