@@ -197,3 +197,17 @@ def test_every_legal_action_is_in_the_action_universe(name: str, players: int) -
             for action in actions:
                 assert universe[game.action_id(action)] == action
             state.apply(rng.choice(actions))
+
+
+@pytest.mark.parametrize("name", gamelib.registered_games())
+def test_returns_during_play_matches_the_metadata(name: str) -> None:
+    """``GameInfo.returns_during_play`` is False only if returns stay 0 until the end."""
+    game = gamelib.make(name)
+    if game.info.returns_during_play:
+        return
+    rng = random.Random(8)
+    for seed in range(10):
+        state = game.new_game(seed=seed)
+        while not state.is_terminal():
+            assert not any(state.returns()), f"returns moved mid-game: {state.returns()}"
+            state.apply(rng.choice(state.legal_actions()))

@@ -61,6 +61,8 @@ class GameInfo:
     has_chance: bool
     utility: Literal["zero_sum", "constant_sum", "general_sum", "identical"]
     description: str = ""
+    returns_during_play: bool = False
+    """True when ``returns()`` moves before the end (a running score), False when it is 0 until then."""
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,13 @@ def _game_type(name: str) -> pyspiel.GameType:
             else pyspiel.GameType.Information.IMPERFECT_INFORMATION
         ),
         utility=_UTILITY[info.utility],
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        # A running score (A Une Passante counts wishes as they come true) is given step by step
+        # by rewards(); the others reward at the end only, which OpenSpiel's MCTS requires.
+        reward_model=(
+            pyspiel.GameType.RewardModel.REWARDS
+            if info.returns_during_play
+            else pyspiel.GameType.RewardModel.TERMINAL
+        ),
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
@@ -121,6 +127,7 @@ class SpielState(pyspiel.State):
         # Only the gamelib state is kept: pybind11 may hand later calls a fresh wrapper of the C++
         # game without its Python attributes, and pyspiel deep-copies this object's __dict__.
         self.gamelib_state = state
+        self._rewards = [0.0] * state.game.num_players
 
     def current_player(self) -> int:
         player = self.gamelib_state.current_player
@@ -139,7 +146,16 @@ class SpielState(pyspiel.State):
         return sorted((ids(a), p) for a, p in self.gamelib_state.chance_outcomes())
 
     def _apply_action(self, action: int) -> None:
-        self.gamelib_state.apply(self.gamelib_state.game.action_from_id(action))
+        state = self.gamelib_state
+        before = state.returns()
+        # OpenSpiel sums rewards at decision nodes: chance steps add to what is pending
+        pending = self._rewards if state.current_player == gamelib.CHANCE else [0.0] * len(before)
+        state.apply(state.game.action_from_id(action))
+        self._rewards = [p + a - b for p, a, b in zip(pending, state.returns(), before, strict=True)]
+
+    def rewards(self) -> list[float]:
+        """The change in returns since the last player decision (chance steps included)."""
+        return list(self._rewards)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.gamelib_state.game.action_from_id(action))
@@ -157,7 +173,9 @@ class SpielState(pyspiel.State):
         return SpielState(self.get_game(), world)
 
     def clone(self) -> SpielState:
-        return SpielState(self.get_game(), self.gamelib_state.clone())
+        copy = SpielState(self.get_game(), self.gamelib_state.clone())
+        copy._rewards = list(self._rewards)
+        return copy
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
         return self.clone()

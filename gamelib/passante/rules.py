@@ -471,6 +471,7 @@ class PassanteGame(Game):
         has_chance=True,
         utility="identical",
         description="Cooperative: move Belle Époque characters so that everyone's secret wishes come true.",
+        returns_during_play=True,
     )
     Options: ClassVar[type] = PassanteOptions
     options: PassanteOptions
