@@ -20,7 +20,6 @@ are in card units, so the picture reads the same at any figure size or resolutio
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -31,13 +30,11 @@ from matplotlib import colormaps
 from matplotlib.collections import LineCollection, PatchCollection, PathCollection
 from matplotlib.colors import Normalize
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties, findfont, get_font
-from matplotlib.ft2font import LoadFlags
 from matplotlib.patches import FancyBboxPatch, Rectangle
 from matplotlib.path import Path
-from matplotlib.textpath import TextPath
 from matplotlib.transforms import Affine2D
 
+from gamelib.core.drawing import FontStyle, LabelCollection, glyph_ink
 from gamelib.fugitive.board import check_perspective, hideout_graph
 from gamelib.fugitive.rules import (
     D_DRAW,
@@ -138,58 +135,6 @@ def _footprint_marker() -> Path:
 FOOTPRINT = _footprint_marker()
 
 
-FontStyle = Literal["normal", "italic"]
-
-
-@functools.cache
-def _font(weight: str, style: FontStyle) -> FontProperties:
-    return FontProperties(family="DejaVu Sans", weight=weight, style=style)
-
-
-@functools.cache
-def _char(char: str, weight: str, style: FontStyle) -> tuple[Path, float]:
-    """One character's outline at font size 1 (em = 1 unit) and its advance width."""
-    prop = _font(weight, style)
-    font = get_font(findfont(prop))
-    font.set_size(100, 72)  # as TextPath does: 100 pt at 72 dpi, so points / 100 = em
-    advance = font.load_char(ord(char), flags=LoadFlags.NO_HINTING).linearHoriAdvance / 65536 / 100
-    if char.isspace():  # no outline (and TextPath fails on an empty one)
-        return Path(np.empty((0, 2))), advance
-    return TextPath((0, 0), char, size=1, prop=prop), advance
-
-
-@functools.lru_cache(maxsize=4096)
-def _glyphs(text: str, weight: str, style: FontStyle) -> tuple[Path, float, float]:
-    """The outline of ``text`` at font size 1, with the left and right x of its ink.
-
-    Built from cached characters (TextPath costs ~3 ms per new string, and a new position brings
-    dozens of new strings); no kerning, which DejaVu Sans barely uses for these labels.
-    """
-    parts, x = [], 0.0
-    for char in text:
-        path, advance = _char(char, weight, style)
-        vertices = np.asarray(path.vertices)
-        if len(vertices):
-            parts.append(Path(vertices + np.array([x, 0.0]), path.codes))
-        x += advance
-    if not parts:
-        return Path(np.empty((0, 2))), 0.0, 0.0
-    path = Path.make_compound_path(*parts)
-    # the control points' span: as good as the exact ink for alignment, and far cheaper
-    xs = np.asarray(path.vertices)[:, 0]
-    return path, float(xs.min()), float(xs.max())
-
-
-class LabelCollection(PathCollection):
-    """Text drawn as glyph outlines in one artist; ``strings`` lists what it says, in order.
-
-    Far faster to render than one ``Text`` per label, and the strings stay inspectable (the
-    tests read them to check that a perspective shows no hidden number).
-    """
-
-    strings: tuple[str, ...]
-
-
 # ---------------------------------------------------------------------------- the painter
 @dataclass
 class _Painter:
@@ -245,7 +190,7 @@ class _Painter:
         style: FontStyle = "normal",
     ) -> None:
         """A label of em height ``size`` (card units), vertically centred on digit height at y."""
-        path, x0, x1 = _glyphs(text, weight, style)
+        path, x0, x1 = glyph_ink(text, weight, style)
         shift = {"left": -x0, "center": -(x0 + x1) / 2, "right": -x1}[ha]
         transform = Affine2D().translate(shift, -CAP_CENTER).scale(size).translate(x, y)
         self.label_paths.append(transform.transform_path(path))
@@ -382,7 +327,7 @@ def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: f
         banner = ("MANHUNT: one number at a time, the first miss frees the fugitive", FOUND)
     if banner is not None:
         message, colour = banner
-        _, x0, x1 = _glyphs(message, "bold", "normal")
+        _, x0, x1 = glyph_ink(message, "bold", "normal")
         p.box(MARGIN - 0.1, -1.25, (x1 - x0) * 0.3 + 0.4, 0.56, "white", colour, lw=2.5)
         p.text(MARGIN + 0.1, -0.97, message, 0.3, colour, ha="left", weight="bold")
         return -1.4
@@ -680,7 +625,7 @@ def _point_labels(
     """
     paths = []
     for text in strings:
-        path, x0, x1 = _glyphs(text, "normal", "normal")
+        path, x0, x1 = glyph_ink(text, "normal", "normal")
         dx = {"left": -x0, "center": -(x0 + x1) / 2, "right": -x1}[ha]
         if axis == "x":
             dy = -0.76 + pad / fontsize  # the top of the digits ``pad`` points below the axis

@@ -8,24 +8,17 @@ they share a section, the turn in progress haloed and transfer sections marked.
 from __future__ import annotations
 
 import functools
-from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-from matplotlib.artist import Artist
-from matplotlib.backends.backend_agg import FigureCanvasAgg, RendererAgg
-from matplotlib.collections import LineCollection, PatchCollection, PathCollection
+from matplotlib.collections import LineCollection, PatchCollection
 from matplotlib.colors import to_rgb
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties, findfont, get_font
-from matplotlib.ft2font import LoadFlags
-from matplotlib.patches import BoxStyle, Circle, FancyBboxPatch, Rectangle
-from matplotlib.path import Path
-from matplotlib.textpath import TextPath
-from matplotlib.transforms import Affine2D
+from matplotlib.patches import Circle, FancyBboxPatch, Rectangle
 
+from gamelib.core.drawing import (
+    Backdrop,
+    Labels,
+)
 from gamelib.getonboard.board import (
     DARK_LOVERS,
     ENTRANCE,
@@ -69,251 +62,6 @@ FEATURE_STYLE: dict[int, tuple[str, str, str, str, str]] = {
 assert len(FEATURE_STYLE) == len(FEATURES)
 
 
-# ------------------------------------------------------------------ labels as glyph outlines
-# One ``Text`` artist costs 1-2 ms to lay out and render, and a board has a hundred labels: the
-# labels are drawn instead as glyph outlines, all of them in one :class:`LabelCollection`.
-FontStyle = Literal["normal", "italic"]
-ASCENT, DESCENT = 0.76, 0.24
-"""DejaVu Sans ascent and descent in ems, as matplotlib aligns a line ("top", "bottom")."""
-LINE_SPACING = 1.2
-
-
-@functools.cache
-def _font(weight: str, style: FontStyle) -> FontProperties:
-    return FontProperties(family="DejaVu Sans", weight=weight, style=style)
-
-
-@functools.cache
-def _char(char: str, weight: str, style: FontStyle) -> tuple[Path, float]:
-    """One character's outline at font size 1 (em = 1 unit) and its advance width."""
-    prop = _font(weight, style)
-    font = get_font(findfont(prop))
-    font.set_size(100, 72)  # as TextPath does: 100 pt at 72 dpi, so points / 100 = em
-    advance = font.load_char(ord(char), flags=LoadFlags.NO_HINTING).linearHoriAdvance / 65536 / 100
-    if char.isspace():  # no outline (and TextPath fails on an empty one)
-        return Path(np.empty((0, 2))), advance
-    return TextPath((0, 0), char, size=1, prop=prop), advance
-
-
-@functools.lru_cache(maxsize=4096)
-def _glyphs(line: str, weight: str, style: FontStyle) -> tuple[Path, float]:
-    """The outline of one line of text at font size 1, baseline at y = 0, and its advance width.
-
-    Built from cached characters (a new ``TextPath`` costs ~3 ms); no kerning, which DejaVu Sans
-    barely uses.
-    """
-    parts, x = [], 0.0
-    for char in line:
-        path, advance = _char(char, weight, style)
-        vertices = np.asarray(path.vertices)
-        if len(vertices):
-            parts.append(Path(vertices + np.array([x, 0.0]), path.codes))
-        x += advance
-    if not parts:
-        return Path(np.empty((0, 2))), x
-    return Path.make_compound_path(*parts), x
-
-
-class LabelCollection(PathCollection):
-    """Text drawn as glyph outlines in one artist; ``strings`` lists what it says, in order.
-
-    Far faster to render than one ``Text`` per label, and the strings stay inspectable (the
-    tests read them to check that a perspective shows no hidden information).
-    """
-
-    strings: tuple[str, ...] = ()
-
-
-@dataclass
-class _Labels:
-    """Labels gathered in points around anchors in data (or axes) coordinates, emitted at once.
-
-    ``add`` takes matplotlib's ``Text`` vocabulary (font size in points, ``ha``, ``va``,
-    ``weight``, ``style``, ``rotation``, several lines), so the drawing reads as before.
-    """
-
-    paths: list[Path] = field(default_factory=list)
-    anchors: list[tuple[float, float]] = field(default_factory=list)
-    colours: list[str] = field(default_factory=list)
-    strings: list[str] = field(default_factory=list)
-    boxes: list[tuple[Path, tuple[float, float], str, str, float]] = field(default_factory=list)
-
-    def add(
-        self,
-        x: float,
-        y: float,
-        text: str,
-        size: float,
-        colour: str = "#222222",
-        ha: str = "left",
-        va: str = "baseline",
-        weight: str = "normal",
-        style: FontStyle = "normal",
-        rotation: float = 0.0,
-        offset: tuple[float, float] = (0.0, 0.0),
-        box: tuple[str, str, float] | None = None,
-        box_style: str = "round",
-    ) -> None:
-        """``text`` of ``size`` points anchored at (x, y), shifted by ``offset`` points.
-
-        ``box`` = (face, edge, pad in ems) frames it, as a ``Text`` bbox does.
-        """
-        lines = text.split("\n")
-        step = LINE_SPACING
-        first = {
-            "baseline": 0.0,
-            "top": -ASCENT,
-            "bottom": DESCENT + (len(lines) - 1) * step,
-            "center": ((len(lines) - 1) * step + DESCENT - ASCENT) / 2,
-        }[va]
-        parts, left, right = [], 0.0, 0.0
-        for i, line in enumerate(lines):
-            path, width = _glyphs(line, weight, style)
-            shift = {"left": 0.0, "center": -width / 2, "right": -width}[ha]
-            left, right = min(left, shift), max(right, shift + width)
-            vertices = np.asarray(path.vertices)
-            if len(vertices):
-                parts.append(Path(vertices + np.array([shift, first - i * step]), path.codes))
-        placed = Affine2D().scale(size).rotate_deg(rotation).translate(*offset)
-        if box is not None:
-            face, edge, pad = box
-            bottom = first - (len(lines) - 1) * step - DESCENT
-            frame: Any = BoxStyle(box_style, pad=pad)  # a BoxStyle subclass instance, callable
-            outline = frame(left, bottom, right - left, first + ASCENT - bottom, 1.0)
-            self.boxes.append((placed.transform_path(outline), (x, y), face, edge, size))
-        if parts:
-            self.paths.append(placed.transform_path(Path.make_compound_path(*parts)))
-            self.anchors.append((x, y))
-            self.colours.append(colour)
-            self.strings.append(text)
-
-    def emit(
-        self, ax: Axes, zorder: float = 5, coordinates: Literal["data", "axes", "figure"] = "data"
-    ) -> LabelCollection:
-        """Add the labels (and their boxes just under them) to ``ax`` as two artists."""
-        points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # path units are points
-        anchor = {"data": ax.transData, "axes": ax.transAxes, "figure": ax.figure.transFigure}[coordinates]
-        if self.boxes:
-            frames = PathCollection(
-                [b[0] for b in self.boxes],
-                offsets=[b[1] for b in self.boxes],
-                offset_transform=anchor,
-                facecolors=[b[2] for b in self.boxes],
-                edgecolors=[b[3] for b in self.boxes],
-                linewidths=1.0,
-                zorder=zorder - 0.01,
-            )
-            frames.set_transform(points)
-            frames.set_clip_on(False)  # as a Text's bbox
-            ax.add_collection(frames, autolim=False)
-        labels = LabelCollection(
-            self.paths,
-            offsets=self.anchors or None,
-            offset_transform=anchor,
-            facecolors=self.colours,
-            edgecolors="none",
-            linewidths=0,
-            zorder=zorder,
-        )
-        labels.set_transform(points)
-        labels.set_clip_on(False)  # as a Text
-        labels.strings = tuple(self.strings)
-        ax.add_collection(labels, autolim=False)
-        return labels
-
-
-# ------------------------------------------------------------------ the static layer, cached
-_BACKDROPS: OrderedDict[tuple[Hashable, ...], np.ndarray] = OrderedDict()
-_BACKDROPS_KEPT = 16
-
-
-class _Backdrop(Artist):
-    """The static part of a board, drawn once per resolution into an image then pasted.
-
-    ``build(ax)`` adds the static artists to a blank axes with the same place and limits as the
-    real one.  Raster output (the Stepper's PNG) reuses the image cached under ``key`` and the
-    exact pixel geometry, so a redraw pays for the moving pieces only; vector output (PDF, SVG)
-    draws the built artists themselves, so it stays sharp.
-    """
-
-    def __init__(self, key: Hashable, build: Callable[[Axes], None], zorder: float) -> None:
-        super().__init__()
-        self._key = key
-        self._build = build
-        self.set_zorder(zorder)
-
-    def _scratch(self, width: float, height: float, dpi: float) -> Axes:
-        """A transparent figure of the same size holding the static artists where ``axes`` is."""
-        axes = self.axes
-        assert axes is not None
-        scratch = Figure(figsize=(width / dpi, height / dpi), dpi=dpi, facecolor="none")
-        ax = scratch.add_axes(axes.get_position().bounds)
-        ax.set_xlim(axes.get_xlim())
-        ax.set_ylim(axes.get_ylim())
-        ax.set_axis_off()
-        self._build(ax)
-        return ax
-
-    def strings(self) -> tuple[str, ...]:
-        """What the static labels say (the tests read it: the image itself is not searchable)."""
-        figure = self.get_figure(root=True)
-        assert figure is not None
-        ax = self._scratch(figure.bbox.width, figure.bbox.height, figure.dpi)
-        return tuple(s for c in ax.collections if isinstance(c, LabelCollection) for s in c.strings)
-
-    def draw(self, renderer: Any) -> None:
-        axes = self.axes
-        if not self.get_visible() or axes is None:
-            return
-        width, height, dpi = renderer.width, renderer.height, renderer.dpi
-        if not isinstance(renderer, RendererAgg):  # vector output: the artists themselves
-            self._scratch(width, height, dpi).draw(renderer)
-            return
-        key = (
-            self._key,
-            width,
-            height,
-            dpi,
-            tuple(axes.get_position().bounds),
-            axes.get_xlim(),
-            axes.get_ylim(),
-        )
-        image = _BACKDROPS.get(key)
-        if image is None:
-            scratch = self._scratch(width, height, dpi).get_figure(root=True)
-            assert isinstance(scratch, Figure)
-            canvas = FigureCanvasAgg(scratch)
-            canvas.draw()
-            # Agg's buffer runs top to bottom; draw_image wants the rows bottom to top
-            image = np.ascontiguousarray(np.asarray(canvas.buffer_rgba())[::-1])
-            _BACKDROPS[key] = image
-            while len(_BACKDROPS) > _BACKDROPS_KEPT:
-                _BACKDROPS.popitem(last=False)
-        else:
-            _BACKDROPS.move_to_end(key)
-        gc = renderer.new_gc()
-        renderer.draw_image(gc, 0, 0, image)
-        gc.restore()
-        self.stale = False
-
-
-def label_strings(figure: Figure) -> list[str]:
-    """Every string ``figure`` shows: its Text artists, glyph labels and cached static layers.
-
-    The labels are outlines and the static layers images, so this is how tests (and anyone
-    checking what a perspective reveals) read a drawing.
-    """
-    strings: list[str] = []
-    for ax in figure.axes:
-        strings += [t.get_text() for t in ax.texts]
-        for artist in ax.get_children():
-            if isinstance(artist, LabelCollection):
-                strings += artist.strings
-            elif isinstance(artist, _Backdrop):
-                strings += artist.strings()
-    return strings
-
-
 def _xy(board: CityMap, node: int) -> tuple[float, float]:
     x, y = board.pos[node]
     return float(x), float(-y)
@@ -322,16 +70,16 @@ def _xy(board: CityMap, node: int) -> tuple[float, float]:
 def draw_map(board: CityMap, ax: Axes, badge_size: float = 15.0) -> None:
     """The static board: river, streets (Rome's colours), intersections and their features.
 
-    Two cached layers (see :class:`_Backdrop`): the ground (river and streets) under the
+    Two cached layers (see :class:`Backdrop`): the ground (river and streets) under the
     players' lines, the badges and labels over them.
     """
     ax.set_xlim(-1.1, board.width - 0.3)
     ax.set_ylim(-board.height + 0.3, 1.05)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.add_artist(_Backdrop((board, "ground"), functools.partial(_draw_ground, board), zorder=1))
+    ax.add_artist(Backdrop((board, "ground"), functools.partial(_draw_ground, board), zorder=1))
     badges = functools.partial(_draw_badges, board, badge_size)
-    ax.add_artist(_Backdrop((board, "badges", badge_size), badges, zorder=5))
+    ax.add_artist(Backdrop((board, "badges", badge_size), badges, zorder=5))
 
 
 def _draw_ground(board: CityMap, ax: Axes) -> None:
@@ -359,7 +107,7 @@ def _draw_ground(board: CityMap, ax: Axes) -> None:
 def _draw_badges(board: CityMap, badge_size: float, ax: Axes) -> None:
     """Feature badges, start numbers, objective letters, column and row names."""
     badges: dict[int, list[tuple[float, float]]] = {}
-    badge_labels, tags = _Labels(), _Labels()
+    badge_labels, tags = Labels(), Labels()
     for node in range(board.num_nodes):
         x, y = _xy(board, node)
         feats = board.features[node]
@@ -495,7 +243,7 @@ def draw_lines(state: GetOnBoardState, ax: Axes) -> None:
                 holders[s] = holders.get(s, 0) + 1
             owned >>= 1
             s += 1
-    transfers, counts = [], _Labels()
+    transfers, counts = [], Labels()
     for s, count in holders.items():
         if count >= 2:
             a, b = board.section_ends[s]
@@ -561,7 +309,7 @@ def draw_state(
     draw_map(board, ax)
     if highlight:
         top = max(highlight.values()) or 1.0
-        values = _Labels()
+        values = Labels()
         for node, value in highlight.items():
             if value > 0:
                 x, y = _xy(board, node)
@@ -594,8 +342,8 @@ def _legend(state: GetOnBoardState, ax: Axes) -> None:
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     rome = state.board.city == "rome"
-    ax.add_artist(_Backdrop(("map key", rome), functools.partial(_map_key, rome), zorder=1))
-    labels, marks, strokes = _Labels(), Marks(), Strokes()
+    ax.add_artist(Backdrop(("map key", rome), functools.partial(_map_key, rome), zorder=1))
+    labels, marks, strokes = Labels(), Marks(), Strokes()
     row = LEGEND_ROW
     player_rows = state.num_players
     y = 0.02 + 2 * row * player_rows + row * 0.8
@@ -613,7 +361,7 @@ def _legend(state: GetOnBoardState, ax: Axes) -> None:
 
 def _map_key(rome: bool, ax: Axes) -> None:
     """The legend of the map: every feature's badge, the river, the streets, the markings."""
-    labels, marks, strokes = _Labels(), Marks(), Strokes()
+    labels, marks, strokes = Labels(), Marks(), Strokes()
     row = LEGEND_ROW
     labels.add(0.5, 0.985, "Map", 14, ha="center", va="center")
     y = 0.985 - row
@@ -637,7 +385,7 @@ def _map_key(rome: bool, ax: Axes) -> None:
     _emit_key(ax, labels, marks, strokes)
 
 
-def _emit_key(ax: Axes, labels: _Labels, marks: Marks, strokes: Strokes) -> None:
+def _emit_key(ax: Axes, labels: Labels, marks: Marks, strokes: Strokes) -> None:
     """Line samples first, markers over them, then the labels, as in a legend."""
     ax.add_collection(
         LineCollection(

@@ -14,22 +14,17 @@ Fonts are sized for a projector (16 x 9 inch figure, 12-22 pt text).
 
 from __future__ import annotations
 
-import functools
 import math
 import textwrap
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING
 
-import numpy as np
-from matplotlib.collections import PatchCollection, PathCollection
+from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties, findfont, get_font
-from matplotlib.ft2font import LoadFlags
-from matplotlib.patches import BoxStyle, Circle, FancyArrowPatch, FancyBboxPatch, Patch, Polygon
-from matplotlib.path import Path
-from matplotlib.textpath import TextPath
-from matplotlib.transforms import Affine2D
+from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Patch, Polygon
 
+from gamelib.core.drawing import (
+    Labels,
+)
 from gamelib.passante.board import (
     CHARACTERS,
     LOCATION_TITLES,
@@ -56,174 +51,6 @@ PLAYER_COLOURS = ("#d62728", "#1f5fbf", "#e67e00", "#138d75")
 """Heart colours of players 1-4."""
 SHORT = ("Pol", "Ins", "Men", "Gar", "Chat", "Com", "Poè", "Garç")
 TOKEN_R = 0.4
-
-
-# ------------------------------------------------------------------ labels as glyph outlines
-# One ``Text`` artist costs 1-2 ms to lay out and render, and a board has a hundred labels: the
-# labels are drawn instead as glyph outlines, all of them in one :class:`LabelCollection`.
-FontStyle = Literal["normal", "italic"]
-ASCENT, DESCENT = 0.76, 0.24
-"""DejaVu Sans ascent and descent in ems, as matplotlib aligns a line ("top", "bottom")."""
-LINE_SPACING = 1.2
-
-
-@functools.cache
-def _font(weight: str, style: FontStyle) -> FontProperties:
-    return FontProperties(family="DejaVu Sans", weight=weight, style=style)
-
-
-@functools.cache
-def _char(char: str, weight: str, style: FontStyle) -> tuple[Path, float]:
-    """One character's outline at font size 1 (em = 1 unit) and its advance width."""
-    prop = _font(weight, style)
-    font = get_font(findfont(prop))
-    font.set_size(100, 72)  # as TextPath does: 100 pt at 72 dpi, so points / 100 = em
-    advance = font.load_char(ord(char), flags=LoadFlags.NO_HINTING).linearHoriAdvance / 65536 / 100
-    if char.isspace():  # no outline (and TextPath fails on an empty one)
-        return Path(np.empty((0, 2))), advance
-    return TextPath((0, 0), char, size=1, prop=prop), advance
-
-
-@functools.lru_cache(maxsize=4096)
-def _glyphs(line: str, weight: str, style: FontStyle) -> tuple[Path, float]:
-    """The outline of one line of text at font size 1, baseline at y = 0, and its advance width.
-
-    Built from cached characters (a new ``TextPath`` costs ~3 ms); no kerning, which DejaVu Sans
-    barely uses.
-    """
-    parts, x = [], 0.0
-    for char in line:
-        path, advance = _char(char, weight, style)
-        vertices = np.asarray(path.vertices)
-        if len(vertices):
-            parts.append(Path(vertices + np.array([x, 0.0]), path.codes))
-        x += advance
-    if not parts:
-        return Path(np.empty((0, 2))), x
-    return Path.make_compound_path(*parts), x
-
-
-class LabelCollection(PathCollection):
-    """Text drawn as glyph outlines in one artist; ``strings`` lists what it says, in order.
-
-    Far faster to render than one ``Text`` per label, and the strings stay inspectable (the
-    tests read them to check that a perspective shows no hidden information).
-    """
-
-    strings: tuple[str, ...] = ()
-
-
-@dataclass
-class _Labels:
-    """Labels gathered in points around anchors in data (or axes) coordinates, emitted at once.
-
-    ``add`` takes matplotlib's ``Text`` vocabulary (font size in points, ``ha``, ``va``,
-    ``weight``, ``style``, ``rotation``, several lines), so the drawing reads as before.
-    """
-
-    paths: list[Path] = field(default_factory=list)
-    anchors: list[tuple[float, float]] = field(default_factory=list)
-    colours: list[str] = field(default_factory=list)
-    strings: list[str] = field(default_factory=list)
-    boxes: list[tuple[Path, tuple[float, float], str, str, float]] = field(default_factory=list)
-
-    def add(
-        self,
-        x: float,
-        y: float,
-        text: str,
-        size: float,
-        colour: str = "#222222",
-        ha: str = "left",
-        va: str = "baseline",
-        weight: str = "normal",
-        style: FontStyle = "normal",
-        rotation: float = 0.0,
-        offset: tuple[float, float] = (0.0, 0.0),
-        box: tuple[str, str, float] | None = None,
-        box_style: str = "round",
-    ) -> None:
-        """``text`` of ``size`` points anchored at (x, y), shifted by ``offset`` points.
-
-        ``box`` = (face, edge, pad in ems) frames it, as a ``Text`` bbox does.
-        """
-        lines = text.split("\n")
-        step = LINE_SPACING
-        first = {
-            "baseline": 0.0,
-            "top": -ASCENT,
-            "bottom": DESCENT + (len(lines) - 1) * step,
-            "center": ((len(lines) - 1) * step + DESCENT - ASCENT) / 2,
-        }[va]
-        parts, left, right = [], 0.0, 0.0
-        for i, line in enumerate(lines):
-            path, width = _glyphs(line, weight, style)
-            shift = {"left": 0.0, "center": -width / 2, "right": -width}[ha]
-            left, right = min(left, shift), max(right, shift + width)
-            vertices = np.asarray(path.vertices)
-            if len(vertices):
-                parts.append(Path(vertices + np.array([shift, first - i * step]), path.codes))
-        placed = Affine2D().scale(size).rotate_deg(rotation).translate(*offset)
-        if box is not None:
-            face, edge, pad = box
-            bottom = first - (len(lines) - 1) * step - DESCENT
-            frame: Any = BoxStyle(box_style, pad=pad)  # a BoxStyle subclass instance, callable
-            outline = frame(left, bottom, right - left, first + ASCENT - bottom, 1.0)
-            self.boxes.append((placed.transform_path(outline), (x, y), face, edge, size))
-        if parts:
-            self.paths.append(placed.transform_path(Path.make_compound_path(*parts)))
-            self.anchors.append((x, y))
-            self.colours.append(colour)
-            self.strings.append(text)
-
-    def emit(
-        self, ax: Axes, zorder: float = 5, coordinates: Literal["data", "axes", "figure"] = "data"
-    ) -> LabelCollection:
-        """Add the labels (and their boxes just under them) to ``ax`` as two artists."""
-        points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # path units are points
-        anchor = {"data": ax.transData, "axes": ax.transAxes, "figure": ax.figure.transFigure}[coordinates]
-        if self.boxes:
-            frames = PathCollection(
-                [b[0] for b in self.boxes],
-                offsets=[b[1] for b in self.boxes],
-                offset_transform=anchor,
-                facecolors=[b[2] for b in self.boxes],
-                edgecolors=[b[3] for b in self.boxes],
-                linewidths=1.0,
-                zorder=zorder - 0.01,
-            )
-            frames.set_transform(points)
-            frames.set_clip_on(False)  # as a Text's bbox
-            ax.add_collection(frames, autolim=False)
-        labels = LabelCollection(
-            self.paths,
-            offsets=self.anchors or None,
-            offset_transform=anchor,
-            facecolors=self.colours,
-            edgecolors="none",
-            linewidths=0,
-            zorder=zorder,
-        )
-        labels.set_transform(points)
-        labels.set_clip_on(False)  # as a Text
-        labels.strings = tuple(self.strings)
-        ax.add_collection(labels, autolim=False)
-        return labels
-
-
-def label_strings(figure: Figure) -> list[str]:
-    """Every string ``figure`` shows: its Text artists and its glyph labels.
-
-    The labels are outlines, so this is how tests (and anyone checking what a perspective
-    reveals) read a drawing.
-    """
-    strings: list[str] = []
-    for ax in figure.axes:
-        strings += [t.get_text() for t in ax.texts]
-        for artist in ax.collections:
-            if isinstance(artist, LabelCollection):
-                strings += artist.strings
-    return strings
 
 
 def _angle(zone: int, frac: float) -> float:
@@ -271,7 +98,7 @@ def draw_state(state: PassanteState, ax: Axes | None = None, perspective: int | 
     ax.set_ylim(-2.3, 10.0)
     ax.set_aspect("equal")
     ax.axis("off")
-    labels = _Labels()  # everything written outside the tokens, in one artist
+    labels = Labels()  # everything written outside the tokens, in one artist
     _draw_board(ax, labels)
     _draw_pieces(ax, state)
     _draw_passante(ax, state, labels)
@@ -281,7 +108,7 @@ def draw_state(state: PassanteState, ax: Axes | None = None, perspective: int | 
     return fig
 
 
-def _draw_board(ax: Axes, labels: _Labels) -> None:
+def _draw_board(ax: Axes, labels: Labels) -> None:
     wedges: list[Patch] = []
     for z in ZONES:
         a0, a1 = _angle(z, 1.0), _angle(z, 0.0)
@@ -295,7 +122,7 @@ def _draw_board(ax: Axes, labels: _Labels) -> None:
 
 
 def _draw_pieces(ax: Axes, state: PassanteState) -> None:
-    names, hearts, numbers = _Labels(), _Labels(), _Labels()
+    names, hearts, numbers = Labels(), Labels(), Labels()
     tokens: list[Patch] = []
     filled = [0] * 5
     for c in CHARACTERS:
@@ -336,7 +163,7 @@ def _draw_pieces(ax: Axes, state: PassanteState) -> None:
     numbers.emit(ax, zorder=8)
 
 
-def _draw_passante(ax: Axes, state: PassanteState, labels: _Labels) -> None:
+def _draw_passante(ax: Axes, state: PassanteState, labels: Labels) -> None:
     loc, direction = state.passante, state.pdir
     radius = R_OUT + 1.55
     if loc == PLACE:
@@ -368,7 +195,7 @@ def _draw_passante(ax: Axes, state: PassanteState, labels: _Labels) -> None:
     labels.add(x, y - 0.7, "Passante", 14, colour=PASSANTE_COLOUR, ha="center", va="center", weight="bold")
 
 
-def _draw_header(labels: _Labels, state: PassanteState, perspective: int | None) -> None:
+def _draw_header(labels: Labels, state: PassanteState, perspective: int | None) -> None:
     game = state.game
     turn = min(state.turns + 1, game.total_turns)
     if state.phase == OVER:
@@ -390,7 +217,7 @@ def _draw_header(labels: _Labels, state: PassanteState, perspective: int | None)
 
 
 def _draw_panel(
-    labels: _Labels, state: PassanteState, hands: tuple[tuple[int, ...] | None, ...], perspective: int | None
+    labels: Labels, state: PassanteState, hands: tuple[tuple[int, ...] | None, ...], perspective: int | None
 ) -> None:
     x0 = 9.4
     score = state.score()

@@ -11,7 +11,9 @@ from delano_helpers import start
 from matplotlib.figure import Figure
 
 import gamelib
+import gamelib.core.drawing
 from gamelib.agents import RandomAgent
+from gamelib.core.drawing import LabelCollection, label_strings
 from gamelib.delanopolis import analysis as A
 from gamelib.delanopolis.agents import (
     FractionBidder,
@@ -21,7 +23,6 @@ from gamelib.delanopolis.agents import (
     majority_needed,
 )
 from gamelib.delanopolis.board import REFUGE_BASE, board
-from gamelib.delanopolis.draw import LabelCollection, label_strings
 from gamelib.delanopolis.rules import ROLL_DICE, DelanopolisState, Dice
 
 PLACEMENTS = [
@@ -240,8 +241,6 @@ def test_cached_city_layer_matches_drawing_it_afresh(monkeypatch: pytest.MonkeyP
     import numpy as np
     from PIL import Image
 
-    from gamelib.delanopolis import draw
-
     state = gamelib.make("delanopolis", players=4).new_game(seed=0)
 
     def picture() -> np.ndarray:
@@ -250,7 +249,7 @@ def test_cached_city_layer_matches_drawing_it_afresh(monkeypatch: pytest.MonkeyP
         return np.asarray(Image.open(buffer)).astype(int)
 
     cached = picture()
-    monkeypatch.setattr(draw, "RendererAgg", type("NotAgg", (), {}))  # as for PDF or SVG
+    monkeypatch.setattr(gamelib.core.drawing, "RendererAgg", type("NotAgg", (), {}))  # as for PDF or SVG
     direct = picture()
     assert cached.shape == direct.shape == (630, 1140, 4)
     assert np.abs(cached - direct).max() <= 2  # rounding of the alpha blend only

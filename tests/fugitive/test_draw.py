@@ -15,7 +15,8 @@ from matplotlib.figure import Figure
 
 import gamelib
 from gamelib.agents.basic import RandomAgent
-from gamelib.fugitive.draw import UNIT_INCHES, LabelCollection, _row_layout, draw_belief, draw_state
+from gamelib.core.drawing import LabelCollection
+from gamelib.fugitive.draw import UNIT_INCHES, _row_layout, draw_belief, draw_state
 from gamelib.fugitive.rules import DECK_RANGES, DETECTIVE, FUGITIVE, MANHUNT, OVER, FugitiveState, mask_of
 
 PERSPECTIVES = (None, FUGITIVE, DETECTIVE)

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 from matplotlib.figure import Figure
 
 import gamelib
+import gamelib.core.drawing
 from gamelib.agents import RandomAgent, make_agent
+from gamelib.core.drawing import LabelCollection, cached_static_layers, clear_static_layers, label_strings
 from gamelib.getonboard.agents import GreedyAgent, LookaheadAgent, PlannerAgent, ticket_mcts
 from gamelib.getonboard.analysis import (
     best_route,
@@ -22,7 +24,7 @@ from gamelib.getonboard.analysis import (
     score_breakdowns,
     visit_frequencies,
 )
-from gamelib.getonboard.draw import LabelCollection, draw_heat, draw_sheet, label_strings
+from gamelib.getonboard.draw import draw_heat, draw_sheet
 from gamelib.getonboard.rules import CATEGORIES, P_LAY, GetOnBoardState
 
 
@@ -138,17 +140,15 @@ def test_cached_map_layer_is_reused_pixel_for_pixel() -> None:
     import numpy as np
     from PIL import Image
 
-    from gamelib.getonboard import draw
-
     state = at_first_turn(players=2)
     for dpi in (60, 100):
-        draw._BACKDROPS.clear()
+        clear_static_layers()
         pictures = []
         for _ in range(2):  # cold (the layers are drawn, then cached), then warm (pasted)
             buffer = io.BytesIO()
             state.draw().savefig(buffer, format="png", dpi=dpi)
             pictures.append(np.asarray(Image.open(buffer)))
-            assert len(draw._BACKDROPS) == 3  # ground, badges, map key
+            assert cached_static_layers() == 3  # ground, badges, map key
         assert pictures[0].shape == (10 * dpi, 15 * dpi, 4)
         assert np.array_equal(pictures[0], pictures[1])
     svg = io.StringIO()
@@ -163,8 +163,6 @@ def test_cached_map_layer_matches_drawing_it_afresh(monkeypatch: pytest.MonkeyPa
     import numpy as np
     from PIL import Image
 
-    from gamelib.getonboard import draw
-
     state = at_first_turn(players=3)
 
     def picture() -> np.ndarray:
@@ -173,7 +171,7 @@ def test_cached_map_layer_matches_drawing_it_afresh(monkeypatch: pytest.MonkeyPa
         return np.asarray(Image.open(buffer)).astype(int)
 
     cached = picture()
-    monkeypatch.setattr(draw, "RendererAgg", type("NotAgg", (), {}))  # as for PDF or SVG
+    monkeypatch.setattr(gamelib.core.drawing, "RendererAgg", type("NotAgg", (), {}))  # as for PDF or SVG
     direct = picture()
     assert cached.shape == direct.shape
     assert np.abs(cached - direct).max() <= 2  # rounding of the alpha blend only

@@ -13,6 +13,7 @@ from matplotlib.figure import Figure
 import gamelib
 from gamelib import CHANCE
 from gamelib.agents import RandomAgent, make_agent
+from gamelib.core.drawing import LabelCollection, label_strings
 from gamelib.passante import board as B
 from gamelib.passante.agents import WishSeekerAgent, cooperative_ismcts, evaluate, heuristic, wish_cost
 from gamelib.passante.analysis import (
@@ -23,7 +24,7 @@ from gamelib.passante.analysis import (
     plot_distributions,
     score_distribution,
 )
-from gamelib.passante.draw import LabelCollection, draw_state, label_strings
+from gamelib.passante.draw import draw_state
 from gamelib.passante.rules import NUM_WISHES, WISHES, PassanteState
 
 VARIANTS = [
