@@ -50,7 +50,19 @@ ZONE_TINTS = ("#e4e6ea", "#dcefe2", "#f4dcda", "#f8edc6")
 PLAYER_COLOURS = ("#d62728", "#1f5fbf", "#e67e00", "#138d75")
 """Heart colours of players 1-4."""
 SHORT = ("Pol", "Ins", "Men", "Gar", "Chat", "Com", "Poè", "Garç")
-TOKEN_R = 0.4
+TOKEN_R = 0.42
+X_MIN, X_MAX = -8.4, 8.6
+"""Data units across the figure: the half-octagon, its zone names and the Passante beside Café."""
+BOARD_TOP = 9.4
+PANEL_TOP = -2.7
+"""Where the players' panel starts, under the Place centrale."""
+PLAYER_BLOCK = 3.0
+"""Data units one player's block takes in the panel (name, card, three wishes, fulfilled)."""
+LEGEND_ROOM = 0.9
+FIGURE_WIDTH = 9.5
+"""Inches: the Stepper (100 dpi) shows a 950 px PNG at 680-830 px, a mild shrink."""
+LINE = 0.42
+"""Data units between two lines of 11 pt text in the panel."""
 
 
 def _angle(zone: int, frac: float) -> float:
@@ -86,16 +98,28 @@ def _slot(loc: int, index: int) -> tuple[float, float]:
     return _polar(radius, _angle(loc, frac))
 
 
+def _panel_bottom(num_players: int) -> float:
+    """The lowest y of the players' panel under the board: two columns of player blocks."""
+    rows = (num_players + 1) // 2
+    return PANEL_TOP - 0.75 - rows * PLAYER_BLOCK - LEGEND_ROOM
+
+
 def draw_state(state: PassanteState, ax: Axes | None = None, perspective: int | None = None) -> Figure:
-    """Draw ``state`` as seen by ``perspective`` (None: every hand shown)."""
+    """Draw ``state`` as seen by ``perspective`` (None: every hand shown).
+
+    The board sits on top and the players' panel under it, in two columns: a figure about
+    9.5 inches wide, so that the Stepper's PNG is shown near its natural size in a notebook
+    and its smallest labels (11 pt) stay readable on a projector.
+    """
     obs = state.observation(perspective)  # validates perspective and hides what it may not see
+    bottom = _panel_bottom(state.game.num_players)
     if ax is None:
-        fig = Figure(figsize=(18, 7.6))
+        fig = Figure(figsize=(FIGURE_WIDTH, FIGURE_WIDTH * (BOARD_TOP - bottom) / (X_MAX - X_MIN)))
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
         fig = ax.figure  # type: ignore[assignment]
-    ax.set_xlim(-8.6, 20.8)
-    ax.set_ylim(-2.3, 10.0)
+    ax.set_xlim(X_MIN, X_MAX)
+    ax.set_ylim(bottom, BOARD_TOP)
     ax.set_aspect("equal")
     ax.axis("off")
     labels = Labels()  # everything written outside the tokens, in one artist
@@ -103,7 +127,7 @@ def draw_state(state: PassanteState, ax: Axes | None = None, perspective: int | 
     _draw_pieces(ax, state)
     _draw_passante(ax, state, labels)
     _draw_header(labels, state, perspective)
-    _draw_panel(labels, state, obs.hands, perspective)
+    _draw_panel(labels, state, obs.hands, perspective, bottom)
     labels.emit(ax, zorder=9)
     return fig
 
@@ -134,9 +158,11 @@ def _draw_pieces(ax: Axes, state: PassanteState) -> None:
         text_colour = "#222" if ZONE_SOCLE[START_ZONE[c]] in ("jaune", "gris") else "white"
         names.add(x, y, SHORT[c], 12.5, colour=text_colour, ha="center", va="center", weight="bold")
         for k, p in enumerate(state.controllers(c)):
-            hx, hy = x - 0.2 + 0.4 * k, y + 0.62
-            hearts.add(hx, hy, "♥", 22, colour=PLAYER_COLOURS[p], ha="center", va="center")
-            numbers.add(hx, hy + 0.02, str(p + 1), 9, colour="white", ha="center", va="center", weight="bold")
+            hx, hy = x - 0.25 + 0.5 * k, y + 0.66
+            hearts.add(hx, hy, "♥", 27, colour=PLAYER_COLOURS[p], ha="center", va="center")
+            numbers.add(
+                hx, hy + 0.04, str(p + 1), 10.5, colour="white", ha="center", va="center", weight="bold"
+            )
     # the Omnibus: a coach at its location
     loc = state.bus
     if loc == PLACE:
@@ -145,8 +171,8 @@ def _draw_pieces(ax: Axes, state: PassanteState) -> None:
         x, y = _polar(_BUS_SLOT[0], _angle(loc, _BUS_SLOT[1]))
     coach: list[Patch] = [
         FancyBboxPatch(
-            (x - 0.62, y - 0.24),
-            1.24,
+            (x - 0.75, y - 0.24),
+            1.5,
             0.48,
             boxstyle="round,pad=0.02,rounding_size=0.15",
             facecolor="#6b4226",
@@ -154,9 +180,9 @@ def _draw_pieces(ax: Axes, state: PassanteState) -> None:
             lw=2,
         )
     ]
-    coach += [Circle((x + dx, y - 0.26), 0.1, facecolor="#222") for dx in (-0.38, 0.38)]
+    coach += [Circle((x + dx, y - 0.26), 0.1, facecolor="#222") for dx in (-0.45, 0.45)]
     ax.add_collection(PatchCollection(coach, match_original=True, zorder=4), autolim=False)
-    names.add(x, y + 0.02, "Omnibus", 10.5, colour="#f5e6c8", ha="center", va="center", weight="bold")
+    names.add(x, y + 0.02, "Omnibus", 11, colour="#f5e6c8", ha="center", va="center", weight="bold")
     ax.add_collection(PatchCollection(tokens, match_original=True, zorder=5), autolim=False)
     names.emit(ax, zorder=6)
     hearts.emit(ax, zorder=7)
@@ -212,64 +238,71 @@ def _draw_header(labels: Labels, state: PassanteState, perspective: int | None) 
             status = f"{game.player_name(who)} joue"
     view = "vue omnisciente" if perspective is None else f"vu par {game.player_name(perspective)}"
     title = f"A Une Passante — tour {turn}/{game.total_turns} · {status}"
-    labels.add(-8.0, 9.5, title, 20, colour="#222", va="center", weight="bold")
-    labels.add(-8.0, 8.9, view, 14, colour="#666", va="center", style="italic")
+    labels.add(X_MIN + 0.3, 9.0, title, 20, colour="#222", va="center", weight="bold")
+    labels.add(X_MIN + 0.3, 8.4, view, 14, colour="#666", va="center", style="italic")
 
 
 def _draw_panel(
-    labels: Labels, state: PassanteState, hands: tuple[tuple[int, ...] | None, ...], perspective: int | None
+    labels: Labels,
+    state: PassanteState,
+    hands: tuple[tuple[int, ...] | None, ...],
+    perspective: int | None,
+    bottom: float,
 ) -> None:
-    x0 = 9.4
+    """Score, then each player's block (two per row), then the tokens' abbreviations."""
     score = state.score()
-    labels.add(x0, 9.3, f"Souhaits exaucés : {score}", 24, colour=PASSANTE_COLOUR, va="center", weight="bold")
+    y = PANEL_TOP
     if state.phase == OVER:
-        verdict = "Barème : " + textwrap.fill(rating(score), 60)
+        verdict = "Barème : " + textwrap.shorten(rating(score), 70, placeholder="…")
     else:
         left = state.game.total_turns - state.turns
-        verdict = (
-            f"encore {left} tour(s) · la Passante a quitté la rue "
-            f"{state.arrivals} fois sur {state.game.num_players}"
-        )
-    labels.add(x0, 8.7, verdict, 13, colour="#555", va="top", style="italic")
-    y = 7.5
+        verdict = f"encore {left} tour(s) · Passante sortie {state.arrivals}/{state.game.num_players}"
+    labels.add(
+        X_MIN + 0.3, y, f"Souhaits exaucés : {score}", 18, colour=PASSANTE_COLOUR, va="center", weight="bold"
+    )
+    labels.add(X_MAX - 0.3, y, verdict, 12, colour="#555", ha="right", va="center", style="italic")
+    top = y - 0.75
+    half = (X_MAX - X_MIN) / 2
     for p in range(state.game.num_players):
+        x = X_MIN + 0.3 + half * (p % 2)
+        y = top - PLAYER_BLOCK * (p // 2)
         colour = PLAYER_COLOURS[p]
         card = state.char_hand[p]
         heart = state.hearts[p]
         held = PIECE_TITLES[card] if card >= 0 else "aucune"
-        pinned = f" · ♥ sur {PIECE_TITLES[heart]}" if heart >= 0 else ""
+        pinned = f" · ♥ sur {SHORT[heart]}" if heart >= 0 else ""
         mine = " (vous)" if perspective == p else ""
         labels.add(
-            x0, y, f"♥ {state.game.player_name(p)}{mine}", 18, colour=colour, va="center", weight="bold"
+            x, y, f"♥ {state.game.player_name(p)}{mine}", 15, colour=colour, va="center", weight="bold"
         )
-        labels.add(x0 + 4.3, y, f"carte : {held}{pinned}", 14, colour="#333", va="center")
-        y -= 0.58
+        y -= LINE + 0.05
+        labels.add(x + 0.2, y, f"carte : {held}{pinned}", 11.5, colour="#333", va="center")
+        y -= LINE
         hand = hands[p]
         if hand is None:
             labels.add(
-                x0 + 0.3, y, f"{len(state.hands[p])} souhait(s) caché(s)", 14, colour="#777", va="center"
+                x + 0.2, y, f"{len(state.hands[p])} souhait(s) caché(s)", 11.5, colour="#777", va="center"
             )
-            y -= 0.5
+            y -= LINE
         else:
             for w in hand:
-                labels.add(x0 + 0.3, y, _wish_line(w), 13.5, colour="#222", va="center")
-                y -= 0.5
+                labels.add(x + 0.2, y, _wish_line(w), 11, colour="#222", va="center")
+                y -= LINE
         done = state.fulfilled[p]
         if done:
             titles = ", ".join(f"#{w + 1}" for w in done)
-            fulfilled = textwrap.shorten(f"✓ exaucés : {titles}", 62)
-            labels.add(x0 + 0.3, y, fulfilled, 13.5, colour="#2f7d45", va="center")
-            y -= 0.5
-        y -= 0.18
-
-    labels.add(x0, -1.75, textwrap.fill(legend_text(), 85), 11, colour="#555", va="center")
+            labels.add(
+                x + 0.2, y, textwrap.shorten(f"✓ exaucés : {titles}", 40), 11.5, colour="#2f7d45", va="center"
+            )
+    legend = textwrap.fill(legend_text(), 84)
+    labels.add(X_MIN + 0.3, bottom + 0.15, legend, 11, colour="#555", va="bottom")
 
 
 def _wish_line(wish: int) -> str:
     w = WISHES[wish]
     who = ", ".join(SHORT[c] for c in w.characters)
-    title = textwrap.shorten(w.title, 34, placeholder="…")
-    return f"#{wish + 1} {title} — {LOCATION_TITLES[w.zone]} : {who}"
+    title = textwrap.shorten(w.title, 22, placeholder="…")
+    return f"#{wish + 1} {title} · {LOCATION_TITLES[w.zone]} : {who}"
 
 
 def legend_text() -> str:
