@@ -151,7 +151,7 @@ def _draw_city(ring: tuple[int, ...], refuge_on_double: bool, ax: Axes) -> None:
             )
         )
         labels.add(r.x, r.y, f"R{r.number}", 14, colour="white", ha="center", va="center", weight="bold")
-        labels.add(r.x, r.y - 0.085, r.name, 10, colour="#2e5a25", ha="center", va="top")
+        labels.add(r.x, r.y - 0.085, r.name, 10.5, colour="#2e5a25", ha="center", va="top")
     for group, zorder in ((shapes, 0), (ring_shapes, 2), (refuge_shapes, 3)):
         if group:
             ax.add_collection(PatchCollection(group, match_original=True, zorder=zorder), autolim=False)
@@ -240,7 +240,7 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
                 zorder=7,
             )
     if any(c == START for c in view.where):
-        labels.add(-1.02, 0.72, "start", 11, colour="#555555", ha="center")
+        labels.add(-1.02, 0.72, "start", 11.5, colour="#555555", ha="center")
     labels.emit(ax, zorder=5)
 
 
@@ -248,12 +248,12 @@ def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservatio
     ax.axis("off")
     ax.set_xlim(0, 1)
     n = len(view.vots)
-    ax.set_ylim(-0.2, n + 1.3)
+    ax.set_ylim(-0.35, n + 1.2)
     labels = Labels()
-    headers = ("player", "VOT'S", "COM'S", "atouts/jokers", "terrains")
-    xs = (0.02, 0.40, 0.56, 0.72, 0.93)
+    headers = ("player", "VOT'S", "COM'S", "atouts", "terr.")
+    xs = (0.02, 0.45, 0.63, 0.81, 0.95)
     for x, h in zip(xs, headers, strict=True):
-        labels.add(x, n + 0.6, h, 13, weight="bold", ha="left" if x < 0.3 else "center", va="center")
+        labels.add(x, n + 0.6, h, 12, weight="bold", ha="left" if x < 0.3 else "center", va="center")
     for row, p in enumerate(range(n)):
         y = n - 1 - row + 0.3
         if p == view.current_player:
@@ -271,28 +271,29 @@ def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservatio
             0.045,
             y,
             "*" if p == view.mayor else "o",
-            ms=22 if p == view.mayor else 16,
+            ms=19 if p == view.mayor else 14,
             mfc=player_colour(p),
             mec="k",
         )
         labels.add(
-            0.09, y, f"{p} {_role(view, p)}", 14, va="center", weight="bold" if p == view.mayor else "normal"
+            0.09, y, f"{p} {_role(view, p)}", 12, va="center", weight="bold" if p == view.mayor else "normal"
         )
-        labels.add(xs[1], y, str(view.vots[p]), 14, va="center", ha="center")
-        labels.add(xs[2], y, str(view.coms[p]), 14, va="center", ha="center")
+        labels.add(xs[1], y, str(view.vots[p]), 12, va="center", ha="center")
+        labels.add(xs[2], y, str(view.coms[p]), 12, va="center", ha="center")
         tok = view.tokens[p]
-        word = "joker" if p == view.mayor else "atout"
-        extra = " (played)" if view.boosted[p] else ""
-        tokens = (f"{tok} {word}{'s' if tok > 1 else ''}" if tok else "—") + extra
-        labels.add(xs[3], y, tokens, 13, va="center", ha="center")
-        labels.add(xs[4], y, str(view.owner.count(p)), 14, va="center", ha="center", weight="bold")
+        # the mayor's tokens are jokers (a "J"), a challenger's atouts; "✓" once one is played
+        tokens = (f"{tok}{' J' if p == view.mayor else ''}" if tok else "—") + (
+            " ✓" if view.boosted[p] else ""
+        )
+        labels.add(xs[3], y, tokens, 12, va="center", ha="center")
+        labels.add(xs[4], y, str(view.owner.count(p)), 12, va="center", ha="center", weight="bold")
         flags = []
         if view.skip_next[p]:
             flags.append("skips next turn")
         if state.bankrupt[p]:
             flags.append("bankrupt")
         if flags:
-            labels.add(0.09, y - 0.32, ", ".join(flags), 10, colour="#aa3333", va="center")
+            labels.add(0.09, y - 0.36, ", ".join(flags), 10.5, colour="#aa3333", va="center")
     labels.emit(ax)
 
 
@@ -326,8 +327,8 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     ax.set_xticks([])
     ax.set_yticks([])
     notes = Labels()  # in axes coordinates
-    notes.add(0, 1, title, 15, va="bottom", weight="bold", offset=(0, 6))  # where a title goes
-    notes.add(-0.015, 0.5, "points, as they count", 12, ha="center", va="bottom", rotation=90)
+    notes.add(0, 1, title, 12.5, va="bottom", weight="bold", offset=(0, 6))  # where a title goes
+    notes.add(-0.015, 0.5, "points", 11, ha="center", va="bottom", rotation=90)
     if not rows:
         notes.add(0.5, 0.5, "—", 20, ha="center")
         notes.emit(ax, coordinates="axes")
@@ -368,7 +369,7 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     texts_all = [*texts, total_text]
     xs_all = [*xs, total_x]
     heights_all = [*heights, hidden_height if hidden_total else challengers_total]
-    labels_all = [*labels, "challengers\ntotal"]
+    labels_all = [*labels, "chall.\ntotal"]
     if mayor_row is not None:
         b, boosted = mayor_row
         value = None if b is None else b * (2 if boosted else 1)
@@ -387,20 +388,20 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     if view.phase == BIDDING:
         waiting = [str(p) for p in view.bid_order if view.bids[p] is not None and view.bids[p] == -1]
         if waiting:
-            notes.add(0.01, 0.97, "still to bid: " + ", ".join(waiting), 12, va="top")
+            notes.add(0.01, 0.97, "still to bid: " + ", ".join(waiting), 11, va="top")
     values = Labels()
     for bar_x, bar_h, bar_text in zip(xs_all, heights_all, texts_all, strict=True):
-        values.add(bar_x, bar_h + top * 0.03, bar_text, 14, ha="center", va="bottom", weight="bold")
+        values.add(bar_x, bar_h + top * 0.03, bar_text, 12, ha="center", va="bottom", weight="bold")
     for bar_x, label in zip(xs_all, labels_all, strict=True):  # under the bars, as tick labels were
-        values.add(bar_x, 0, label, 12, ha="center", va="top", offset=(0, -5))
+        values.add(bar_x, 0, label, 11, ha="center", va="top", offset=(0, -4))
     values.emit(ax)
     ax.set_xlim(-0.6, xs_all[-1] + 0.6)
     ax.set_ylim(0, top * 1.3)
     if winner >= 0:
         taken = f"taken by {winner} ({_role(view, winner)})"
-        notes.add(0.99, 0.97, taken, 13, colour=player_colour(winner), ha="right", va="top", weight="bold")
+        notes.add(0.99, 0.97, taken, 11.5, colour=player_colour(winner), ha="right", va="top", weight="bold")
     elif view.phase != BIDDING:
-        notes.add(0.99, 0.97, "no sale", 13, ha="right", va="top")
+        notes.add(0.99, 0.97, "no sale", 11.5, ha="right", va="top")
     notes.emit(ax, coordinates="axes")
 
 
@@ -424,42 +425,61 @@ def _status(state: DelanopolisState, view: DelanopolisObservation) -> str:
     return f"Delanopolis, round {rnd}/{o.rounds}{roller}: {PHASE_NAMES[view.phase]}, {actor}"
 
 
+FIGURE_WIDTH = 9.5
+"""Inches: the Stepper (100 dpi) shows a 950 px PNG at 680-830 px, a mild shrink."""
+HEADING, MAP_HEIGHT, PANELS, STORY = 0.5, 6.76, 3.1, 0.95
+"""Heights in inches, top to bottom: status line, map (its data aspect), players | auction, story."""
+
+
 def draw_state(state: DelanopolisState, ax: Any = None, perspective: int | None = None) -> Figure:
-    """The whole table.  With ``ax`` only the map is drawn into it (for dashboards)."""
+    """The whole table.  With ``ax`` only the map is drawn into it (for dashboards).
+
+    Stacked for a notebook column: the status line, the map across the whole width, the
+    players' table beside the auction under it, the last chapter of the story at the foot.
+    """
     if ax is not None:
         draw_map(state, ax, perspective)
         return ax.figure  # type: ignore[no-any-return]
     view = state.observation(perspective)
     # fixed panels (a constrained layout measures every artist: a third of the redraw time)
-    fig = Figure(figsize=(19, 10.5))
-    ax_map = fig.add_axes((0.0, 0.13, 0.59, 0.815))
+    height = HEADING + MAP_HEIGHT + PANELS + STORY
+    fig = Figure(figsize=(FIGURE_WIDTH, height))
+
+    def band(top: float, size: float) -> tuple[float, float]:
+        """(bottom, height) in figure fractions of a band ``size`` inches tall, ``top`` from the top."""
+        return 1 - (top + size) / height, size / height
+
+    bottom, size = band(HEADING, MAP_HEIGHT)
+    ax_map = fig.add_axes((0.0, bottom, 1.0, size))
     draw_map(state, ax_map, perspective)
-    ax_players = fig.add_axes((0.6, 0.555, 0.395, 0.39))
+    bottom, size = band(HEADING + MAP_HEIGHT, PANELS)
+    ax_players = fig.add_axes((0.005, bottom, 0.47, size * 0.97))
     _draw_players(state, ax_players, view)
-    ax_auction = fig.add_axes((0.635, 0.175, 0.36, 0.325))
+    ax_auction = fig.add_axes((0.56, bottom + size * 0.16, 0.43, size * 0.68))
     draw_auction_into(ax_auction, view)
-    ax_text = fig.add_axes((0.0, 0.0, 1.0, 0.12))
+    bottom, size = band(HEADING + MAP_HEIGHT + PANELS, STORY)
+    ax_text = fig.add_axes((0.0, bottom, 1.0, size))
     ax_text.axis("off")
     chapter = _last_chapter(view)
     if chapter:
         story = Labels()
         story.add(
-            0.01,
-            0.9,
-            "\n".join(textwrap.wrap(chapter, 150)),
-            13,
+            0.012,
+            0.92,
+            "\n".join(textwrap.wrap(chapter, 100)),
+            11.5,
             va="top",
             style="italic",
-            box=("#fbf7ee", "#c9b98f", 0.5),
+            box=("#fbf7ee", "#c9b98f", 0.4),
         )
         story.emit(ax_text, coordinates="axes")
     heading = Labels()  # in figure coordinates, where a suptitle goes
-    heading.add(0.5, 0.985, _status(state, view), 17, ha="center", va="top", weight="bold")
+    heading.add(0.5, 1 - 0.12 / height, _status(state, view), 14, ha="center", va="top", weight="bold")
     _legend(ax_map, [(player_colour(p), f"{p} {_role(view, p)}") for p in range(len(view.vots))])
     heading.emit(ax_map, zorder=10, coordinates="figure")
     if perspective is not None:
         seen = Labels()  # where the map's title goes
-        seen.add(1, 1, f"as player {perspective} sees it", 14, ha="right", va="bottom", offset=(0, 6))
+        seen.add(0.99, 1, f"as player {perspective} sees it", 12, ha="right", va="top", style="italic")
         seen.emit(ax_map, zorder=10, coordinates="axes")
     return fig
 
@@ -487,7 +507,7 @@ def _legend(ax: Axes, entries: list[tuple[str, str]]) -> None:
         x = 0.018 + column * (i // rows)
         y = 0.018 + row * (rows - 1 - i % rows) + row / 2
         swatches.append(Rectangle((x, y - swatch[1] / 2), *swatch, facecolor=colour, edgecolor="k", lw=1))
-        labels.add(x + swatch[0] + 0.01, y, name, 12, va="center")
+        labels.add(x + swatch[0] + 0.01, y, name, 11.5, va="center")
     ax.add_collection(
         PatchCollection(swatches, match_original=True, transform=ax.transAxes, zorder=8), autolim=False
     )

@@ -251,5 +251,5 @@ def test_cached_city_layer_matches_drawing_it_afresh(monkeypatch: pytest.MonkeyP
     cached = picture()
     monkeypatch.setattr(gamelib.core.drawing, "RendererAgg", type("NotAgg", (), {}))  # as for PDF or SVG
     direct = picture()
-    assert cached.shape == direct.shape == (630, 1140, 4)
+    assert cached.shape == direct.shape == (678, 570, 4)  # 9.5 x 11.31 in at 60 dpi
     assert np.abs(cached - direct).max() <= 2  # rounding of the alpha blend only
