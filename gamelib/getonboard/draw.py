@@ -67,7 +67,7 @@ def _xy(board: CityMap, node: int) -> tuple[float, float]:
     return float(x), float(-y)
 
 
-def draw_map(board: CityMap, ax: Axes, badge_size: float = 15.0) -> None:
+def draw_map(board: CityMap, ax: Axes, badge_size: float = 16.0) -> None:
     """The static board: river, streets (Rome's colours), intersections and their features.
 
     Two cached layers (see :class:`Backdrop`): the ground (river and streets) under the
@@ -119,7 +119,7 @@ def _draw_badges(board: CityMap, badge_size: float, ax: Axes) -> None:
                 x + dx,
                 y - (0.03 if marker == "^" else 0),
                 text,
-                badge_size * (0.7 if len(text) == 1 else 0.55),
+                badge_size * (0.7 if len(text) == 1 else 0.6),
                 colour=ink,
                 ha="center",
                 va="center",
@@ -249,12 +249,12 @@ def draw_lines(state: GetOnBoardState, ax: Axes) -> None:
             a, b = board.section_ends[s]
             (x1, y1), (x2, y2) = _xy(board, a), _xy(board, b)
             transfers.append(((x1 + x2) / 2, (y1 + y2) / 2))
-            counts.add((x1 + x2) / 2, (y1 + y2) / 2, str(count), 9, ha="center", va="center", weight="bold")
+            counts.add((x1 + x2) / 2, (y1 + y2) / 2, str(count), 10, ha="center", va="center", weight="bold")
     if transfers:
         ax.scatter(
             [x for x, _ in transfers],
             [y for _, y in transfers],
-            s=13**2,
+            s=15**2,
             marker="D",
             c="white",
             edgecolors="black",
@@ -299,9 +299,17 @@ def draw_state(
     Everything is public, so ``perspective`` changes nothing.
     """
     if ax is None:
-        fig = Figure(figsize=(15, 10))
-        ax = fig.add_axes((0.0, 0.0, 0.74, 0.93))
-        legend_ax = fig.add_axes((0.74, 0.02, 0.26, 0.9))
+        # the map across a 9.5-inch figure (the Stepper shows it near its natural size), the
+        # title above it and the legend as a band of columns under it
+        board = state.board
+        map_height = FIGURE_WIDTH * (board.height + 0.75) / (board.width + 0.8)
+        key_height = KEY_ROWS * KEY_ROW + (state.num_players + 1) // 2 * KEY_ROW + 0.2
+        height = TITLE_HEIGHT + map_height + key_height
+        fig = Figure(figsize=(FIGURE_WIDTH, height))
+        ax = fig.add_axes((0.0, (key_height) / height, 1.0, map_height / height))
+        legend_ax = fig.add_axes((0.0, 0.0, 1.0, key_height / height))
+        legend_ax.set_xlim(0, FIGURE_WIDTH)
+        legend_ax.set_ylim(0, key_height)
     else:
         fig = ax.figure
         legend_ax = None
@@ -316,11 +324,11 @@ def draw_state(
                 ax.add_patch(
                     Circle((x, y), 0.45, fc="#ff3300", alpha=0.12 + 0.5 * value / top, zorder=4, ec="none")
                 )
-                values.add(x, y + 0.36, f"{value:.1f}", 9, ha="center", va="bottom", weight="bold")
+                values.add(x, y + 0.36, f"{value:.1f}", 10, ha="center", va="bottom", weight="bold")
         values.emit(ax, zorder=8)
     draw_lines(state, ax)
     # an explicit y: the automatic one measures the axes' contents on every redraw
-    ax.set_title(_title(state), fontsize=16, loc="left", y=1.0)
+    ax.set_title(_title(state), fontsize=14, loc="left", y=1.0)
     if legend_ax is not None:
         _legend(state, legend_ax)
     return fig
@@ -330,58 +338,69 @@ Marks = dict[tuple[str, float], list[tuple[float, float, str]]]
 """Legend markers: (marker, size in points) -> [(x, y, face colour)]."""
 Strokes = list[tuple[list[tuple[float, float]], str, float, float]]
 """Legend line samples: (segment, colour, width in points, alpha)."""
-LEGEND_ROW = 0.034
+FIGURE_WIDTH = 9.5
+"""Inches: the Stepper (100 dpi) shows a 950 px PNG at 680-830 px, a mild shrink."""
+TITLE_HEIGHT = 0.65
+"""Inches above the map for its two-line title."""
+KEY_ROW = 0.27
+"""Inches per legend row (11 pt labels)."""
+KEY_ROWS = 5
+"""Rows of the map key: the features in two columns of five, the line styles in a third."""
+KEY_COLUMNS = (0.25, 3.2, 6.2)
+"""Inches from the left of the legend's columns (marker; label 0.3 inch to its right)."""
 
 
 def _legend(state: GetOnBoardState, ax: Axes) -> None:
-    """The features' badges and the line styles (cached: they never change), then the players.
+    """The map key (cached: it never changes) over the players, in a band under the map.
 
-    Drawn by hand in axes units: a matplotlib legend measures each of its texts on every redraw.
+    Drawn by hand in inches (the legend axes' data units): a matplotlib legend measures each of
+    its texts on every redraw.
     """
     ax.axis("off")
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
     rome = state.board.city == "rome"
     ax.add_artist(Backdrop(("map key", rome), functools.partial(_map_key, rome), zorder=1))
     labels, marks, strokes = Labels(), Marks(), Strokes()
-    row = LEGEND_ROW
-    player_rows = state.num_players
-    y = 0.02 + 2 * row * player_rows + row * 0.8
-    labels.add(0.5, y, "Players", 14, ha="center", va="center")
-    for p in range(player_rows):
-        y = 0.02 + 2 * row * (player_rows - p) - row * 0.3
+    top = ax.get_ylim()[1] - (KEY_ROWS + 0.5) * KEY_ROW - 0.1
+    for p in range(state.num_players):
+        x = KEY_COLUMNS[0] + 4.6 * (p % 2)
+        y = top - KEY_ROW * (p // 2)
         status = " (eliminated)" if state.eliminated[p] else ""
         letters = state.personal_letters(p) if p < len(state.personal) else "?"
-        label = f"{state.player_name(p)}: {state.score(p)} pts{status}\n   objective {letters}"
-        strokes.append(([(0.02, y), (0.16, y)], PLAYER_COLOURS[p], 6.0, 1.0))
-        marks.setdefault(("o", 12), []).append((0.09, y, PLAYER_COLOURS[p]))
-        labels.add(0.2, y, label, 12, va="center")
+        label = f"{state.player_name(p)}: {state.score(p)} pts{status} · objective {letters}"
+        strokes.append(([(x - 0.2, y), (x + 0.2, y)], PLAYER_COLOURS[p], 6.0, 1.0))
+        marks.setdefault(("o", 11), []).append((x, y, PLAYER_COLOURS[p]))
+        labels.add(
+            x + 0.3, y, label, 11.5, va="center", weight="bold" if p == state.current_player else "normal"
+        )
     _emit_key(ax, labels, marks, strokes)
 
 
 def _map_key(rome: bool, ax: Axes) -> None:
     """The legend of the map: every feature's badge, the river, the streets, the markings."""
     labels, marks, strokes = Labels(), Marks(), Strokes()
-    row = LEGEND_ROW
-    labels.add(0.5, 0.985, "Map", 14, ha="center", va="center")
-    y = 0.985 - row
+    top = ax.get_ylim()[1] - 0.5 * KEY_ROW - 0.05
+
+    def place(index: int) -> tuple[float, float]:
+        return KEY_COLUMNS[index // KEY_ROWS], top - KEY_ROW * (index % KEY_ROWS)
+
     for f in range(len(FEATURES)):
         text, face, _, marker, label = FEATURE_STYLE[f]
-        marks.setdefault((marker, 16), []).append((0.09, y, face))
-        labels.add(0.2, y, f"{text}  {label}", 12, va="center")
-        y -= row
-    lines = [(RIVER, 8.0, 1.0, "river (blocked)")]
+        x, y = place(f)
+        marks.setdefault((marker, 14), []).append((x, y, face))
+        labels.add(x + 0.3, y, f"{text}  {label}", 11, va="center")
+    entries = [(RIVER, 8.0, 1.0, "river (blocked)")]
     if rome:
-        lines += [(tint, 6.0, 1.0, f"{name} street") for name, tint in SECTION_TINTS.items()]
-    for colour, width, alpha, label in lines:
-        strokes.append(([(0.02, y), (0.16, y)], colour, width, alpha))
-        labels.add(0.2, y, label, 12, va="center")
-        y -= row
-    marks.setdefault(("D", 12), []).append((0.09, y, "white"))
-    labels.add(0.2, y, "transfer section", 12, va="center")
-    y -= row
-    strokes.append(([(0.02, y), (0.16, y)], "black", 9.0, 0.5))
-    labels.add(0.2, y, "this turn's sticks", 12, va="center")
+        entries += [(tint, 6.0, 1.0, f"{name} street") for name, tint in SECTION_TINTS.items()]
+    entries.append(("black", 9.0, 0.5, "this turn's sticks"))
+    index = 2 * KEY_ROWS
+    for colour, width, alpha, label in entries:
+        x, y = place(index)
+        strokes.append(([(x - 0.2, y), (x + 0.2, y)], colour, width, alpha))
+        labels.add(x + 0.3, y, label, 11, va="center")
+        index += 1
+    x, y = place(index)
+    marks.setdefault(("D", 11), []).append((x, y, "white"))
+    labels.add(x + 0.3, y, "transfer section", 11, va="center")
     _emit_key(ax, labels, marks, strokes)
 
 

@@ -127,7 +127,7 @@ def test_drawing_labels_are_glyph_outlines_one_per_string() -> None:
     board = state.board
     assert set(board.letter_at.values()) <= strings  # personal-objective letters
     assert {str(n) for n in board.start_at.values()} <= strings  # start numbers
-    assert {"A", "K", "1", "M  metro entrance", "Players"} <= strings
+    assert {"A", "K", "1", "M  metro entrance", "transfer section"} <= strings
     assert any(s.startswith(f"{state.player_name(2)}: 0 pts") for s in strings)
     assert sum(len(ax.texts) for ax in fig.axes) == 0  # the title aside, no Text artist
     assert fig.axes[0].get_title(loc="left").startswith(board.title)
@@ -149,7 +149,9 @@ def test_cached_map_layer_is_reused_pixel_for_pixel() -> None:
             state.draw().savefig(buffer, format="png", dpi=dpi)
             pictures.append(np.asarray(Image.open(buffer)))
             assert cached_static_layers() == 3  # ground, badges, map key
-        assert pictures[0].shape == (10 * dpi, 15 * dpi, 4)
+        width, height = state.draw().get_size_inches()
+        assert width == 9.5  # shown near its natural size by the Stepper (100 dpi)
+        assert pictures[0].shape == (round(height * dpi), round(width * dpi), 4)
         assert np.array_equal(pictures[0], pictures[1])
     svg = io.StringIO()
     state.draw().savefig(svg, format="svg")  # vector output draws the map's artists themselves
