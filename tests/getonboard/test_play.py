@@ -151,7 +151,7 @@ def test_cached_map_layer_is_reused_pixel_for_pixel() -> None:
             assert cached_static_layers() == 3  # ground, badges, map key
         width, height = state.draw().get_size_inches()
         assert width == 9.5  # shown near its natural size by the Stepper (100 dpi)
-        assert pictures[0].shape == (round(height * dpi), round(width * dpi), 4)
+        assert pictures[0].shape == (int(height * dpi), int(width * dpi), 4)
         assert np.array_equal(pictures[0], pictures[1])
     svg = io.StringIO()
     state.draw().savefig(svg, format="svg")  # vector output draws the map's artists themselves
