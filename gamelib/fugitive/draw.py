@@ -66,7 +66,7 @@ CARD_W, CARD_H = 1.0, 1.4
 GAP = 0.36
 """Between two hideouts: room for the step label."""
 PITCH = CARD_W + GAP
-MAX_PER_ROW = 13
+MAX_PER_ROW = 10
 """Hideouts per row before the row wraps (rows are then balanced)."""
 STRIP_W, STRIP_H, STRIP_GAP = 0.9, 0.32, 0.05
 """A sprint card peeking out under its hideout."""
@@ -74,7 +74,7 @@ MINI_W, MINI_H, MINI_PITCH = 0.62, 0.86, 0.7
 """A card in a hand."""
 DECK_PITCH = 1.45
 MARGIN = 0.45
-MIN_WIDTH = 17.0
+MIN_WIDTH = 14.5
 UNIT_INCHES = 0.62
 """Figure inches per card width when draw_state makes its own figure."""
 CAP_CENTER = 0.36
@@ -248,18 +248,18 @@ def _face_card(p: _Painter, x: float, y: float, card: int, found: bool) -> None:
     if card == 0:
         p.box(x, y, CARD_W, CARD_H, START_FACE, START_EDGE, lw=2.0)
         p.text(mid, y + CARD_H * 0.55, "0", 0.6, START_EDGE, weight="bold")
-        p.text(mid, y + 0.2, "start", 0.2, START_EDGE)
+        p.text(mid, y + 0.2, "start", 0.24, START_EDGE)
         return
     if card == LAST:
         p.box(x, y, CARD_W, CARD_H, ESCAPE_FACE, ESCAPE_EDGE, lw=2.5)
         p.text(mid, y + CARD_H * 0.55, "42", 0.55, weight="bold")
-        p.text(mid, y + 0.2, "escape", 0.2)
+        p.text(mid, y + 0.2, "escape", 0.24)
         return
     p.box(x, y, CARD_W, CARD_H, FACE, FOUND if found else FACE_EDGE, lw=2.5 if found else 1.2)
     p.rect(x + 0.1, y + CARD_H - 0.2, CARD_W - 0.2, 0.09, _band_colour(card))
     p.text(mid, y + CARD_H * 0.52, str(card), 0.6, weight="bold")
     if found:
-        p.text(mid, y + 0.2, "found", 0.2, FOUND, weight="bold")
+        p.text(mid, y + 0.2, "found", 0.24, FOUND, weight="bold")
 
 
 def _back_card(p: _Painter, x: float, y: float, card: int | None, low: int, high: int) -> None:
@@ -269,10 +269,10 @@ def _back_card(p: _Painter, x: float, y: float, card: int | None, low: int, high
     p.box(x + 0.1, y + 0.1, CARD_W - 0.2, CARD_H - 0.2, BACK_INNER, BACK_TEXT, lw=0.6, radius=0.05)
     if card is not None:
         p.text(mid, y + CARD_H * 0.52, str(card), 0.55, BACK_TEXT, style="italic")
-        p.text(mid, y + 0.25, "hidden", 0.2, BACK_TEXT)
+        p.text(mid, y + 0.25, "hidden", 0.22, BACK_TEXT)
     else:
         p.text(mid, y + CARD_H * 0.56, "?", 0.6, BACK_TEXT, weight="bold")
-        p.text(mid, y + 0.25, f"{low}–{high}" if low < high else f"= {low}", 0.2, "white")
+        p.text(mid, y + 0.25, f"{low}–{high}" if low < high else f"= {low}", 0.24, "white")
 
 
 def _mini_card(p: _Painter, x: float, y: float, card: int | None) -> None:
@@ -290,7 +290,7 @@ def _sprint_strip(p: _Painter, x: float, y: float, card: int | None, face_up: bo
     cy = y + STRIP_H / 2
     if card is None:
         p.box(x, y, STRIP_W, STRIP_H, BACK, BACK_TEXT, lw=0.6, radius=0.04)
-        p.text(x + STRIP_W / 2, cy, "?", 0.24, BACK_TEXT, weight="bold")
+        p.text(x + STRIP_W / 2, cy, "?", 0.26, BACK_TEXT, weight="bold")
         return
     if face_up:
         p.box(x, y, STRIP_W, STRIP_H, FACE, FACE_EDGE, lw=0.8, radius=0.04)
@@ -298,7 +298,7 @@ def _sprint_strip(p: _Painter, x: float, y: float, card: int | None, face_up: bo
     else:
         p.box(x, y, STRIP_W, STRIP_H, BACK_INNER, BACK, lw=0.8, radius=0.04)
         colour, foot = BACK_TEXT, FOOT_ON_BACK
-    p.text(x + 0.08, cy, str(card), 0.24, colour, ha="left", weight="bold")
+    p.text(x + 0.08, cy, str(card), 0.26, colour, ha="left", weight="bold")
     for k in range(footprints(card)):
         p.footprint(x + STRIP_W - 0.14 - 0.18 * k, cy, foot)
 
@@ -308,10 +308,10 @@ def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: f
     """Title, whose turn and what to do (or the manhunt / the winner), the last move."""
     right = width - MARGIN
     p.text(MARGIN, -0.38, f"Fugitive · round {state.round + 1}", 0.42, ha="left", weight="bold")
-    p.text(right, -0.38, f"view: {VIEW_NAMES[perspective]}", 0.26, MUTED, ha="right")
+    corner = f"view: {VIEW_NAMES[perspective]}"
     if state.history:
-        last = state.public_history(perspective)[-1]
-        p.text(right, -0.95, f"last move: {last}", 0.26, MUTED, ha="right")
+        corner += f" · last: {state.public_history(perspective)[-1]}"
+    p.text(right, -0.38, corner, 0.28, MUTED, ha="right")
     banner = None
     if state.phase == OVER:
         banner = {
@@ -331,10 +331,10 @@ def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: f
         p.box(MARGIN - 0.1, -1.25, (x1 - x0) * 0.3 + 0.4, 0.56, "white", colour, lw=2.5)
         p.text(MARGIN + 0.1, -0.97, message, 0.3, colour, ha="left", weight="bold")
         return -1.4
-    line = PHASE_LINES[state.phase]
-    if state.series:
-        line += "   ·   series: " + ", ".join(map(str, state.series))
-    p.text(MARGIN, -0.95, line, 0.28, ha="left")
+    p.text(MARGIN, -0.95, PHASE_LINES[state.phase], 0.28, ha="left")
+    if state.series:  # its own line: a long series would run into the status
+        p.text(MARGIN, -1.4, "series: " + ", ".join(map(str, state.series)), 0.28, ha="left", weight="bold")
+        return -1.75
     return -1.3
 
 
@@ -368,7 +368,7 @@ def _hideouts(p: _Painter, state: FugitiveState, perspective: int | None, y: flo
                 short = graph.edges[i - 1, i]["sprint_needed"] - node["footprints"]
                 if short > 0:
                     sy = card_y - 0.42 - node["sprint_count"] * (STRIP_H + STRIP_GAP)
-                    p.text(x + CARD_W / 2 - 0.12, sy, f"{short} more", 0.2, PENDING, weight="bold")
+                    p.text(x + CARD_W / 2 - 0.12, sy, f"{short} more", 0.24, PENDING, weight="bold")
                     p.footprint(x + CARD_W + 0.05, sy, PENDING)
                     deepest = max(deepest, node["sprint_count"] + 1)
             for k in range(node["sprint_count"]):
@@ -395,7 +395,7 @@ def _hideouts(p: _Painter, state: FugitiveState, perspective: int | None, y: flo
                     weight="bold" if sprinted else "normal",
                 )
             elif j == 0:
-                p.text(lx, top + 0.2, "→", 0.22, MUTED)
+                p.text(lx, top + 0.2, "→", 0.25, MUTED)
         y = card_y - 0.15 - deepest * (STRIP_H + STRIP_GAP) - 0.1
     return y
 
@@ -419,7 +419,7 @@ def _hand(
         for k in range(size):
             _mini_card(p, x + k * pitch, card_y, None)
         if not size:
-            p.text(x, card_y + MINI_H / 2, "no cards", 0.22, MUTED, ha="left", style="italic")
+            p.text(x, card_y + MINI_H / 2, "no cards", 0.25, MUTED, ha="left", style="italic")
         return card_y - 0.2
     per_line = max(1, int((width + MINI_PITCH - MINI_W) / MINI_PITCH))
     lines = max(1, math.ceil(len(cards) / per_line))
@@ -427,7 +427,7 @@ def _hand(
         line, col = divmod(k, per_line)
         _mini_card(p, x + col * MINI_PITCH, card_y - line * (MINI_H + 0.1), card)
     if not cards:
-        p.text(x, card_y + MINI_H / 2, "no cards", 0.22, MUTED, ha="left", style="italic")
+        p.text(x, card_y + MINI_H / 2, "no cards", 0.25, MUTED, ha="left", style="italic")
     return card_y - (lines - 1) * (MINI_H + 0.1) - 0.2
 
 
@@ -444,15 +444,15 @@ def _decks(p: _Painter, state: FugitiveState, x: float, y: float) -> float:
             p.text(dx + CARD_W / 2, dy + CARD_H * 0.45, str(n), 0.45, "white", weight="bold")
         else:
             p.box(dx, dy, CARD_W, CARD_H, "none", MUTED, lw=1.0, ls="--")
-            p.text(dx + CARD_W / 2, dy + CARD_H * 0.45, "empty", 0.2, MUTED)
-        p.text(dx + CARD_W / 2, dy - 0.3, f"{lo}–{hi}", 0.24, DECK_COLOURS[d], weight="bold")
+            p.text(dx + CARD_W / 2, dy + CARD_H * 0.45, "empty", 0.24, MUTED)
+        p.text(dx + CARD_W / 2, dy - 0.3, f"{lo}–{hi}", 0.26, DECK_COLOURS[d], weight="bold")
     last: dict[int, int] = {}
     for who, deck, _ in state.draw_log:
         last[who] = deck
     y = dy - 0.75
     for who, name in ((FUGITIVE, "fugitive"), (DETECTIVE, "detective")):
         if who in last:
-            p.text(x, y, f"the {name} last drew from deck {last[who] + 1}", 0.22, MUTED, ha="left")
+            p.text(x, y, f"{name} last drew: deck {last[who] + 1}", 0.25, MUTED, ha="left")
             y -= 0.34
     return y
 
@@ -469,7 +469,7 @@ def _legend(p: _Painter, x: float, y: float) -> float:
         ex = x + (k % 2) * 2.0
         ey = y - 0.2 - (k // 2) * 0.42
         p.box(ex, ey - 0.15, 0.24, 0.3, face, edge, lw=lw, radius=0.03)
-        p.text(ex + 0.36, ey, name, 0.23, MUTED, ha="left")
+        p.text(ex + 0.36, ey, name, 0.26, MUTED, ha="left")
     return y - 1.0
 
 
@@ -499,12 +499,12 @@ def _belief_strip(
         cx = x + (n - 1) * cell
         if probs[n] <= IMPOSSIBLE:  # ruled out: blank, so that "unlikely" and "impossible" differ
             p.rect(cx, top - h, cell, h, "white", "#dddddd", lw=0.6)
-            p.text(cx + cell / 2, top - h / 2, str(n), 0.21, "#999999")
+            p.text(cx + cell / 2, top - h / 2, str(n), 0.23, "#999999")
         else:
             rgba = cmap(float(probs[n]))
             p.rect(cx, top - h, cell, h, rgba, "white", lw=0.6)
             dark = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2] < 0.55
-            p.text(cx + cell / 2, top - h / 2, str(n), 0.21, "white" if dark else INK)
+            p.text(cx + cell / 2, top - h / 2, str(n), 0.23, "white" if dark else INK)
         if n in hidden:
             p.rect(cx + 0.04, top - h - 0.13, cell - 0.08, 0.07, BACK)
     for n in series:  # drawn last, so that neighbouring cells do not cover the outline
@@ -513,7 +513,7 @@ def _belief_strip(
     p.images.append((np.linspace(0.0, 1.0, 64).reshape(1, -1), (bx0, bx1, top - h, top - h / 2)))
     p.rect(bx0, top - h, bx1 - bx0, h / 2, "none", MUTED, lw=0.6)
     for value, label in ((0.0, "0"), (0.5, "0.5"), (1.0, "1")):
-        p.text(bx0 + value * (bx1 - bx0), top - 0.14, label, 0.2, MUTED)
+        p.text(bx0 + value * (bx1 - bx0), top - 0.14, label, 0.24, MUTED)
     bottom = top - h
     if hidden:
         p.rect(x, bottom - 0.37, 0.25, 0.07, BACK)

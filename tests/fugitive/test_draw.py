@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 import gamelib
 from gamelib.agents.basic import RandomAgent
 from gamelib.core.drawing import LabelCollection
-from gamelib.fugitive.draw import UNIT_INCHES, _row_layout, draw_belief, draw_state
+from gamelib.fugitive.draw import MAX_PER_ROW, UNIT_INCHES, _row_layout, draw_belief, draw_state
 from gamelib.fugitive.rules import DECK_RANGES, DETECTIVE, FUGITIVE, MANHUNT, OVER, FugitiveState, mask_of
 
 PERSPECTIVES = (None, FUGITIVE, DETECTIVE)
@@ -218,9 +218,9 @@ def test_a_pending_hideout_shows_the_footprints_still_missing() -> None:
 
 def test_long_tables_wrap_into_balanced_rows() -> None:
     assert _row_layout(1) == (1, 1)
-    assert _row_layout(13) == (1, 13)
-    assert _row_layout(14) == (2, 7)
-    assert _row_layout(30) == (3, 10)
+    assert _row_layout(MAX_PER_ROW) == (1, MAX_PER_ROW)
+    assert _row_layout(MAX_PER_ROW + 1) == (2, (MAX_PER_ROW + 2) // 2)
+    assert _row_layout(3 * MAX_PER_ROW) == (3, MAX_PER_ROW)
 
     def table(cards: int) -> FugitiveState:
         state = STATES[1].clone()
@@ -333,7 +333,7 @@ def test_scripted_game_reads_as_each_player_sees_it() -> None:
     assert "5–6" in detective, "between found 3 and 8, position 2 is 5 or 6 (step limits)"
     assert detective.count("?") == 5 + 2, "five face-down hideouts and two hidden sprint cards"
     assert any("series: 13, 18" in s for s in detective)
-    assert "last move: add 18" in detective
+    assert "view: the detective · last: add 18" in detective
     omniscient = labels(draw_state(state))
     assert {"5", "11", "15", "19", "22", "+4"} <= set(omniscient)
-    assert "last move: add 18" in omniscient
+    assert any(s.endswith("· last: add 18") for s in omniscient)
