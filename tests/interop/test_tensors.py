@@ -22,7 +22,9 @@ from gamelib.delanopolis.rules import delanopolis_tensor_size
 from gamelib.getonboard.rules import getonboard_tensor_size
 from gamelib.passante.rules import passante_tensor_size
 
-TENSOR_GAMES = [n for n in gamelib.registered_games() if hasattr(gamelib.make(n).new_game(0), "observation_tensor")]
+TENSOR_GAMES = [
+    n for n in gamelib.registered_games() if hasattr(gamelib.make(n).new_game(0), "observation_tensor")
+]
 
 # Rule options that change what the tensor has to encode (open hands, hints, other boards).
 VARIANTS: dict[str, list[dict[str, Any]]] = {
@@ -72,7 +74,9 @@ def tensors(state: State) -> list[list[float]]:
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS, ids=IDS)
-def test_length_is_constant_and_values_in_unit_interval(name: str, players: int, options: dict[str, Any]) -> None:
+def test_length_is_constant_and_values_in_unit_interval(
+    name: str, players: int, options: dict[str, Any]
+) -> None:
     game = gamelib.make(name, players=players, options=options)
     expected = len(game.new_game(0).observation_tensor(0))  # type: ignore[attr-defined]
     if name in EXPECTED_SIZE:
@@ -122,9 +126,12 @@ def test_hidden_information_never_shows(name: str, players: int, options: dict[s
     hidden_seen = False
     for seed in range(SEEDS):
         rng = random.Random(100 + seed)
+        checked = 0
         for state in walk(game.new_game(seed), random.Random(seed)):
-            if len(state.history) % 3:
+            # some determinizers solve a constraint problem: sample the game, do not sweep it
+            if len(state.history) % 3 or checked >= 15:
                 continue
+            checked += 1
             own = tensors(state)
             for player in range(players):
                 world = state.determinize(player, rng)
