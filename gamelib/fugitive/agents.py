@@ -43,7 +43,7 @@ from gamelib.fugitive.rules import (
     footprints,
 )
 
-__all__ = ["BeliefDetective", "FugitiveHeuristic"]
+__all__ = ["AGENTS", "BeliefDetective", "FugitiveHeuristic"]
 
 
 def _deck_for(number: int, decks: list[int]) -> int:
@@ -182,3 +182,8 @@ class BeliefDetective:
         if newest in b.position_probs:
             frontier = max(frontier, b.most_likely(newest))
         return _deck_for(frontier + STEP_LIMIT + 1, state.decks)
+
+
+AGENTS = {"heuristic": FugitiveHeuristic, "belief": BeliefDetective}
+"""Fugitive's own agents by name (``gamelib.tournament(..., ["heuristic", "belief"], rotate=False)``).
+Each knows one role: the heuristic plays the fugitive, the belief detective the detective."""
