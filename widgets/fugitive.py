@@ -32,6 +32,9 @@ from widgets.stepper import PanelFactory, Stepper
 FUGITIVE, DETECTIVE = 0, 1
 _PNG_CACHE_SIZE = 32
 CERTAIN = 1.0 - 1e-12
+LIVE_EDGE_BUDGET = 400_000
+"""Live updates give up on positions whose count needs more edges (about a second of work);
+the Compute button then counts them in full."""
 
 
 class BeliefPanel:
@@ -81,7 +84,7 @@ class BeliefPanel:
         """Show the belief in ``state`` (or, when paused, remember the state for Compute)."""
         self._state = state
         if self.live.value:
-            self._compute()
+            self._compute(max_edges=LIVE_EDGE_BUDGET)
             return
         self.belief, self.error = None, ""
         self.summary.value = "Paused: press <b>Compute belief</b> (or tick <i>live</i>) to see it."
@@ -93,14 +96,25 @@ class BeliefPanel:
         if self._state is not None:
             self.update(self._state)
 
-    def _compute(self) -> None:
-        from gamelib.fugitive.analysis import belief
+    def _compute(self, max_edges: int | None = None) -> None:
+        from gamelib.fugitive.analysis import BeliefTooLarge, belief
 
         state = self._state
         if state is None:
             return
         try:
-            current = belief(cast(Any, state))  # a Fugitive state: the panel checked the game
+            # a Fugitive state: the panel checked the game
+            current = belief(cast(Any, state), max_edges=max_edges)
+        except BeliefTooLarge:
+            self.belief, self.error = None, ""
+            self.summary.value = (
+                "Too many possible worlds to count live here: press <b>Compute belief</b> "
+                "to count them anyway (it may take a while)."
+            )
+            self.compute_button.layout.display = None
+            self.strip.layout.display = "none"
+            self.table.value = ""
+            return
         except ValueError as exc:
             self.belief, self.error = None, str(exc)
             self.summary.value = (
@@ -110,6 +124,8 @@ class BeliefPanel:
             self.table.value = ""
             return
         self.belief, self.error = current, ""
+        if self.live.value:
+            self.compute_button.layout.display = "none"
         positions = sorted(current.position_probs)
         self.summary.value = self._summary_html(current, positions)
         if positions:

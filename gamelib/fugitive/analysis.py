@@ -427,7 +427,23 @@ def _slot_deltas(avail: tuple[int, ...]) -> tuple[list[tuple[int, int, int]], li
     return free, fixed
 
 
-def _programme(facts: _Facts) -> _Programme:
+class BeliefTooLarge(ValueError):
+    """Counting the worlds would exceed the edge budget given to :func:`belief`.
+
+    Positions that random play creates (a stack of 6-8 sprint cards, many failed series) can
+    need millions of edges and minutes; a live view asks for a budget and offers the full count
+    on demand instead of freezing.
+    """
+
+
+def _check_budget(layers: list[_Layer], max_edges: int | None) -> None:
+    if max_edges is not None:
+        edges = sum(len(lay.edges) for lay in layers)
+        if edges > max_edges:
+            raise BeliefTooLarge(f"more than {max_edges:,} edges to count this position's worlds")
+
+
+def _programme(facts: _Facts, max_edges: int | None = None) -> _Programme:
     size = facts.size
     avail = tuple(sum(1 for c in cards_of(facts.unknown) if _CLASS_OF[c] == k) for k in range(CLASSES))
     group_avail = [avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS)]
@@ -479,6 +495,7 @@ def _programme(facts: _Facts) -> _Programme:
                     edges.append((src, dst, 1, t))
                     layer[dst] = weight
             layers.append(_Layer(i, _MODE, edges))
+            _check_budget(layers, max_edges)
             forward.append(layer)
             # the stack, one card at a time: its class while even cards are needed, else its group
             guards, r_shift = _GUARDS, _R_SHIFT
@@ -503,6 +520,7 @@ def _programme(facts: _Facts) -> _Programme:
                             add_edge((src, dst, 1, label))
                             layer[dst] = get(dst, 0) + weight
                 layers.append(_Layer(i, _SLOT, edges))
+                _check_budget(layers, max_edges)
                 forward.append(layer)
 
         # the hideout's value
@@ -540,6 +558,7 @@ def _programme(facts: _Facts) -> _Programme:
                 edges.append((src, dst, 1, v))
                 layer[dst] = layer.get(dst, 0) + weight
         layers.append(_Layer(i, _VALUE, edges))
+        _check_budget(layers, max_edges)
         forward.append(layer)
     prog.layers, prog.forward = layers, forward
 
@@ -857,12 +876,12 @@ def _facts_key(facts: _Facts) -> tuple[Any, ...]:
     )
 
 
-def _programme_for(facts: _Facts) -> _Programme:
+def _programme_for(facts: _Facts, max_edges: int | None = None) -> _Programme:
     key = _facts_key(facts)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit[1]
-    prog = _programme(facts)
+    prog = _programme(facts, max_edges)
     if sum(len(lay.edges) for lay in prog.layers) > _CACHE_EDGES:
         return prog  # too big to keep around: recomputing beats holding gigabytes
     if len(_CACHE) >= _CACHE_SIZE:
@@ -891,27 +910,33 @@ def _facts_of(state_or_observation: FugitiveState | FugitiveObservation, edition
     )
 
 
-def belief(state_or_observation: FugitiveState | FugitiveObservation, edition: int | None = None) -> Belief:
+def belief(
+    state_or_observation: FugitiveState | FugitiveObservation,
+    edition: int | None = None,
+    max_edges: int | None = None,
+) -> Belief:
     """The detective's exact belief over the fugitive's hidden cards.
 
     Accepts a :class:`FugitiveState` (its detective's view is used) or the detective's
     :class:`FugitiveObservation`; ``edition`` matters only for an observation of an edition-2
     game (the edition is not part of the observation).  Results are memoized on the facts.
+    ``max_edges`` bounds the work: :class:`BeliefTooLarge` (a ValueError) when the count would
+    need more edges (a live widget uses it; the default counts whatever it takes).
     """
     facts = _facts_of(state_or_observation, edition)
     key = (*_facts_key(facts), facts.stuck_first_turn)
     hit = _BELIEFS.get(key)
     if hit is not None:
         return hit
-    result = _belief_of(facts)
+    result = _belief_of(facts, max_edges)
     if len(_BELIEFS) >= _BELIEFS_SIZE:
         _BELIEFS.pop(next(iter(_BELIEFS)))
     _BELIEFS[key] = result
     return result
 
 
-def _belief_of(facts: _Facts) -> Belief:
-    prog = _programme_for(facts)
+def _belief_of(facts: _Facts, max_edges: int | None = None) -> Belief:
+    prog = _programme_for(facts, max_edges)
     size = facts.size
     if prog.total == 0:
         raise ValueError("inconsistent observation: no fugitive world explains it")

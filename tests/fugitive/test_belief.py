@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import gamelib
+from gamelib.agents import RandomAgent
 from gamelib.fugitive import analysis
 from gamelib.fugitive.analysis import Belief, belief
 from gamelib.fugitive.rules import (
@@ -372,3 +373,16 @@ def test_edition_two_first_turn_pass_is_flagged_not_exact() -> None:
     for seed in range(5):
         world = state.determinize(DETECTIVE, random.Random(seed))
         assert world.observation(DETECTIVE) == state.observation(DETECTIVE)
+
+
+def test_an_edge_budget_refuses_a_big_count_cleanly() -> None:
+    """A live view asks for a budget: a position over it raises BeliefTooLarge, nothing cached."""
+    from gamelib.fugitive.analysis import BeliefTooLarge, clear_caches
+
+    state = gamelib.play(gamelib.make("fugitive"), [RandomAgent(), RandomAgent()], seed=3, max_actions=40)
+    clear_caches()
+    with pytest.raises(BeliefTooLarge, match="edges"):
+        belief(state, max_edges=1)
+    full = belief(state)  # no budget: counted in full
+    assert full.worlds > 0
+    assert belief(state, max_edges=1) is full  # a counted position is remembered

@@ -240,3 +240,20 @@ def test_the_belief_panel_is_for_fugitive_only(pile_game: SecretPileGame) -> Non
 
     with pytest.raises(ValueError, match="Fugitive detective"):
         Stepper(pile_game, panels=[BeliefPanel])
+
+
+@needs_analysis
+def test_live_belief_over_budget_offers_the_full_count(monkeypatch: pytest.MonkeyPatch) -> None:
+    import widgets.fugitive as panel_module
+    from gamelib.fugitive.analysis import clear_caches
+    from widgets.fugitive import BeliefPanel
+
+    clear_caches()
+    monkeypatch.setattr(panel_module, "LIVE_EDGE_BUDGET", 1)
+    stepper = Stepper(position_with_hideouts(2, seed=3), panels=[BeliefPanel])
+    (panel,) = stepper.panels
+    assert panel.belief is None and panel.error == ""
+    assert "Too many possible worlds" in panel.summary.value
+    assert panel.compute_button.layout.display is None  # offered
+    panel.compute_button.click()  # counts without a budget
+    assert panel.belief is not None and panel.belief.worlds > 0
