@@ -16,8 +16,9 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 ## Set everything up and open the first notebook in JupyterLab.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/00_start_here.ipynb
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/00_start_here.ipynb
 
 ## Set up what the tests need and run all of them: lint, types, unit/property/widget tests, notebooks
 ## (nbval), and the browser tests (JupyterLab + Voila in headless chromium; skipped when chromium is absent).
