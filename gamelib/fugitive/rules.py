@@ -89,6 +89,70 @@ def _footprints_of_mask(mask: int) -> int:
 _EVEN_MASK = mask_of(range(0, 43, 2))
 _DECK_MASKS = tuple(mask_of(range(lo, hi + 1)) for lo, hi in DECK_RANGES)
 
+MIN_ESCAPE_CARD = 7
+"""The smallest deck that keeps every mechanic: one card per draw pile between 3 and the escape card."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The card numbers of one deck size: the escape card, the three draw piles, the setup deal.
+
+    The published game is ``layout_for(42)``.  Smaller decks (option ``escape_card``) scale the
+    published proportions so that solvers can enumerate the whole game (docs/rules/fugitive.md).
+    """
+
+    last: int
+    """The escape card (42 in the published game)."""
+    deck_ranges: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
+    """The three draw piles as inclusive card ranges, numbered 1-3 in notation."""
+    setup_deals: tuple[int, ...]
+    """The fugitive's setup draws, as deck indices (published: 3 from deck 1, 2 from deck 2)."""
+    manhunt_threshold: int
+    """A manhunt follows the escape card only if the highest revealed hideout is at most this."""
+
+    @property
+    def start_hand(self) -> tuple[int, ...]:
+        return (1, 2, 3, self.last)
+
+    @functools.cached_property
+    def deck_masks(self) -> tuple[int, ...]:
+        return tuple(mask_of(range(lo, hi + 1)) for lo, hi in self.deck_ranges)
+
+    def deck_of(self, card: int) -> int:
+        """The deck index (0, 1, 2) a card comes from; -1 for 0-3 and the escape card."""
+        for i, (lo, hi) in enumerate(self.deck_ranges):
+            if lo <= card <= hi:
+                return i
+        return -1
+
+
+@functools.lru_cache(maxsize=64)
+def layout_for(escape_card: int) -> Layout:
+    """The layout of a deck whose escape card is ``escape_card`` (7..42).
+
+    The published deck splits the 38 cards 4..41 at 15 and 29 (11/38 and 25/38 of the way), deals
+    the fugitive 3 cards of deck 1 and 2 of deck 2, and starts a manhunt up to 29, the first card
+    of deck 3.  A smaller deck keeps those fractions, rounded half up.
+    """
+    if isinstance(escape_card, bool) or not isinstance(escape_card, int):
+        raise ValueError(f"option 'escape_card' must be an int, got {escape_card!r}")
+    if not MIN_ESCAPE_CARD <= escape_card <= LAST:
+        raise ValueError(
+            f"option 'escape_card' must be between {MIN_ESCAPE_CARD} and {LAST}, got {escape_card}"
+        )
+    middle = escape_card - 4  # the cards 4..escape_card-1 of the three decks
+
+    def scaled(numerator: int) -> int:
+        return (2 * middle * numerator + 38) // 76  # middle * numerator / 38, rounded half up
+
+    first, second = 4 + scaled(11), 4 + scaled(25)
+    ranges = ((4, first - 1), (first, second - 1), (second, escape_card - 1))
+    setup = (0,) * min(scaled(3), first - 4) + (1,) * min(scaled(2), second - first)
+    return Layout(escape_card, ranges, setup, second)
+
+
+PUBLISHED = layout_for(LAST)
+
 
 # ---------------------------------------------------------------------------- actions
 @dataclass(frozen=True, slots=True)
@@ -199,9 +263,9 @@ _TENSOR_SIZE = 4 * 43 + 3 * 43 + 3 + 10 + 2 + 2
 
 
 @functools.lru_cache(maxsize=8192)
-def _nameable(blocked: int) -> list[int]:
-    """Numbers 1-41 not in ``blocked`` (cached: the mask changes only a few times a game)."""
-    return [n for n in range(1, 42) if not blocked >> n & 1]
+def _nameable(blocked: int, last: int = LAST) -> list[int]:
+    """Numbers 1..last-1 not in ``blocked`` (cached: the mask changes only a few times a game)."""
+    return [n for n in range(1, last) if not blocked >> n & 1]
 
 
 # ---------------------------------------------------------------------------- phases
@@ -251,12 +315,17 @@ class FugitiveOptions:
     """1: first turn 1 or 2 hideouts.  2: first turn exactly 2; a pass draws an extra card."""
     max_rounds: int = 100
     """Engine safety limit (not a rule): after this many detective turns the game is a draw."""
+    escape_card: int = LAST
+    """The highest card (42 published).  Smaller decks (7..41) are for solvers and classrooms."""
+    canonical_order: bool = False
+    """Series numbers and the sprint cards under one hideout in increasing order (solvers)."""
 
     def __post_init__(self) -> None:
         if self.edition not in (1, 2):
             raise ValueError(f"option 'edition' must be 1 or 2, got {self.edition}")
         if self.max_rounds < 1:
             raise ValueError(f"option 'max_rounds' must be >= 1, got {self.max_rounds}")
+        layout_for(self.escape_card)  # validates the range
 
 
 class FugitiveGame(Game):
@@ -279,12 +348,18 @@ class FugitiveGame(Game):
     options: FugitiveOptions
 
     @property
+    def layout(self) -> Layout:
+        """The card numbers of this configuration (``layout_for(options.escape_card)``)."""
+        return layout_for(self.options.escape_card)
+
+    @property
     def max_game_length(self) -> int:
         # per round: 2 fugitive draw actions, hide+done (+pass deal), 4 detective draw actions,
         # a guess or a series of at most 41 numbers + reveal; every sprint card is laid once;
         # the setup deal and a manhunt of at most 41 guesses.
-        per_round = 2 + 2 + 2 + 4 + 42
-        return len(SETUP_DEALS) + self.options.max_rounds * per_round + 2 * 42 + 42
+        last = self.layout.last
+        per_round = 2 + 2 + 2 + 4 + last
+        return len(self.layout.setup_deals) + self.options.max_rounds * per_round + 2 * last + last
 
     def new_game(self, seed: int | None = None) -> FugitiveState:
         return FugitiveState(self, seed)
@@ -307,10 +382,11 @@ class FugitiveGame(Game):
             raise IllegalAction("notation", f"{verb!r} takes exactly one number, e.g. '{verb} 5'")
         if verb == "draw":
             return DRAWS[parse_int(args[0], "deck", 1, 3) - 1]
+        last = self.layout.last
         if verb in ("guess", "add"):
-            n = parse_int(args[0], "number named", 1, 41)
+            n = parse_int(args[0], "number named", 1, last - 1)
             return GUESSES[n] if verb == "guess" else ADDS[n]
-        card = parse_int(args[0], "card", 0, LAST)
+        card = parse_int(args[0], "card", 0, last)
         return {"deal": DEALS, "hide": HIDES, "sprint": SPRINTS}[verb][card]
 
     def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
@@ -327,11 +403,14 @@ class FugitiveState(State):
 
     def __init__(self, game: FugitiveGame, seed: int | None) -> None:
         super().__init__(game, seed)
-        self.phase = SETUP
-        self.setup_left = len(SETUP_DEALS)
-        self.fhand = mask_of(START_HAND)
+        self.layout = layout = game.layout
+        self.last = layout.last  # the escape card, read on hot paths
+        self.canonical = game.options.canonical_order
+        self.setup_left = len(layout.setup_deals)
+        self.phase = SETUP if self.setup_left else F_PLACE
+        self.fhand = mask_of(layout.start_hand)
         self.dhand = 0
-        self.decks = list(_DECK_MASKS)
+        self.decks = list(layout.deck_masks)
         self.hideouts: list[int] = [0]
         self.revealed: list[bool] = [True]
         self.sprints: list[tuple[int, ...]] = [()]
@@ -376,8 +455,9 @@ class FugitiveState(State):
         return [i for i, r in enumerate(self.revealed) if not r]
 
     def highest_revealed(self) -> int:
-        """The highest hideout the detective has turned face up (card 42, laid face up, aside)."""
-        return max(h for h, r in zip(self.hideouts, self.revealed, strict=True) if r and h != LAST)
+        """The highest hideout the detective has turned face up (the escape card, laid face up, aside)."""
+        last = self.last
+        return max(h for h, r in zip(self.hideouts, self.revealed, strict=True) if r and h != last)
 
     def face_up_mask(self) -> int:
         """Cards lying face up on the table: revealed hideouts and their sprint cards."""
@@ -399,7 +479,7 @@ class FugitiveState(State):
 
     def _spare_footprints(self, exclude: int) -> int:
         """Footprints of every hand card that could still go under the hideout being laid."""
-        return _footprints_of_mask(self.fhand & ~(1 << exclude) & ~(1 << LAST))
+        return _footprints_of_mask(self.fhand & ~(1 << exclude) & ~(1 << self.last))
 
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:
@@ -423,7 +503,10 @@ class FugitiveState(State):
                 acts.append(PASS)
             return acts
         if phase == F_SPRINT:
-            acts = [SPRINTS[c] for c in cards_of(self.fhand & ~(1 << LAST))]
+            hand = self.fhand & ~(1 << self.last)
+            if self.canonical:
+                return self._canonical_sprints(hand)
+            acts = [SPRINTS[c] for c in cards_of(hand)]
             if self.deficit <= 0:
                 acts.append(DONE)
             return acts
@@ -431,15 +514,35 @@ class FugitiveState(State):
             nameable = self._nameable()
             guesses: list[Action] = [GUESSES[n] for n in nameable]
             if phase == D_GUESS and len(nameable) >= 2:  # a series names two numbers or more
-                guesses.extend(ADDS[n] for n in nameable)
+                # in canonical order the first number of a series needs a higher one after it
+                guesses.extend(ADDS[n] for n in (nameable[:-1] if self.canonical else nameable))
             return guesses
         if phase == D_SERIES:
             chosen = mask_of(self.series)
-            acts = [ADDS[n] for n in self._nameable() if not chosen >> n & 1]
+            floor = self.series[-1] if self.canonical else 0
+            acts = [ADDS[n] for n in self._nameable() if not chosen >> n & 1 and n > floor]
             if len(self.series) >= 2:
                 acts.append(REVEAL)
             return acts
         return []
+
+    def _canonical_sprints(self, hand: int) -> list[Action]:
+        """Sprint cards above the last one laid under this hideout, never into a dead end.
+
+        Each sprint card must leave enough footprints in the higher cards still in hand to pay what
+        the hideout still needs; otherwise laying it would strand the fugitive with no legal move.
+        """
+        laid = self.sprints[-1]
+        floor = laid[-1] if laid else 0
+        acts: list[Action] = []
+        for card in cards_of(hand >> (floor + 1)):
+            card += floor + 1
+            still_needed = self.deficit - footprints(card)
+            if still_needed <= 0 or _footprints_of_mask(hand >> (card + 1)) >= still_needed:
+                acts.append(SPRINTS[card])
+        if self.deficit <= 0:
+            acts.append(DONE)
+        return acts
 
     def _may_pass(self) -> bool:
         if not self.first_turn:
@@ -448,12 +551,13 @@ class FugitiveState(State):
         return self.placed_this_turn >= needed
 
     def _nameable(self) -> list[int]:
-        """Numbers 1-41 the detective may name: not face up, not in the detective's own hand."""
-        return _nameable(self.face_up | self.dhand)
+        """Numbers 1..last-1 the detective may name: not face up, not in the detective's own hand."""
+        return _nameable(self.face_up | self.dhand, self.last)
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == SETUP:
-            deck = self.decks[SETUP_DEALS[len(SETUP_DEALS) - self.setup_left]]
+            deals = self.layout.setup_deals
+            deck = self.decks[deals[len(deals) - self.setup_left]]
         elif self.phase == DEAL:
             deck = self.decks[self.draw_deck]
         else:
@@ -510,8 +614,12 @@ class FugitiveState(State):
                     "(odd cards give 1, even cards 2)",
                     action,
                 )
-            if action.card == LAST:
-                return IllegalAction("escape-card", "card 42 can only be played as a hideout", action)
+            if action.card == self.last:
+                return IllegalAction(
+                    "escape-card", f"card {self.last} can only be played as a hideout", action
+                )
+            if self.canonical and self.fhand >> action.card & 1:
+                return self._explain_canonical_sprint(action.card)
             return IllegalAction("card-in-hand", f"the fugitive does not hold card {action.card}", action)
         if isinstance(action, (Guess, Add, Reveal)):
             if who != DETECTIVE:
@@ -527,10 +635,35 @@ class FugitiveState(State):
             n = action.number
             if n in self.series:
                 return IllegalAction("series-distinct", f"{n} is already in the series", action)
+            if self.canonical and isinstance(action, Add) and 1 <= n < self.last:
+                blocked = self.face_up | self.dhand
+                if not blocked >> n & 1:
+                    return IllegalAction(
+                        "canonical-order",
+                        f"with canonical_order, a series names its numbers in increasing order and "
+                        f"needs a higher number after the first; {n} cannot come "
+                        + (f"after {self.series[-1]}" if self.series else "first"),
+                        action,
+                    )
+            if not 1 <= n < self.last:
+                return IllegalAction(
+                    "name-unknown-card", f"{n} is not a hideout number (1 to {self.last - 1})", action
+                )
             if self.dhand >> n & 1:
                 return IllegalAction("name-unknown-card", f"{n} is in the detective's own hand", action)
             return IllegalAction("name-unknown-card", f"{n} already lies face up", action)
         return IllegalAction("not-legal", f"{action} is not legal now ({name})", action)
+
+    def _explain_canonical_sprint(self, card: int) -> IllegalAction:
+        laid = self.sprints[-1]
+        if laid and card < laid[-1]:
+            why = f"sprint cards go in increasing order: {card} cannot follow {laid[-1]}"
+        else:
+            why = (
+                f"after sprint {card} the higher cards in hand could not pay the "
+                f"{self.deficit - footprints(card)} footprint(s) still needed"
+            )
+        return IllegalAction("canonical-order", f"with canonical_order, {why}", SPRINTS[card])
 
     def _explain_hide(self, card: int) -> IllegalAction:
         action = HIDES[card]
@@ -554,7 +687,8 @@ class FugitiveState(State):
         phase = self.phase
         if phase == SETUP:
             card = action.card  # type: ignore[attr-defined]
-            deck = SETUP_DEALS[len(SETUP_DEALS) - self.setup_left]
+            deals = self.layout.setup_deals
+            deck = deals[len(deals) - self.setup_left]
             self.decks[deck] &= ~(1 << card)
             self.fhand |= 1 << card
             self.setup_left -= 1
@@ -584,7 +718,7 @@ class FugitiveState(State):
             prev = self.hideouts[-1]
             self.fhand &= ~(1 << card)
             self.hideouts.append(card)
-            self.revealed.append(card == LAST)  # 42 is laid face up: the fugitive claims escape
+            self.revealed.append(card == self.last)  # laid face up: the fugitive claims escape
             self.sprints.append(())
             self.deficit = card - prev - STEP_LIMIT
             self.placed_this_turn += 1
@@ -595,7 +729,7 @@ class FugitiveState(State):
             self.deficit -= footprints(action.card)
         elif isinstance(action, Done):
             self.deficit = 0
-            if self.hideouts[-1] == LAST:
+            if self.hideouts[-1] == self.last:
                 self._turn_face_up(len(self.hideouts) - 1)
                 self._escape()
             elif self.first_turn and self.placed_this_turn < 2:
@@ -657,8 +791,8 @@ class FugitiveState(State):
         return False
 
     def _escape(self) -> None:
-        """Card 42 is down: a manhunt if the detective lags (highest revealed <= 29), else escape."""
-        if self.highest_revealed() <= MANHUNT_THRESHOLD:
+        """The escape card is down: a manhunt if the detective lags (highest revealed <= 29), else escape."""
+        if self.highest_revealed() <= self.layout.manhunt_threshold:
             self.phase = MANHUNT
         else:
             self._finish(FUGITIVE)
@@ -803,13 +937,13 @@ class FugitiveState(State):
         draws = 0  # deals after the setup answer the draw log's entries, in order
         for index, action in enumerate(self.history):
             if isinstance(action, Deal):
-                if index < len(SETUP_DEALS):
+                if index < len(self.layout.setup_deals):
                     receiver = FUGITIVE
                 else:
                     receiver = self.draw_log[draws][0]
                     draws += 1
                 out.append(str(action) if receiver == player else "deal ?")
-            elif player == DETECTIVE and isinstance(action, Hide) and action.card != LAST:
+            elif player == DETECTIVE and isinstance(action, Hide) and action.card != self.last:
                 out.append("hide ?")
             elif player == DETECTIVE and isinstance(action, Sprint):
                 out.append("sprint ?")
