@@ -5,7 +5,9 @@
 * :func:`compare_agents`: each agent against a common field of baseline opponents;
 * :func:`round_robin`: more agents than seats, every group meets (a win matrix for two players);
 * :func:`sweep` (also ``gamelib.sweep``): the same tournament across values of a rule option;
-* :mod:`~gamelib.analysis.stats`: Wilson, t and bootstrap intervals.
+* :mod:`~gamelib.analysis.stats`: Wilson, t and bootstrap intervals;
+* :func:`tree_size`: histories and information states of a configuration (is it small enough
+  for an exact solver such as CFR?).
 
 pandas, tqdm, loky and Dask are optional: imported only by the features that use them.
 """
@@ -15,6 +17,7 @@ from gamelib.analysis.round_robin import RoundRobin, round_robin
 from gamelib.analysis.stats import bootstrap_interval, mean_interval, wilson_interval
 from gamelib.analysis.sweep import SweepResults, sweep
 from gamelib.analysis.tournament import Stat, TournamentResults, tournament
+from gamelib.analysis.tree import TreeSize, TreeTooLarge, tree_size
 
 __all__ = [
     "Comparison",
@@ -22,11 +25,14 @@ __all__ = [
     "Stat",
     "SweepResults",
     "TournamentResults",
+    "TreeSize",
+    "TreeTooLarge",
     "bootstrap_interval",
     "compare_agents",
     "mean_interval",
     "round_robin",
     "sweep",
     "tournament",
+    "tree_size",
     "wilson_interval",
 ]

@@ -538,7 +538,7 @@ class FugitiveState(State):
         for card in cards_of(hand >> (floor + 1)):
             card += floor + 1
             still_needed = self.deficit - footprints(card)
-            if still_needed <= 0 or _footprints_of_mask(hand >> (card + 1)) >= still_needed:
+            if still_needed <= 0 or _footprints_of_mask(hand & -(2 << card)) >= still_needed:
                 acts.append(SPRINTS[card])
         if self.deficit <= 0:
             acts.append(DONE)

@@ -1,0 +1,211 @@
+"""Exact equilibria of small configurations with OpenSpiel's CFR, brought back into gamelib.
+
+CFR visits every history on every iteration, so it needs a configuration whose whole tree fits
+in memory and in patience.  The published games are far too large (Fugitive's setup deal alone has
+180,180 orders), so each game that has a solver-sized configuration lists it in
+:data:`SMALL_CONFIGURATIONS`; :func:`gamelib.analysis.tree.tree_size` tells how large any other
+configuration is before you try.
+
+>>> from gamelib.interop.solve import solve
+>>> solution = solve("fugitive", iterations=64)          # the small configuration, CFR+
+>>> solution.nash_conv[-1]                              # (iteration, NashConv): 0 is an equilibrium
+>>> solution.strategy(solution.game.new_game(seed=0))   # the fugitive's opening, as gamelib actions
+>>> gamelib.tournament("fugitive", [solution.agent(), "heuristic"], options=solution.options)
+
+``pyspiel`` is an optional dependency (``pip install gamelib[openspiel]``).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+
+import gamelib
+from gamelib.core.errors import OptionError
+from gamelib.core.game import Action, Game, State
+from gamelib.interop.openspiel import SpielGame, load_game
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from open_spiel.python.policy import TabularPolicy
+
+SMALL_CONFIGURATIONS: dict[str, dict[str, Any]] = {
+    "fugitive": {"escape_card": 7, "max_rounds": 1, "canonical_order": True},
+}
+"""Rule options that make a game small enough for full-tree CFR (a few thousand histories).
+
+Fugitive: cards 0..7 (one card per draw pile), one detective turn, then a draw; series numbers and
+sprint cards named in increasing order so that no history is a mere reordering of another.
+The other three games have no such configuration: they are multi-player or cooperative, where
+CFR's equilibrium guarantee does not hold, and their smallest setups are still far too large.
+"""
+
+ALGORITHMS = {"cfr": cfr.CFRSolver, "cfr+": cfr.CFRPlusSolver}
+
+
+@dataclass
+class Solution:
+    """An average CFR policy for one configuration, with its convergence log and game value."""
+
+    game: Game
+    """The gamelib game solved (its options are the configuration)."""
+    spiel_game: SpielGame
+    policy: TabularPolicy
+    """The average policy (OpenSpiel ``TabularPolicy`` keyed by information-state strings)."""
+    algorithm: str
+    iterations: int
+    nash_conv: list[tuple[int, float]] = field(default_factory=list)
+    """``(iteration, NashConv)`` at each checkpoint: the sum of what best responses gain; 0 = equilibrium."""
+    value: list[float] = field(default_factory=list)
+    """Expected returns per player when both follow the average policy."""
+    seconds: float = 0.0
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The rule options of the solved configuration (to make the same game again)."""
+        return self.game.option_dict()
+
+    def strategy(self, state: State, player: int | None = None) -> dict[Action, float]:
+        """The policy at ``state`` as gamelib actions -> probabilities (for the player to act).
+
+        Raises ``KeyError`` naming the information state if the policy has never seen it (a state
+        of another configuration, or a chance/terminal state).
+        """
+        if player is None:
+            player = state.current_player
+        if not 0 <= player < self.game.num_players:
+            raise KeyError(f"no player decides at this state (current_player={state.current_player})")
+        key = repr(state.observation(player))
+        if key not in self.policy.state_lookup:
+            raise KeyError(f"information state not in the solved configuration: {key[:200]}")
+        probs = self.policy.policy_for_key(key)
+        decode = self.game.action_from_id
+        return {decode(int(i)): float(p) for i, p in enumerate(probs) if p > 0}
+
+    def agent(self) -> PolicyAgent:
+        """A gamelib agent that samples its moves from this policy (for tournaments and the Stepper)."""
+        return PolicyAgent(self)
+
+    def plot(self, ax: Axes | None = None) -> Figure:
+        """NashConv against iterations on log-log axes: how fast CFR approaches an equilibrium."""
+        import matplotlib.pyplot as plt
+
+        if ax is None:
+            _, ax = plt.subplots(figsize=(6, 3.6))
+        fig: Any = ax.figure
+        its = [i for i, _ in self.nash_conv]
+        values = [max(v, 1e-6) for _, v in self.nash_conv]
+        ax.loglog(its, values, "o-", color="tab:blue", label=self.algorithm.upper())
+        ax.set_xlabel("iterations")
+        ax.set_ylabel("NashConv (0 = equilibrium)")
+        ax.set_title(f"{self.game.info.title}: {self.algorithm.upper()} on the small configuration")
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        return fig  # type: ignore[no-any-return]
+
+    def __str__(self) -> str:
+        last = self.nash_conv[-1][1] if self.nash_conv else float("nan")
+        values = ", ".join(f"{self.game.player_name(p)} {v:+.4f}" for p, v in enumerate(self.value))
+        return (
+            f"{self.algorithm.upper()} x {self.iterations} on {self.game.info.name} {self.options}: "
+            f"NashConv {last:.4f}, value {values} ({self.seconds:.1f} s)"
+        )
+
+
+class PolicyAgent:
+    """Plays a solved policy in gamelib: samples an action with the policy's probabilities."""
+
+    name = "cfr"
+
+    def __init__(self, solution: Solution) -> None:
+        self.solution = solution
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
+        strategy = self.solution.strategy(state, player)
+        actions, weights = zip(*strategy.items(), strict=True)
+        return rng.choices(actions, weights)[0]
+
+    def __repr__(self) -> str:
+        return f"PolicyAgent({self.solution.algorithm}, {self.solution.iterations} iterations)"
+
+
+def small_configuration(name: str) -> dict[str, Any]:
+    """The solver-sized rule options of game ``name`` (see :data:`SMALL_CONFIGURATIONS`)."""
+    if name not in SMALL_CONFIGURATIONS:
+        raise OptionError(
+            f"{name!r} has no solver-sized configuration; games that have one: "
+            f"{', '.join(SMALL_CONFIGURATIONS)}"
+        )
+    return dict(SMALL_CONFIGURATIONS[name])
+
+
+def solve(
+    name: str,
+    iterations: int = 64,
+    algorithm: str = "cfr+",
+    options: dict[str, Any] | None = None,
+    checkpoints: int = 8,
+    progress: bool = False,
+) -> Solution:
+    """Run full-tree CFR (or CFR+) on a configuration of game ``name`` and measure NashConv.
+
+    ``options``: the rule options (default: :func:`small_configuration`).  ``checkpoints``: how
+    many times NashConv is measured, at iterations spaced evenly on a log scale (each measure costs
+    a few iterations' time).  ``progress``: a tqdm bar over the iterations.
+    """
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"algorithm must be one of {', '.join(ALGORITHMS)}, got {algorithm!r}")
+    if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1:
+        raise ValueError(f"iterations must be a positive int, got {iterations!r}")
+    if isinstance(checkpoints, bool) or not isinstance(checkpoints, int) or checkpoints < 1:
+        raise ValueError(f"checkpoints must be a positive int, got {checkpoints!r}")
+    info = gamelib.core.game_class(name).info
+    if info.utility not in ("zero_sum", "constant_sum") or info.max_players != 2:
+        raise ValueError(f"CFR's equilibrium guarantee needs a two-player zero-sum game; {name} is not one")
+    options = small_configuration(name) if options is None else dict(options)
+    spiel_game = load_game(name, **options)
+    game = gamelib.make(name, options=options)
+    marks = sorted({round(float(x)) for x in np.geomspace(1, iterations, num=min(checkpoints, iterations))})
+    start = time.perf_counter()
+    solver = ALGORITHMS[algorithm](spiel_game)
+    bar = _progress_bar(progress, iterations, f"{name}: {algorithm.upper()}")
+    log: list[tuple[int, float]] = []
+    try:
+        for i in range(1, iterations + 1):
+            solver.evaluate_and_update_policy()
+            if bar is not None:
+                bar.update(1)
+            if i in marks:
+                log.append((i, float(exploitability.nash_conv(spiel_game, solver.average_policy()))))
+    finally:
+        if bar is not None:
+            bar.close()
+    policy = solver.average_policy()
+    value = expected_game_score.policy_value(spiel_game.new_initial_state(), [policy] * game.num_players)
+    return Solution(
+        game=game,
+        spiel_game=spiel_game,
+        policy=policy,
+        algorithm=algorithm,
+        iterations=iterations,
+        nash_conv=log,
+        value=[float(v) for v in value],
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _progress_bar(enabled: bool, total: int, desc: str) -> Any:
+    if not enabled:
+        return None
+    try:
+        from tqdm.auto import tqdm
+    except ImportError:
+        return None
+    return tqdm(total=total, desc=desc, unit="iteration", leave=False)
