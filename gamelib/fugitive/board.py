@@ -4,9 +4,12 @@ Two graphs describe the game:
 
 * :func:`step_graph` is the static topology: which number may follow which.  A normal move goes
   at most 3 higher than the previous hideout; a longer jump needs sprint cards worth the excess
-  in footprints (odd cards 1, even cards 2).  It is built once per bound (``functools.cache``)
-  and its adjacency is also exposed as plain tuples (:data:`NORMAL_SUCCESSORS`,
-  :data:`MIN_HIDEOUTS_FROM_START`...) so that hot code never touches a graph.
+  in footprints (odd cards 1, even cards 2).  It is built once per bound and deck size
+  (``functools.cache``) and the published graph's adjacency is also exposed as plain tuples
+  (:data:`NORMAL_SUCCESSORS`, :data:`MIN_HIDEOUTS_FROM_START`...) so that hot code never touches
+  a graph.  Every static helper takes ``last``, the escape card of the deck (option
+  ``escape_card``, 7..42; default the published 42), so that a small game has its own board
+  0..last and its errors name its own range.
 * :func:`hideout_graph` is the table of one position as a path graph, node ``i`` being the
   ``i``-th card from the start card 0, seen from a perspective: values the viewer cannot see are
   ``None``.  It is what :mod:`gamelib.fugitive.draw` draws, so the drawing can only show what
@@ -26,22 +29,37 @@ from gamelib.fugitive.rules import (
     F_SPRINT,
     FUGITIVE,
     LAST,
+    MIN_ESCAPE_CARD,
     STEP_LIMIT,
-    deck_of,
     footprints,
+    layout_for,
 )
 
 if TYPE_CHECKING:
     from gamelib.fugitive.rules import FugitiveState
 
 NUMBERS = tuple(range(LAST + 1))
-"""The card numbers 0..42: the nodes of the step graph."""
+"""The card numbers 0..42: the nodes of the published step graph (``range(last + 1)`` in general)."""
 
 MAX_JUMP = LAST
-"""The longest jump conceivable (0 straight to 42)."""
+"""The longest jump conceivable in the published deck (0 straight to 42; ``last`` in general)."""
 
 MAX_SPRINT = MAX_JUMP - STEP_LIMIT
-"""Footprints needed by the longest jump: beyond this bound, no new edge appears in the step graph."""
+"""Footprints needed by the longest published jump: beyond this bound, no new edge appears in the
+step graph (:func:`max_sprint_for` gives the bound of a smaller deck)."""
+
+
+def check_last(last: object) -> int:
+    """``last`` as a valid escape card (7..42), or a ValueError naming ``last``.
+
+    The board helpers accept any deck size the rules accept (``FugitiveOptions.escape_card``).
+    """
+    return _check_int(last, "last", MIN_ESCAPE_CARD, LAST)
+
+
+def max_sprint_for(last: int = LAST) -> int:
+    """The largest useful sprint bound of the deck 0..``last``: the jump from 0 to ``last``."""
+    return check_last(last) - STEP_LIMIT
 
 
 def _check_int(value: object, name: str, low: int, high: int) -> int:
@@ -65,30 +83,38 @@ def check_perspective(perspective: object) -> int | None:
 
 
 # ---------------------------------------------------------------------------- the step graph
-@functools.cache
-def step_graph(max_sprint: int = 0) -> nx.DiGraph:
-    """The numbers 0..42 with an edge ``a -> b`` whenever ``b`` may follow ``a`` as a hideout.
+def step_graph(max_sprint: int = 0, last: int = LAST) -> nx.DiGraph:
+    """The numbers 0..``last`` with an edge ``a -> b`` whenever ``b`` may follow ``a`` as a hideout.
 
     ``b - a`` in 1..3 is a normal move (``sprint_needed == 0``); longer jumps appear up to
     ``3 + max_sprint`` with ``sprint_needed = b - a - 3``, the footprints of sprint cards the
-    fugitive must slip under ``b``.  Nodes carry ``deck`` (0-2, or -1 for 0-3 and 42) and
-    ``footprints`` (the card's value as a sprint card).  The graph is shared: do not mutate it
-    (it is frozen to make that an error).
+    fugitive must slip under ``b``.  Nodes carry ``deck`` (0-2, or -1 for 0-3 and the escape
+    card, from the layout of ``last``) and ``footprints`` (the card's value as a sprint card).
+    The graph has ``last`` and ``max_sprint`` as graph attributes.  It is shared: do not mutate
+    it (it is frozen to make that an error).
     """
-    max_sprint = _check_int(max_sprint, "max_sprint", 0, MAX_SPRINT)
-    graph = nx.DiGraph(max_sprint=max_sprint)
-    for n in NUMBERS:
-        graph.add_node(n, deck=deck_of(n), footprints=footprints(n))
-    for a in NUMBERS:
-        for b in range(a + 1, min(LAST, a + STEP_LIMIT + max_sprint) + 1):
+    last = check_last(last)
+    max_sprint = _check_int(max_sprint, "max_sprint", 0, last - STEP_LIMIT)
+    return _step_graph(max_sprint, last)
+
+
+@functools.cache
+def _step_graph(max_sprint: int, last: int) -> nx.DiGraph:
+    """:func:`step_graph` once validated: one frozen graph per (bound, deck size)."""
+    layout = layout_for(last)
+    graph = nx.DiGraph(max_sprint=max_sprint, last=last)
+    for n in range(last + 1):
+        graph.add_node(n, deck=layout.deck_of(n), footprints=footprints(n))
+    for a in range(last + 1):
+        for b in range(a + 1, min(last, a + STEP_LIMIT + max_sprint) + 1):
             step = b - a
             graph.add_edge(a, b, step=step, sprint_needed=max(0, step - STEP_LIMIT))
     return nx.freeze(graph)
 
 
 @functools.cache
-def _distances_from(start: int, max_sprint: int) -> dict[int, int]:
-    return dict(nx.single_source_shortest_path_length(step_graph(max_sprint), start))
+def _distances_from(start: int, max_sprint: int, last: int = LAST) -> dict[int, int]:
+    return dict(nx.single_source_shortest_path_length(_step_graph(max_sprint, last), start))
 
 
 def _successor_tuples() -> tuple[tuple[int, ...], ...]:
@@ -116,44 +142,50 @@ MIN_HIDEOUTS_TO_ESCAPE: tuple[int, ...] = tuple(
 """Fewest hideouts (42 included) from each number to the escape card, without sprinting."""
 
 
-def sprint_needed(from_card: int, to_card: int) -> int:
-    """Footprints of sprint cards needed to lay ``to_card`` right after ``from_card``."""
-    from_card = _check_int(from_card, "from_card", 0, LAST)
-    to_card = _check_int(to_card, "to_card", 0, LAST)
+def sprint_needed(from_card: int, to_card: int, last: int = LAST) -> int:
+    """Footprints of sprint cards needed to lay ``to_card`` right after ``from_card``.
+
+    Both cards are numbers of the deck 0..``last``.
+    """
+    last = check_last(last)
+    from_card = _check_int(from_card, "from_card", 0, last)
+    to_card = _check_int(to_card, "to_card", 0, last)
     if to_card <= from_card:
         raise ValueError(f"hideouts increase: {to_card} cannot follow {from_card}")
     return max(0, to_card - from_card - STEP_LIMIT)
 
 
-def reachable(from_card: int, footprints: int = 0) -> tuple[int, ...]:
+def reachable(from_card: int, footprints: int = 0, last: int = LAST) -> tuple[int, ...]:
     """The numbers that may follow ``from_card`` with sprint cards worth ``footprints`` underneath.
 
-    Every number above ``from_card`` up to ``from_card + 3 + footprints`` (capped at 42): sprint
-    cards only raise the limit, so overpaying is allowed.
+    Every number above ``from_card`` up to ``from_card + 3 + footprints`` (capped at the escape
+    card ``last``): sprint cards only raise the limit, so overpaying is allowed.
     """
-    from_card = _check_int(from_card, "from_card", 0, LAST)
-    footprints = _check_int(footprints, "footprints", 0, 2 * LAST)
-    return tuple(range(from_card + 1, min(LAST, from_card + STEP_LIMIT + footprints) + 1))
+    last = check_last(last)
+    from_card = _check_int(from_card, "from_card", 0, last)
+    footprints = _check_int(footprints, "footprints", 0, 2 * last)
+    return tuple(range(from_card + 1, min(last, from_card + STEP_LIMIT + footprints) + 1))
 
 
-def min_hideouts_to(target: int, start: int = 0, max_sprint: int = 0) -> int:
+def min_hideouts_to(target: int, start: int = 0, max_sprint: int = 0, last: int = LAST) -> int:
     """The fewest hideouts laid to go from ``start`` to ``target`` (the shortest path length).
 
-    With ``max_sprint`` footprints allowed under every hideout (0: normal moves only).  From 0
-    to 42 without sprinting that is 14 hideouts.
+    With ``max_sprint`` footprints allowed under every hideout (0: normal moves only), in the
+    deck 0..``last``.  From 0 to 42 without sprinting that is 14 hideouts.
     """
-    start = _check_int(start, "start", 0, LAST)
-    target = _check_int(target, "target", 0, LAST)
-    max_sprint = _check_int(max_sprint, "max_sprint", 0, MAX_SPRINT)
+    last = check_last(last)
+    start = _check_int(start, "start", 0, last)
+    target = _check_int(target, "target", 0, last)
+    max_sprint = _check_int(max_sprint, "max_sprint", 0, last - STEP_LIMIT)
     if target <= start:
         raise ValueError(f"target must be above start (hideouts increase), got {start} -> {target}")
-    return _distances_from(start, max_sprint)[target]
+    return _distances_from(start, max_sprint, last)[target]
 
 
-def shortest_route(target: int, start: int = 0, max_sprint: int = 0) -> tuple[int, ...]:
+def shortest_route(target: int, start: int = 0, max_sprint: int = 0, last: int = LAST) -> tuple[int, ...]:
     """One fewest-hideouts route from ``start`` to ``target`` (both included), as card numbers."""
-    min_hideouts_to(target, start, max_sprint)  # validates the arguments
-    return tuple(nx.shortest_path(step_graph(max_sprint), start, target))
+    min_hideouts_to(target, start, max_sprint, last)  # validates the arguments
+    return tuple(nx.shortest_path(_step_graph(max_sprint, last), start, target))
 
 
 # ---------------------------------------------------------------------------- the hideout graph
@@ -166,14 +198,15 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
     Node ``i`` (0 = the start card) has:
 
     * ``card``: the number, or ``None`` if face down and hidden from the viewer;
-    * ``revealed``: face up (the start card, cards found by the detective, and 42);
+    * ``revealed``: face up (the start card, cards found by the detective, and the escape card);
     * ``sprint_count`` (public) and ``sprint_cards`` (tuple, or ``None`` when hidden);
     * ``footprints``: their total sprint value, or ``None`` when hidden;
       ``footprints_range``: what the viewer knows of it, ``(count, 2 * count)`` when hidden;
     * ``max_reach``: the highest number this hideout could be, counted from the previous card
       (``previous + 3 + footprints``), or ``None`` if the viewer cannot tell;
     * ``low`` / ``high``: bounds on the number deduced from the step limits alone (equal to
-      ``card`` when known): what any viewer can infer from the visible cards and sprint counts;
+      ``card`` when known): what any viewer can infer from the visible cards and sprint counts
+      (a face-down card lies in 1..last-1, ``last`` being the state's escape card);
     * ``pending``: the hideout whose sprint cards are still being laid (its limit is not final).
 
     Edge ``i -> i + 1`` has ``step`` (the difference, ``None`` if unknown) and ``sprint_needed``
@@ -183,7 +216,8 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
     see_all = perspective != DETECTIVE
     n = len(state.hideouts)
     last_pending = state.phase == F_SPRINT
-    graph = nx.DiGraph(perspective=perspective, phase=state.phase, round=state.round)
+    last = state.last  # the escape card of this game's deck (42 published)
+    graph = nx.DiGraph(perspective=perspective, phase=state.phase, round=state.round, last=last)
 
     cards: list[int | None] = []
     fp_low: list[int] = []
@@ -208,15 +242,15 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
         )
 
     # Interval bounds: increasing numbers, each at most previous + 3 + footprints (unbounded
-    # while its sprint cards are still being laid), the start card 0, hidden cards <= 41.
+    # while its sprint cards are still being laid), the start card 0, hidden cards <= last - 1.
     max_step = [
-        LAST if (last_pending and i == n - 1) or i == 0 else STEP_LIMIT + fp_high[i] for i in range(n)
+        last if (last_pending and i == n - 1) or i == 0 else STEP_LIMIT + fp_high[i] for i in range(n)
     ]
     low = [0] * n
-    high = [LAST] * n
+    high = [last] * n
     for i in range(n):
         known = cards[i]
-        lo, hi = (1, LAST - 1) if known is None else (known, known)
+        lo, hi = (1, last - 1) if known is None else (known, known)
         if i > 0:
             lo = max(lo, low[i - 1] + 1)
             hi = min(hi, high[i - 1] + max_step[i])
@@ -232,7 +266,7 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
         graph.nodes[i]["high"] = high[i]
         known_fp = graph.nodes[i]["footprints"]
         graph.nodes[i]["max_reach"] = (
-            min(LAST, previous + STEP_LIMIT + known_fp)
+            min(last, previous + STEP_LIMIT + known_fp)
             if previous is not None and known_fp is not None
             else None
         )

@@ -1,4 +1,5 @@
-"""Fugitive's networkx boards: the step graph 0..42, its helpers, and the hideout path graph."""
+"""Fugitive's networkx boards: the step graph 0..42 (0..last for a smaller deck), its helpers, and
+the hideout path graph."""
 
 from __future__ import annotations
 
@@ -19,7 +20,9 @@ from gamelib.fugitive.board import (
     MIN_HIDEOUTS_TO_ESCAPE,
     NORMAL_PREDECESSORS,
     NORMAL_SUCCESSORS,
+    check_last,
     hideout_graph,
+    max_sprint_for,
     min_hideouts_to,
     reachable,
     shortest_route,
@@ -35,7 +38,11 @@ from gamelib.fugitive.rules import (
     FugitiveState,
     Hide,
     footprints,
+    layout_for,
 )
+
+SMALL = (7, 10, 12)
+"""Escape cards of small decks (option ``escape_card``)."""
 
 
 def setup(hand: tuple[int, ...] = (4, 5, 6, 15, 16)) -> FugitiveState:
@@ -46,9 +53,9 @@ def setup(hand: tuple[int, ...] = (4, 5, 6, 15, 16)) -> FugitiveState:
     return state
 
 
-def random_state(seed: int, actions: int) -> FugitiveState:
+def random_state(seed: int, actions: int, escape_card: int = LAST) -> FugitiveState:
     """A position reached by random play: ``actions`` steps into game ``seed`` (or its end)."""
-    game = gamelib.make("fugitive")
+    game = gamelib.make("fugitive", options={"escape_card": escape_card})
     state = gamelib.play(game, [RandomAgent(), RandomAgent()], seed=seed, max_actions=actions)
     assert isinstance(state, FugitiveState)
     return state
@@ -104,6 +111,129 @@ def test_precomputed_tuples_agree_with_the_graph() -> None:
         assert MIN_HIDEOUTS_FROM_START[n] == math.ceil(n / 3)
         assert MIN_HIDEOUTS_TO_ESCAPE[n] == math.ceil((LAST - n) / 3)
     assert NORMAL_PREDECESSORS[0] == () and NORMAL_PREDECESSORS[2] == (0, 1)
+
+
+# ---------------------------------------------------------------------------- small decks
+@pytest.mark.parametrize("last", SMALL)
+@pytest.mark.parametrize("max_sprint", [0, 2])
+def test_step_graph_of_a_small_deck_has_its_numbers_and_the_step_rule(last: int, max_sprint: int) -> None:
+    graph = step_graph(max_sprint, last=last)
+    assert sorted(graph.nodes) == list(range(last + 1)) and graph.graph["last"] == last
+    for a, b in itertools.permutations(range(last + 1), 2):
+        allowed = 0 < b - a <= 3 + max_sprint
+        assert graph.has_edge(a, b) == allowed, (a, b)
+        if allowed:
+            assert graph.edges[a, b] == {"step": b - a, "sprint_needed": max(0, b - a - 3)}
+    layout = layout_for(last)
+    for n in graph.nodes:
+        assert graph.nodes[n]["deck"] == layout.deck_of(n)
+    assert graph.nodes[last]["deck"] == -1 and graph.nodes[4]["deck"] == 0
+    assert graph.nodes[last - 1]["deck"] == 2, "the card below the escape card is in the last deck"
+    assert list(graph.successors(last)) == [], "nothing follows the escape card"
+
+
+def test_a_small_step_graph_is_its_own_and_bounded_by_its_deck() -> None:
+    assert step_graph(last=LAST) is step_graph(), "the default is the published deck"
+    assert step_graph(last=7) is step_graph(0, 7) and step_graph(last=7) is not step_graph()
+    assert max_sprint_for(7) == 4 and max_sprint_for() == MAX_SPRINT
+    assert step_graph(max_sprint_for(7), last=7).number_of_edges() == 8 * 7 // 2, "every increasing jump"
+    with pytest.raises(ValueError, match="max_sprint must be between 0 and 4, got 5"):
+        step_graph(5, last=7)
+    assert step_graph(5, last=8).has_edge(0, 8)
+
+
+@pytest.mark.parametrize("bad", [6, 43, 0, True, "7", 7.0])
+def test_a_bad_deck_size_is_refused(bad: object) -> None:
+    with pytest.raises(ValueError, match="last"):
+        check_last(bad)
+    with pytest.raises(ValueError, match="last"):
+        step_graph(0, last=bad)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="last"):
+        reachable(1, last=bad)  # type: ignore[arg-type]
+
+
+def test_helpers_on_a_small_deck_stop_at_its_escape_card() -> None:
+    assert min_hideouts_to(7, last=7) == 3 and min_hideouts_to(12, last=12) == 4
+    assert min_hideouts_to(7, max_sprint=4, last=7) == 1
+    assert shortest_route(7, last=7)[-1] == 7 and len(shortest_route(7, last=7)) == 4
+    assert reachable(5, 3, last=7) == (6, 7), "capped at the escape card 7"
+    assert reachable(7, last=7) == ()
+    assert sprint_needed(0, 7, last=7) == 4
+    # the published deck still allows what a small one refuses
+    assert reachable(8) == (9, 10, 11) and sprint_needed(0, 8) == 5
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: reachable(8, last=7), "from_card must be between 0 and 7, got 8"),
+        (lambda: reachable(1, 15, last=7), "footprints must be between 0 and 14, got 15"),
+        (lambda: sprint_needed(0, 8, last=7), "to_card must be between 0 and 7, got 8"),
+        (lambda: min_hideouts_to(13, last=12), "target must be between 0 and 12, got 13"),
+        (lambda: min_hideouts_to(12, max_sprint=10, last=12), "max_sprint must be between 0 and 9"),
+        (lambda: shortest_route(11, start=13, last=12), "start must be between 0 and 12"),
+    ],
+)
+def test_small_deck_errors_name_the_small_range(call: object, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        call()  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("last", SMALL)
+def test_reachable_matches_the_engine_on_small_decks(last: int) -> None:
+    game = gamelib.make("fugitive", options={"escape_card": last})
+    agent = RandomAgent()
+    checked = 0
+    for seed in range(6):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            assert isinstance(state, FugitiveState)
+            if state.phase == F_PLACE:
+                hand = state.fugitive_hand
+                expected = {
+                    card
+                    for card in hand
+                    if card
+                    in reachable(
+                        state.previous_hideout,
+                        sum(footprints(c) for c in hand if c not in (card, last)),
+                        last=last,
+                    )
+                }
+                assert {a.card for a in state.legal_actions() if isinstance(a, Hide)} == expected
+                checked += 1
+            state.apply(state.sample_chance() if state.is_chance_node() else agent.act(state, 0, rng))
+    assert checked > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), actions=st.integers(3, 80), last=st.sampled_from(SMALL))
+def test_hideout_graph_of_a_small_deck_bounds_numbers_by_its_escape_card(
+    seed: int, actions: int, last: int
+) -> None:
+    state = random_state(seed, actions, escape_card=last)
+    for perspective in (None, FUGITIVE, DETECTIVE):
+        graph = hideout_graph(state, perspective)
+        assert graph.graph["last"] == last
+        for i in graph.nodes:
+            node = graph.nodes[i]
+            true = state.hideouts[i]
+            assert 0 <= node["low"] <= true <= node["high"] <= last
+            if node["card"] is None:
+                assert node["high"] <= last - 1, "a face-down card is below the escape card"
+            if node["max_reach"] is not None:
+                assert node["max_reach"] <= last
+
+
+def test_a_pending_hideout_in_a_small_deck_reaches_at_most_below_its_escape_card() -> None:
+    state = gamelib.make("fugitive", options={"escape_card": 12}).new_game(seed=1)
+    state.apply("deal 4")  # the setup deal of the 12-card deck: one card of deck 1
+    assert isinstance(state, FugitiveState)
+    state.apply("hide 4")
+    assert state.phase == F_SPRINT
+    node = hideout_graph(state, DETECTIVE).nodes[1]
+    assert node["pending"] and (node["low"], node["high"]) == (1, 11)
 
 
 # ---------------------------------------------------------------------------- helpers
