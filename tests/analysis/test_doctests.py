@@ -15,6 +15,7 @@ MODULES = [
     "gamelib.analysis.sweep",
     "gamelib.analysis.compare",
     "gamelib.analysis.round_robin",
+    "gamelib.analysis.tree",
 ]
 
 

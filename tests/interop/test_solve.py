@@ -1,0 +1,110 @@
+"""Full-tree CFR through OpenSpiel on Fugitive's small configuration, brought back to gamelib."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import gamelib
+
+pyspiel = pytest.importorskip("pyspiel")
+from open_spiel.python.algorithms import get_all_states  # noqa: E402
+
+from gamelib.analysis import tree_size  # noqa: E402
+from gamelib.interop.openspiel import load_game  # noqa: E402
+from gamelib.interop.solve import SMALL_CONFIGURATIONS, Solution, small_configuration, solve  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def cfr_plus() -> Solution:
+    return solve("fugitive", iterations=32, algorithm="cfr+", checkpoints=4)
+
+
+@pytest.fixture(scope="module")
+def vanilla() -> Solution:
+    return solve("fugitive", iterations=16, algorithm="cfr", checkpoints=2)
+
+
+def test_openspiel_and_gamelib_see_the_same_tree() -> None:
+    options = small_configuration("fugitive")
+    spiel = load_game("fugitive", **options)
+    states = get_all_states.get_all_states(spiel, include_terminals=True, include_chance_states=True)
+    size = tree_size(gamelib.make("fugitive", options=options))
+    assert len(states) == size.histories
+
+
+def test_cfr_plus_converges_to_an_equilibrium(cfr_plus: Solution) -> None:
+    first, last = cfr_plus.nash_conv[0][1], cfr_plus.nash_conv[-1][1]
+    assert cfr_plus.nash_conv[-1][0] == 32
+    assert last < 0.08 < first, cfr_plus.nash_conv
+    value = cfr_plus.value
+    assert value[0] == pytest.approx(-value[1])
+    assert -0.45 < value[0] < -0.2, "the detective is favoured when the fugitive has one turn to hide"
+    assert "CFR+ x 32" in str(cfr_plus)
+
+
+def test_cfr_and_cfr_plus_agree_within_their_nash_conv(cfr_plus: Solution, vanilla: Solution) -> None:
+    # |value(policy) - game value| <= NashConv(policy), so two policies' values differ by at most the sum
+    gap = abs(cfr_plus.value[0] - vanilla.value[0])
+    assert gap <= cfr_plus.nash_conv[-1][1] + vanilla.nash_conv[-1][1]
+    assert vanilla.nash_conv[-1][1] > cfr_plus.nash_conv[-1][1], "CFR+ converges faster"
+
+
+def test_strategy_is_a_distribution_over_legal_gamelib_actions(cfr_plus: Solution) -> None:
+    state = cfr_plus.game.new_game(seed=0)
+    rng = random.Random(3)
+    seen = 0
+    while not state.is_terminal():
+        if state.current_player == gamelib.CHANCE:
+            state.apply(state.sample_chance(rng))
+            continue
+        strategy = cfr_plus.strategy(state)
+        assert set(strategy) <= set(state.legal_actions())
+        assert sum(strategy.values()) == pytest.approx(1.0)
+        seen += 1
+        state.apply(rng.choice(list(strategy)))
+    assert seen >= 2
+
+
+def test_strategy_of_an_unknown_state_is_a_clear_error(cfr_plus: Solution) -> None:
+    with pytest.raises(KeyError, match="not in the solved configuration"):
+        cfr_plus.strategy(gamelib.make("fugitive", options={"escape_card": 8}).new_game(seed=0))
+    over = gamelib.play(cfr_plus.game, [cfr_plus.agent()] * 2, seed=1)
+    with pytest.raises(KeyError, match="no player decides"):
+        cfr_plus.strategy(over)
+
+
+def test_policy_agent_plays_legal_games_in_gamelib(cfr_plus: Solution) -> None:
+    results = gamelib.tournament(
+        "fugitive",
+        [cfr_plus.agent(), "random"],
+        games=60,
+        options=cfr_plus.options,
+        rotate=False,
+        progress=False,
+    )
+    games = results.to_pandas()
+    assert len(games) == 120 and games["finished"].all()
+    # against a random detective the equilibrium fugitive does at least as well as the game value
+    mean = float(results.summary().loc["cfr", "mean_return"])
+    assert mean > cfr_plus.value[0] - 0.2
+
+
+def test_plot_draws_the_convergence(cfr_plus: Solution) -> None:
+    fig = cfr_plus.plot()
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+    assert len(ax.lines[0].get_xdata()) == len(cfr_plus.nash_conv)
+
+
+def test_bad_requests_are_clear_errors() -> None:
+    with pytest.raises(gamelib.OptionError, match="no solver-sized configuration"):
+        small_configuration("delanopolis")
+    with pytest.raises(ValueError, match="two-player zero-sum"):
+        solve("passante", iterations=1)
+    with pytest.raises(ValueError, match="algorithm"):
+        solve("fugitive", algorithm="dcfr")
+    with pytest.raises(ValueError, match="iterations"):
+        solve("fugitive", iterations=0)
+    assert set(SMALL_CONFIGURATIONS) == {"fugitive"}
