@@ -6,11 +6,15 @@ their randomness, so a seeded game replays.
 * :class:`FugitiveHeuristic` runs as far as its *dead* cards allow (cards below the hideout it
   lays can never be hideouts again, so they are free sprint fodder), keeps its live cards for
   later steps, slips a bluffing sprint card under a hideout now and then to widen the
-  detective's window, plays 42 as soon as it can, and passes when the detective has pinned down
-  the previous hideout and the new one would sit in a window of three numbers.
+  detective's window, plays the escape card as soon as it can, and passes when the detective has
+  pinned down the previous hideout and the new one would sit in a window of three numbers.
 * :class:`BeliefDetective` computes the exact belief (:func:`gamelib.fugitive.analysis.belief`),
   reveals every certain hideout at once with a series, otherwise names the most probable number,
   and draws from the deck the fugitive is heading into (denying it cards).
+
+Both read the deck from the state (``state.last``, ``state.layout``), so they play any
+``escape_card``; they choose among ``state.legal_actions()`` whenever a preferred move is not
+legal, which keeps them legal under ``canonical_order`` (increasing sprint cards and series).
 """
 
 from __future__ import annotations
@@ -24,7 +28,6 @@ from gamelib.fugitive.rules import (
     D_DRAW,
     D_GUESS,
     D_SERIES,
-    DECK_RANGES,
     DONE,
     DRAWS,
     F_DRAW,
@@ -32,13 +35,13 @@ from gamelib.fugitive.rules import (
     F_SPRINT,
     GUESSES,
     HIDES,
-    LAST,
     MANHUNT,
     PASS,
     REVEAL,
     SPRINTS,
     STEP_LIMIT,
     FugitiveState,
+    Sprint,
     cards_of,
     footprints,
 )
@@ -46,9 +49,10 @@ from gamelib.fugitive.rules import (
 __all__ = ["AGENTS", "BeliefDetective", "FugitiveHeuristic"]
 
 
-def _deck_for(number: int, decks: list[int]) -> int:
+def _deck_for(number: int, state: FugitiveState) -> int:
     """The deck holding ``number`` if it still has cards, else the nearest non-empty one."""
-    target = next((d for d, (lo, hi) in enumerate(DECK_RANGES) if number <= hi), 2)
+    decks = state.decks
+    target = next((d for d, (_, hi) in enumerate(state.layout.deck_ranges) if number <= hi), 2)
     order = sorted(range(3), key=lambda d: (abs(d - target), -d))
     return next(d for d in order if decks[d])
 
@@ -60,7 +64,7 @@ def _check(state: object) -> FugitiveState:
 
 
 class FugitiveHeuristic:
-    """A fugitive that spaces its hideouts with dead cards, bluffs, and escapes with 42 early.
+    """A fugitive that spaces its hideouts with dead cards, bluffs, and escapes as early as it can.
 
     ``bluff``: probability of slipping one more (dead) sprint card than needed under a hideout;
     ``caution``: probability of passing when the new hideout would be too easy to guess.
@@ -82,7 +86,7 @@ class FugitiveHeuristic:
         legal = state.legal_actions()
         phase = state.phase
         if phase == F_DRAW:
-            return DRAWS[_deck_for(state.previous_hideout + STEP_LIMIT + 2, state.decks)]
+            return DRAWS[_deck_for(state.previous_hideout + STEP_LIMIT + 2, state)]
         if phase == F_PLACE:
             return self._place(state, legal, rng)
         if phase == F_SPRINT:
@@ -90,13 +94,15 @@ class FugitiveHeuristic:
         return legal[int(rng.random() * len(legal))]
 
     def _place(self, state: FugitiveState, legal: list[Action], rng: random.Random) -> Action:
-        if HIDES[LAST] in legal:
-            return HIDES[LAST]
+        last = state.last
+        escape = HIDES[last]
+        if escape in legal and not self._caught_by_escaping(state):
+            return escape
         prev = state.previous_hideout
-        hand = state.fhand & ~(1 << LAST)
+        hand = state.fhand & ~(1 << last)
         best, best_score = None, float("-inf")
         for action in legal:
-            if action not in HIDES:
+            if action not in HIDES or action is escape:
                 continue
             v = action.card  # type: ignore[attr-defined]
             need = v - prev - STEP_LIMIT
@@ -107,23 +113,37 @@ class FugitiveHeuristic:
             if score > best_score:
                 best, best_score = action, score
         if best is None:
-            return PASS
+            return PASS if PASS in legal or escape not in legal else escape
         too_easy = PASS in legal and not state.first_turn and self._too_easy(state, best)
         if too_easy and rng.random() < self.caution:
             return PASS
         return best
 
+    @staticmethod
+    def _caught_by_escaping(state: FugitiveState) -> bool:
+        """Laying the escape card now loses for sure: no hideout is face down for the manhunt.
+
+        A manhunt follows when the detective lags (highest revealed <= the layout's threshold)
+        and ends with the detective's win once every hideout is face up.  Small decks make this
+        common: in ``escape_card=7`` the starting hand alone pays the jump from 0 to 7.
+        """
+        lagging = state.highest_revealed() <= state.layout.manhunt_threshold
+        return lagging and all(state.revealed)
+
     def _too_easy(self, state: FugitiveState, action: Action) -> bool:
         """The detective knows the previous hideout and the new one would sit within +3 of it."""
         prev = state.previous_hideout
         v = action.card  # type: ignore[attr-defined]
-        dead = state.fhand & ((1 << v) - 1) & ~(1 << LAST)
+        dead = state.fhand & ((1 << v) - 1) & ~(1 << state.last)
         return state.revealed[-1] and v - prev <= STEP_LIMIT and not dead and state.fhand.bit_count() < 9
 
     def _sprint(self, state: FugitiveState, legal: list[Action], rng: random.Random) -> Action:
         v = state.hideouts[-1]
-        hand = state.fhand & ~(1 << LAST) & ~(1 << v)
-        dead = cards_of(hand & ((1 << v) - 1))
+        # only the sprint cards legal now: with canonical_order, cards above the last one laid
+        # that leave the deficit payable (the engine's rule, so the agent never strands itself)
+        allowed = {a.card for a in legal if isinstance(a, Sprint)}
+        hand = state.fhand & ~(1 << state.last) & ~(1 << v)
+        dead = [c for c in cards_of(hand & ((1 << v) - 1)) if c in allowed]
         stack = state.sprints[-1]
         if state.deficit > 0:
             # cover the deficit with dead cards first (even ones give 2), then the lowest live card
@@ -131,9 +151,9 @@ class FugitiveHeuristic:
                 evens = [c for c in dead if c % 2 == 0]
                 pick = max(evens) if evens and state.deficit >= 2 else min(dead)
                 return SPRINTS[pick]
-            live = cards_of(hand)
-            return SPRINTS[min(live)]
-        if dead and len(stack) < 2 and v != LAST and rng.random() < self.bluff:
+            live = [c for c in cards_of(hand) if c in allowed]
+            return SPRINTS[min(live)] if live else legal[0]
+        if dead and len(stack) < 2 and v != state.last and rng.random() < self.bluff:
             return SPRINTS[min(dead)]  # a bluff: the detective must widen its window
         return DONE if DONE in legal else legal[0]
 
@@ -155,33 +175,37 @@ class BeliefDetective:
         if phase not in (D_GUESS, D_SERIES, MANHUNT):
             return legal[int(rng.random() * len(legal))]
         b = belief(state)
+        last = state.last
         blocked = state.face_up | state.dhand
-        certain = [v for v in b.certain_numbers() if 1 <= v <= 41 and not blocked >> v & 1]
+        certain = [v for v in b.certain_numbers() if 1 <= v < last and not blocked >> v & 1]
         if phase == D_SERIES:
-            missing = [v for v in certain if v not in state.series]
+            # certain numbers in increasing order: the order canonical_order asks for
+            missing = [v for v in certain if v not in state.series and ADDS[v] in legal]
             if missing:
                 return ADDS[missing[0]]
             if len(state.series) >= 2:
                 return REVEAL
             options = [a for a in legal if a in ADDS]
+            if not options:
+                return legal[0]
             return max(options, key=lambda a: b.hideout_prob[a.number])  # type: ignore[attr-defined]
         if phase == D_GUESS and len(certain) >= 2:
             return ADDS[certain[0]]
         if certain:
             return GUESSES[certain[0]]
-        nameable = [v for v in range(1, 42) if not blocked >> v & 1]
+        nameable = [v for v in range(1, last) if not blocked >> v & 1]
         top = max(b.hideout_prob[v] for v in nameable)
         best = [v for v in nameable if b.hideout_prob[v] >= top - 1e-12]
         return GUESSES[best[int(rng.random() * len(best))]]
 
     def _draw_deck(self, state: FugitiveState) -> int:
         """The deck just ahead of the fugitive: its cards are the ones it would lay next."""
-        frontier = max(h for h, r in zip(state.hideouts, state.revealed, strict=True) if r and h != LAST)
+        frontier = state.highest_revealed()
         b = belief(state)
         newest = len(state.hideouts) - 1
         if newest in b.position_probs:
             frontier = max(frontier, b.most_likely(newest))
-        return _deck_for(frontier + STEP_LIMIT + 1, state.decks)
+        return _deck_for(frontier + STEP_LIMIT + 1, state)
 
 
 AGENTS = {"heuristic": FugitiveHeuristic, "belief": BeliefDetective}

@@ -144,3 +144,101 @@ def test_bad_parameters_are_refused() -> None:
         FugitiveHeuristic(bluff=2.0)
     with pytest.raises(TypeError):
         BeliefDetective().act("not a state", DETECTIVE, random.Random(0))  # type: ignore[arg-type]
+
+
+# ---------------------------------------------------------------------------- small decks
+SMALL_DECKS = [(last, canonical) for last in (7, 10, 12) for canonical in (False, True)]
+
+
+def small_game(last: int, canonical: bool = False) -> gamelib.Game:
+    return gamelib.make("fugitive", options={"escape_card": last, "canonical_order": canonical})
+
+
+@pytest.mark.parametrize(("last", "canonical"), SMALL_DECKS)
+def test_agents_play_complete_legal_games_on_small_decks(last: int, canonical: bool) -> None:
+    """20 games per deck, every action checked against the engine's legal moves."""
+    game = small_game(last, canonical)
+    agents = [FugitiveHeuristic(), BeliefDetective()]
+    rng = random.Random(last)
+    for seed in range(20):
+        state = game.new_game(seed=seed)
+        assert isinstance(state, FugitiveState)
+        while not state.is_terminal():
+            player = state.current_player
+            if player == gamelib.CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            before = state.key()
+            action = agents[player].act(state, player, rng)
+            assert state.key() == before, "an agent changed the state it was shown"
+            assert action in state.legal_actions(), (seed, str(action), [str(a) for a in state.history])
+            state.apply(action)
+        assert all(a.card <= last for a in state.history if hasattr(a, "card"))
+        assert all(a.number < last for a in state.history if hasattr(a, "number"))
+
+
+@pytest.mark.parametrize(("last", "canonical"), SMALL_DECKS)
+def test_agents_move_legally_from_positions_random_play_reaches(last: int, canonical: bool) -> None:
+    """Random play reaches positions the agents would not (a series a person started, odd
+    sprint stacks): asked there, each agent still answers with a legal move."""
+    game = small_game(last, canonical)
+    agents = [FugitiveHeuristic(bluff=1.0), BeliefDetective()]
+    mover, rng = RandomAgent(), random.Random(1)
+    asked = 0
+    for seed in range(12):
+        state = game.new_game(seed=seed)
+        while not state.is_terminal():
+            player = state.current_player
+            if player == gamelib.CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            assert agents[player].act(state, player, rng) in state.legal_actions()
+            asked += 1
+            state.apply(mover.act(state, player, rng))
+    assert asked > 100
+
+
+def test_heuristic_sprints_in_increasing_order_under_canonical_order() -> None:
+    # deck 12 deals the fugitive one card of deck 1 (4-5); 5 = 0 + 3 + 2 needs sprint 2, then
+    # the bluff wants the lowest dead card, 1, which canonical order forbids after 2
+    moves = ("deal 5", "hide 5", "sprint 2")
+    bluffer = FugitiveHeuristic(bluff=1.0)
+    for canonical, expected in ((False, "sprint 1"), (True, "sprint 3")):
+        state = small_game(12, canonical).new_game(seed=0)
+        for move in moves:
+            state.apply(move)
+        action = bluffer.act(state, FUGITIVE, random.Random(0))  # type: ignore[arg-type]
+        assert str(action) == expected and action in state.legal_actions()
+    state = small_game(12, True).new_game(seed=0)
+    for move in moves:
+        state.apply(move)
+    with pytest.raises(gamelib.IllegalAction, match="canonical-order"):
+        state.apply("sprint 1")
+
+
+def test_heuristic_escapes_on_a_small_deck_but_not_into_a_certain_loss() -> None:
+    # escape card 7: the starting hand 1, 2, 3 pays the 4 footprints of 0 -> 7, but with no
+    # hideout face down the manhunt that follows would be lost at once
+    state = small_game(7).new_game(seed=0)
+    assert isinstance(state, FugitiveState)
+    assert "hide 7" in [str(a) for a in state.legal_actions()]
+    heuristic = FugitiveHeuristic()
+    assert str(heuristic.act(state, FUGITIVE, random.Random(0))) != "hide 7"
+    state.apply("hide 3")
+    state.apply("done")
+    assert "hide 7" in [str(a) for a in state.legal_actions()]
+    assert str(heuristic.act(state, FUGITIVE, random.Random(0))) == "hide 7", "3 is still face down"
+
+
+def test_belief_detective_names_only_numbers_of_a_small_deck() -> None:
+    game = small_game(10)
+    state = gamelib.play(game, [FugitiveHeuristic(), RandomAgent()], seed=4, max_actions=12)
+    assert isinstance(state, FugitiveState)
+    while state.current_player != DETECTIVE and not state.is_terminal():
+        state.apply(state.sample_chance() if state.is_chance_node() else state.legal_actions()[0])
+    detective = BeliefDetective()
+    for seed in range(10):
+        action = detective.act(state, DETECTIVE, random.Random(seed))
+        assert action in state.legal_actions()
+        number = getattr(action, "number", None)
+        assert number is None or 1 <= number < 10
