@@ -172,7 +172,8 @@ def solve(
     options = small_configuration(name) if options is None else dict(options)
     spiel_game = load_game(name, **options)
     game = gamelib.make(name, options=options)
-    marks = sorted({round(float(x)) for x in np.geomspace(1, iterations, num=min(checkpoints, iterations))})
+    spaced = np.geomspace(1, iterations, num=min(checkpoints, iterations))
+    marks = {round(float(x)) for x in spaced[:-1]} | {iterations}  # the last iteration always
     start = time.perf_counter()
     solver = ALGORITHMS[algorithm](spiel_game)
     bar = _progress_bar(progress, iterations, f"{name}: {algorithm.upper()}")
