@@ -5,6 +5,9 @@ status header, the row(s) of hideouts with their sprint cards underneath, both h
 three decks, and optionally the detective's belief as a heat strip over the numbers 1..41.
 :func:`draw_belief` draws a belief on its own, one row per face-down position.
 
+A smaller deck (option ``escape_card``) is drawn with its own numbers: the escape card, the deck
+ranges and colours come from ``state.layout``, and the belief strip and axis cover 1..last-1.
+
 What a perspective may not see is never handed to the painter: the row comes from
 :func:`gamelib.fugitive.board.hideout_graph`, which already replaced hidden numbers by ``None``,
 and a hidden hand is reduced to its size before drawing.  A detective-view picture is therefore
@@ -35,13 +38,12 @@ from matplotlib.path import Path
 from matplotlib.transforms import Affine2D
 
 from gamelib.core.drawing import FontStyle, LabelCollection, glyph_ink
-from gamelib.fugitive.board import check_perspective, hideout_graph
+from gamelib.fugitive.board import check_last, check_perspective, hideout_graph
 from gamelib.fugitive.rules import (
     D_DRAW,
     D_GUESS,
     D_SERIES,
     DEAL,
-    DECK_RANGES,
     DETECTIVE,
     F_DRAW,
     F_PLACE,
@@ -52,7 +54,7 @@ from gamelib.fugitive.rules import (
     OVER,
     SETUP,
     Guess,
-    deck_of,
+    Layout,
     footprints,
 )
 
@@ -96,9 +98,12 @@ PENDING = "#f77f00"
 SPRINT_STEP = "#d35400"
 FOOT, FOOT_ON_BACK = "#6b4f3a", "#e9d8bd"
 DECK_COLOURS = ("#2a9d8f", "#e76f51", "#7b68b5")
-"""Deck 1 (4-14), deck 2 (15-28), deck 3 (29-41): the band on every card of that range."""
+"""Deck 1 (4-14), deck 2 (15-28), deck 3 (29-41) (a smaller deck: its own ranges): the band on
+every card of that range."""
 OTHER_BAND = "#9aa5b1"
-"""The band of cards 0-3 and 42, which belong to no deck."""
+"""The band of cards 0-3 and the escape card, which belong to no deck."""
+MAX_CELL = CARD_W
+"""The widest a belief cell gets: a small deck's strip stays compact instead of stretching."""
 BELIEF_CMAP = "YlOrRd"
 IMPOSSIBLE = 1e-12
 """Probabilities at or below this are drawn blank (white): the number is ruled out."""
@@ -116,9 +121,14 @@ PHASE_LINES = {
 }
 
 
-def _band_colour(card: int) -> str:
-    deck = deck_of(card)
+def _band_colour(card: int, layout: Layout) -> str:
+    deck = layout.deck_of(card)
     return DECK_COLOURS[deck] if deck >= 0 else OTHER_BAND
+
+
+def _range_text(lo: int, hi: int) -> str:
+    """``lo–hi``, or one number when a small deck's pile holds a single card."""
+    return f"{lo}–{hi}" if lo < hi else str(lo)
 
 
 def _footprint_marker() -> Path:
@@ -242,7 +252,7 @@ class _Painter:
 
 
 # ---------------------------------------------------------------------------- cards
-def _face_card(p: _Painter, x: float, y: float, card: int, found: bool) -> None:
+def _face_card(p: _Painter, x: float, y: float, card: int, found: bool, layout: Layout) -> None:
     """A face-up hideout: the number and its deck band; red-edged when the detective found it."""
     mid = x + CARD_W / 2
     if card == 0:
@@ -250,13 +260,13 @@ def _face_card(p: _Painter, x: float, y: float, card: int, found: bool) -> None:
         p.text(mid, y + CARD_H * 0.55, "0", 0.6, START_EDGE, weight="bold")
         p.text(mid, y + 0.2, "start", 0.24, START_EDGE)
         return
-    if card == LAST:
+    if card == layout.last:
         p.box(x, y, CARD_W, CARD_H, ESCAPE_FACE, ESCAPE_EDGE, lw=2.5)
-        p.text(mid, y + CARD_H * 0.55, "42", 0.55, weight="bold")
+        p.text(mid, y + CARD_H * 0.55, str(card), 0.55, weight="bold")
         p.text(mid, y + 0.2, "escape", 0.24)
         return
     p.box(x, y, CARD_W, CARD_H, FACE, FOUND if found else FACE_EDGE, lw=2.5 if found else 1.2)
-    p.rect(x + 0.1, y + CARD_H - 0.2, CARD_W - 0.2, 0.09, _band_colour(card))
+    p.rect(x + 0.1, y + CARD_H - 0.2, CARD_W - 0.2, 0.09, _band_colour(card, layout))
     p.text(mid, y + CARD_H * 0.52, str(card), 0.6, weight="bold")
     if found:
         p.text(mid, y + 0.2, "found", 0.24, FOUND, weight="bold")
@@ -275,13 +285,13 @@ def _back_card(p: _Painter, x: float, y: float, card: int | None, low: int, high
         p.text(mid, y + 0.25, f"{low}–{high}" if low < high else f"= {low}", 0.24, "white")
 
 
-def _mini_card(p: _Painter, x: float, y: float, card: int | None) -> None:
+def _mini_card(p: _Painter, x: float, y: float, card: int | None, layout: Layout) -> None:
     """A hand card: face up (number and deck band), or a back when ``card`` is None."""
     if card is None:
         p.box(x, y, MINI_W, MINI_H, BACK, BACK_TEXT, lw=0.6, radius=0.05)
         return
     p.box(x, y, MINI_W, MINI_H, FACE, FACE_EDGE, lw=0.8, radius=0.05)
-    p.rect(x + 0.07, y + MINI_H - 0.15, MINI_W - 0.14, 0.07, _band_colour(card))
+    p.rect(x + 0.07, y + MINI_H - 0.15, MINI_W - 0.14, 0.07, _band_colour(card, layout))
     p.text(x + MINI_W / 2, y + MINI_H * 0.42, str(card), 0.36, weight="bold")
 
 
@@ -307,7 +317,10 @@ def _sprint_strip(p: _Painter, x: float, y: float, card: int | None, face_up: bo
 def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: float) -> float:
     """Title, whose turn and what to do (or the manhunt / the winner), the last move."""
     right = width - MARGIN
-    p.text(MARGIN, -0.38, f"Fugitive · round {state.round + 1}", 0.42, ha="left", weight="bold")
+    title = f"Fugitive · round {state.round + 1}"
+    if state.last != LAST:  # a smaller deck says so: its numbers stop early
+        title += f" · escape card {state.last}"
+    p.text(MARGIN, -0.38, title, 0.42, ha="left", weight="bold")
     corner = f"view: {VIEW_NAMES[perspective]}"
     if state.history:
         corner += f" · last: {state.public_history(perspective)[-1]}"
@@ -347,6 +360,8 @@ def _row_layout(n: int) -> tuple[int, int]:
 def _hideouts(p: _Painter, state: FugitiveState, perspective: int | None, y: float) -> float:
     """The row(s) of hideouts, sprint cards underneath, steps between; returns the y below."""
     graph = hideout_graph(state, perspective)
+    layout = state.layout
+    last = layout.last
     nodes = [graph.nodes[i] for i in range(graph.number_of_nodes())]
     rows, cols = _row_layout(len(nodes))
     for r in range(rows):
@@ -360,7 +375,7 @@ def _hideouts(p: _Painter, state: FugitiveState, perspective: int | None, y: flo
             if node["pending"]:
                 p.box(x - 0.08, card_y - 0.08, CARD_W + 0.16, CARD_H + 0.16, "none", PENDING, lw=3, ls="--")
             if node["revealed"]:
-                _face_card(p, x, card_y, node["card"], found=0 < node["card"] < LAST)
+                _face_card(p, x, card_y, node["card"], 0 < node["card"] < last, layout)
             else:
                 _back_card(p, x, card_y, node["card"], node["low"], node["high"])
             shown = node["sprint_cards"]
@@ -401,7 +416,14 @@ def _hideouts(p: _Painter, state: FugitiveState, perspective: int | None, y: flo
 
 
 def _hand(
-    p: _Painter, x: float, y: float, width: float, title: str, cards: Sequence[int] | None, size: int
+    p: _Painter,
+    x: float,
+    y: float,
+    width: float,
+    title: str,
+    cards: Sequence[int] | None,
+    size: int,
+    layout: Layout,
 ) -> float:
     """A titled hand: face-up cards, or ``size`` backs when hidden; wraps to ``width``."""
     hidden = " (hidden)" if cards is None and size else ""
@@ -417,7 +439,7 @@ def _hand(
     if cards is None:  # backs carry no information: a compact fanned stack
         pitch = min(0.24, (width - MINI_W) / max(1, size - 1))
         for k in range(size):
-            _mini_card(p, x + k * pitch, card_y, None)
+            _mini_card(p, x + k * pitch, card_y, None, layout)
         if not size:
             p.text(x, card_y + MINI_H / 2, "no cards", 0.25, MUTED, ha="left", style="italic")
         return card_y - 0.2
@@ -425,7 +447,7 @@ def _hand(
     lines = max(1, math.ceil(len(cards) / per_line))
     for k, card in enumerate(cards):
         line, col = divmod(k, per_line)
-        _mini_card(p, x + col * MINI_PITCH, card_y - line * (MINI_H + 0.1), card)
+        _mini_card(p, x + col * MINI_PITCH, card_y - line * (MINI_H + 0.1), card, layout)
     if not cards:
         p.text(x, card_y + MINI_H / 2, "no cards", 0.25, MUTED, ha="left", style="italic")
     return card_y - (lines - 1) * (MINI_H + 0.1) - 0.2
@@ -435,7 +457,7 @@ def _decks(p: _Painter, state: FugitiveState, x: float, y: float) -> float:
     """The three decks: a stack per range with its size, and the last deck each side drew from."""
     p.text(x, y - 0.22, "Decks", 0.27, ha="left", weight="bold")
     dy = y - 0.5 - CARD_H
-    for d, ((lo, hi), n) in enumerate(zip(DECK_RANGES, state.deck_sizes, strict=True)):
+    for d, ((lo, hi), n) in enumerate(zip(state.layout.deck_ranges, state.deck_sizes, strict=True)):
         dx = x + d * DECK_PITCH
         if n:
             for layer in range(min(3, n) - 1, -1, -1):
@@ -445,7 +467,7 @@ def _decks(p: _Painter, state: FugitiveState, x: float, y: float) -> float:
         else:
             p.box(dx, dy, CARD_W, CARD_H, "none", MUTED, lw=1.0, ls="--")
             p.text(dx + CARD_W / 2, dy + CARD_H * 0.45, "empty", 0.24, MUTED)
-        p.text(dx + CARD_W / 2, dy - 0.3, f"{lo}–{hi}", 0.26, DECK_COLOURS[d], weight="bold")
+        p.text(dx + CARD_W / 2, dy - 0.3, _range_text(lo, hi), 0.26, DECK_COLOURS[d], weight="bold")
     last: dict[int, int] = {}
     for who, deck, _ in state.draw_log:
         last[who] = deck
@@ -481,21 +503,24 @@ def _belief_strip(
     width: float,
     true_hidden: Sequence[int] | None,
     series: Sequence[int] = (),
+    last: int = LAST,
 ) -> float:
-    """P(number is a face-down hideout) over 1..41 as coloured cells, with a colour bar.
+    """P(number is a face-down hideout) over 1..last-1 as coloured cells, with a colour bar.
 
     Numbers of the series being named are outlined; ``true_hidden`` (views that know them)
-    are marked underneath.
+    are marked underneath.  A small deck's cells are at most a card wide, the colour bar just
+    after them.
     """
     p.text(
         x, y - 0.22, "Detective's belief: P(number is a face-down hideout)", 0.27, ha="left", weight="bold"
     )
     bar_w = 1.9
-    cell = (width - bar_w) / 41
+    cells = last - 1
+    cell = min(MAX_CELL, (width - bar_w) / cells)
     top, h = y - 0.5, 0.62
     cmap = colormaps[BELIEF_CMAP]
     hidden = set(true_hidden or ())
-    for n in range(1, 42):
+    for n in range(1, last):
         cx = x + (n - 1) * cell
         if probs[n] <= IMPOSSIBLE:  # ruled out: blank, so that "unlikely" and "impossible" differ
             p.rect(cx, top - h, cell, h, "white", "#dddddd", lw=0.6)
@@ -509,7 +534,8 @@ def _belief_strip(
             p.rect(cx + 0.04, top - h - 0.13, cell - 0.08, 0.07, BACK)
     for n in series:  # drawn last, so that neighbouring cells do not cover the outline
         p.rect(x + (n - 1) * cell, top - h, cell, h, "none", INK, lw=2.0)
-    bx0, bx1 = x + width - bar_w + 0.35, x + width
+    bx0 = x + cells * cell + 0.35
+    bx1 = bx0 + bar_w - 0.35
     p.images.append((np.linspace(0.0, 1.0, 64).reshape(1, -1), (bx0, bx1, top - h, top - h / 2)))
     p.rect(bx0, top - h, bx1 - bx0, h / 2, "none", MUTED, lw=0.6)
     for value, label in ((0.0, "0"), (0.5, "0.5"), (1.0, "1")):
@@ -529,14 +555,24 @@ def _belief_strip(
     return bottom - 0.2
 
 
-def hideout_prob_of(belief: Any) -> list[float]:
-    """The 43 probabilities of a belief-like object (``belief.hideout_prob``), validated."""
+def _entries_wanted(last: int) -> str:
+    if last == LAST:
+        return "43 entries (numbers 0..42)"
+    return f"{last + 1} entries (numbers 0..{last}) or 43 (the published 0..42)"
+
+
+def hideout_prob_of(belief: Any, last: int = LAST) -> list[float]:
+    """The probabilities of a belief-like object (``belief.hideout_prob``), validated.
+
+    Index = number.  A belief of the deck 0..``last`` may list 43 entries (the published card
+    range, numbers above ``last`` never hidden) or just ``last + 1``.
+    """
     probs = getattr(belief, "hideout_prob", None)
     if probs is None:
-        raise ValueError("belief must have 'hideout_prob': 43 probabilities, index = number")
+        raise ValueError("belief must have 'hideout_prob': one probability per number, index = number")
     values = [float(v) for v in probs]
-    if len(values) != LAST + 1:
-        raise ValueError(f"belief.hideout_prob must have 43 entries (numbers 0..42), got {len(values)}")
+    if len(values) not in (last + 1, LAST + 1):
+        raise ValueError(f"belief.hideout_prob must have {_entries_wanted(last)}, got {len(values)}")
     bad = [n for n, v in enumerate(values) if not -1e-9 <= v <= 1 + 1e-9]  # NaN fails too
     if bad:
         raise ValueError(f"belief.hideout_prob must hold probabilities in [0, 1]; bad at numbers {bad[:5]}")
@@ -552,13 +588,15 @@ def draw_state(
     ``perspective``: None (omniscient: face-down numbers shown faintly), 0 (the fugitive: the
     detective's hand hidden) or 1 (the detective: face-down numbers and the fugitive's hand
     hidden; each face-down card shows the range its visible neighbours allow).  ``belief``: any
-    object with ``hideout_prob`` (43 floats, index = number), drawn as a heat strip over 1..41;
-    outside the detective's view the true face-down hideouts are marked under it.  With ``ax``
+    object with ``hideout_prob`` (43 floats, index = number; ``last + 1`` also do in a smaller
+    deck), drawn as a heat strip over 1..last-1; outside the detective's view the true face-down
+    hideouts are marked under it.  With ``ax``
     the table is drawn into that axes and its figure returned; otherwise a new figure is sized
     to the table.
     """
     perspective = check_perspective(perspective)
-    probs = hideout_prob_of(belief) if belief is not None else None
+    layout = state.layout
+    probs = hideout_prob_of(belief, layout.last) if belief is not None else None
     _, cols = _row_layout(len(state.hideouts))
     width = max(MIN_WIDTH, 2 * MARGIN + 0.3 + cols * PITCH)
     see_fugitive = perspective in (None, FUGITIVE)
@@ -576,6 +614,7 @@ def draw_state(
         "Fugitive's hand",
         state.fugitive_hand if see_fugitive else None,
         state.fhand.bit_count(),
+        layout,
     )
     below_hands = _hand(
         p,
@@ -585,6 +624,7 @@ def draw_state(
         "Detective's hand",
         state.detective_hand if see_detective else None,
         state.dhand.bit_count(),
+        layout,
     )
     below_decks = _legend(p, decks_x, _decks(p, state, decks_x, y))
     y = min(below_hands, below_decks)
@@ -594,7 +634,7 @@ def draw_state(
             if see_fugitive
             else None
         )
-        y = _belief_strip(p, probs, MARGIN, y, width - 2 * MARGIN, truth, state.series)
+        y = _belief_strip(p, probs, MARGIN, y, width - 2 * MARGIN, truth, state.series, layout.last)
     height = 0.1 - y
 
     if ax is None:
@@ -651,20 +691,37 @@ def _point_labels(
     return labels
 
 
-def draw_belief(belief: Any, ax: Axes | None = None) -> Figure:
-    """A belief as a heat map over the numbers 1..41.
+def belief_last(belief: Any, last: int | None = None) -> int:
+    """The escape card of the deck a belief is about: ``last`` if given, else the belief's own
+    ``last`` attribute if it has one, else the published 42.
+
+    Not guessed from the length: a belief one entry short must stay an error, not pass for a
+    smaller deck.
+    """
+    if last is None:
+        last = getattr(belief, "last", None)
+    return LAST if last is None else check_last(last)
+
+
+def draw_belief(belief: Any, ax: Axes | None = None, last: int | None = None) -> Figure:
+    """A belief as a heat map over the numbers 1..last-1 (1..41 in the published deck).
 
     The top row ("any") is P(number is a face-down hideout); below it, one row per face-down
-    position from ``belief.position_probs`` (position -> 43 probabilities), if the belief has it.
+    position from ``belief.position_probs`` (position -> probabilities by number), if the belief
+    has it.  ``last``: the escape card of the game (``state.last``); by default the belief's own
+    ``last`` attribute, else the published 42.
     """
-    probs = hideout_prob_of(belief)
+    last = belief_last(belief, last)
+    probs = hideout_prob_of(belief, last)
     positions = getattr(belief, "position_probs", None) or {}
-    rows, labels = [probs[1:LAST]], ["any"]
+    rows, labels = [probs[1:last]], ["any"]
     for pos in sorted(positions):
         values = [float(v) for v in positions[pos]]
-        if len(values) != LAST + 1:
-            raise ValueError(f"belief.position_probs[{pos}] must have 43 entries, got {len(values)}")
-        rows.append(values[1:LAST])
+        if len(values) not in (last + 1, LAST + 1):
+            raise ValueError(
+                f"belief.position_probs[{pos}] must have {_entries_wanted(last)}, got {len(values)}"
+            )
+        rows.append(values[1:last])
         labels.append(f"#{pos}")
     if ax is None:
         # fixed margins in inches (they hold for any number of rows): the constrained layout
@@ -684,21 +741,22 @@ def draw_belief(belief: Any, ax: Axes | None = None) -> Figure:
         norm=Normalize(0, 1),
         aspect="auto",
         interpolation="nearest",
-        extent=(0.5, 41.5, len(rows) - 0.5, -0.5),
+        extent=(0.5, last - 0.5, len(rows) - 0.5, -0.5),
     )
     # tick labels as glyph outlines (56 Text artists would cost ~100 ms per redraw)
     ax.set_xticks([])
     ax.set_yticks([])
-    _point_labels(ax, [(n, 0.0) for n in range(1, 42)], [str(n) for n in range(1, 42)], 9, "x", "center", -4)
+    numbers = range(1, last)
+    _point_labels(ax, [(n, 0.0) for n in numbers], [str(n) for n in numbers], 9, "x", "center", -4)
     _point_labels(ax, [(0.0, r) for r in range(len(rows))], labels, 11, "y", "right", -5)
     # a faint grid between cells (one artist: grid ticks would cost ~50 Tick objects), and a
     # firm line under "any", which sums the rows below it
     top, bottom = -0.5, len(rows) - 0.5
-    grid = [[(n + 0.5, top), (n + 0.5, bottom)] for n in range(1, 41)]
-    grid += [[(0.5, r + 0.5), (41.5, r + 0.5)] for r in range(1, len(rows) - 1)]
+    grid = [[(n + 0.5, top), (n + 0.5, bottom)] for n in range(1, last - 1)]
+    grid += [[(0.5, r + 0.5), (last - 0.5, r + 0.5)] for r in range(1, len(rows) - 1)]
     ax.add_collection(LineCollection(grid, colors="#e4e4e4", linewidths=0.6, zorder=1.5), autolim=False)
     if len(rows) > 1:
-        ax.plot([0.5, 41.5], [0.5, 0.5], color=MUTED, linewidth=1.5, zorder=2)
+        ax.plot([0.5, last - 0.5], [0.5, 0.5], color=MUTED, linewidth=1.5, zorder=2)
     ax.set_xlabel("number", fontsize=12, labelpad=16)
     ax.set_ylabel("face-down position", fontsize=12, labelpad=30)
     ax.set_title("Detective's belief: where each face-down hideout may be", fontsize=14)

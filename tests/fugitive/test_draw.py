@@ -240,7 +240,7 @@ def test_long_tables_wrap_into_balanced_rows() -> None:
 # ---------------------------------------------------------------------------- belief
 def uniform_belief(state: FugitiveState) -> SimpleNamespace:
     blocked = state.face_up_mask() | state.dhand
-    free = [n for n in range(1, 42) if not blocked >> n & 1]
+    free = [n for n in range(1, state.last) if not blocked >> n & 1]
     hidden = state.hidden_positions()
     per_number = [len(hidden) / len(free) if n in free else 0.0 for n in range(43)]
     return SimpleNamespace(
@@ -337,3 +337,98 @@ def test_scripted_game_reads_as_each_player_sees_it() -> None:
     omniscient = labels(draw_state(state))
     assert {"5", "11", "15", "19", "22", "+4"} <= set(omniscient)
     assert any(s.endswith("· last: add 18") for s in omniscient)
+
+
+# ---------------------------------------------------------------------------- small decks
+def small_state(last: int, seed: int = 5, actions: int = 14) -> FugitiveState:
+    """A position of a small deck with a face-down hideout, reached by random play."""
+    game = gamelib.make("fugitive", options={"escape_card": last})
+    for attempt in range(seed, seed + 100):
+        state = gamelib.play(game, [RandomAgent(), RandomAgent()], seed=attempt, max_actions=actions)
+        assert isinstance(state, FugitiveState)
+        if state.hidden_positions() and not state.is_terminal():
+            return state
+    raise AssertionError("no small-deck position with a face-down hideout")
+
+
+def strip_numbers(shown: list[str]) -> list[str]:
+    """The numbers along the belief strip: the labels between its title and the colour bar's 0."""
+    start = next(i for i, s in enumerate(shown) if s.startswith("Detective's belief")) + 1
+    return shown[start : shown.index("0", start)]
+
+
+@pytest.mark.parametrize("last", [7, 10, 12])
+@pytest.mark.parametrize("perspective", PERSPECTIVES)
+def test_a_small_deck_draws_only_its_own_numbers(last: int, perspective: int | None) -> None:
+    state = small_state(last)
+    fig = draw_state(state, perspective=perspective, belief=uniform_belief(state))
+    fig.savefig(io.BytesIO(), format="png", dpi=30)
+    shown = labels(fig)
+    assert f"Fugitive · round {state.round + 1} · escape card {last}" in shown
+    assert strip_numbers(shown) == [str(n) for n in range(1, last)], "the strip covers 1..last-1"
+    assert not {str(n) for n in range(last + 1, 43)} & set(shown), "no number beyond the deck"
+    ranges = [f"{lo}–{hi}" if lo < hi else str(lo) for lo, hi in state.layout.deck_ranges]
+    assert all(r in shown for r in ranges), "each deck is labelled with its own range"
+
+
+def test_the_published_deck_keeps_its_title_and_strip() -> None:
+    state = STATES[2]
+    shown = labels(draw_state(state, perspective=DETECTIVE, belief=uniform_belief(state)))
+    assert f"Fugitive · round {state.round + 1}" in shown and not any("escape card" in s for s in shown)
+    assert strip_numbers(shown) == [str(n) for n in range(1, 42)]
+    assert {"4–14", "15–28", "29–41"} <= set(shown)
+
+
+def test_a_small_decks_escape_card_is_drawn_as_the_escape_card() -> None:
+    state = gamelib.make("fugitive", options={"escape_card": 7}).new_game(seed=0)
+    for move in ("hide 3", "done", "hide 7", "sprint 1", "done"):  # 3 + 3 + 1 footprint = 7
+        state.apply(move)
+    assert isinstance(state, FugitiveState) and state.phase == MANHUNT
+    shown = labels(draw_state(state, perspective=DETECTIVE))
+    assert "7" in shown and "escape" in shown
+    assert shown.count("found") == 1, "7 is the escape card, not a find (only the legend says 'found')"
+    assert "42" not in shown and {"4", "5", "6"} <= set(shown), "one-card decks show their card"
+    assert "7" not in labels(draw_state(gamelib.make("fugitive").new_game(seed=0), perspective=DETECTIVE))
+
+
+@pytest.mark.parametrize("last", [7, 12])
+def test_draw_belief_of_a_small_deck_has_an_axis_of_its_numbers(last: int) -> None:
+    state = small_state(last)
+    belief = uniform_belief(state)
+    fig = draw_belief(belief, last=last)
+    ax = fig.axes[0]
+    assert ax.get_xlim() == (0.5, last - 0.5), "the axis spans 1..last-1"
+    rows = 1 + len(state.hidden_positions())
+    assert ax.images[0].get_array().shape == (rows, last - 1)
+    assert labels(fig)[: last - 1] == [str(n) for n in range(1, last)]
+    fig.savefig(io.BytesIO(), format="png", dpi=30)
+    # the belief may name its own deck, or list only the numbers 0..last
+    short = SimpleNamespace(
+        last=last,
+        hideout_prob=belief.hideout_prob[: last + 1],
+        position_probs={p: v[: last + 1] for p, v in belief.position_probs.items()},
+    )
+    assert draw_belief(short).axes[0].get_xlim() == (0.5, last - 0.5)
+    assert draw_belief(belief).axes[0].get_xlim() == (0.5, 41.5), "43 entries, no last: published"
+    assert isinstance(draw_state(state, belief=short), Figure)
+
+
+def test_a_belief_of_the_wrong_size_for_a_small_deck_is_an_error() -> None:
+    state = small_state(7)
+    with pytest.raises(ValueError, match=r"8 entries \(numbers 0..7\) or 43"):
+        draw_state(state, belief=SimpleNamespace(hideout_prob=[0.0] * 9))
+    with pytest.raises(ValueError, match="43 entries"):
+        draw_belief(SimpleNamespace(hideout_prob=[0.0] * 8)), "without last, 8 entries are too few"
+    with pytest.raises(ValueError, match="last must be between 7 and 42"):
+        draw_belief(SimpleNamespace(hideout_prob=[0.0] * 43), last=6)
+    with pytest.raises(ValueError, match=r"position_probs\[1\] must have 8 entries"):
+        draw_belief(SimpleNamespace(hideout_prob=[0.0] * 8, position_probs={1: [0.0] * 5}), last=7)
+
+
+def test_a_small_deck_with_the_analysis_belief_draws() -> None:
+    analysis = pytest.importorskip("gamelib.fugitive.analysis")
+    state = small_state(12)
+    belief = analysis.belief(state)
+    shown = labels(draw_state(state, perspective=DETECTIVE, belief=belief))
+    assert strip_numbers(shown) == [str(n) for n in range(1, 12)]
+    assert draw_belief(belief, last=state.last).axes[0].get_xlim() == (0.5, 11.5)
