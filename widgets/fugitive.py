@@ -4,8 +4,9 @@ The panel shows what the detective can deduce, never more: it is computed from t
 observation by :func:`gamelib.fugitive.analysis.belief` (every fugitive world consistent with what
 the detective has seen, counted exactly).  It shows
 
-* the heat strip of :func:`gamelib.fugitive.draw.draw_belief`: for each number 1..41, how likely it
-  is a face-down hideout, and one row per face-down position;
+* the heat strip of :func:`gamelib.fugitive.draw.draw_belief`: for each number 1..41 (1..last-1
+  in a smaller deck, option ``escape_card``), how likely it is a face-down hideout, and one row
+  per face-down position;
 * a table of the most likely numbers per face-down position, with how many numbers remain.  In the
   omniscient or the fugitive's view the table also shows the true card and the probability the
   detective gives it, so a class sees how close the deduction is; the detective's view hides that.
@@ -129,7 +130,7 @@ class BeliefPanel:
         positions = sorted(current.position_probs)
         self.summary.value = self._summary_html(current, positions)
         if positions:
-            self.strip.value = self._strip_png(current, positions)
+            self.strip.value = self._strip_png(current, positions, self._escape_card(state))
             self.strip.layout.display = None
         else:
             self.strip.layout.display = "none"
@@ -153,11 +154,18 @@ class BeliefPanel:
             text += " (approximate: one edition-2 first-turn constraint is not counted)"
         return text
 
-    def _strip_png(self, belief: Any, positions: list[int]) -> bytes:
-        """The heat strip as PNG, cached on the belief's numbers (undo/redo redraw nothing)."""
+    @staticmethod
+    def _escape_card(state: State) -> int:
+        """The game's escape card (``FugitiveState.last``: 42 published, smaller decks less)."""
+        return int(cast(Any, state).last)
+
+    def _strip_png(self, belief: Any, positions: list[int], last: int) -> bytes:
+        """The heat strip over 1..last-1 as PNG, cached on the belief's numbers (undo/redo redraw
+        nothing)."""
         from gamelib.fugitive.draw import draw_belief
 
         key = (
+            last,
             belief.worlds,
             tuple(belief.hideout_prob),
             tuple((p, tuple(belief.position_probs[p])) for p in positions),
@@ -173,7 +181,7 @@ class BeliefPanel:
             figure.subplots_adjust(
                 left=1.0 / width, right=1 - 0.8 / width, bottom=0.8 / height, top=1 - 0.45 / height
             )
-            draw_belief(belief, ax=axes)
+            draw_belief(belief, ax=axes, last=last)
             buffer = io.BytesIO()
             figure.savefig(buffer, format="png", dpi=self.dpi)
             png = buffer.getvalue()

@@ -257,3 +257,45 @@ def test_live_belief_over_budget_offers_the_full_count(monkeypatch: pytest.Monke
     assert panel.compute_button.layout.display is None  # offered
     panel.compute_button.click()  # counts without a budget
     assert panel.belief is not None and panel.belief.worlds > 0
+
+
+# ---------------------------------------------------------------- a small deck (option escape_card)
+@needs_analysis
+@pytest.mark.parametrize("last", [7, 12])
+def test_fugitive_stepper_plays_a_small_deck_to_the_end(last: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gamelib.fugitive.draw as fugitive_draw
+    from gamelib.fugitive.analysis import belief
+    from widgets.fugitive import BeliefPanel, fugitive_stepper
+
+    drawn_with: list[int | None] = []
+    real = fugitive_draw.draw_belief
+
+    def spy(b: object, ax: object = None, last: int | None = None) -> object:
+        drawn_with.append(last)
+        return real(b, ax=ax, last=last)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(fugitive_draw, "draw_belief", spy)
+    stepper = fugitive_stepper(seed=4, options={"escape_card": last}, perspective="detective")
+    (panel,) = stepper.panels
+    assert isinstance(panel, BeliefPanel) and stepper.game.options.escape_card == last
+    assert stepper.board_image.value[:4] == b"\x89PNG"
+    steps = 0
+    while stepper.step_agent():
+        steps += 1
+        assert stepper.error == "" and panel.error == "", (stepper.error, panel.error)
+        assert panel.belief.worlds == belief(stepper.state).worlds
+        for number in re.findall(r"<b>(\d+)</b>", panel.table.value):
+            assert 1 <= int(number) < last, "the table names only numbers of this deck"
+        assert steps < 500
+    assert stepper.state.is_terminal() and "game over" in stepper.status.value
+    assert drawn_with and set(drawn_with) == {last}, "the strip is drawn over 1..last-1"
+
+
+def test_the_stepper_refuses_numbers_beyond_a_small_deck() -> None:
+    stepper = Stepper(gamelib.make("fugitive", options={"escape_card": 7}), seed=1)
+    stepper.notation.value = "hide 8"
+    stepper.apply_button.click()
+    assert stepper.error.startswith("[notation]") and stepper.history == []
+    stepper.notation.value = "hide 3"
+    stepper.apply_button.click()
+    assert stepper.error == "" and stepper.history == ["hide 3"]
