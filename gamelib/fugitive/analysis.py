@@ -10,6 +10,8 @@ public) and the fugitive's hand (its size is public), such that
 * the fugitive holds exactly {1, 2, 3, 42}, 3 cards of deck 1, 2 of deck 2 and one card of the
   logged deck per fugitive draw, and a card laid at position ``i`` was in hand by then (for each
   deck, the cards laid at positions 1..i are at most the cards drawn before position i);
+  a smaller deck (option ``escape_card``) has its own escape card, deck ranges and setup deal,
+  read from the state's :class:`~gamelib.fugitive.rules.Layout` (per-layout card tables);
 * every guess the detective missed is explained: a missed number was not a hideout among the
   positions on the table at that moment, and a failed series was not entirely made of them;
 * mid-turn (laying sprint cards), the pending hideout is still reachable with the hand left.
@@ -41,15 +43,18 @@ How the count works (a forward/backward dynamic programme over positions, like t
 * the card-location probabilities (sprint, hand, deck) use, by symmetry inside a class, the
   share of a class's non-hideout cards in each place, weighted through a second backward pass.
 
-One case is not counted exactly: in the second edition, a fugitive who stops after a single
-first-turn hideout must have been unable to place another; :func:`belief` ignores that
-constraint (``Belief.exact`` is then False) and :func:`determinize` rejects the worlds that break
-it, so its samples stay exactly uniform.
+Two cases are not counted exactly: in the second edition, a fugitive who stops after a single
+first-turn hideout must have been unable to place another; and with ``canonical_order``, a
+fugitive in the middle of a sprint stack must still hold, above its last sprint card, the
+footprints the hideout needs (the DP only knows the classes of the cards, not their order).
+:func:`belief` ignores those constraints (``Belief.exact`` is then False) and :func:`determinize`
+rejects the worlds that break them, so its samples stay exactly uniform.
 """
 
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 import random
 from collections.abc import Callable, Iterator
@@ -59,13 +64,12 @@ from typing import Any
 from gamelib.core.errors import IllegalAction
 from gamelib.fugitive.rules import (
     DEAL,
-    DECK_RANGES,
     DETECTIVE,
     F_SPRINT,
     FUGITIVE,
     LAST,
+    PUBLISHED,
     SETUP,
-    SETUP_DEALS,
     STEP_LIMIT,
     Add,
     Deal,
@@ -74,10 +78,12 @@ from gamelib.fugitive.rules import (
     FugitiveState,
     Guess,
     Hide,
+    Layout,
     Pass,
     Reveal,
     Sprint,
     cards_of,
+    layout_for,
 )
 
 __all__ = ["Belief", "belief", "card_class", "clear_caches", "determinize", "group_of"]
@@ -89,23 +95,20 @@ CLASSES = 2 * GROUPS
 """A class is a group and a parity: ``2 * group + (1 if even else 0)``."""
 
 
-def group_of(card: int) -> int:
-    """0 for 1-3 (the fugitive's starting cards), 1-3 for the decks, -1 for 0 and 42."""
+def group_of(card: int, layout: Layout = PUBLISHED) -> int:
+    """0 for 1-3 (the fugitive's starting cards), 1-3 for the decks, -1 for 0 and the escape card.
+
+    The decks depend on the deck size (``layout``, the published one by default).
+    """
     if 1 <= card <= 3:
         return 0
-    for i, (lo, hi) in enumerate(DECK_RANGES):
-        if lo <= card <= hi:
-            return i + 1
-    return -1
+    return layout.deck_of(card) + 1 if card < layout.last else -1
 
 
-def card_class(card: int) -> int:
-    """The class of a card 1..41: its group and its parity (sprint footprints)."""
-    return 2 * group_of(card) + (1 - card % 2)
+def card_class(card: int, layout: Layout = PUBLISHED) -> int:
+    """The class of a card 1..last-1: its group and its parity (sprint footprints)."""
+    return 2 * group_of(card, layout) + (1 - card % 2)
 
-
-_CLASS_OF = tuple(card_class(c) if 1 <= c <= 41 else -1 for c in range(43))
-_GROUP_OF = tuple(group_of(c) for c in range(43))
 
 # ---------------------------------------------------------------------------- state packing
 # One DP state is one int.  Bits, from the lowest:
@@ -140,12 +143,36 @@ _SCALE = 360360 * 420
 """Divisible by p * q for any p <= 14 and q <= 7: the secondary marginals divide by such products."""
 
 
-def _hideout_delta(card: int) -> int:
-    c, g = _CLASS_OF[card], _GROUP_OF[card]
-    return (1 << _H_SHIFT[c]) + (1 << _U_SHIFT[g])
+@dataclass(frozen=True)
+class _Tables:
+    """Per-card lookup tables of one deck size, indexed 0..42 (-1 / 0 from the escape card up).
+
+    Classes and groups follow the deck ranges, so every layout has its own tables; they are
+    built once per escape card (:func:`_tables`) and read as plain tuples on the hot paths.
+    """
+
+    layout: Layout
+    class_of: tuple[int, ...]
+    group_of: tuple[int, ...]
+    hideout_delta: tuple[int, ...]
+    """State delta of a face-down hideout ``v``: one more hideout of its class and its group."""
 
 
-_HIDEOUT_DELTA = tuple(_hideout_delta(c) if 1 <= c <= 41 else 0 for c in range(43))
+@functools.lru_cache(maxsize=64)
+def _tables(last: int) -> _Tables:
+    layout = layout_for(last)
+    group = tuple(group_of(c, layout) if 1 <= c < last else -1 for c in range(43))
+    klass = tuple(2 * group[c] + (1 - c % 2) if group[c] >= 0 else -1 for c in range(43))
+    delta = tuple(
+        (1 << _H_SHIFT[klass[c]]) + (1 << _U_SHIFT[group[c]]) if klass[c] >= 0 else 0 for c in range(43)
+    )
+    return _Tables(layout, klass, group, delta)
+
+
+# The published game's tables, kept under their historical names.
+_CLASS_OF = _tables(LAST).class_of
+_GROUP_OF = _tables(LAST).group_of
+_HIDEOUT_DELTA = _tables(LAST).hideout_delta
 
 
 def _falling(n: int, k: int) -> int:
@@ -162,23 +189,31 @@ class _Facts:
 
     Positions are 1..K (card 0 is position 0).  ``known[i]`` is the face-up value or -1;
     ``sprint_counts[i]`` the stack size; ``known_sprints[i]`` the face-up stack or ().
+    ``last`` is the escape card: it selects the deck layout and the class tables.
     """
 
+    last: int
     known: tuple[int, ...]
     sprint_counts: tuple[int, ...]
     known_sprints: tuple[tuple[int, ...], ...]
-    unknown: int  # bitmask of the cards 1..41 the detective cannot see
+    unknown: int  # bitmask of the cards 1..last-1 the detective cannot see
     caps: tuple[tuple[int, int, int], ...]  # per position: deck cards the DP may still use
     hand_unknown: tuple[int, int, int]  # per deck: the fugitive's unknown cards in total
     forbidden: tuple[int, ...]  # per position: bitmask of numbers missed while it lay there
     series: tuple[tuple[tuple[int, ...], int], ...]  # failed series: (numbers, positions then)
     pending: bool  # the last hideout is still getting sprint cards
-    holds_last: bool  # 42 is in the fugitive's hand
+    holds_last: bool  # the escape card is in the fugitive's hand
     stuck_first_turn: bool  # edition 2: one first-turn hideout then a pass
+    canonical_order: bool = False  # sprint stacks go in increasing order (option canonical_order)
+    canonical_pending: bool = False  # canonical order, mid-stack: the hand above it must pay
 
     @property
     def size(self) -> int:
         return len(self.known) - 1
+
+    @property
+    def tables(self) -> _Tables:
+        return _tables(self.last)
 
 
 def _facts_from_state(state: FugitiveState) -> _Facts:
@@ -206,10 +241,25 @@ def _facts_from_state(state: FugitiveState) -> _Facts:
         phase=state.phase,
         public=public,
         edition=state.game.options.edition,
+        layout=state.layout,
+        canonical=state.canonical,
     )
 
 
-def _facts_from_observation(obs: FugitiveObservation, edition: int) -> _Facts:
+def _escape_card_of(obs: FugitiveObservation) -> int:
+    """The escape card of the game an observation comes from (the observation does not name it).
+
+    Every card 0..last lies somewhere the observation counts: a hand, a deck, a hideout or a
+    sprint stack, so the sizes add up to ``last + 1``.
+    """
+    on_table = sum(1 + count for _, count, _ in obs.hideouts)
+    cards = obs.fugitive_hand_size + obs.detective_hand_size + sum(obs.deck_sizes) + on_table
+    last = cards - 1
+    layout_for(last)  # validates: a doctored observation gets a clear error
+    return last
+
+
+def _facts_from_observation(obs: FugitiveObservation, edition: int, canonical: bool = False) -> _Facts:
     if obs.detective_hand is None:
         raise ValueError("belief needs the detective's view: this observation hides the detective's hand")
     public: list[tuple[str, int]] = []
@@ -233,6 +283,8 @@ def _facts_from_observation(obs: FugitiveObservation, edition: int) -> _Facts:
         phase=obs.phase,
         public=public,
         edition=edition,
+        layout=layout_for(_escape_card_of(obs)),
+        canonical=canonical,
     )
 
 
@@ -246,25 +298,30 @@ def _build_facts(
     phase: int,
     public: list[tuple[str, int]],
     edition: int,
+    layout: Layout,
+    canonical: bool,
 ) -> _Facts:
     size = len(hideouts) - 1
+    last = layout.last
+    group_of_card = _tables(last).group_of
     face_up = 0
     for h, s in zip(hideouts, face_up_sprints, strict=True):
         if h >= 0:
             face_up |= 1 << h
         for c in s:
             face_up |= 1 << c
-    unknown = ((1 << 42) - 2) & ~face_up & ~detective_hand
+    unknown = ((1 << last) - 2) & ~face_up & ~detective_hand
 
     # what the fugitive holds, and when: setup deals, then one card per dealt fugitive draw
-    setup_done = len(SETUP_DEALS)
+    setup_deals = layout.setup_deals
+    setup_done = len(setup_deals)
     if phase == SETUP:
         setup_done = sum(1 for verb, _ in public if verb == "deal")
     log = list(draw_log)
     if phase == DEAL and log:
         log = log[:-1]  # the last draw is waiting for its card
     drawn_before = [[0] * 3 for _ in range(size + 2)]  # [i][d]: fugitive cards of deck d usable at i
-    for d in SETUP_DEALS[:setup_done]:
+    for d in setup_deals[:setup_done]:
         for i in range(size + 2):
             drawn_before[i][d] += 1
     for player, deck, on_table in log:
@@ -276,7 +333,7 @@ def _build_facts(
     caps = [(0, 0, 0)]
     for i in range(1, size + 1):
         for c in ((hideouts[i],) if hideouts[i] >= 0 else ()) + tuple(face_up_sprints[i]):
-            g = _GROUP_OF[c]
+            g = group_of_card[c]
             if g >= 1:
                 known_used[g - 1] += 1
         caps.append(tuple(drawn_before[i][d] - known_used[d] for d in range(3)))  # type: ignore[arg-type]
@@ -296,8 +353,8 @@ def _build_facts(
                 first_turn_hides += 1
         elif verb == "pass" and first_turn:
             first_turn_passed = True
-        elif verb == "draw" and first_turn and on_table > 0:
-            first_turn = False  # the detective's first draw ends the fugitive's first turn
+        elif verb in ("draw", "guess", "add") and first_turn and on_table > 0:
+            first_turn = False  # the detective's first action ends the fugitive's first turn
         elif verb == "guess":
             if not 0 < revealed_at.get(arg, size + 1) <= on_table:
                 for i in range(1, on_table + 1):
@@ -308,9 +365,10 @@ def _build_facts(
             if not all(0 < revealed_at.get(n, size + 1) <= on_table for n in pending_series):
                 series_constraints.append((tuple(sorted(pending_series)), on_table))
             pending_series = []
-    # 42 face up ends the fugitive's run; otherwise it is in the fugitive's hand
-    holds_last = LAST not in hideouts
+    # the escape card face up ends the fugitive's run; otherwise it is in the fugitive's hand
+    holds_last = last not in hideouts
     return _Facts(
+        last=last,
         known=tuple(hideouts),
         sprint_counts=tuple(sprint_counts),
         known_sprints=tuple(tuple(s) for s in face_up_sprints),
@@ -322,6 +380,8 @@ def _build_facts(
         pending=phase == F_SPRINT,
         holds_last=holds_last,
         stuck_first_turn=edition == 2 and first_turn_passed and first_turn_hides == 1,
+        canonical_order=canonical,
+        canonical_pending=canonical and phase == F_SPRINT and sprint_counts[size] > 0,
     )
 
 
@@ -382,7 +442,7 @@ def _reachable(facts: _Facts) -> list[int]:
         else:
             span = STEP_LIMIT + 2 * facts.sprint_counts[i]
         if facts.pending and i == size:
-            span = 42
+            span = facts.last
         m, prev = 0, reach[i - 1]
         while prev:
             low = prev & -prev
@@ -445,7 +505,10 @@ def _check_budget(layers: list[_Layer], max_edges: int | None) -> None:
 
 def _programme(facts: _Facts, max_edges: int | None = None) -> _Programme:
     size = facts.size
-    avail = tuple(sum(1 for c in cards_of(facts.unknown) if _CLASS_OF[c] == k) for k in range(CLASSES))
+    tables = facts.tables
+    class_of, hideout_delta = tables.class_of, tables.hideout_delta
+    top_value = facts.last - 1  # the highest hideout a face-down position can hold
+    avail = tuple(sum(1 for c in cards_of(facts.unknown) if class_of[c] == k) for k in range(CLASSES))
     group_avail = [avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS)]
     series = _active_series(facts)
     free_slots, fixed_slots = _slot_deltas(avail)
@@ -476,7 +539,7 @@ def _programme(facts: _Facts, max_edges: int | None = None) -> _Programme:
             values: list[int] = [known]
         else:
             fp = n
-            values = [v for v in cards_of(facts.unknown & ~facts.forbidden[i]) if v <= 41]
+            values = cards_of(facts.unknown & ~facts.forbidden[i])  # all below the escape card
         allowed = sum(1 << v for v in values)
 
         if n:
@@ -487,8 +550,8 @@ def _programme(facts: _Facts, max_edges: int | None = None) -> _Programme:
             for src, weight in forward[-1].items():
                 prev = (src >> _PREV_SHIFT) & 63
                 base = prev + STEP_LIMIT + fp
-                top = (41 if pending else min(41, base + n)) - base
-                for t in range(max(top, 0) + 1):  # t = 0 always: hideouts below 42 or not
+                top = (top_value if pending else min(top_value, base + n)) - base
+                for t in range(max(top, 0) + 1):  # t = 0 always: hideouts below ``last`` or not
                     if t and not allowed >> (base + t) & 1:
                         continue
                     dst = src | (t << _T_SHIFT) | (min(t, 15) << _R_SHIFT)
@@ -543,7 +606,7 @@ def _programme(facts: _Facts, max_edges: int | None = None) -> _Programme:
                 hi = len(values) if pending and not n else bisect.bisect_right(values, base)
                 choices = values[lo:hi]
             for v in choices:
-                new = usage + _HIDEOUT_DELTA[v] if known < 0 else usage
+                new = usage + hideout_delta[v] if known < 0 else usage
                 if (new + offset) & _GUARDS:
                     continue
                 new_progress = progress
@@ -567,7 +630,7 @@ def _programme(facts: _Facts, max_edges: int | None = None) -> _Programme:
     for lay in layers:
         if lay.kind == _VALUE and facts.known[lay.position] < 0:
             for e in lay.edges:
-                interest.add(_CLASS_OF[e[3]])
+                interest.add(class_of[e[3]])
     prog.classes_of_interest = tuple(sorted(interest))
     total = 0
     for key, weight in forward[-1].items():
@@ -792,8 +855,10 @@ class Belief:
 
     ``position_probs[i][v]``: P(the face-down hideout at position ``i`` is ``v``);
     ``hideout_prob[v]``: P(``v`` is a face-down hideout); ``sprint_prob[v]``: P(``v`` is a
-    face-down sprint card); ``hand_prob[v]``: P(``v`` is in the fugitive's hand) (1 for 42
-    until it is played); ``deck_prob[v]``: P(``v`` is still in a deck).  All indexed 0..42.
+    face-down sprint card); ``hand_prob[v]``: P(``v`` is in the fugitive's hand) (1 for the
+    escape card until it is played); ``deck_prob[v]``: P(``v`` is still in a deck).  All indexed
+    0..42 whatever the deck size, so that callers index them the same way in every game; in a
+    smaller deck (option ``escape_card``) the entries above the escape card are 0.
     The last three are computed on first use (they need a wider backward pass).
     """
 
@@ -801,7 +866,8 @@ class Belief:
     position_probs: dict[int, tuple[float, ...]]
     hideout_prob: tuple[float, ...]
     exact: bool = True
-    """False only for the edition-2 first-turn pass (see the module docstring)."""
+    """False only for the edition-2 first-turn pass and, with canonical order, mid-stack (see the
+    module docstring): the counts then include worlds those rules exclude."""
     _where: Callable[[], tuple[tuple[float, ...], ...]] | None = field(
         default=None, compare=False, repr=False
     )
@@ -818,17 +884,17 @@ class Belief:
 
     @property
     def sprint_prob(self) -> tuple[float, ...]:
-        """P(number is a face-down sprint card), indexed 0..42."""
+        """P(number is a face-down sprint card), indexed 0..42 (0 above the escape card)."""
         return self._secondary("sprint")
 
     @property
     def hand_prob(self) -> tuple[float, ...]:
-        """P(number is in the fugitive's hand), indexed 0..42 (42: 1 until it is played)."""
+        """P(number is in the fugitive's hand), indexed 0..42 (the escape card: 1 until it is played)."""
         return self._secondary("hand")
 
     @property
     def deck_prob(self) -> tuple[float, ...]:
-        """P(number is still in a deck), indexed 0..42."""
+        """P(number is still in a deck), indexed 0..42 (0 above the escape card)."""
         return self._secondary("deck")
 
     @property
@@ -863,6 +929,7 @@ _CACHE_EDGES = 250_000
 
 def _facts_key(facts: _Facts) -> tuple[Any, ...]:
     return (
+        facts.last,
         facts.known,
         facts.sprint_counts,
         facts.known_sprints,
@@ -900,11 +967,13 @@ def clear_caches() -> None:
     _BELIEFS.clear()
 
 
-def _facts_of(state_or_observation: FugitiveState | FugitiveObservation, edition: int | None) -> _Facts:
+def _facts_of(
+    state_or_observation: FugitiveState | FugitiveObservation, edition: int | None, canonical_order: bool
+) -> _Facts:
     if isinstance(state_or_observation, FugitiveState):
         return _facts_from_state(state_or_observation)
     if isinstance(state_or_observation, FugitiveObservation):
-        return _facts_from_observation(state_or_observation, edition or 1)
+        return _facts_from_observation(state_or_observation, edition or 1, canonical_order)
     raise TypeError(
         f"belief needs a FugitiveState or FugitiveObservation, got {type(state_or_observation).__name__}"
     )
@@ -914,17 +983,21 @@ def belief(
     state_or_observation: FugitiveState | FugitiveObservation,
     edition: int | None = None,
     max_edges: int | None = None,
+    canonical_order: bool = False,
 ) -> Belief:
     """The detective's exact belief over the fugitive's hidden cards.
 
     Accepts a :class:`FugitiveState` (its detective's view is used) or the detective's
-    :class:`FugitiveObservation`; ``edition`` matters only for an observation of an edition-2
-    game (the edition is not part of the observation).  Results are memoized on the facts.
+    :class:`FugitiveObservation`; ``edition`` and ``canonical_order`` matter only for an
+    observation (the options are not part of it; a state brings its own): the edition for an
+    edition-2 game, canonical order only for :attr:`Belief.exact` mid-stack.  The deck size
+    (option ``escape_card``) is read from the state, or worked out from the observation's card
+    counts.  Results are memoized on the facts.
     ``max_edges`` bounds the work: :class:`BeliefTooLarge` (a ValueError) when the count would
     need more edges (a live widget uses it; the default counts whatever it takes).
     """
-    facts = _facts_of(state_or_observation, edition)
-    key = (*_facts_key(facts), facts.stuck_first_turn)
+    facts = _facts_of(state_or_observation, edition, canonical_order)
+    key = (*_facts_key(facts), facts.stuck_first_turn, facts.canonical_pending)
     hit = _BELIEFS.get(key)
     if hit is not None:
         return hit
@@ -971,7 +1044,7 @@ def _belief_of(facts: _Facts, max_edges: int | None = None) -> Belief:
         worlds=worlds,
         position_probs=position_probs,
         hideout_prob=hideout,
-        exact=not facts.stuck_first_turn,
+        exact=not (facts.stuck_first_turn or facts.canonical_pending),
         _where=lambda: _card_locations(_programme_for(facts), hideout),
     )
 
@@ -1020,8 +1093,9 @@ def _card_locations(
     hand = [0.0] * 43
     deck = [0.0] * 43
     scale = prog.total * _SCALE
+    class_of = facts.tables.class_of
     for v in cards_of(facts.unknown):
-        c = _CLASS_OF[v]
+        c = class_of[v]
         js, jh = 1 + 2 * c, 2 + 2 * c
         if c in interest:
             k = 1 + 2 * interest.index(c)
@@ -1032,7 +1106,7 @@ def _card_locations(
             hand[v] = expect[jh] / scale
         deck[v] = max(0.0, 1.0 - hideout[v] - sprint[v] - hand[v])
     if facts.holds_last:
-        hand[LAST] = 1.0
+        hand[facts.last] = 1.0
     return tuple(sprint), tuple(hand), tuple(deck)
 
 
@@ -1075,8 +1149,9 @@ def _sample_world(facts: _Facts, rng: random.Random) -> tuple[list[int], list[li
         combo = combos[_pick(weights, rng)]
 
     taken = {v for i, v in enumerate(values) if i and facts.known[i] < 0}
+    class_of = facts.tables.class_of
     pools = [
-        [c for c in cards_of(facts.unknown) if _CLASS_OF[c] == k and c not in taken] for k in range(CLASSES)
+        [c for c in cards_of(facts.unknown) if class_of[c] == k and c not in taken] for k in range(CLASSES)
     ]
     for pool in pools:
         rng.shuffle(pool)
@@ -1100,13 +1175,16 @@ def _sample_world(facts: _Facts, rng: random.Random) -> tuple[list[int], list[li
     for i in range(1, size + 1):
         if facts.known[i] < 0:
             stacks[i] += [merged[label - 8].pop() for label in choices[i] if label >= 8]
-            rng.shuffle(stacks[i])
+            if facts.canonical_order:
+                stacks[i].sort()  # canonical order: the only order the rules allow
+            else:
+                rng.shuffle(stacks[i])
     if combo is None:
         hand += merged[0]  # every card of 1-3 left over
         for g in range(1, GROUPS):
             hand += merged[g][: facts.hand_unknown[g - 1] - ((state >> _U_SHIFT[g]) & 31)]
     if facts.holds_last:
-        hand.append(LAST)
+        hand.append(facts.last)
     return values, stacks, sorted(hand)
 
 
@@ -1165,11 +1243,12 @@ def _deal_slots(state: FugitiveState) -> list[tuple[int, int, int, int]]:
     """Every deal in the history: (history index, receiver, deck, hideouts on the table)."""
     out = []
     deal_no = 0
+    setup_deals = state.layout.setup_deals
     for index, action in enumerate(state.history):
         if not isinstance(action, Deal):
             continue
-        if index < len(SETUP_DEALS):
-            out.append((index, FUGITIVE, SETUP_DEALS[index], 0))
+        if index < len(setup_deals):
+            out.append((index, FUGITIVE, setup_deals[index], 0))
         else:
             player, deck, on_table = state.draw_log[deal_no]
             out.append((index, player, deck, on_table))
@@ -1191,20 +1270,22 @@ def _replay(state: FugitiveState, actions: list[Any]) -> FugitiveState | None:
 def _determinize_detective(state: FugitiveState, rng: random.Random) -> FugitiveState:
     facts = _facts_from_state(state)
     slots = [s for s in _deal_slots(state) if s[1] == FUGITIVE]
+    setups = len(state.layout.setup_deals)
+    group_of_card = facts.tables.group_of
     for _ in range(_ATTEMPTS):
         values, stacks, hand = _sample_world(facts, rng)
         # which deal brought each of the fugitive's deck cards: laid at i -> drawn before i
         assignment: dict[int, int] = {}
         ok = True
         for d in range(3):
-            keys = [s[3] if s[0] >= len(SETUP_DEALS) else -1 for s in slots if s[2] == d]
+            keys = [s[3] if s[0] >= setups else -1 for s in slots if s[2] == d]
             indices = [s[0] for s in slots if s[2] == d]
             cards = []
             for i in range(1, facts.size + 1):
                 for c in (values[i], *stacks[i]):
-                    if _GROUP_OF[c] == d + 1:
+                    if group_of_card[c] == d + 1:
                         cards.append((c, i))
-            cards += [(c, 99) for c in hand if _GROUP_OF[c] == d + 1]
+            cards += [(c, 99) for c in hand if group_of_card[c] == d + 1]
             if len(cards) != len(keys):
                 raise AssertionError(f"deck {d + 1}: {len(cards)} cards for {len(keys)} deals")
             matched = _assign_slots(cards, keys, rng)
@@ -1238,28 +1319,38 @@ def _determinize_detective(state: FugitiveState, rng: random.Random) -> Fugitive
 
 
 def _determinize_fugitive(state: FugitiveState, rng: random.Random) -> FugitiveState:
+    """The detective's hand and deal order, sampled; with canonical order, redrawn until it replays.
+
+    Canonical order adds a rule the deal order can break: a series may only start with a number
+    that has a higher nameable one, so the detective's hand at that moment must leave one free.
+    Those samples are rejected; without canonical order the first sample always replays.
+    """
     slots = [s for s in _deal_slots(state) if s[1] == DETECTIVE]
     last_named: dict[int, int] = {}
     for index, action in enumerate(state.history):
         number = getattr(action, "number", None)
         if number is not None:
             last_named[number] = index
-    assignment: dict[int, int] = {}
-    for d in range(3):
-        pool = cards_of(state.decks[d] | (state.dhand & _deck_mask(d)))
-        mine = [s for s in slots if s[2] == d]
-        chosen = _sample_detective_cards(pool, [s[0] for s in mine], last_named, rng)
-        # a card named at step t came to the detective's hand after t: slot index > t
-        cards = [(c, -last_named.get(c, -1)) for c in chosen]
-        matched = _assign_slots(cards, [-s[0] for s in mine], rng)
-        assert matched is not None
-        for card, j in matched.items():
-            assignment[mine[j][0]] = card
-    actions = [f"deal {assignment[i]}" if i in assignment else a for i, a in enumerate(state.history)]
-    world = _replay(state, actions)
-    if world is None:
+    attempts = _ATTEMPTS if state.canonical else 1
+    for _ in range(attempts):
+        assignment: dict[int, int] = {}
+        for d in range(3):
+            pool = cards_of(state.decks[d] | (state.dhand & state.layout.deck_masks[d]))
+            mine = [s for s in slots if s[2] == d]
+            chosen = _sample_detective_cards(pool, [s[0] for s in mine], last_named, rng)
+            # a card named at step t came to the detective's hand after t: slot index > t
+            cards = [(c, -last_named.get(c, -1)) for c in chosen]
+            matched = _assign_slots(cards, [-s[0] for s in mine], rng)
+            assert matched is not None
+            for card, j in matched.items():
+                assignment[mine[j][0]] = card
+        actions = [f"deal {assignment[i]}" if i in assignment else a for i, a in enumerate(state.history)]
+        world = _replay(state, actions)
+        if world is not None:
+            return world
+    if not state.canonical:
         raise AssertionError("determinize: the rewritten history does not replay")
-    return world
+    raise RuntimeError("determinize: no detective hand found that keeps every series in canonical order")
 
 
 def _sample_detective_cards(
@@ -1304,8 +1395,3 @@ def _sample_detective_cards(
         chosen += rng.sample(groups[k], j)
         taken += j
     return chosen
-
-
-def _deck_mask(d: int) -> int:
-    lo, hi = DECK_RANGES[d]
-    return ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1)

@@ -1,0 +1,415 @@
+"""The exact belief and determinization on small decks (option ``escape_card``), by exhaustion.
+
+A small deck (escape card 7 to 12) has so few cards that every fugitive world can be listed
+outright, without the "restricted card sets" trick of ``test_belief.py``.  The brute force here
+knows nothing of the dynamic programme *nor* of the rules' fine print: a world (face-down
+hideouts, face-down sprint sets, the fugitive's hand) is consistent iff some order of the
+fugitive's deals makes the history, rewritten with that world, replay legally through the rules
+engine and show the detective exactly what it saw.  So timing, footprints, missed guesses,
+failed series, the edition-2 first turn and canonical order are all checked by the engine itself.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import random
+from collections import Counter
+from collections.abc import Iterator
+from fractions import Fraction
+
+import pytest
+
+import gamelib
+from gamelib.agents import RandomAgent
+from gamelib.core.errors import IllegalAction
+from gamelib.fugitive import analysis
+from gamelib.fugitive.agents import BeliefDetective
+from gamelib.fugitive.analysis import Belief, belief, determinize
+from gamelib.fugitive.rules import (
+    DEALS,
+    DETECTIVE,
+    F_SPRINT,
+    FUGITIVE,
+    HIDES,
+    SETUP,
+    SPRINTS,
+    Deal,
+    Done,
+    FugitiveState,
+    Hide,
+    Pass,
+    Sprint,
+    layout_for,
+)
+
+
+# ------------------------------------------------------------------------------ states
+def play_to(escape: int, edition: int, canonical: bool, seed: int, steps: int) -> FugitiveState:
+    """A position ``steps`` random actions into a game on a small deck."""
+    game = gamelib.make(
+        "fugitive", options={"escape_card": escape, "edition": edition, "canonical_order": canonical}
+    )
+    rng = random.Random(seed)
+    state = game.new_game(seed=seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player == gamelib.CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert isinstance(state, FugitiveState)
+    return state
+
+
+def fugitive_deal_slots(state: FugitiveState) -> list[tuple[int, int, int]]:
+    """Every deal the fugitive received: (history index, deck, fugitive moves made before it)."""
+    setup = state.layout.setup_deals
+    out, draws, moves = [], 0, 0
+    for index, action in enumerate(state.history):
+        if isinstance(action, Deal):
+            if index < len(setup):
+                out.append((index, setup[index], moves))
+            else:
+                player, deck, _ = state.draw_log[draws]
+                draws += 1
+                if player == FUGITIVE:
+                    out.append((index, deck, moves))
+        elif isinstance(action, (Hide, Sprint, Done, Pass)):
+            moves += 1
+    return out
+
+
+# ------------------------------------------------------------------------------ brute force
+@dataclasses.dataclass
+class Tally:
+    """Consistent worlds, listed: their number and how often each card is where."""
+
+    total: int = 0
+    at: dict[int, Counter[int]] = dataclasses.field(default_factory=dict)
+    hideout: Counter[int] = dataclasses.field(default_factory=Counter)
+    sprint: Counter[int] = dataclasses.field(default_factory=Counter)
+    hand: Counter[int] = dataclasses.field(default_factory=Counter)
+    deck: Counter[int] = dataclasses.field(default_factory=Counter)
+
+
+def candidate_worlds(
+    state: FugitiveState,
+) -> Iterator[tuple[dict[int, int], dict[int, tuple[int, ...]], set[int]]]:
+    """Every filling of the face-down cards with cards the detective cannot see (rules unchecked)."""
+    last = state.last
+    hidden = state.hidden_positions()
+    seen = state.face_up | state.dhand
+    unseen = [c for c in range(1, last) if not seen >> c & 1]
+    hand_size = state.fhand.bit_count()
+    escape_in_hand = last not in state.hideouts
+
+    def fill(
+        k: int, cards: list[int], floor: int
+    ) -> Iterator[tuple[dict[int, int], dict[int, tuple[int, ...]]]]:
+        if k == len(hidden):
+            yield {}, {}
+            return
+        i = hidden[k]
+        for v in cards:
+            if v <= floor:  # hideouts increase along the row (a face-up one in between is checked later)
+                continue
+            rest = [c for c in cards if c != v]
+            for stack in itertools.combinations(rest, len(state.sprints[i])):
+                left = [c for c in rest if c not in stack]
+                for values, stacks in fill(k + 1, left, v):
+                    yield {i: v, **values}, {i: stack, **stacks}
+
+    for values, stacks in fill(0, unseen, 0):
+        used = set(values.values()).union(*stacks.values())
+        left = [c for c in unseen if c not in used]
+        for hand in itertools.combinations(left, hand_size - escape_in_hand):
+            yield values, stacks, set(hand) | ({last} if escape_in_hand else set())
+
+
+def replays(state: FugitiveState, game: gamelib.Game, values, stacks, hand) -> bool:
+    """True iff some order of the fugitive's deals makes this world replay to the same view."""
+    layout = state.layout
+    slots = fugitive_deal_slots(state)
+    mine = set(hand).union(values.values(), *stacks.values())
+    for i in range(1, len(state.hideouts)):
+        if state.revealed[i]:
+            mine |= {state.hideouts[i], *state.sprints[i]}
+    by_deck = [sorted(c for c in mine if layout.deck_of(c) == d) for d in range(3)]
+    slot_by_deck = [[s for s in slots if s[1] == d] for d in range(3)]
+    if any(len(by_deck[d]) != len(slot_by_deck[d]) for d in range(3)):
+        return False
+    target = state.observation(DETECTIVE)
+    # deals between the same two fugitive moves are interchangeable: try each timing once
+    options = []
+    for d in range(3):
+        seen_timings, perms = set(), []
+        for perm in itertools.permutations(by_deck[d]):
+            timing = tuple(sorted(zip(perm, (s[2] for s in slot_by_deck[d]), strict=True)))
+            if timing not in seen_timings:
+                seen_timings.add(timing)
+                perms.append(perm)
+        options.append(perms)
+    for choice in itertools.product(*options):
+        deal_of = {s[0]: card for d in range(3) for s, card in zip(slot_by_deck[d], choice[d], strict=True)}
+        world = game.new_game(seed=state.seed)
+        position, sprint_no = 0, 0
+        try:
+            for index, action in enumerate(state.history):
+                if index in deal_of:
+                    action = DEALS[deal_of[index]]
+                elif isinstance(action, Hide):
+                    position += 1
+                    sprint_no = 0
+                    if position in values:
+                        action = HIDES[values[position]]
+                elif isinstance(action, Sprint) and position in stacks:
+                    action = SPRINTS[sorted(stacks[position])[sprint_no]]
+                    sprint_no += 1
+                world.apply(action)
+        except IllegalAction:
+            continue
+        if world.observation(DETECTIVE) == target:
+            return True
+    return False
+
+
+def brute_force(state: FugitiveState, game: gamelib.Game | None = None) -> Tally:
+    """Every world consistent with the detective's view of ``state`` under ``game``'s rules."""
+    game = game or state.game
+    tally = Tally(at={i: Counter() for i in state.hidden_positions()})
+    seen = state.face_up | state.dhand
+    unseen = {c for c in range(1, state.last) if not seen >> c & 1}
+    for values, stacks, hand in candidate_worlds(state):
+        if not replays(state, game, values, stacks, hand):
+            continue
+        tally.total += 1
+        for i, v in values.items():
+            tally.at[i][v] += 1
+            tally.hideout[v] += 1
+        sprints = set().union(*stacks.values())
+        tally.sprint.update(sprints)
+        tally.hand.update(hand)
+        tally.deck.update(unseen - sprints - set(values.values()) - hand)
+    return tally
+
+
+def assert_equal(got: Belief, tally: Tally) -> None:
+    def p(count: int) -> float:
+        return float(Fraction(count, tally.total))
+
+    assert got.worlds == tally.total
+    for i, counter in tally.at.items():
+        assert got.position_probs[i] == pytest.approx([p(counter[v]) for v in range(43)], abs=1e-12), i
+    for name, counter in (
+        ("hideout_prob", tally.hideout),
+        ("sprint_prob", tally.sprint),
+        ("hand_prob", tally.hand),
+        ("deck_prob", tally.deck),
+    ):
+        assert len(getattr(got, name)) == 43  # indexed 0..42 in every deck size
+        assert getattr(got, name) == pytest.approx([p(counter[v]) for v in range(43)], abs=1e-12), name
+
+
+# ------------------------------------------------------------------------------ the cases
+def small_positions() -> list[tuple[int, int, bool, int, int]]:
+    """(escape card, edition, canonical, seed, steps): every combination, cut at varied points."""
+    cases = []
+    for escape, edition, canonical in itertools.product((7, 8, 10, 12), (1, 2), (False, True)):
+        for seed in range(3):
+            steps = 6 + (7 * seed + escape + 3 * edition + 5 * canonical) % 19
+            cases.append((escape, edition, canonical, seed, steps))
+    return cases
+
+
+def too_big(state: FugitiveState) -> bool:
+    hidden = state.hidden_positions()
+    return len(hidden) > 3 or sum(len(state.sprints[i]) for i in hidden) > 4
+
+
+@pytest.mark.parametrize(("escape", "edition", "canonical", "seed", "steps"), small_positions())
+def test_belief_equals_the_exhaustive_enumeration(
+    escape: int, edition: int, canonical: bool, seed: int, steps: int
+) -> None:
+    state = play_to(escape, edition, canonical, seed, steps)
+    while state.phase == SETUP or too_big(state):  # back up to a position small enough to list
+        state = play_to(escape, edition, canonical, seed, steps := steps - 1)
+    analysis.clear_caches()
+    got = belief(state)
+    assert all(x == 0 for x in got.hideout_prob[escape:]), "no hideout at or above the escape card"
+    if got.exact:
+        assert_equal(got, brute_force(state))
+        return
+    # inexact: the count relaxes one rule; it must hold the true worlds, and equal the relaxed set
+    true = brute_force(state)
+    assert 0 < true.total <= got.worlds
+    supported = {(i, v) for i, counter in true.at.items() for v in counter}
+    assert all(got.position_probs[i][v] > 0 for i, v in supported)
+    # canonical mid-stack: the same history without canonical order is counted exactly
+    relaxed = gamelib.make("fugitive", options={"escape_card": escape, "edition": edition})
+    twin = relaxed.new_game(seed=state.seed)
+    for action in state.history:
+        twin.apply(action)
+    assert isinstance(twin, FugitiveState)
+    if belief(twin).exact:  # not also an edition-2 first-turn pass
+        assert state.canonical and state.phase == F_SPRINT
+        assert_equal(got, brute_force(state, relaxed))
+
+
+def hand_built(escape: int, edition: int, canonical: bool, lines: list[str]) -> FugitiveState:
+    options = {"escape_card": escape, "edition": edition, "canonical_order": canonical}
+    state = gamelib.make("fugitive", options=options).new_game(seed=0)
+    for line in lines:
+        state.apply(line)
+    assert isinstance(state, FugitiveState)
+    return state
+
+
+def test_layouts_of_the_cases() -> None:
+    # the cases above cover both kinds of start: with a setup deal (12) and without (7, 8, 10)
+    assert layout_for(7).setup_deals == layout_for(8).setup_deals == layout_for(10).setup_deals == ()
+    assert layout_for(12).setup_deals == (0,)
+    assert play_to(7, 1, False, seed=0, steps=0).phase != SETUP
+    assert play_to(12, 1, False, seed=0, steps=0).phase == SETUP
+
+
+def test_canonical_mid_stack_rule_is_flagged_and_counted_relaxed() -> None:
+    # escape card 10: decks 4-5, 6-7, 8-9.  The fugitive lays 9 over a face-down hideout and one
+    # sprint card so far: in canonical order it must still hold, above that card, what 9 needs.
+    lines = [
+        *("hide 3", "sprint 1", "done", "pass", "draw 3", "deal 8", "draw 2", "deal 7", "guess 5"),
+        *("draw 3", "deal 9", "pass", "draw 2", "deal 6", "guess 4", "draw 1", "deal 4", "hide 9"),
+        "sprint 2",
+    ]
+    relaxed = hand_built(10, 1, False, lines)
+    strict = hand_built(10, 1, True, lines)
+    assert strict.phase == F_SPRINT
+    analysis.clear_caches()
+    loose = belief(relaxed)
+    flagged = belief(strict)
+    assert loose.exact and not flagged.exact
+    assert loose.worlds == flagged.worlds  # the DP counts the relaxed set either way
+    assert_equal(loose, brute_force(relaxed))
+    truth = brute_force(strict)
+    assert 0 < truth.total < flagged.worlds, "canonical order must exclude some relaxed worlds"
+    # determinize rejects the excluded worlds: its samples stay inside the true set
+    supported = {v for v, n in truth.at[1].items() if n}
+    for seed in range(20):
+        world = determinize(strict, DETECTIVE, random.Random(seed))
+        assert world.observation(DETECTIVE) == strict.observation(DETECTIVE)
+        assert world.hideouts[1] in supported
+        assert list(world.sprints[1]) == sorted(world.sprints[1])
+
+
+def test_observation_gives_the_same_belief_and_infers_the_deck() -> None:
+    for escape in (7, 8, 10, 12, 20):
+        state = play_to(escape, 1, False, seed=escape, steps=18)
+        if state.phase == SETUP:
+            continue
+        analysis.clear_caches()
+        from_state = belief(state)
+        analysis.clear_caches()
+        from_view = belief(state.observation(DETECTIVE))
+        assert from_view == from_state
+
+
+def test_a_doctored_observation_is_refused() -> None:
+    state = play_to(10, 1, False, seed=1, steps=12)
+    obs = state.observation(DETECTIVE)
+    # card counts that add up to no deck size (the escape card would be 3)
+    bad = dataclasses.replace(obs, deck_sizes=(0, 0, 0), fugitive_hand_size=0, detective_hand_size=0)
+    with pytest.raises(ValueError, match="escape_card"):
+        belief(bad)
+    assert belief(obs).worlds > 0  # the true view is explained
+
+
+def test_an_unexplainable_view_is_refused() -> None:
+    # escape card 7, no setup deal: a first hideout without sprint card is 1, 2 or 3
+    state = hand_built(7, 1, False, ["hide 2", "done", "pass", "draw 1", "deal 4", "draw 2", "deal 5"])
+    obs = state.observation(DETECTIVE)
+    missed = dataclasses.replace(obs, history=(*obs.history, "guess 1", "guess 3"))
+    assert belief(missed).position_probs[1][2] == 1.0
+    impossible = dataclasses.replace(obs, history=(*obs.history, "guess 1", "guess 2", "guess 3"))
+    with pytest.raises(ValueError, match="inconsistent"):
+        belief(impossible)
+
+
+def test_published_tables_unchanged() -> None:
+    assert tuple(analysis.card_class(c) if 1 <= c <= 41 else -1 for c in range(43)) == analysis._CLASS_OF
+    assert analysis.group_of(14) == 1 and analysis.group_of(15) == 2 and analysis.group_of(42) == -1
+    small = layout_for(12)  # decks 4-5, 6-8, 9-11
+    assert [analysis.group_of(c, small) for c in (3, 5, 6, 9, 11, 12)] == [0, 1, 2, 3, 3, -1]
+    assert analysis.card_class(6, small) == 5 and analysis.card_class(9, small) == 6
+    assert analysis._tables(12).class_of[12:] == (-1,) * 31
+
+
+# ------------------------------------------------------------------------------ determinize
+def chi_square_ok(observed: Counter, expected: dict, samples: int) -> bool:
+    """Pearson's test at the 0.1% level (Wilson-Hilferty quantile)."""
+    stat = sum((observed[k] - samples * p) ** 2 / (samples * p) for k, p in expected.items() if p > 0)
+    df = sum(1 for p in expected.values() if p > 0) - 1
+    if df <= 0:
+        return set(observed) <= set(expected)
+    z = 3.09
+    critical = df * (1 - 2 / (9 * df) + z * math.sqrt(2 / (9 * df))) ** 3
+    return stat < critical
+
+
+@pytest.mark.parametrize(("escape", "edition", "canonical", "seed", "steps"), small_positions()[::2])
+def test_determinize_matches_the_view_and_plays_on(
+    escape: int, edition: int, canonical: bool, seed: int, steps: int
+) -> None:
+    state = play_to(escape, edition, canonical, seed, steps + 10)
+    if state.phase == SETUP:
+        pytest.skip("setup deal")
+    rng = random.Random(seed)
+    for player in (FUGITIVE, DETECTIVE):
+        world = determinize(state, player, rng)
+        assert world.observation(player) == state.observation(player)
+        assert world.game.options == state.game.options
+        if player == DETECTIVE:
+            assert world.dhand == state.dhand
+            for i in state.hidden_positions():
+                assert world.hideouts[i] < escape
+        else:
+            assert world.fhand == state.fhand and world.hideouts == state.hideouts
+        # legal to continue: random play from the sampled world reaches the end
+        while not world.is_terminal():
+            if world.current_player == gamelib.CHANCE:
+                world.apply(world.sample_chance(rng))
+            else:
+                world.apply(rng.choice(world.legal_actions()))
+
+
+def test_determinize_is_uniform_over_the_listed_worlds() -> None:
+    # a small position with several worlds: the sampled hideouts follow the enumeration
+    state = play_to(10, 1, False, seed=2, steps=14)
+    hidden = state.hidden_positions()
+    assert hidden and state.phase != SETUP
+    tally = brute_force(state)
+    assert tally.total > 2
+    rng = random.Random(11)
+    samples = 600
+    position = hidden[-1]
+    seen: Counter[int] = Counter()
+    for _ in range(samples):
+        seen[determinize(state, DETECTIVE, rng).hideouts[position]] += 1
+    expected = {v: n / tally.total for v, n in tally.at[position].items() if n}
+    assert set(seen) <= set(expected)
+    assert chi_square_ok(seen, expected, samples), (seen, expected)
+
+
+def test_determinize_rejects_an_unknown_player() -> None:
+    state = play_to(7, 1, False, seed=0, steps=6)
+    with pytest.raises(ValueError, match="player"):
+        determinize(state, 3, random.Random(0))
+
+
+# ------------------------------------------------------------------------------ the agent
+def test_belief_detective_plays_a_small_deck() -> None:
+    game = gamelib.make("fugitive", options={"escape_card": 10})
+    for seed in range(4):
+        final = gamelib.play(game, [RandomAgent(), BeliefDetective()], seed=seed)  # type: ignore[list-item]
+        assert final.is_terminal()
