@@ -401,6 +401,25 @@ def test_determinize_is_uniform_over_the_listed_worlds() -> None:
     assert chi_square_ok(seen, expected, samples), (seen, expected)
 
 
+def test_fugitive_seat_keeps_a_canonical_series_legal() -> None:
+    # escape card 12: decks 4-5, 6-8, 9-11.  The detective drew one card of deck 2 and one of
+    # deck 3, then started a series with 10: in canonical order a higher nameable number must
+    # exist, so its deck-3 card cannot be 11 (nor 10, which it named): it is 9
+    lines = ["deal 5", "hide 2", "sprint 5", "done", "pass", "draw 2", "deal 8", "draw 3", "deal 9", "add 10"]
+    state = hand_built(12, 1, True, lines)
+    rng = random.Random(3)
+    second: Counter[int] = Counter()
+    for _ in range(60):
+        world = determinize(state, FUGITIVE, rng)
+        assert world.observation(FUGITIVE) == state.observation(FUGITIVE)
+        assert world.dhand >> 9 & 1 and not world.dhand >> 11 & 1
+        second.update(c for c in world.detective_hand if c in (6, 7, 8))
+    assert set(second) == {6, 7, 8}  # the other card is still sampled
+    # without canonical order the same history lets 11 be the deck-3 card
+    loose = hand_built(12, 1, False, lines)
+    assert any(determinize(loose, FUGITIVE, rng).dhand >> 11 & 1 for _ in range(60))
+
+
 def test_determinize_rejects_an_unknown_player() -> None:
     state = play_to(7, 1, False, seed=0, steps=6)
     with pytest.raises(ValueError, match="player"):
