@@ -102,7 +102,8 @@ def group_of(card: int, layout: Layout = PUBLISHED) -> int:
     """
     if 1 <= card <= 3:
         return 0
-    return layout.deck_of(card) + 1 if card < layout.last else -1
+    deck = layout.deck_of(card)  # -1 for 0, the escape card and anything off the deck
+    return deck + 1 if deck >= 0 else -1
 
 
 def card_class(card: int, layout: Layout = PUBLISHED) -> int:
