@@ -94,10 +94,11 @@ class Solution:
 
     def plot(self, ax: Axes | None = None) -> Figure:
         """NashConv against iterations on log-log axes: how fast CFR approaches an equilibrium."""
-        import matplotlib.pyplot as plt
+        # a pyplot-free Figure: Jupyter shows the returned figure once, and no global state leaks
+        from matplotlib.figure import Figure
 
         if ax is None:
-            _, ax = plt.subplots(figsize=(6, 3.6))
+            ax = Figure(figsize=(6, 3.6)).add_subplot()
         fig: Any = ax.figure
         its = [i for i, _ in self.nash_conv]
         values = [max(v, 1e-6) for _, v in self.nash_conv]
