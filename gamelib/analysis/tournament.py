@@ -34,6 +34,7 @@ from gamelib.analysis.executors import (
     resolve_executor,
     run_jobs,
 )
+from gamelib.analysis.progress import progress_bar
 from gamelib.analysis.stats import mean_interval, wilson_interval
 from gamelib.core import rng as _rng
 from gamelib.core.game import Game, State
@@ -412,7 +413,7 @@ def tournament(
     names, objects = resolve_agents(the_game, agents)
     jobs = make_jobs(the_game.num_players, games, seed, rotate)
     runner = resolve_executor(executor, workers)
-    bar = _progress_bar(progress, games, f"{the_game.name}: {' vs '.join(names)}")
+    bar = progress_bar(progress, games, f"{the_game.name}: {' vs '.join(names)}")
     try:
         outcomes = list(
             run_jobs(
@@ -431,13 +432,3 @@ def tournament(
             bar.close()
         runner.close()
     return TournamentResults(the_game, names, objects, seed, outcomes, max_actions, runner.label)
-
-
-def _progress_bar(enabled: bool, total: int, desc: str) -> Any:
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, desc=desc, unit="game", leave=False)

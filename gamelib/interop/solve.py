@@ -26,6 +26,7 @@ import numpy as np
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
 
 import gamelib
+from gamelib.analysis.progress import progress_bar
 from gamelib.core.errors import OptionError
 from gamelib.core.game import Action, Game, State
 from gamelib.interop.openspiel import SpielGame, load_game
@@ -177,7 +178,7 @@ def solve(
     marks = {round(float(x)) for x in spaced[:-1]} | {iterations}  # the last iteration always
     start = time.perf_counter()
     solver = ALGORITHMS[algorithm](spiel_game)
-    bar = _progress_bar(progress, iterations, f"{name}: {algorithm.upper()}")
+    bar = progress_bar(progress, iterations, f"{name}: {algorithm.upper()}", unit="iteration")
     log: list[tuple[int, float]] = []
     try:
         for i in range(1, iterations + 1):
@@ -201,13 +202,3 @@ def solve(
         value=[float(v) for v in value],
         seconds=time.perf_counter() - start,
     )
-
-
-def _progress_bar(enabled: bool, total: int, desc: str) -> Any:
-    if not enabled:
-        return None
-    try:
-        from tqdm.auto import tqdm
-    except ImportError:
-        return None
-    return tqdm(total=total, desc=desc, unit="iteration", leave=False)

@@ -10,6 +10,7 @@ import json
 import random
 
 import pytest
+from test_fugitive_rules import play, rule_of  # the rule-scenario helpers of the published deck
 
 import gamelib
 from gamelib.agents import RandomAgent
@@ -34,20 +35,6 @@ def small(escape_card: int = 7, **options: object) -> FugitiveState:
     state = gamelib.make("fugitive", options={"escape_card": escape_card, **options}).new_game(seed=2)
     assert isinstance(state, FugitiveState)
     return state
-
-
-def play(state: gamelib.State, line: str) -> gamelib.State:
-    for text in line.split(","):
-        state.apply(text.strip())
-    return state
-
-
-def rule_of(state: gamelib.State, text: str) -> str:
-    before = state.key()
-    with pytest.raises(gamelib.IllegalAction) as err:
-        state.apply(text)
-    assert state.key() == before, "an illegal action must leave the state exactly as it was"
-    return err.value.rule
 
 
 # ------------------------------------------------------------------------ layouts
