@@ -61,7 +61,7 @@ def main() -> None:
         solution = solve("fugitive", iterations=iterations, algorithm=algorithm, checkpoints=1)
         per = solution.seconds / iterations
         print(
-            f"  fugitive (4,148 histories)  {algorithm.upper():<4}: {per * 1000:8.1f} ms/iteration, "
+            f"  fugitive (4,148 histories)  {algorithm.upper():<4}: {per * 1000:8.1f} ms/iteration with setup and one NashConv, "
             f"NashConv {solution.nash_conv[-1][1]:.4f}, fugitive's value {solution.value[0]:+.4f}"
         )
 
