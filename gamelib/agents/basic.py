@@ -16,6 +16,11 @@ class RandomAgent:
         actions = state.legal_actions()
         return actions[int(rng.random() * len(actions))]
 
+    def strategy(self, state: State, player: int) -> dict[Action, float]:
+        """The move probabilities ``act`` samples from: uniform over the legal actions."""
+        actions = state.legal_actions()
+        return dict.fromkeys(actions, 1.0 / len(actions))
+
     def __repr__(self) -> str:
         return "RandomAgent()"
 

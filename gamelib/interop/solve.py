@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from open_spiel.python.algorithms import cfr, expected_game_score, exploitability
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, get_all_states
+from open_spiel.python.policy import TabularPolicy
 
 import gamelib
 from gamelib.analysis.progress import progress_bar
@@ -34,7 +35,6 @@ from gamelib.interop.openspiel import SpielGame, load_game
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
-    from open_spiel.python.policy import TabularPolicy
 
 SMALL_CONFIGURATIONS: dict[str, dict[str, Any]] = {
     "fugitive": {"escape_card": 7, "max_rounds": 1, "canonical_order": True},
@@ -129,6 +129,10 @@ class PolicyAgent:
     def __init__(self, solution: Solution) -> None:
         self.solution = solution
 
+    def strategy(self, state: State, player: int) -> dict[Action, float]:
+        """The exact move probabilities (what :func:`exploitability_of` reads instead of sampling)."""
+        return self.solution.strategy(state, player)
+
     def act(self, state: State, player: int, rng: random.Random) -> Action:
         strategy = self.solution.strategy(state, player)
         actions, weights = zip(*strategy.items(), strict=True)
@@ -136,6 +140,102 @@ class PolicyAgent:
 
     def __repr__(self) -> str:
         return f"PolicyAgent({self.solution.algorithm}, {self.solution.iterations} iterations)"
+
+
+@dataclass
+class Exploitability:
+    """How much best responses gain against a set of agents, computed over the whole game tree."""
+
+    names: list[str]
+    """The agent in each seat."""
+    value: list[float]
+    """Each seat's expected return when these agents meet (exact: every deal, every move weighed)."""
+    best_response: list[float]
+    """What a best response in each seat gets against the other seats' agents."""
+
+    @property
+    def gains(self) -> list[float]:
+        """How much each seat would gain by switching to its best response (0 = nothing to gain)."""
+        return [b - v for b, v in zip(self.best_response, self.value, strict=True)]
+
+    @property
+    def nash_conv(self) -> float:
+        """The sum of the gains: 0 exactly when the agents form an equilibrium."""
+        return sum(self.gains)
+
+    def guaranteed(self, seat: int) -> float:
+        """The return the agent in ``seat`` can count on against any opponent (two players)."""
+        return -self.best_response[1 - seat]
+
+    def __str__(self) -> str:
+        seats = "; ".join(
+            f"{n}: value {v:+.3f}, best response {b:+.3f}"
+            for n, v, b in zip(self.names, self.value, self.best_response, strict=True)
+        )
+        return f"{seats}; NashConv {self.nash_conv:.3f}"
+
+
+def exploitability_of(
+    agents: list[Any],
+    name: str = "fugitive",
+    options: dict[str, Any] | None = None,
+    samples: int = 16,
+    seed: int = 0,
+) -> Exploitability:
+    """Exact best responses against gamelib agents on a small configuration.
+
+    Each agent becomes a policy over every information state of its seat: an agent with a
+    ``strategy(state, player)`` method (``PolicyAgent``, ``RandomAgent``) is read exactly; any other
+    is asked ``samples`` times with its own seeded ``random.Random`` and its answers counted (one
+    answer per information state is exact for a deterministic agent).  Agents may be names
+    (``"random"``, ``"heuristic"``, ``"belief"``).
+    """
+    from gamelib.agents.registry import make_agent
+
+    if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
+        raise ValueError(f"samples must be a positive int, got {samples!r}")
+    options = small_configuration(name) if options is None else dict(options)
+    game = gamelib.make(name, options=options)
+    if len(agents) != game.num_players:
+        raise ValueError(f"{name} needs {game.num_players} agents, one per seat, got {len(agents)}")
+    objects = [make_agent(a, name) if isinstance(a, str) else a for a in agents]
+    spiel_game = load_game(name, **options)
+    policy = TabularPolicy(spiel_game)
+    states = get_all_states.get_all_states(spiel_game, include_terminals=False, include_chance_states=False)
+    done: set[str] = set()
+    for spiel_state in states.values():
+        player = spiel_state.current_player()
+        key = spiel_state.information_state_string(player)
+        if key in done:
+            continue
+        done.add(key)
+        row = policy.policy_for_key(key)
+        row[:] = 0.0
+        for action, p in _agent_strategy(
+            objects[player], spiel_state.gamelib_state, player, samples, seed, key
+        ):
+            row[game.action_id(action)] = p
+    value = expected_game_score.policy_value(spiel_game.new_initial_state(), [policy] * game.num_players)
+    gains = exploitability.nash_conv(spiel_game, policy, return_only_nash_conv=False).player_improvements
+    names = [a if isinstance(a, str) else getattr(a, "name", type(a).__name__) for a in agents]
+    return Exploitability(
+        names=names,
+        value=[float(v) for v in value],
+        best_response=[float(v + g) for v, g in zip(value, gains, strict=True)],
+    )
+
+
+def _agent_strategy(
+    agent: Any, state: State, player: int, samples: int, seed: int, key: str
+) -> list[tuple[Action, float]]:
+    if hasattr(agent, "strategy"):
+        return list(agent.strategy(state, player).items())
+    rng = random.Random(f"{seed}:{key}")  # str seeds hash the same way on every machine
+    counts: dict[Action, int] = {}
+    for _ in range(samples):
+        action = agent.act(state, player, rng)
+        counts[action] = counts.get(action, 0) + 1
+    return [(a, c / samples) for a, c in counts.items()]
 
 
 def small_configuration(name: str) -> dict[str, Any]:

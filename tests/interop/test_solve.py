@@ -11,9 +11,16 @@ import gamelib
 pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import get_all_states  # noqa: E402
 
+from gamelib.agents import FirstLegalAgent, RandomAgent  # noqa: E402
 from gamelib.analysis import tree_size  # noqa: E402
 from gamelib.interop.openspiel import load_game  # noqa: E402
-from gamelib.interop.solve import SMALL_CONFIGURATIONS, Solution, small_configuration, solve  # noqa: E402
+from gamelib.interop.solve import (  # noqa: E402
+    SMALL_CONFIGURATIONS,
+    Solution,
+    exploitability_of,
+    small_configuration,
+    solve,
+)
 
 
 @pytest.fixture(scope="module")
@@ -108,3 +115,43 @@ def test_bad_requests_are_clear_errors() -> None:
     with pytest.raises(ValueError, match="iterations"):
         solve("fugitive", iterations=0)
     assert set(SMALL_CONFIGURATIONS) == {"fugitive"}
+
+
+# ------------------------------------------------------------------------ exploitability of agents
+def test_exploitability_of_random_play_matches_a_tournament() -> None:
+    exact = exploitability_of(["random", "random"])
+    assert exact.value[0] == pytest.approx(-exact.value[1])
+    results = gamelib.tournament(
+        "fugitive",
+        ["random", "random"],
+        games=3000,
+        options=small_configuration("fugitive"),
+        rotate=False,
+        progress=False,
+    )
+    fugitive = results.stats("seat")["fugitive"]
+    assert fugitive.return_low <= exact.value[0] <= fugitive.return_high
+    assert all(g >= -1e-9 for g in exact.gains), "a best response never does worse than the agent it replaces"
+
+
+def test_a_deterministic_fugitive_is_fully_exploitable() -> None:
+    exact = exploitability_of([FirstLegalAgent(), RandomAgent()])
+    assert exact.best_response[1] == pytest.approx(1.0), (
+        "a detective who knows every move finds every hideout"
+    )
+    assert exact.guaranteed(0) == pytest.approx(-1.0)
+
+
+def test_the_cfr_agent_guarantees_about_the_game_value(cfr_plus: Solution) -> None:
+    exact = exploitability_of([cfr_plus.agent(), cfr_plus.agent()])
+    assert exact.value[0] == pytest.approx(cfr_plus.value[0])
+    assert exact.nash_conv == pytest.approx(cfr_plus.nash_conv[-1][1])
+    assert cfr_plus.value[0] - exact.nash_conv <= exact.guaranteed(0) <= cfr_plus.value[0] + 1e-9
+    assert "NashConv" in str(exact)
+
+
+def test_exploitability_bad_requests_are_clear_errors() -> None:
+    with pytest.raises(ValueError, match="samples"):
+        exploitability_of(["random", "random"], samples=0)
+    with pytest.raises(ValueError, match="one per seat"):
+        exploitability_of(["random"])
