@@ -40,6 +40,27 @@ def random_vs_random() -> tuple[int, int]:
     return fugitive, detective
 
 
+def play_checked(game: gamelib.Game, seeds: int, rng: random.Random) -> list[FugitiveState]:
+    """Heuristic fugitive against belief detective: every move legal, the state shown never changed."""
+    agents = [FugitiveHeuristic(), BeliefDetective()]
+    finals = []
+    for seed in range(seeds):
+        state = game.new_game(seed=seed)
+        assert isinstance(state, FugitiveState)
+        while not state.is_terminal():
+            player = state.current_player
+            if player == gamelib.CHANCE:
+                state.apply(state.sample_chance())
+                continue
+            before = state.key()
+            action = agents[player].act(state, player, rng)
+            assert state.key() == before, "an agent changed the state it was shown"
+            assert action in state.legal_actions(), (seed, str(action), [str(a) for a in state.history])
+            state.apply(action)
+        finals.append(state)
+    return finals
+
+
 def test_heuristic_fugitive_beats_random_play(random_vs_random: tuple[int, int]) -> None:
     baseline, _ = random_vs_random
     heuristic = wins([FugitiveHeuristic(), RandomAgent()], FUGITIVE)
@@ -78,21 +99,7 @@ def test_agents_are_deterministic_given_the_seed() -> None:
 
 
 def test_every_action_is_legal_and_agents_never_mutate_the_state() -> None:
-    game = gamelib.make("fugitive")
-    agents = [FugitiveHeuristic(), BeliefDetective()]
-    rng = random.Random(0)
-    for seed in range(10):
-        state = game.new_game(seed=seed)
-        while not state.is_terminal():
-            player = state.current_player
-            if player == gamelib.CHANCE:
-                state.apply(state.sample_chance())
-                continue
-            before = state.key()
-            action = agents[player].act(state, player, rng)
-            assert state.key() == before
-            assert action in state.legal_actions()
-            state.apply(action)
+    play_checked(gamelib.make("fugitive"), seeds=10, rng=random.Random(0))
 
 
 def test_belief_detective_reveals_certain_hideouts_with_a_series() -> None:
@@ -157,22 +164,7 @@ def small_game(last: int, canonical: bool = False) -> gamelib.Game:
 @pytest.mark.parametrize(("last", "canonical"), SMALL_DECKS)
 def test_agents_play_complete_legal_games_on_small_decks(last: int, canonical: bool) -> None:
     """20 games per deck, every action checked against the engine's legal moves."""
-    game = small_game(last, canonical)
-    agents = [FugitiveHeuristic(), BeliefDetective()]
-    rng = random.Random(last)
-    for seed in range(20):
-        state = game.new_game(seed=seed)
-        assert isinstance(state, FugitiveState)
-        while not state.is_terminal():
-            player = state.current_player
-            if player == gamelib.CHANCE:
-                state.apply(state.sample_chance())
-                continue
-            before = state.key()
-            action = agents[player].act(state, player, rng)
-            assert state.key() == before, "an agent changed the state it was shown"
-            assert action in state.legal_actions(), (seed, str(action), [str(a) for a in state.history])
-            state.apply(action)
+    for state in play_checked(small_game(last, canonical), seeds=20, rng=random.Random(last)):
         assert all(a.card <= last for a in state.history if hasattr(a, "card"))
         assert all(a.number < last for a in state.history if hasattr(a, "number"))
 
