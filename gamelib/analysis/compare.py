@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gamelib.analysis.tournament import Stat, TournamentResults, agent_label, resolve_game, tournament
+from gamelib.analysis.tournament import (
+    Stat,
+    TournamentResults,
+    agent_label,
+    labelled_agents,
+    resolve_game,
+    tournament,
+)
 from gamelib.core.game import Game
 
 if TYPE_CHECKING:
@@ -101,10 +108,7 @@ def compare_agents(
 ) -> Comparison:
     """Play each agent against ``players - 1`` copies of ``baseline`` (same seeds for every agent)."""
     the_game = resolve_game(game, players, options)
-    if isinstance(agents, Mapping):
-        pairs = [(str(k), v) for k, v in agents.items()]
-    else:
-        pairs = [(a if isinstance(a, str) else agent_label(a), a) for a in agents]
+    pairs = labelled_agents(agents)
     if not pairs:
         raise ValueError("compare_agents needs at least one agent")
     base_name = baseline if isinstance(baseline, str) else agent_label(baseline)

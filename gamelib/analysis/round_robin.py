@@ -17,7 +17,14 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gamelib.analysis.tournament import Stat, TournamentResults, agent_label, resolve_game, tournament
+from gamelib.analysis.tournament import (
+    Stat,
+    TournamentResults,
+    labelled_agents,
+    resolve_game,
+    tournament,
+    unique_names,
+)
 from gamelib.core.game import Game
 
 if TYPE_CHECKING:
@@ -130,18 +137,8 @@ def round_robin(
 ) -> RoundRobin:
     """Every group of ``players`` distinct agents plays ``games`` games (seats rotating, same seeds)."""
     the_game = resolve_game(game, players, options)
-    if isinstance(agents, Mapping):
-        pairs = [(str(k), v) for k, v in agents.items()]
-    elif isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
-        raise TypeError(f"agents must be a list or a dict name -> agent, got {agents!r}")
-    else:
-        pairs = [(a if isinstance(a, str) else agent_label(a), a) for a in agents]
-    names: list[str] = []
-    for label, _ in pairs:
-        name, k = label, 2
-        while name in names:
-            name, k = f"{label}#{k}", k + 1
-        names.append(name)
+    pairs = labelled_agents(agents)
+    names = unique_names([label for label, _ in pairs])
     n = the_game.num_players
     if len(pairs) < n:
         raise ValueError(f"a round robin of {the_game.name} needs at least {n} agents, got {len(pairs)}")

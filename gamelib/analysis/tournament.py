@@ -66,26 +66,36 @@ def agent_label(agent: Any) -> str:
     return getattr(agent, "__name__", None) or type(agent).__name__
 
 
-def resolve_agents(game: Game, agents: Sequence[Any] | Mapping[str, Any]) -> tuple[list[str], list[Any]]:
-    """Agent objects and unique display names; strings are agent specs (``"mcts(iterations=50)"``)."""
-    from gamelib.agents.registry import make_agent
-
+def labelled_agents(agents: Sequence[Any] | Mapping[str, Any]) -> list[tuple[str, Any]]:
+    """``(label, agent)`` pairs: a dict's keys, else each spec string or the agent's own label."""
     if isinstance(agents, Mapping):
-        pairs = [(str(k), v) for k, v in agents.items()]
-    elif isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
+        return [(str(k), v) for k, v in agents.items()]
+    if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
         raise TypeError(f"agents must be a list or a dict name -> agent, got {agents!r}")
-    else:
-        pairs = [(a if isinstance(a, str) else agent_label(a), a) for a in agents]
-    objects = [make_agent(a, game.name) if isinstance(a, str) else a for _, a in pairs]
-    for (label, _), obj in zip(pairs, objects, strict=True):
-        if not hasattr(obj, "act") and not callable(obj):
-            raise TypeError(f"agent {label!r} has no act(state, player, rng) method: {obj!r}")
+    return [(a if isinstance(a, str) else agent_label(a), a) for a in agents]
+
+
+def unique_names(labels: Sequence[str]) -> list[str]:
+    """The labels with repeats numbered (``random``, ``random#2``...), so results can be keyed by name."""
     names: list[str] = []
-    for label, _ in pairs:
+    for label in labels:
         name, k = label, 2
         while name in names:
             name, k = f"{label}#{k}", k + 1
         names.append(name)
+    return names
+
+
+def resolve_agents(game: Game, agents: Sequence[Any] | Mapping[str, Any]) -> tuple[list[str], list[Any]]:
+    """Agent objects and unique display names; strings are agent specs (``"mcts(iterations=50)"``)."""
+    from gamelib.agents.registry import make_agent
+
+    pairs = labelled_agents(agents)
+    objects = [make_agent(a, game.name) if isinstance(a, str) else a for _, a in pairs]
+    for (label, _), obj in zip(pairs, objects, strict=True):
+        if not hasattr(obj, "act") and not callable(obj):
+            raise TypeError(f"agent {label!r} has no act(state, player, rng) method: {obj!r}")
+    names = unique_names([label for label, _ in pairs])
     if len(objects) != game.num_players:
         raise ValueError(
             f"{game.name} with {game.num_players} players needs {game.num_players} agents "

@@ -56,11 +56,8 @@ def footprints(card: int) -> int:
 
 
 def deck_of(card: int) -> int:
-    """The deck index (0, 1, 2) a card 4..41 comes from; -1 for 0-3 and 42."""
-    for i, (lo, hi) in enumerate(DECK_RANGES):
-        if lo <= card <= hi:
-            return i
-    return -1
+    """The published deck index (0, 1, 2) a card 4..41 comes from; -1 for 0-3 and 42."""
+    return PUBLISHED.deck_of(card)
 
 
 def mask_of(cards: Any) -> int:
