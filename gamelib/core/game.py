@@ -63,6 +63,27 @@ class GameInfo:
     description: str = ""
     returns_during_play: bool = False
     """True when ``returns()`` moves before the end (a running score), False when it is 0 until then."""
+    capabilities: frozenset[str] = frozenset()
+    """Optional features this game provides, by name (see :data:`CAPABILITIES`): tools read them
+    here instead of probing the state with ``hasattr``."""
+    hidden_masks: tuple[str, ...] = ()
+    """Every masked notation a seat may be shown instead of an action it cannot see (``"hide ?"``):
+    the fixed vocabulary of :meth:`State.information_state_tensor`."""
+
+    def has(self, capability: str) -> bool:
+        """Whether this game provides ``capability`` (one of :data:`CAPABILITIES`)."""
+        if capability not in CAPABILITIES:
+            raise ValueError(f"unknown capability {capability!r}; known: {sorted(CAPABILITIES)}")
+        return capability in self.capabilities
+
+
+OBSERVATION_TENSOR = "observation_tensor"
+"""The game encodes an observation as a fixed-length vector (``State._observation_tensor``)."""
+BELIEF = "belief"
+"""The game has an exact belief over the hidden state (a seat's probabilities, for a panel)."""
+BOARD_CLICKS = "board_clicks"
+"""The game's drawing maps clicks on the board to actions (a clickable board panel)."""
+CAPABILITIES = frozenset({OBSERVATION_TENSOR, BELIEF, BOARD_CLICKS})
 
 
 @dataclass(frozen=True)
@@ -77,6 +98,14 @@ def options_to_dict(options: Any) -> dict[str, Any]:
 
 def build_options(cls: type, given: Mapping[str, Any], game_name: str) -> Any:
     """Make an options dataclass from a dict, with a clear error for unknown names or wrong types."""
+    if not isinstance(given, Mapping):
+        raise OptionError(
+            f"{game_name}: options are a mapping of option name to value "
+            f"(e.g. {{'edition': 2}}), got {type(given).__name__} {_short(given)}"
+        )
+    if any(not isinstance(k, str) for k in given):
+        bad = next(k for k in given if not isinstance(k, str))
+        raise OptionError(f"{game_name}: option names are strings, got {_short(bad)}")
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(given) - set(fields))
     if unknown:
@@ -123,7 +152,9 @@ class Game(ABC):
                 f"{info.max_players}, got {players}"
             )
         self.num_players = players
-        self.options = build_options(self.Options, dict(options or {}), info.name)
+        if options is None:
+            options = {}
+        self.options = build_options(self.Options, options, info.name)
         self._validate_setup()
 
     def _validate_setup(self) -> None:
@@ -174,6 +205,23 @@ class Game(ABC):
             return int(index[action])
         except KeyError:
             raise ValueError(f"{action!r} is not in {self.name}'s action universe") from None
+
+    def _history_code(self) -> tuple[dict[Action, int], dict[str, int], int, int]:
+        """(action ids, mask ids, bits per step, steps) of the information-state tensor's history."""
+        code = self.__dict__.get("_history_code_cache")
+        if code is None:
+            universe = tuple(self.action_universe())
+            ids = {a: i for i, a in enumerate(universe)}
+            masks = {m: i for i, m in enumerate(self.info.hidden_masks)}
+            tokens = 1 + len(ids) + len(masks)
+            code = (ids, masks, max(1, (tokens - 1).bit_length()), self.max_game_length)
+            self.__dict__["_history_code_cache"] = code
+        return code  # type: ignore[no-any-return]
+
+    def information_state_tensor_size(self) -> int:
+        """Length of :meth:`State.information_state_tensor`: the observation tensor's, plus the history."""
+        _, _, bits, length = self._history_code()
+        return len(self.new_game(seed=0).observation_tensor(0)) + bits * length
 
     def player_name(self, player: int) -> str:
         """How a player is called in text and drawings (games override: "fugitive", "mayor"...)."""
@@ -257,13 +305,116 @@ class State(ABC):
         """The error for an action that is not legal here (games override to name the rule)."""
         return IllegalAction("not-legal", f"{action} is not a legal action now", action)
 
-    def observation(self, player: int) -> Any:
-        """What ``player`` may see.  Perfect-information games return the full state's key."""
+    def _observation(self, player: int | None) -> Any:
+        """Hook: what ``player`` sees now (``None``: everything).  Default: the full state's key."""
         return self.key()
 
-    def determinize(self, player: int, rng: random.Random) -> State:
-        """A full state consistent with ``observation(player)``; perfect information: a clone."""
+    def _hidden_steps(self, player: int) -> Mapping[int, str]:
+        """Hook: the history steps ``player`` cannot see, as ``{index: masked notation}``.
+
+        The one place a game says what each seat sees of an action: a step absent from the
+        mapping is seen as its notation; a hidden one as its mask (one of
+        ``GameInfo.hidden_masks``, e.g. ``"hide ?"``).  Perfect information: nothing is hidden.
+        """
+        return {}
+
+    def _determinize(self, player: int, rng: random.Random) -> State:
+        """Hook: a full state ``player`` cannot tell apart from this one (default: a clone).
+
+        Games with secrets resample them and rewrite the history to match, so the result is a
+        real game: it replays to itself from its record.
+        """
         return self.clone()
+
+    def _observation_tensor(self, player: int) -> list[float]:
+        """Hook: ``observation(player)`` as a fixed-length vector (games with that capability)."""
+        raise NotImplementedError(f"{self.game.name} has no observation tensor")
+
+    # ------------------------------------------------------- information
+    def check_player(self, player: object, *, allow_none: bool = False) -> int | None:
+        """``player`` if it is a seat of this game (or ``None`` when allowed); ValueError otherwise."""
+        if player is None and allow_none:
+            return None
+        n = self.game.num_players
+        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+            names = ", ".join(f"{p} ({self.game.player_name(p)})" for p in range(n))
+            extra = " or None (omniscient)" if allow_none else ""
+            raise ValueError(f"player must be a seat of this game: {names}{extra}; got {player!r}")
+        return player
+
+    def observation(self, player: int | None) -> Any:
+        """Only what ``player`` may see now (``None``: the omniscient view, for a teacher)."""
+        return self._observation(self.check_player(player, allow_none=True))
+
+    def public_history(self, player: int | None) -> tuple[str, ...]:
+        """The history as ``player`` saw it: notations, with the steps it could not see masked.
+
+        ``None`` gives the full notation.  Built from the game's one hook, :meth:`_hidden_steps`.
+        """
+        seat = self.check_player(player, allow_none=True)
+        if seat is None:
+            return tuple(str(a) for a in self.history)
+        hidden = self._hidden_steps(seat)
+        if not hidden:
+            return tuple(str(a) for a in self.history)
+        return tuple(hidden[i] if i in hidden else str(a) for i, a in enumerate(self.history))
+
+    def information_state(self, player: int) -> InformationState:
+        """What ``player`` knows: its observation now and the history as it saw it (perfect recall)."""
+        seat = self.check_player(player)
+        assert seat is not None
+        return InformationState(seat, self._observation(seat), self.public_history(seat))
+
+    def information_state_string(self, player: int) -> str:
+        """:meth:`information_state` as text: equal strings exactly when the information is equal."""
+        return str(self.information_state(player))
+
+    def observation_tensor(self, player: int) -> list[float]:
+        """``observation(player)`` as a fixed-length list of floats (``GameInfo`` capability
+        ``"observation_tensor"``); NotImplementedError for games without it."""
+        seat = self.check_player(player)
+        assert seat is not None
+        if OBSERVATION_TENSOR not in self.game.info.capabilities:
+            raise NotImplementedError(f"{self.game.name} has no observation tensor")
+        return self._observation_tensor(seat)
+
+    def information_state_tensor(self, player: int) -> list[float]:
+        """The observation tensor followed by the seat's history, perfect recall, fixed length.
+
+        Each history step (up to ``max_game_length``) is written as the binary code of a token:
+        0 for no step yet, 1 + the action's id when the seat saw the action, and one token per
+        masked notation of ``GameInfo.hidden_masks`` after those.  See
+        :meth:`Game.information_state_tensor_size`.
+        """
+        observed = self.observation_tensor(player)
+        game = self.game
+        ids, masks, bits, length = game._history_code()
+        out = [0.0] * (length * bits)
+        seen = self.public_history(player)
+        if len(seen) > length:
+            raise ValueError(f"history longer than max_game_length {length}")
+        for step, (action, text) in enumerate(zip(self.history, seen, strict=True)):
+            if text == str(action):
+                token = 1 + ids[action]
+            else:
+                try:
+                    token = 1 + len(ids) + masks[text]
+                except KeyError:
+                    raise ValueError(
+                        f"{game.name}: masked notation {text!r} is not declared in GameInfo.hidden_masks"
+                    ) from None
+            base = step * bits
+            for b in range(bits):
+                if token >> b & 1:
+                    out[base + b] = 1.0
+        return observed + out
+
+    def determinize(self, player: int, rng: random.Random) -> State:
+        """A full state consistent with everything ``player`` has seen (``information_state``),
+        with the secrets resampled and the history rewritten to match: it replays to itself."""
+        seat = self.check_player(player)
+        assert seat is not None
+        return self._determinize(seat, rng)
 
     # ------------------------------------------------------------ contract
     def legal_actions(self) -> list[Action]:
@@ -372,6 +523,28 @@ class State(ABC):
         return f"<{self.game.name} state: {len(self.history)} actions, to move: {turn}>"
 
 
+@dataclass(frozen=True)
+class InformationState:
+    """What one seat knows: its observation now and the history as it saw it (perfect recall).
+
+    Two positions a seat cannot tell apart have equal information states (and equal ``str``):
+    the key of CFR-family algorithms and of the OpenSpiel adapter's information-state strings.
+    """
+
+    player: int
+    observation: Any
+    history: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"player {self.player}\n{self.observation!r}\n" + " | ".join(self.history)
+
+
+def _short(value: object, limit: int = 40) -> str:
+    """``repr(value)`` cut to ``limit`` characters, for error messages about user input."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _check_seed(seed: object) -> int:
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an int, got {seed!r}")
@@ -381,14 +554,20 @@ def _check_seed(seed: object) -> int:
 
 
 def parse_int(text: str, what: str, low: int, high: int) -> int:
-    """Parse an int in [low, high] from notation, with an IllegalAction naming the field."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise IllegalAction("notation", f"{what} must be a number, got {text!r}") from None
-    if not low <= value <= high:
-        raise IllegalAction("notation", f"{what} must be between {low} and {high}, got {value}")
-    return value
+    """Parse an int in [low, high] from notation, with an IllegalAction naming the field.
+
+    Strict, as notation must be: plain ASCII digits only (no sign, underscore, space or other
+    scripts' digits), so every number has exactly one spelling.
+    """
+    if not (isinstance(text, str) and text.isascii() and text.isdigit()):
+        raise IllegalAction(
+            "notation", f"{what} must be a number written with the digits 0-9, got {_short(text)}"
+        )
+    if len(text) > 1 and text[0] == "0":
+        raise IllegalAction("notation", f"{what} is written without leading zeros, got {_short(text)}")
+    if len(text) > len(str(high)) or not low <= int(text) <= high:
+        raise IllegalAction("notation", f"{what} must be between {low} and {high}, got {_short(text)}")
+    return int(text)
 
 
 def split_notation(text: str, known: Sequence[str]) -> tuple[str, list[str]]:

@@ -64,7 +64,7 @@ def from_record(record: dict[str, Any] | str) -> State:
     Every action is parsed and checked against the rules; any problem raises
     :class:`~gamelib.core.errors.RecordError` (a ValueError) naming the field or step.
     """
-    from gamelib.core.game import CHANCE
+    from gamelib.core.game import CHANCE, TERMINAL
     from gamelib.core.registry import game_class, make
 
     if isinstance(record, str):
@@ -98,6 +98,12 @@ def from_record(record: dict[str, Any] | str) -> State:
     actions = record["actions"]
     if not isinstance(actions, list):
         raise RecordError(f"must be a list of notations, got {type(actions).__name__}", field="actions")
+    info = cls.info
+    if not info.min_players <= players <= info.max_players:
+        raise RecordError(
+            f"{name} is played by {info.min_players} to {info.max_players} players, got {players}",
+            field="players",
+        )
     try:
         game = make(name, players=players, options=options)
     except OptionError as exc:
@@ -105,13 +111,41 @@ def from_record(record: dict[str, Any] | str) -> State:
     state = game.new_game(seed=seed)
     for step, text in enumerate(actions):
         if not isinstance(text, str):
-            raise RecordError(f"action must be a string, got {text!r}", field="actions", step=step)
+            raise RecordError(f"action must be a string, got {_short(text)}", field="actions", step=step)
+        if state.current_player == TERMINAL:
+            raise RecordError(
+                f"{_short(text)} comes after the end of the game ({len(actions) - step} action(s) too many)",
+                field="actions",
+                step=step,
+            )
         try:
             state.apply(text)
         except IllegalAction as exc:
             who = "chance" if state.current_player == CHANCE else state.player_name(state.current_player)
-            raise RecordError(f"{text!r} ({who} to act): {exc}", field="actions", step=step) from None
+            raise RecordError(f"{_short(text)} ({who} to act): {exc}", field="actions", step=step) from None
+    if "result" in record:
+        _check_result(record["result"], state)
     return state
+
+
+def _check_result(result: object, state: State) -> None:
+    """A record's optional ``result`` (the returns, one number per player) must be the replay's."""
+    if not isinstance(result, list) or not all(
+        isinstance(r, (int, float)) and not isinstance(r, bool) for r in result
+    ):
+        raise RecordError(
+            f"must be a list of numbers (one return per player), got {_short(result)}", field="result"
+        )
+    if not state.is_terminal():
+        raise RecordError("a record with a result must replay to the end of the game", field="result")
+    returns = state.returns()
+    if len(result) != len(returns) or any(abs(a - b) > 1e-9 for a, b in zip(result, returns, strict=False)):
+        raise RecordError(f"says {result} but the actions give {returns}", field="result")
+
+
+def _short(value: object, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def dumps(state: State) -> str:
