@@ -23,6 +23,7 @@ from gamelib.core import (
     register,
     registered_games,
 )
+from gamelib.core.i18n import language, set_language
 
 __version__ = "0.1.0"
 
@@ -59,10 +60,12 @@ __all__ = [
     "State",
     "__version__",
     "from_record",
+    "language",
     "make",
     "play",
     "register",
     "registered_games",
+    "set_language",
     "sweep",
     "tournament",
 ]
