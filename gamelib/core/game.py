@@ -139,6 +139,13 @@ class Game(ABC):
     Options: ClassVar[type] = NoOptions
     version: ClassVar[str] = "1"
     """Version of this game's rules and notation; bumped when old records would no longer replay."""
+    legacy_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    """Older rules versions this game still reads: ``{version: {option: the default it had then}}``.
+
+    Records are the compatibility contract: when a default changes (say, to follow the rule
+    text), ``version`` is bumped and the old version maps each changed option to its old default,
+    so a record written before the change, whose options predate the new names, replays as played.
+    """
 
     def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> None:
         info = self.info

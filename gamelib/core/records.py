@@ -7,6 +7,7 @@ re-validated by the rules, so a tampered record fails at the step that breaks a 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from gamelib.core.errors import IllegalAction, OptionError, RecordError
@@ -35,7 +36,10 @@ def make_record(state: State) -> dict[str, Any]:
     }
 
 
-def _check_version(version: object, game_name: str, game_version: str) -> None:
+def _check_version(
+    version: object, game_name: str, game_version: str, legacy: Mapping[str, Mapping[str, Any]] | None = None
+) -> Mapping[str, Any]:
+    """Check a record's version; returns the option defaults of the rules version it was made with."""
     if not isinstance(version, str):
         raise RecordError(f"must be a string, got {version!r}", field="version")
     lib, _, rules = version.partition("+")
@@ -45,10 +49,16 @@ def _check_version(version: object, game_name: str, game_version: str) -> None:
             f"record made by gamelib {lib!r}, which this gamelib {ours} cannot read", field="version"
         )
     expected = f"{game_name}.{game_version}"
-    if rules != expected:
-        raise RecordError(
-            f"record uses rules version {rules!r}; this gamelib plays {expected!r}", field="version"
-        )
+    if rules == expected:
+        return {}
+    for old, defaults in (legacy or {}).items():
+        if rules == f"{game_name}.{old}":
+            return defaults
+    readable = [expected] + [f"{game_name}.{old}" for old in legacy or {}]
+    raise RecordError(
+        f"record uses rules version {rules!r}; this gamelib reads {', '.join(repr(r) for r in readable)}",
+        field="version",
+    )
 
 
 def _as_tuple(version: str) -> tuple[int, ...]:
@@ -85,13 +95,14 @@ def from_record(record: dict[str, Any] | str) -> State:
         cls = game_class(name)
     except OptionError as exc:
         raise RecordError(str(exc), field="game") from None
-    _check_version(record["version"], name, cls.version)
+    old_defaults = _check_version(record["version"], name, cls.version, cls.legacy_defaults)
     players = record["players"]
     if isinstance(players, bool) or not isinstance(players, int):
         raise RecordError(f"must be an int, got {players!r}", field="players")
     options = record["options"]
     if not isinstance(options, dict):
-        raise RecordError(f"must be an object, got {options!r}", field="options")
+        raise RecordError(f"must be an object, got {_short(options)}", field="options")
+    options = {**old_defaults, **options}
     seed = record["seed"]
     if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
         raise RecordError(f"must be a non-negative int, got {seed!r}", field="seed")
