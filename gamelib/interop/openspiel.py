@@ -6,9 +6,11 @@
 >>> pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
 
 Integer actions are indices in ``Game.action_universe()``; chance outcomes share that encoding.
-Observation and information-state strings come from ``state.observation(player)`` (which, for the
-imperfect-information games, includes the player's masked history: perfect recall).  Tensors come
-from ``State.observation_tensor(player)`` when the game defines it.
+Observation strings and tensors come from ``state.observation(player)`` and
+``state.observation_tensor(player)`` (what the seat sees now); information-state strings and
+tensors from ``state.information_state_string(player)`` and ``state.information_state_tensor(player)``
+(the observation plus the history as that seat saw it: perfect recall, as CFR assumes).  Tensors
+exist for the games whose ``GameInfo`` declares the ``"observation_tensor"`` capability.
 
 ``pyspiel`` is an optional dependency (``pip install gamelib[openspiel]``); gamelib's core never
 imports this module.
@@ -16,7 +18,6 @@ imports this module.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -50,8 +51,7 @@ def _parameters(name: str) -> dict[str, Any]:
 
 def _game_type(name: str) -> pyspiel.GameType:
     info = gamelib.core.game_class(name).info
-    state = gamelib.make(name).new_game(seed=0)
-    has_tensor = hasattr(state, "observation_tensor")
+    has_tensor = info.has("observation_tensor")
     return pyspiel.GameType(
         short_name=PREFIX + name,
         long_name=f"gamelib {info.title}",
@@ -185,35 +185,41 @@ class SpielState(pyspiel.State):
 
 
 class Observer:
-    """OpenSpiel's PyObserver protocol: ``tensor``, ``dict``, ``set_from``, ``string_from``."""
+    """OpenSpiel's PyObserver protocol: ``tensor``, ``dict``, ``set_from``, ``string_from``.
+
+    With ``perfect_recall`` it observes information states (observation + the seat's history),
+    otherwise the seat's current observation.
+    """
 
     def __init__(self, game: SpielGame, iig_obs_type: pyspiel.IIGObservationType, params: Any) -> None:
         if params:
             raise ValueError(f"observation parameters not supported; passed {params}")
-        self._perfect_recall = iig_obs_type.perfect_recall
-        state = game.gamelib_game.new_game(seed=0)
-        if hasattr(state, "observation_tensor"):
-            size = len(state.observation_tensor(0))
+        self._perfect_recall = bool(iig_obs_type.perfect_recall)
+        gamelib_game = game.gamelib_game
+        if gamelib_game.info.has("observation_tensor"):
+            if self._perfect_recall:
+                size = gamelib_game.information_state_tensor_size()
+            else:
+                size = len(gamelib_game.new_game(seed=0).observation_tensor(0))
             self.tensor: np.ndarray | None = np.zeros(size, np.float32)
-            self.dict = {"observation": self.tensor}
+            self.dict = {"information_state" if self._perfect_recall else "observation": self.tensor}
         else:
             self.tensor = None
             self.dict = {}
 
     def set_from(self, state: SpielState, player: int) -> None:
-        if self.tensor is not None:
-            self.tensor[:] = state.gamelib_state.observation_tensor(player)  # type: ignore[attr-defined]
+        if self.tensor is None:
+            return
+        gamelib_state = state.gamelib_state
+        if self._perfect_recall:
+            self.tensor[:] = gamelib_state.information_state_tensor(player)
+        else:
+            self.tensor[:] = gamelib_state.observation_tensor(player)
 
     def string_from(self, state: SpielState, player: int) -> str:
-        observation = state.gamelib_state.observation(player)
-        if (
-            not self._perfect_recall
-            and dataclasses.is_dataclass(observation)
-            and hasattr(observation, "history")
-        ):
-            # the observation string is the current view; the information state adds the history
-            return repr(dataclasses.replace(observation, history=()))  # type: ignore[type-var]
-        return repr(observation)
+        if self._perfect_recall:
+            return state.gamelib_state.information_state_string(player)
+        return repr(state.gamelib_state.observation(player))
 
 
 def register(name: str) -> str:

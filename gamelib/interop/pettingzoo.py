@@ -51,7 +51,8 @@ class GamelibEnv(AECEnv):  # type: ignore[misc]
         ]
         self._index = {agent: i for i, agent in enumerate(self.possible_agents)}
         probe = self.game.new_game(seed=0)
-        self._tensor_size = len(probe.observation_tensor(0)) if hasattr(probe, "observation_tensor") else 0
+        has_tensor = self.game.info.has("observation_tensor")
+        self._tensor_size = len(probe.observation_tensor(0)) if has_tensor else 0
         n = len(self.universe)
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -114,7 +115,7 @@ class GamelibEnv(AECEnv):  # type: ignore[misc]
             for a in state.legal_actions():
                 mask[self.game.action_id(a)] = 1
         if self._tensor_size:
-            obs = np.asarray(state.observation_tensor(player), np.float32)  # type: ignore[attr-defined]
+            obs = np.asarray(state.observation_tensor(player), np.float32)
         else:
             obs = np.zeros(1, np.float32)
         return {"observation": obs, "action_mask": mask}

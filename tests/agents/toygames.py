@@ -13,6 +13,7 @@ generic tests over ``gamelib.registered_games()`` never see them.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -194,6 +195,7 @@ class HiddenCardGame(Game):
         perfect_information=False,
         has_chance=True,
         utility="general_sum",
+        hidden_masks=("card ?",),
     )
 
     @property
@@ -245,10 +247,13 @@ class HiddenCardState(State):
     def key(self) -> tuple[Any, ...]:
         return (self.card, self.guess)
 
-    def observation(self, player: int) -> Any:
+    def _observation(self, player: int | None) -> Any:
         return (self.card >= 0, self.guess)
 
-    def determinize(self, player: int, rng: random.Random) -> HiddenCardState:
+    def _hidden_steps(self, player: int) -> dict[int, str]:
+        return {0: "card ?"} if self.history else {}
+
+    def _determinize(self, player: int, rng: random.Random) -> HiddenCardState:
         world = self.clone()
         if self.card >= 0:
             u, acc = rng.random(), 0.0
@@ -259,11 +264,38 @@ class HiddenCardState(State):
                     break
             else:
                 world.card = 2
+            world.history[0] = CARDS[world.card][0]
         return world
+
+
+class LeakyHiddenCardGame(HiddenCardGame):
+    """The hidden-card game with the classic bugs: the dealt card is shown to everyone's history,
+    and determinize resamples the card but keeps the true history (the world does not replay)."""
+
+    info: ClassVar[GameInfo] = dataclasses.replace(HiddenCardGame.info, name="toy-hidden-leaky")
+
+    def new_game(self, seed: int | None = None) -> HiddenCardState:
+        return LeakyHiddenCardState(self, seed)
+
+
+class LeakyHiddenCardState(HiddenCardState):
+    def _hidden_steps(self, player: int) -> dict[int, str]:
+        return {}
+
+    def _determinize(self, player: int, rng: random.Random) -> HiddenCardState:
+        world = super()._determinize(player, rng)
+        world.history = list(self.history)
+        return world
+
+    def _clone(self) -> LeakyHiddenCardState:
+        c = LeakyHiddenCardState.__new__(LeakyHiddenCardState)
+        c.__dict__.update(self.__dict__)
+        return c
 
 
 TOY_GAMES = {
     "toy-nim": "toygames:NimGame",
     "toy-gamble": "toygames:GambleGame",
     "toy-hidden": "toygames:HiddenCardGame",
+    "toy-hidden-leaky": "toygames:LeakyHiddenCardGame",
 }
