@@ -82,7 +82,7 @@ class Solution:
             player = state.current_player
         if not 0 <= player < self.game.num_players:
             raise KeyError(f"no player decides at this state (current_player={state.current_player})")
-        key = repr(state.observation(player))
+        key = state.information_state_string(player)
         if key not in self.policy.state_lookup:
             raise KeyError(f"information state not in the solved configuration: {key[:200]}")
         probs = self.policy.policy_for_key(key)

@@ -155,3 +155,23 @@ def test_exploitability_bad_requests_are_clear_errors() -> None:
         exploitability_of(["random", "random"], samples=0)
     with pytest.raises(ValueError, match="one per seat"):
         exploitability_of(["random"])
+
+
+def test_information_states_have_perfect_recall_on_the_small_tree() -> None:
+    """CFR assumes perfect recall: one information state, one sequence of the seat's own moves and
+    of what it saw (issue 12: the observation alone used to be the information state)."""
+    options = small_configuration("fugitive")
+    spiel = load_game("fugitive", **options)
+    states = get_all_states.get_all_states(spiel, include_terminals=False, include_chance_states=False)
+    own_moves: dict[str, tuple[str, ...]] = {}
+    strings_by_seat: list[set[str]] = [set(), set()]
+    for spiel_state in states.values():
+        state = spiel_state.gamelib_state
+        player = state.current_player
+        key = spiel_state.information_state_string(player)
+        strings_by_seat[player].add(key)
+        seen = state.public_history(player)
+        assert own_moves.setdefault(key, seen) == seen
+        assert spiel_state.observation_string(player) != key
+    observations = {repr(s.gamelib_state.observation(s.current_player)) for s in states.values()}
+    assert sum(len(s) for s in strings_by_seat) >= len(observations)
