@@ -203,6 +203,7 @@ class Labels:
             )
             frames.set_transform(points)
             frames.set_clip_on(False)  # as a Text's bbox
+            frames.set_snap(False)
             ax.add_collection(frames, autolim=False)
         labels = LabelCollection(
             self.paths,
@@ -215,6 +216,10 @@ class Labels:
         )
         labels.set_transform(points)
         labels.set_clip_on(False)  # as a Text
+        # Never snap glyphs to the pixel grid: Agg snaps paths made of straight horizontal and
+        # vertical strokes only (E, F, H, L, T...), and at 72 dpi a bar one pixel thick whose two
+        # edges round to the same pixel vanishes ("F" drawn as "Γ", "H" as "II").
+        labels.set_snap(False)
         labels.strings = tuple(self.strings)
         ax.add_collection(labels, autolim=False)
         return labels
@@ -241,12 +246,20 @@ class Backdrop(Artist):
         self._build = build
         self.set_zorder(zorder)
 
-    def _scratch(self, width: float, height: float, dpi: float) -> Axes:
-        """A transparent figure of the same size holding the static artists where ``axes`` is."""
+    def _scratch(
+        self, width: float, height: float, dpi: float, place: tuple[float, ...] | None = None
+    ) -> Axes:
+        """A transparent figure of the same size holding the static artists where ``axes`` is.
+
+        ``place`` is the axes' box in fractions of that figure (default: its position).  At draw
+        time it comes from the axes' pixels, which is where the axes really are when the figure is
+        saved with ``bbox_inches="tight"`` (as Jupyter shows figures): the canvas is then cropped
+        and the axes shifted, while ``get_position`` still speaks of the uncropped figure.
+        """
         axes = self.axes
         assert axes is not None
         scratch = Figure(figsize=(width / dpi, height / dpi), dpi=dpi, facecolor="none")
-        ax = scratch.add_axes(axes.get_position().bounds)
+        ax = scratch.add_axes(place if place is not None else axes.get_position().bounds)
         ax.set_xlim(axes.get_xlim())
         ax.set_ylim(axes.get_ylim())
         ax.set_axis_off()
@@ -265,21 +278,23 @@ class Backdrop(Artist):
         if not self.get_visible() or axes is None:
             return
         width, height, dpi = renderer.width, renderer.height, renderer.dpi
+        x0, y0, w, h = axes.bbox.bounds  # pixels, as drawn now (cropped or not)
+        place = (x0 / width, y0 / height, w / width, h / height)
         if not isinstance(renderer, RendererAgg):  # vector output: the artists themselves
-            self._scratch(width, height, dpi).draw(renderer)
+            self._scratch(width, height, dpi, place).draw(renderer)
             return
         key = (
             self._key,
             width,
             height,
             dpi,
-            tuple(axes.get_position().bounds),
+            tuple(round(v, 3) for v in axes.bbox.bounds),
             axes.get_xlim(),
             axes.get_ylim(),
         )
         image = _BACKDROPS.get(key)
         if image is None:
-            scratch = self._scratch(width, height, dpi).get_figure(root=True)
+            scratch = self._scratch(width, height, dpi, place).get_figure(root=True)
             assert isinstance(scratch, Figure)
             canvas = FigureCanvasAgg(scratch)
             canvas.draw()
