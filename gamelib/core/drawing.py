@@ -33,8 +33,9 @@ from matplotlib.font_manager import FontProperties, findfont, get_font
 from matplotlib.ft2font import LoadFlags
 from matplotlib.patches import BoxStyle
 from matplotlib.path import Path
+from matplotlib.text import Text
 from matplotlib.textpath import TextPath
-from matplotlib.transforms import Affine2D
+from matplotlib.transforms import Affine2D, Bbox, BboxBase
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -52,6 +53,7 @@ __all__ = [
     "glyph_ink",
     "glyph_line",
     "label_strings",
+    "text_boxes",
 ]
 
 FontStyle = Literal["normal", "italic"]
@@ -120,6 +122,10 @@ class LabelCollection(PathCollection):
     """
 
     strings: tuple[str, ...] = ()
+    bound: Literal["axes", "figure"] = "axes"
+    """Where every label must lie: inside its axes, or only inside the figure (titles, margins)."""
+    named: bool = False
+    """Names (places, zones, titles): no two named labels of a figure may overlap."""
 
 
 @dataclass
@@ -186,9 +192,19 @@ class Labels:
             self.strings.append(text)
 
     def emit(
-        self, ax: Axes, zorder: float = 5, coordinates: Literal["data", "axes", "figure"] = "data"
+        self,
+        ax: Axes,
+        zorder: float = 5,
+        coordinates: Literal["data", "axes", "figure"] = "data",
+        bound: Literal["axes", "figure"] | None = None,
+        named: bool = False,
     ) -> LabelCollection:
-        """Add the labels (and their boxes just under them) to ``ax`` as two artists."""
+        """Add the labels (and their boxes just under them) to ``ax`` as two artists.
+
+        ``bound`` says where they must stay (default: the axes, or the figure for labels placed
+        in figure coordinates); ``named`` marks names that must not overlap one another.  Both
+        are promises the tests check (:func:`text_boxes`), not layout.
+        """
         points = Affine2D().scale(1 / 72) + ax.figure.dpi_scale_trans  # path units are points
         anchor = {"data": ax.transData, "axes": ax.transAxes, "figure": ax.figure.transFigure}[coordinates]
         if self.boxes:
@@ -221,6 +237,8 @@ class Labels:
         # edges round to the same pixel vanishes ("F" drawn as "Γ", "H" as "II").
         labels.set_snap(False)
         labels.strings = tuple(self.strings)
+        labels.bound = bound or ("figure" if coordinates == "figure" else "axes")
+        labels.named = named
         ax.add_collection(labels, autolim=False)
         return labels
 
@@ -247,7 +265,7 @@ class Backdrop(Artist):
         self.set_zorder(zorder)
 
     def _scratch(
-        self, width: float, height: float, dpi: float, place: tuple[float, ...] | None = None
+        self, width: float, height: float, dpi: float, place: tuple[float, float, float, float] | None = None
     ) -> Axes:
         """A transparent figure of the same size holding the static artists where ``axes`` is.
 
@@ -336,3 +354,67 @@ def label_strings(figure: Figure) -> list[str]:
             elif isinstance(artist, Backdrop):
                 strings += artist.strings()
     return strings
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """Where one text of a figure is drawn, in pixels, and the box it must stay inside."""
+
+    string: str
+    box: BboxBase
+    bound: BboxBase
+    named: bool
+
+
+def _collection_boxes(collection: LabelCollection, bound: BboxBase) -> list[TextBox]:
+    transform = collection.get_transform()
+    anchors = collection.get_offset_transform().transform(collection.get_offsets())
+    boxes = []
+    for path, anchor, string in zip(collection.get_paths(), anchors, collection.strings, strict=True):
+        vertices = transform.transform(np.asarray(path.vertices)) + anchor
+        (x0, y0), (x1, y1) = vertices.min(axis=0), vertices.max(axis=0)
+        boxes.append(TextBox(string, Bbox([[x0, y0], [x1, y1]]), bound, collection.named))
+    return boxes
+
+
+def text_boxes(figure: Figure) -> list[TextBox]:
+    """Every text ``figure`` shows with its ink box in pixels (the figure drawn at its dpi).
+
+    Glyph labels (live and in static layers), ``Text`` artists, titles, tick and axis labels.
+    A label's bound is its axes' box, or the figure's for titles, ticks and labels emitted with
+    ``bound="figure"``: tests check that no text leaves its bound and that names do not overlap.
+    """
+    canvas = figure.canvas
+    if not isinstance(canvas, FigureCanvasAgg):
+        canvas = FigureCanvasAgg(figure)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    whole = figure.bbox
+    found: list[TextBox] = []
+    for ax in figure.axes:
+        inside = ax.bbox
+        texts: list[tuple[Text, BboxBase]] = [(t, inside) for t in ax.texts]
+        titles = (ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None))
+        texts += [(t, whole) for t in titles if t is not None]
+        if ax.axison:
+            for axis in (ax.xaxis, ax.yaxis):
+                texts += [(t, whole) for t in axis.get_ticklabels() if t.get_visible()]
+                texts.append((axis.label, whole))
+        for text, bound in texts:
+            if text.get_visible() and text.get_text():
+                box = text.get_window_extent(renderer)
+                found.append(TextBox(text.get_text(), box, bound, False))
+        for artist in ax.get_children():
+            if isinstance(artist, LabelCollection):
+                found += _collection_boxes(artist, inside if artist.bound == "axes" else whole)
+            elif isinstance(artist, Backdrop):
+                scratch = artist._scratch(whole.width, whole.height, figure.dpi, _place(ax, whole))
+                for c in scratch.collections:
+                    if isinstance(c, LabelCollection):
+                        found += _collection_boxes(c, inside if c.bound == "axes" else whole)
+    return found
+
+
+def _place(ax: Axes, whole: BboxBase) -> tuple[float, float, float, float]:
+    x0, y0, w, h = ax.bbox.bounds
+    return (x0 / whole.width, y0 / whole.height, w / whole.width, h / whole.height)
