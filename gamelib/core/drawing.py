@@ -127,6 +127,25 @@ class LabelCollection(PathCollection):
     named: bool = False
     """Names (places, zones, titles): no two named labels of a figure may overlap."""
 
+    def label_extents(self) -> list[Bbox]:
+        """Each label's ink box in pixels (control points of its outline: a hair generous)."""
+        transform = self.get_transform()
+        anchors = self.get_offset_transform().transform(self.get_offsets())
+        boxes = []
+        for path, anchor in zip(self.get_paths(), anchors, strict=True):
+            vertices = transform.transform(np.asarray(path.vertices)) + anchor
+            boxes.append(Bbox([vertices.min(axis=0), vertices.max(axis=0)]))
+        return boxes
+
+    def get_window_extent(self, renderer: Any = None) -> Bbox:
+        """The union of the labels' boxes: ``bbox_inches="tight"`` (Jupyter) then keeps them all.
+
+        (A collection's own extent ignores offsets in axes or figure units, and the crop cut
+        titles and bar labels away.)
+        """
+        boxes = self.label_extents()
+        return Bbox.union(boxes) if boxes else Bbox.null()
+
 
 @dataclass
 class Labels:
@@ -284,6 +303,10 @@ class Backdrop(Artist):
         self._build(ax)
         return ax
 
+    def get_window_extent(self, renderer: Any = None) -> Bbox:
+        """The axes' box: what a tight crop must keep of a static layer."""
+        return Bbox(self.axes.bbox.get_points()) if self.axes is not None else Bbox.null()
+
     def strings(self) -> tuple[str, ...]:
         """What the static labels say (the tests read it: the image itself is not searchable)."""
         figure = self.get_figure(root=True)
@@ -367,14 +390,10 @@ class TextBox:
 
 
 def _collection_boxes(collection: LabelCollection, bound: BboxBase) -> list[TextBox]:
-    transform = collection.get_transform()
-    anchors = collection.get_offset_transform().transform(collection.get_offsets())
-    boxes = []
-    for path, anchor, string in zip(collection.get_paths(), anchors, collection.strings, strict=True):
-        vertices = transform.transform(np.asarray(path.vertices)) + anchor
-        (x0, y0), (x1, y1) = vertices.min(axis=0), vertices.max(axis=0)
-        boxes.append(TextBox(string, Bbox([[x0, y0], [x1, y1]]), bound, collection.named))
-    return boxes
+    return [
+        TextBox(string, box, bound, collection.named)
+        for string, box in zip(collection.strings, collection.label_extents(), strict=True)
+    ]
 
 
 def text_boxes(figure: Figure) -> list[TextBox]:
