@@ -16,7 +16,9 @@ offer "click the next intersection":
 
 The shuffled ticket pile is modelled as a chance node at each reveal (uniform over the tickets
 not yet seen), which is the same distribution as a shuffle and leaves no hidden state: every
-sheet and objective is public, so the game has perfect information with chance.
+sheet, objective (personal ones « face visible ») and dealt start ticket is public, so the game
+has perfect information with chance: ``observation(p)`` is the whole table
+(:class:`GetOnBoardObservation`) and ``determinize`` a clone.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from gamelib.getonboard.board import (
     NO_HEADING,
     OPERA,
     OPPOSITE,
+    PUBLISHED,
     RESTAURANT,
     STUDENT,
     THEATRE,
@@ -71,11 +74,35 @@ DESTINATIONS = (THEATRE, OPERA, RESTAURANT)
 
 
 # ---------------------------------------------------------------------------- actions
+_MAX_PERSONAL = max(len(deck) for deck in load_tables().personal.values())
+_MAX_START = max(int(facts["starts"]) for facts in PUBLISHED.values())
+
+
+def _check_field(action: Action, value: object, low: int, high: int, what: str) -> None:
+    """Refuse a hand-built action whose field is not an int in ``[low, high]`` (before any use)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise IllegalAction(
+            "notation",
+            f"{type(action).__name__}: {what} must be an int between {low} and {high}, got {value!r}",
+        )
+
+
+def _check_direction(action: Action, value: object) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise IllegalAction(
+            "notation",
+            f"{type(action).__name__}: direction must be an int 0-3 (0 N, 1 E, 2 S, 3 W), got {value!r}",
+        )
+
+
 @dataclass(frozen=True, slots=True)
 class DrawObjective(Action):
     """Chance: common objective ``objective`` (1-6) is laid out, yellow side up."""
 
     objective: int
+
+    def __post_init__(self) -> None:
+        _check_field(self, self.objective, 1, 6, "common objective")
 
     def __str__(self) -> str:
         return f"objective {self.objective}"
@@ -87,6 +114,9 @@ class DealSheet(Action):
 
     sheet: int
 
+    def __post_init__(self) -> None:
+        _check_field(self, self.sheet, 1, 5, "sheet")
+
     def __str__(self) -> str:
         return f"sheet {self.sheet}"
 
@@ -96,6 +126,9 @@ class DealPersonal(Action):
     """Chance: the next player gets personal objective card ``card`` (1-based in the city deck)."""
 
     card: int
+
+    def __post_init__(self) -> None:
+        _check_field(self, self.card, 1, _MAX_PERSONAL, "personal objective card")
 
     def __str__(self) -> str:
         return f"personal {self.card}"
@@ -107,6 +140,9 @@ class DealStart(Action):
 
     number: int
 
+    def __post_init__(self) -> None:
+        _check_field(self, self.number, 1, _MAX_START, "start number")
+
     def __str__(self) -> str:
         return f"deal {self.number}"
 
@@ -116,6 +152,9 @@ class ChooseStart(Action):
     """A player keeps one of their dealt start tickets: the start pawn goes on that start."""
 
     number: int
+
+    def __post_init__(self) -> None:
+        _check_field(self, self.number, 1, _MAX_START, "start number")
 
     def __str__(self) -> str:
         return f"start {self.number}"
@@ -127,15 +166,24 @@ class RevealTicket(Action):
 
     number: int
 
+    def __post_init__(self) -> None:
+        _check_field(self, self.number, 1, 12, "ticket")
+
     def __str__(self) -> str:
         return f"ticket {self.number}"
 
 
 @dataclass(frozen=True, slots=True)
 class Go(Action):
-    """Lay the next stick of the ticket's shape, from the end of the line towards ``direction``."""
+    """Lay the next stick of the ticket's shape, from the end of the line towards ``direction``.
+
+    ``direction`` is 0-3 (N, E, S, W); anything else is refused when the action is built.
+    """
 
     direction: int
+
+    def __post_init__(self) -> None:
+        _check_direction(self, self.direction)
 
     def __str__(self) -> str:
         return f"go {DIRECTIONS[self.direction]}"
@@ -143,9 +191,12 @@ class Go(Action):
 
 @dataclass(frozen=True, slots=True)
 class Bonus(Action):
-    """End of turn: cross out one circled metro entrance to lay one extra stick ``direction``."""
+    """End of turn: cross out one circled metro entrance to lay one extra stick ``direction`` (0-3)."""
 
     direction: int
+
+    def __post_init__(self) -> None:
+        _check_direction(self, self.direction)
 
     def __str__(self) -> str:
         return f"bonus {DIRECTIONS[self.direction]}"
@@ -159,12 +210,13 @@ class EndTurn(Action):
         return "end"
 
 
-OBJECTIVES = tuple(DrawObjective(i) for i in range(7))
-SHEETS = tuple(DealSheet(i) for i in range(6))
-PERSONALS = tuple(DealPersonal(i) for i in range(32))
-DEALS = tuple(DealStart(i) for i in range(13))
-STARTS = tuple(ChooseStart(i) for i in range(13))
-TICKETS = tuple(RevealTicket(i) for i in range(13))
+# interned actions: OBJECTIVES[k - 1] is "objective k", GOS[d] is "go d"...
+OBJECTIVES: tuple[DrawObjective, ...] = tuple(DrawObjective(i) for i in range(1, 7))
+SHEETS: tuple[DealSheet, ...] = tuple(DealSheet(i) for i in range(1, 6))
+PERSONALS: tuple[DealPersonal, ...] = tuple(DealPersonal(i) for i in range(1, _MAX_PERSONAL + 1))
+DEALS: tuple[DealStart, ...] = tuple(DealStart(i) for i in range(1, _MAX_START + 1))
+STARTS: tuple[ChooseStart, ...] = tuple(ChooseStart(i) for i in range(1, _MAX_START + 1))
+TICKETS: tuple[RevealTicket, ...] = tuple(RevealTicket(i) for i in range(1, 13))
 GOS = tuple(Go(d) for d in range(4))
 BONUSES = tuple(Bonus(d) for d in range(4))
 END = EndTurn()
@@ -366,13 +418,48 @@ def apply_features(
     return sheet
 
 
+# ---------------------------------------------------------------------------- what a seat sees
+@dataclass(frozen=True)
+class GetOnBoardObservation:
+    """What a seat sees now: the whole table, since the game hides nothing.
+
+    Sheets, objectives (personal ones « face visible »), dealt start tickets, lines and tickets
+    are public; the order of the tickets left in the pile is chance, not a secret.  ``player`` is
+    the seat looking (``None``: the omniscient view).
+    """
+
+    player: int | None
+    phase: str
+    round: int
+    to_move: int
+    """The seat to act, or ``gamelib.CHANCE`` / ``gamelib.TERMINAL``."""
+    controller: int
+    """The round's Contrôleur (-1 before the first ticket)."""
+    objectives: tuple[int, ...]
+    flipped: tuple[bool, ...]
+    tickets: tuple[int, ...]
+    sheet_of: tuple[int, ...]
+    personal: tuple[str, ...]
+    """Per player: the three letters of their personal objective."""
+    dealt: tuple[tuple[int, ...], ...]
+    start_of: tuple[int, ...]
+    lines: tuple[tuple[str, ...], ...]
+    """Per player: the intersections of their line, in order (names like ``"K3"``)."""
+    eliminated: tuple[bool, ...]
+    sheets: tuple[ScoreSheet, ...]
+    shape: str
+    """The shape being laid (empty outside a turn)."""
+    step: int
+    forced_straight: bool
+
+
 # ---------------------------------------------------------------------------- the game
 _SHEET_FEATURES = 30
 """Score-sheet boxes in each player's block of the observation tensor."""
 
 
 def getonboard_tensor_size(game: GetOnBoardGame) -> int:
-    """Length of :meth:`GetOnBoardState.observation_tensor` for ``game``'s city and player count."""
+    """Length of ``state.observation_tensor(p)`` for ``game``'s city and player count."""
     board = game.board
     per_player = board.num_sections + 3 * board.num_nodes + 2 * len(board.starts) + 14 + _SHEET_FEATURES
     return game.num_players * per_player + 14 + 24 + 9 + 2 + len(game.tables.shapes) + 2
@@ -393,6 +480,7 @@ class GetOnBoardGame(Game):
         has_chance=True,
         utility="general_sum",
         description="Draw a metro line on a shared grid, ticket by ticket; carry passengers, share sections.",
+        capabilities=frozenset({"observation_tensor", "board_clicks"}),
     )
     Options: ClassVar[type] = GetOnBoardOptions
     options: GetOnBoardOptions
@@ -428,12 +516,12 @@ class GetOnBoardGame(Game):
         deck = len(self.tables.personal[self.city])
         starts = range(1, len(self.board.starts) + 1)
         return [
-            *OBJECTIVES[1:7],
-            *SHEETS[1:6],
-            *PERSONALS[1 : deck + 1],
-            *(DEALS[t] for t in starts),
-            *TICKETS[1:13],
-            *(STARTS[t] for t in starts),
+            *OBJECTIVES,
+            *SHEETS,
+            *PERSONALS[:deck],
+            *(DEALS[t - 1] for t in starts),
+            *TICKETS,
+            *(STARTS[t - 1] for t in starts),
             *GOS,
             *BONUSES,
             END,
@@ -462,16 +550,16 @@ class GetOnBoardGame(Game):
             d = DIRECTIONS.index(letter)
             return GOS[d] if verb == "go" else BONUSES[d]
         if verb == "objective":
-            return OBJECTIVES[parse_int(args[0], "common objective", 1, 6)]
+            return OBJECTIVES[parse_int(args[0], "common objective", 1, 6) - 1]
         if verb == "sheet":
-            return SHEETS[parse_int(args[0], "sheet", 1, 5)]
+            return SHEETS[parse_int(args[0], "sheet", 1, 5) - 1]
         if verb == "personal":
             deck = len(self.tables.personal[self.city])
-            return PERSONALS[parse_int(args[0], "personal objective card", 1, deck)]
+            return PERSONALS[parse_int(args[0], "personal objective card", 1, deck) - 1]
         if verb == "ticket":
-            return TICKETS[parse_int(args[0], "ticket", 1, 12)]
+            return TICKETS[parse_int(args[0], "ticket", 1, 12) - 1]
         number = parse_int(args[0], "start number", 1, len(self.board.starts))
-        return DEALS[number] if verb == "deal" else STARTS[number]
+        return DEALS[number - 1] if verb == "deal" else STARTS[number - 1]
 
     def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
         from gamelib.getonboard.draw import draw_state
@@ -644,7 +732,7 @@ class GetOnBoardState(State):
         if phase in CHANCE_PHASES:
             return [a for a, _ in self._chance_outcomes()]
         if phase == P_START:
-            return [STARTS[t] for t in sorted(self.dealt[len(self.start_of)])]
+            return [STARTS[t - 1] for t in sorted(self.dealt[len(self.start_of)])]
         p = self.current_player
         if phase == P_LAY:
             return [GOS[d] for d in self._lay_directions(p)]
@@ -701,17 +789,17 @@ class GetOnBoardState(State):
         phase = self.phase
         left: list[Action]
         if phase == P_OBJECTIVE:
-            left = [OBJECTIVES[i] for i in range(1, 7) if i not in self.objectives]
+            left = [OBJECTIVES[i - 1] for i in range(1, 7) if i not in self.objectives]
         elif phase == P_SHEET:
-            left = [SHEETS[s + 1] for s in range(5) if s not in self.sheet_of]
+            left = [SHEETS[s] for s in range(5) if s not in self.sheet_of]
         elif phase == P_PERSONAL:
             deck = len(self.tables.personal[self.game.city])
-            left = [PERSONALS[c + 1] for c in range(deck) if c not in self.personal]
+            left = [PERSONALS[c] for c in range(deck) if c not in self.personal]
         elif phase == P_DEAL:
             used = {t for hand in self.dealt for t in hand}
-            left = [DEALS[t] for t in self.board.starts if t not in used]
+            left = [DEALS[t - 1] for t in self.board.starts if t not in used]
         elif phase == P_REVEAL:
-            left = [TICKETS[t] for t in range(1, 13) if t not in self.tickets]
+            left = [TICKETS[t - 1] for t in range(1, 13) if t not in self.tickets]
         else:
             return []
         p = 1.0 / len(left)
@@ -734,9 +822,23 @@ class GetOnBoardState(State):
             }[phase]
             if not isinstance(action, expected):
                 return IllegalAction("setup-order", f"{action} does not fit: now {name}", action)
+            if isinstance(action, DealStart) and action.number not in self.board.starts:
+                return IllegalAction(
+                    "not-legal",
+                    f"{self.board.title} has start tickets 1-{len(self.board.starts)}, not {action.number}",
+                    action,
+                )
             return IllegalAction("already-dealt", f"{action}: that card is no longer in its pile", action)
         if who == CHANCE:
             return IllegalAction("chance-node", f"{action} is a player's action; now {name}", action)
+        if phase == P_START and not isinstance(action, ChooseStart):
+            dealt = ", ".join(f"start {t}" for t in sorted(self.dealt[who]))
+            return IllegalAction(
+                "turn-order",
+                f"{self.player_name(who)} is choosing a start ({dealt}); no ticket is revealed yet, "
+                f"so there is no stick to lay nor entrance to spend",
+                action,
+            )
         if isinstance(action, ChooseStart):
             if phase != P_START:
                 return IllegalAction(
@@ -982,7 +1084,31 @@ class GetOnBoardState(State):
         # "la carte est ensuite retournée": after every player has been checked
         self.flipped = tuple(f or a for f, a in zip(self.flipped, achieved_now, strict=True))
 
-    def observation_tensor(self, player: int) -> list[float]:
+    def _observation(self, player: int | None) -> GetOnBoardObservation:
+        """Everything on the table: the game hides nothing from any seat (see the module docstring)."""
+        names = self.board.names
+        return GetOnBoardObservation(
+            player=player,
+            phase=PHASE_NAMES[self.phase],
+            round=self.round,
+            to_move=self.current_player,
+            controller=self.controller if self.tickets else -1,
+            objectives=self.objectives,
+            flipped=self.flipped,
+            tickets=self.tickets,
+            sheet_of=self.sheet_of,
+            personal=tuple(self.personal_letters(p) for p in range(len(self.personal))),
+            dealt=self.dealt,
+            start_of=self.start_of,
+            lines=tuple(tuple(names[v] for v in route) for route in self.routes),
+            eliminated=tuple(self.eliminated),
+            sheets=tuple(self.sheets),
+            shape=self.shape.name if self.phase in (P_LAY, P_BONUS) else "",
+            step=self.step,
+            forced_straight=self.forced_straight,
+        )
+
+    def _observation_tensor(self, player: int) -> list[float]:
         """The position as a fixed-length vector of floats in [0, 1] (for learning agents).
 
         The game has perfect information, so every player sees the same table; ``player`` only
@@ -1001,8 +1127,6 @@ class GetOnBoardState(State):
         Length: :func:`getonboard_tensor_size`.
         """
         n = self.num_players
-        if not (isinstance(player, int) and 0 <= player < n):
-            raise ValueError(f"player must be between 0 and {n - 1}, got {player!r}")
         board, tables = self.board, self.tables
         nodes, sections, starts = board.num_nodes, board.num_sections, len(board.starts)
         out = [0.0] * getonboard_tensor_size(self.game)
@@ -1146,6 +1270,7 @@ class GetOnBoardState(State):
 __all__ = [
     "CATEGORIES",
     "GetOnBoardGame",
+    "GetOnBoardObservation",
     "GetOnBoardOptions",
     "GetOnBoardState",
     "ScoreSheet",
