@@ -78,13 +78,11 @@ def cards_of(mask: int) -> list[int]:
 
 
 def _footprints_of_mask(mask: int) -> int:
-    # odd cards give 1, even cards give 2
-    even = mask & _EVEN_MASK
-    return (mask ^ even).bit_count() + 2 * even.bit_count()
+    # odd cards give 1, even cards give 2: every card counts once, even ones once more
+    return mask.bit_count() + (mask & _EVENS).bit_count()
 
 
-_EVEN_MASK = mask_of(range(0, 43, 2))
-_DECK_MASKS = tuple(mask_of(range(lo, hi + 1)) for lo, hi in DECK_RANGES)
+_EVENS = int("01" * 32, 2)  # bits 0, 2, 4, ... 62: every even card of any deck size
 
 MIN_ESCAPE_CARD = 7
 """The smallest deck that keeps every mechanic: one card per draw pile between 3 and the escape card."""
@@ -340,6 +338,8 @@ class FugitiveGame(Game):
         has_chance=True,
         utility="zero_sum",
         description="Asymmetric bluff and deduction: hideouts 0 to 42 against a detective's guesses.",
+        capabilities=frozenset({"observation_tensor", "belief"}),
+        hidden_masks=("deal ?", "hide ?", "sprint ?"),
     )
     Options: ClassVar[type] = FugitiveOptions
     options: FugitiveOptions
@@ -577,6 +577,16 @@ class FugitiveState(State):
             )
         if isinstance(action, Draw):
             if phase not in (F_DRAW, D_DRAW):
+                at_turn_start = phase == D_GUESS or (
+                    phase == F_PLACE and not self.first_turn and self.placed_this_turn == 0
+                )
+                if at_turn_start and not any(self.decks):
+                    return IllegalAction(
+                        "draw-empty-deck",
+                        f"all three decks are empty: there is nothing left to draw, so the draw is "
+                        f"skipped ({name})",
+                        action,
+                    )
                 return IllegalAction("turn-order", f"drawing is not allowed now ({name})", action)
             return IllegalAction("draw-empty-deck", f"deck {action.deck + 1} is empty", action)
         if isinstance(action, (Hide, Pass)):
@@ -860,10 +870,12 @@ class FugitiveState(State):
         )
 
     # ------------------------------------------------------------------ hidden information
-    def observation(self, player: int) -> FugitiveObservation:
-        """What ``player`` sees at the table (``None`` for the omniscient view)."""
-        if player not in (FUGITIVE, DETECTIVE, None):
-            raise ValueError(f"player must be 0 (fugitive) or 1 (detective), got {player!r}")
+    def _observation(self, player: int | None) -> FugitiveObservation:
+        """What ``player`` sees at the table now (``None`` for the omniscient view).
+
+        The history as the seat saw it is core's ``public_history(player)`` (see
+        :meth:`_hidden_steps`); ``information_state(player)`` pairs the two.
+        """
         see_all = player in (FUGITIVE, None)
         hideouts = tuple(
             (h if (r or see_all) else None, len(s), s if (r or see_all) else None)
@@ -885,18 +897,15 @@ class FugitiveState(State):
             first_turn=self.first_turn,
             round=self.round,
             winner=self.winner,
-            history=self.public_history(player),
         )
 
-    def observation_tensor(self, player: int) -> list[float]:
+    def _observation_tensor(self, player: int) -> list[float]:
         """``observation(player)`` as a fixed-length vector of floats in [0, 1] (for learning agents).
 
         Per card 0..42: in my hand, face-up hideout, face-up sprint card, named in the pending series;
         per table position 0..42: occupied, face down, sprint-card count / 4; then deck sizes, the
         phase, who I am, and both hand sizes.
         """
-        if player not in (FUGITIVE, DETECTIVE):
-            raise ValueError(f"player must be 0 (fugitive) or 1 (detective), got {player!r}")
         mine = self.fhand if player == FUGITIVE else self.dhand
         face_up_hideouts = sum(1 << h for h, r in zip(self.hideouts, self.revealed, strict=True) if r)
         face_up_sprints = self.face_up & ~face_up_hideouts
@@ -922,38 +931,29 @@ class FugitiveState(State):
         out[base + 16] = self.dhand.bit_count() / 43.0
         return out
 
-    def _public_notation(self, action: Action, index: int, player: int | None) -> str:
-        """History step ``index`` as ``player`` saw it (see :meth:`public_history`)."""
-        return self.public_history(player)[index]
-
-    def public_history(self, player: int | None) -> tuple[str, ...]:
-        """The history as ``player`` saw it: secrets written ``deal ?``, ``hide ?``, ``sprint ?``."""
-        if player is None:
-            return tuple(str(a) for a in self.history)
-        out = []
+    def _hidden_steps(self, player: int) -> dict[int, str]:
+        """The steps ``player`` did not see: the other side's ``deal N`` (``deal ?``), and for the
+        detective every ``hide N`` but the escape card (``hide ?``) and every ``sprint S`` (``sprint ?``)."""
+        hidden: dict[int, str] = {}
         draws = 0  # deals after the setup answer the draw log's entries, in order
+        setup = len(self.layout.setup_deals)
         for index, action in enumerate(self.history):
             if isinstance(action, Deal):
-                if index < len(self.layout.setup_deals):
+                if index < setup:
                     receiver = FUGITIVE
                 else:
                     receiver = self.draw_log[draws][0]
                     draws += 1
-                out.append(str(action) if receiver == player else "deal ?")
+                if receiver != player:
+                    hidden[index] = "deal ?"
             elif player == DETECTIVE and isinstance(action, Hide) and action.card != self.last:
-                out.append("hide ?")
+                hidden[index] = "hide ?"
             elif player == DETECTIVE and isinstance(action, Sprint):
-                out.append("sprint ?")
-            else:
-                out.append(str(action))
-        return tuple(out)
+                hidden[index] = "sprint ?"
+        return hidden
 
-    def determinize(self, player: int, rng: random.Random) -> FugitiveState:
-        """A full state consistent with what ``player`` sees, sampled uniformly.
-
-        The fugitive sees everything but the detective's hand; the detective's view needs the
-        exact world counting of :mod:`gamelib.fugitive.analysis`.
-        """
+    def _determinize(self, player: int, rng: random.Random) -> FugitiveState:
+        """Delegates to the belief module (exact world counting for the detective's view)."""
         from gamelib.fugitive.analysis import determinize
 
         return determinize(self, player, rng)
@@ -1002,4 +1002,3 @@ class FugitiveObservation:
     first_turn: bool
     round: int
     winner: int
-    history: tuple[str, ...]

@@ -351,11 +351,59 @@ def test_detective_observation_hides_face_down_cards_and_the_fugitive_hand() -> 
     assert obs.hideouts[1] == (None, 0, None) and obs.hideouts[2] == (None, 1, None)
     assert obs.fugitive_hand is None and obs.fugitive_hand_size == 6
     assert obs.detective_hand == (7,)
-    assert "hide ?" in obs.history and "sprint ?" in obs.history and "deal 7" in obs.history
-    assert "deal 4" not in obs.history  # the fugitive's setup cards stay secret
+    seen = state.public_history(DETECTIVE)
+    assert "hide ?" in seen and "sprint ?" in seen and "deal 7" in seen
+    assert "deal 4" not in seen  # the fugitive's setup cards stay secret
+    assert seen[:5] == ("deal ?",) * 5
     fobs = state.observation(FUGITIVE)
     assert fobs.detective_hand is None and fobs.detective_hand_size == 1
-    assert fobs.history[-1] == "deal ?"
+    assert state.public_history(FUGITIVE)[-1] == "deal ?"
+    assert state.public_history(FUGITIVE)[:5] == ("deal 4", "deal 5", "deal 6", "deal 15", "deal 16")
+    assert state.public_history(None) == tuple(str(a) for a in state.history)
+    assert not hasattr(obs, "history")  # the history is core's public_history / information_state
+    info = state.information_state(DETECTIVE)
+    assert info.observation == obs and info.history == seen
+    masks = set(state.game.info.hidden_masks)
+    for seat in (FUGITIVE, DETECTIVE):
+        assert {t for t in state.public_history(seat) if t.endswith("?")} <= masks
+
+
+def test_capabilities_are_declared_and_tensors_have_fixed_length() -> None:
+    g = game()
+    assert g.info.has("observation_tensor") and g.info.has("belief")
+    assert set(g.info.hidden_masks) == {"deal ?", "hide ?", "sprint ?"}
+    state = play(setup(), "hide 3, done, hide 5, sprint 6, done, draw 1, deal 7")
+    size = len(state.observation_tensor(DETECTIVE))
+    assert len(state.observation_tensor(FUGITIVE)) == size
+    assert len(state.information_state_tensor(DETECTIVE)) == g.information_state_tensor_size()
+
+
+@pytest.mark.parametrize("seat", [2, -1, 5, True, "1", 1.0])
+def test_seats_out_of_range_raise_value_error(seat: object) -> None:
+    state = play(setup(), "hide 3, done")
+    for method in (
+        state.observation,
+        state.public_history,
+        state.observation_tensor,
+        state.information_state,
+    ):
+        with pytest.raises(ValueError, match="seat"):
+            method(seat)  # type: ignore[operator]
+    assert state.observation(None).fugitive_hand is not None  # None: the omniscient view
+
+
+def test_draw_with_every_deck_empty_says_the_decks_are_empty() -> None:
+    state = play(setup(), "hide 3, done, pass, draw 1, deal 7, draw 2, deal 20, guess 10")
+    state.decks = [0, 0, 0]
+    state.refresh()
+    state.phase = F_PLACE  # the draw is skipped when the decks are empty
+    with pytest.raises(gamelib.IllegalAction, match="decks are empty") as err:
+        state.apply("draw 1")
+    assert err.value.rule == "draw-empty-deck"
+    play(state, "pass")  # the detective's turn: no draw either
+    with pytest.raises(gamelib.IllegalAction, match="decks are empty"):
+        state.apply("draw 2")
+    play(state, "guess 11")
 
 
 def test_options_are_validated() -> None:
