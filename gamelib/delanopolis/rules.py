@@ -22,7 +22,7 @@ price a challenger paid), and only refuges create points (``state.created``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from gamelib.core.errors import IllegalAction
@@ -46,8 +46,12 @@ START_VOTS = 1200
 REFUGE_COMS = 200
 REFUGE_VOTS = 20
 """« Les refuges permettent de passer son tour tout en recevant 200 points COM'S et 20 points VOT'S. »"""
-MAX_POINTS = 10**7
-"""Notation bound for amounts (no game gets near it)."""
+MAX_NOTATION = 10**18 - 1
+"""Largest amount the notation reads (beyond every game's bids: :meth:`DelanopolisGame.max_bid_bound`
+raises it when a configuration could ever need more), so an amount over the cap is read and then
+refused by the rule it breaks (``bid-cap``, ``bid-funds``), not by the notation."""
+MAX_START_VOTS = 10**6
+"""Bound of option ``start_vots`` (keeps the action universe and the notation finite)."""
 
 
 # ---------------------------------------------------------------------------- options
@@ -164,8 +168,10 @@ class DelanopolisOptions:
             raise ValueError(
                 f"option 'bid_cap' ({self.bid_cap}) must be a multiple of 'bid_step' ({self.bid_step})"
             )
-        if self.start_vots < 0:
-            raise ValueError(f"option 'start_vots' must be >= 0, got {self.start_vots}")
+        if not 0 <= self.start_vots <= MAX_START_VOTS:
+            raise ValueError(
+                f"option 'start_vots' must be between 0 and {MAX_START_VOTS}, got {self.start_vots}"
+            )
         if not 1 <= self.rounds <= 100:
             raise ValueError(f"option 'rounds' must be between 1 and 100, got {self.rounds}")
         if not 0 <= self.president_more_than <= TERRAINS:
@@ -274,6 +280,10 @@ def bid(amount: int) -> Bid:
 
 _BID_RANGES: dict[tuple[int, int], tuple[Bid, ...]] = {}
 DICE_OUTCOMES: tuple[tuple[Action, float], ...] = tuple((d, 1.0 / 36) for d in ALL_DICE)
+
+
+def _is_amount(x: object) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
 def bids_up_to(top: int, step: int) -> tuple[Bid, ...]:
@@ -395,6 +405,8 @@ class DelanopolisGame(Game):
         perfect_information=False,
         has_chance=True,
         utility="general_sum",
+        capabilities=frozenset({"observation_tensor"}),
+        hidden_masks=("bid ?",),
         description="Satirical sealed-bid game: the mayor of Paris (COM'S) against the challengers "
         "(VOT'S) for twelve zones cobayes.  Returns: 1 to each winner, 0 to the others.",
     )
@@ -470,7 +482,9 @@ class DelanopolisGame(Game):
             return LOTS[parse_int(args[0], "player", 0, self.num_players - 1)]
         if verb == "sell":
             return SELLS[parse_int(args[0], "terrain", 1, TERRAINS) - 1]
-        return bid(parse_int(args[0], "bid", 0, MAX_POINTS))
+        amount = parse_int(args[0], "bid", 0, max(MAX_NOTATION, self.max_bid_bound()))
+        # amounts no configuration allows are not interned (the state refuses them by rule)
+        return bid(amount) if amount <= self.max_bid_bound() else Bid(amount)
 
     def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
         from gamelib.delanopolis.draw import draw_state
@@ -566,16 +580,33 @@ class DelanopolisState(State):
     def round(self) -> int:
         return self.turn // max(1, len(self.roll_order))
 
+    def _seat(self, player: object) -> int:
+        """``player`` if it is a seat of this game; ValueError otherwise (per-seat queries)."""
+        seat = self.check_player(player)
+        assert seat is not None
+        return seat
+
+    def _terrain(self, terrain: object) -> int:
+        """``terrain`` (0-based) if it is one of the twelve; ValueError otherwise."""
+        if isinstance(terrain, bool) or not isinstance(terrain, int) or not 0 <= terrain < TERRAINS:
+            raise ValueError(
+                f"terrain must be 0..{TERRAINS - 1} (terrains 1-12 in notation), got {terrain!r}"
+            )
+        return terrain
+
     def wealth(self, player: int) -> int:
         """VOT'S + COM'S in hand (points set aside on terrains are spent)."""
-        return self.vots[player] + self.coms[player]
+        p = self._seat(player)
+        return self.vots[p] + self.coms[p]
 
     def purse(self, player: int) -> int:
         """The points ``player`` bids with: COM'S for the mayor, VOT'S for a challenger."""
-        return self.coms[player] if player == self.mayor else self.vots[player]
+        p = self._seat(player)
+        return self.coms[p] if p == self.mayor else self.vots[p]
 
     def terrains_of(self, player: int) -> list[int]:
-        return [t for t in range(TERRAINS) if self.owner[t] == player]
+        p = self._seat(player)
+        return [t for t in range(TERRAINS) if self.owner[t] == p]
 
     def total_points(self) -> int:
         """Every point in the game: in hands plus set aside (conservation: initial + created)."""
@@ -587,6 +618,9 @@ class DelanopolisState(State):
 
     def bid_cap(self, player: int) -> int:
         """The largest bid the rules allow ``player`` (before counting what he holds); -1: none."""
+        return self._bid_cap(self._seat(player))
+
+    def _bid_cap(self, player: int) -> int:
         o = self.options
         if not o.bid_cap:
             return -1
@@ -599,8 +633,12 @@ class DelanopolisState(State):
         return o.bid_cap * (self.game.num_players - 1)
 
     def max_bid(self, player: int) -> int:
-        cap = self.bid_cap(player)
-        have = self.purse(player)
+        """The largest bid ``player`` may make now: the cap, or what he holds, on the step."""
+        return self._max_bid(self._seat(player))
+
+    def _max_bid(self, player: int) -> int:
+        cap = self._bid_cap(player)
+        have = self.coms[player] if player == self.mayor else self.vots[player]
         top = have if cap < 0 else min(cap, have)
         step = self.options.bid_step
         return top - top % step
@@ -609,7 +647,7 @@ class DelanopolisState(State):
         return range(0, self.max_bid(player) + 1, self.options.bid_step)
 
     def rent(self, terrain: int) -> int:
-        price = self.price[terrain]
+        price = self.price[self._terrain(terrain)]
         return -(-price // 4) if self.options.rent_rounding == "up" else price // 4
 
     def _can_resell(self, terrain: int) -> bool:
@@ -619,12 +657,15 @@ class DelanopolisState(State):
 
     def sellable(self, player: int) -> list[int]:
         """Terrains ``player`` may resell to the mayor now (challengers only)."""
+        return self._sellable(self._seat(player))
+
+    def _sellable(self, player: int) -> list[int]:
         if player == self.mayor:
             return []
         return [t for t in range(TERRAINS) if self.owner[t] == player and self._can_resell(t)]
 
     def bid_is_public(self, player: int) -> bool:
-        return player == self.mayor and self.options.mayor_bid == "open_first"
+        return self._seat(player) == self.mayor and self.options.mayor_bid == "open_first"
 
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:
@@ -635,7 +676,7 @@ class DelanopolisState(State):
             return list(LOTS[: self.game.num_players])
         if phase == PRE_ROLL:
             p = self.roller
-            acts: list[Action] = [SELLS[t] for t in self.sellable(p)]
+            acts: list[Action] = [SELLS[t] for t in self._sellable(p)]
             if self.tokens[p] and not self.boosted[p]:
                 acts.append(BOOST)
             acts.append(ROLL)
@@ -643,7 +684,7 @@ class DelanopolisState(State):
         if phase == BOOST_WINDOW:
             return [BOOST, KEEP]
         if phase == BIDDING:
-            return list(bids_up_to(self.max_bid(self.queue[0]), self.options.bid_step))
+            return list(bids_up_to(self._max_bid(self.queue[0]), self.options.bid_step))
         if phase == PARK_CHOICE:
             return [PARK, PAY]
         return []
@@ -664,6 +705,14 @@ class DelanopolisState(State):
             if who != CHANCE:
                 return IllegalAction("chance-node", f"{action} is a chance outcome; now: {name}", action)
             return IllegalAction("chance-node", f"{action} is not an outcome of this chance node", action)
+        if isinstance(action, Sell):
+            # before the chance check: the dice come at once when the roller has nothing to decide,
+            # so a refused resale is explained by its own rule, not by "the dice are expected"
+            return self._explain_sell(action)
+        if isinstance(action, Bid) and not _is_amount(action.amount):
+            return IllegalAction(
+                "notation", f"a bid is a whole number of points >= 0, got {action.amount!r}", action
+            )
         if who == CHANCE:
             return IllegalAction("chance-node", f"a chance outcome is expected now ({name})", action)
         if isinstance(action, Bid):
@@ -671,9 +720,7 @@ class DelanopolisState(State):
                 return IllegalAction(
                     "bid-when-auction", f"bids are made during an auction; now: {name}", action
                 )
-            return self._explain_bid(action.amount)
-        if isinstance(action, Sell):
-            return self._explain_sell(action.terrain)
+            return self._explain_bid(action)
         if isinstance(action, Boost):
             if phase not in (PRE_ROLL, BOOST_WINDOW):
                 return IllegalAction(
@@ -697,27 +744,31 @@ class DelanopolisState(State):
             )
         return IllegalAction("not-legal", f"{action} is not legal now ({name})", action)
 
-    def _explain_bid(self, amount: int) -> IllegalAction:
-        action = bid(amount)
+    def _explain_bid(self, action: Bid) -> IllegalAction:
+        amount = action.amount
         p = self.queue[0]
         step = self.options.bid_step
-        if amount % step:
-            return IllegalAction("bid-step", f"bids are multiples of {step} (option bid_step)", action)
-        cap = self.bid_cap(p)
+        cap = self._bid_cap(p)
         if 0 <= cap < amount:
             return IllegalAction(
                 "bid-cap",
                 f"the maximum bid per roll is {cap} for {self.player_name(p)} (option bid_cap)",
                 action,
             )
+        have = self.coms[p] if p == self.mayor else self.vots[p]
+        if amount % step and amount <= have:
+            return IllegalAction("bid-step", f"bids are multiples of {step} (option bid_step)", action)
         currency = "COM'S" if p == self.mayor else "VOT'S"
-        return IllegalAction(
-            "bid-funds", f"{self.player_name(p)} has only {self.purse(p)} {currency}", action
-        )
+        return IllegalAction("bid-funds", f"{self.player_name(p)} has only {have} {currency}", action)
 
-    def _explain_sell(self, terrain: int) -> IllegalAction:
-        action = SELLS[terrain]
-        if self.phase != PRE_ROLL:
+    def _explain_sell(self, action: Sell) -> IllegalAction:
+        terrain = action.terrain
+        if isinstance(terrain, bool) or not isinstance(terrain, int) or not 0 <= terrain < TERRAINS:
+            return IllegalAction(
+                "notation", f"terrains are numbered 1 to {TERRAINS}; Sell({terrain!r}) names none", action
+            )
+        before_dice = self.phase in (PRE_ROLL, BOOST_WINDOW, ROLL_DICE)
+        if not before_dice or (self.phase != PRE_ROLL and terrain in self._sellable(self.roller)):
             return IllegalAction(
                 "resale-before-roll",
                 "terrains are resold by the roller before rolling (docs: resale)",
@@ -805,7 +856,7 @@ class DelanopolisState(State):
 
     def _roller_has_choices(self) -> bool:
         p = self.roller
-        return bool(self.sellable(p)) or (self.tokens[p] > 0 and not self.boosted[p])
+        return bool(self._sellable(p)) or (self.tokens[p] > 0 and not self.boosted[p])
 
     def _after_roller_ready(self) -> None:
         """The roller has rolled: open the boost window for the others, or throw the dice."""
@@ -1118,7 +1169,7 @@ class DelanopolisState(State):
             self.winners,
         )
 
-    def observation_tensor(self, player: int) -> list[float]:
+    def _observation_tensor(self, player: int) -> list[float]:
         """``observation(player)`` as a fixed-length vector of floats in [0, 1] (for learning agents).
 
         Amounts are divided by :func:`points_bound`, the most points a game can ever hold.
@@ -1132,10 +1183,8 @@ class DelanopolisState(State):
         Length: :func:`delanopolis_tensor_size` (``42 * n + 57``).
         """
         n = self.game.num_players
-        if not (isinstance(player, int) and 0 <= player < n):
-            raise ValueError(f"player must be 0..{n - 1}, got {player!r}")
         scale = points_bound(self.game)
-        hidden = self.hidden_bidders(player)
+        hidden = self._hidden_bidders(player)
         mover = self.current_player
         out = [0.0] * delanopolis_tensor_size(n)
         i = 0
@@ -1179,21 +1228,19 @@ class DelanopolisState(State):
     # ------------------------------------------------------------------ hidden information
     def hidden_bidders(self, viewer: int | None) -> list[int]:
         """Players whose pending bid ``viewer`` may not see (everyone else's sealed bid)."""
+        return self._hidden_bidders(self.check_player(viewer, allow_none=True))
+
+    def _hidden_bidders(self, viewer: int | None) -> list[int]:
         if self.phase != BIDDING or viewer is None:
             return []
+        open_mayor = self.mayor if self.options.mayor_bid == "open_first" else -1
         return [
-            q
-            for q in range(self.game.num_players)
-            if q != viewer and self.bids[q] >= 0 and not self.bid_is_public(q)
+            q for q in range(self.game.num_players) if q != viewer and q != open_mayor and self.bids[q] >= 0
         ]
 
-    def observation(self, player: int | None) -> DelanopolisObservation:
+    def _observation(self, player: int | None) -> DelanopolisObservation:
         """What ``player`` sees: everything on the table, but not the others' pending bids."""
-        n = self.game.num_players
-        if player is not None and not (isinstance(player, int) and 0 <= player < n):
-            raise ValueError(f"player must be 0..{n - 1} or None, got {player!r}")
-        hidden = set(self.hidden_bidders(player))
-        hidden_steps = self._pending_bid_steps(hidden)
+        hidden = self._hidden_bidders(player)
         return DelanopolisObservation(
             player=player,
             phase=self.phase,
@@ -1218,8 +1265,11 @@ class DelanopolisState(State):
             events=tuple(self.events),
             outcome=self.outcome,
             winners=self.winners,
-            history=tuple("bid ?" if i in hidden_steps else str(a) for i, a in enumerate(self.history)),
         )
+
+    def _hidden_steps(self, player: int) -> dict[int, str]:
+        """The others' pending sealed bids, as ``"bid ?"`` (everything else is on the table)."""
+        return dict.fromkeys(self._pending_bid_steps(set(self._hidden_bidders(player))), "bid ?")
 
     def _pending_bid_steps(self, hidden: set[int]) -> dict[int, int]:
         """History index -> bidder, for the pending bids of ``hidden`` players.
@@ -1233,17 +1283,18 @@ class DelanopolisState(State):
         start = len(self.history) - len(placed)
         return {start + i: q for i, q in enumerate(placed) if q in hidden}
 
-    def determinize(self, player: int, rng: random.Random) -> DelanopolisState:
+    def _determinize(self, player: int, rng: random.Random) -> DelanopolisState:
         """A full state consistent with ``player``'s view: hidden pending bids resampled.
 
         Each hidden bid is drawn uniformly from what that bidder could legally bid (the purse,
-        the cap and the step are public, so the set is known).
+        the cap and the step are public, and nothing moves during an auction, so the set is
+        known), and the history step that placed it is rewritten to match: the world replays
+        to itself from its record.
         """
         world = self.clone()
         assert isinstance(world, DelanopolisState)
-        hidden = set(self.hidden_bidders(player))
-        for index, q in self._pending_bid_steps(hidden).items():
-            amount = rng.choice(list(self.bid_amounts(q)))
+        for index, q in self._pending_bid_steps(set(self._hidden_bidders(player))).items():
+            amount = rng.choice(bids_up_to(self._max_bid(q), self.options.bid_step)).amount
             world.bids[q] = amount
             world.history[index] = bid(amount)
         world._legal_cache = None
@@ -1290,8 +1341,9 @@ _LIST_FIELDS = (
 
 @dataclass(frozen=True)
 class DelanopolisObservation:
-    """One player's view: the whole table except the others' sealed bids (``None`` in ``bids``,
-    ``"bid ?"`` in ``history``) until the reveal."""
+    """One player's view now: the whole table except the others' sealed bids (``None`` in
+    ``bids``) until the reveal.  The history as the player saw it (``"bid ?"`` for those bids) is
+    ``state.public_history(player)``."""
 
     player: int | None
     phase: int
@@ -1316,4 +1368,3 @@ class DelanopolisObservation:
     events: tuple[Event, ...]
     outcome: str
     winners: tuple[int, ...]
-    history: tuple[str, ...] = field(default=())

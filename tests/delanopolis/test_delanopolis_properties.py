@@ -109,7 +109,7 @@ def test_sealed_bids_are_hidden_from_the_others_until_the_reveal() -> None:
         view = state.observation(viewer)
         shown = [b for q, b in enumerate(view.bids) if q in (0, 1, 2)]
         assert shown == [[30, 50, 10][q] if q == viewer else None for q in (0, 1, 2)]
-        assert list(view.history[-3:]) == [
+        assert list(state.public_history(viewer)[-3:]) == [
             f"bid {[30, 50, 10][q]}" if q == viewer else "bid ?" for q in (0, 1, 2)
         ]
     with pytest.raises(ValueError, match="player"):

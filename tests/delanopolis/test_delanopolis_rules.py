@@ -156,14 +156,14 @@ def test_bids_in_seat_order_from_the_roller_then_revealed() -> None:
     state.apply("bid 20")
     view = state.observation(3)
     assert view.bids[1] is None and view.bids[2] is None  # sealed
-    assert view.history[-2:] == ("bid ?", "bid ?")
+    assert state.public_history(3)[-2:] == ("bid ?", "bid ?")
     assert state.observation(1).bids[1] == 40 and state.observation(1).bids[2] is None
     assert state.observation(None).bids[1] == 40  # the omniscient view
     state.apply("bid 0")
     state.apply("bid 50")
     last = state.auctions[-1]
     assert last.bids == (50, 40, 20, 0) and last.winner == 1
-    assert state.observation(3).history[-4:] == ("bid 40", "bid 20", "bid 0", "bid 50")
+    assert state.public_history(3)[-4:] == ("bid 40", "bid 20", "bid 0", "bid 50")
 
 
 def test_bid_cap_step_and_funds() -> None:
@@ -529,7 +529,7 @@ def test_resale_to_the_mayor_at_the_purchase_price() -> None:
     assert state.aside[T7] == 40 and state.price[T7] == 40
     assert state.phase == ROLL_DICE  # nothing left to decide: the dice
     assert conserved(state)
-    assert rule_of(state, "sell 7") == "chance-node"
+    assert rule_of(state, "sell 7") == "resale-own-terrain"  # the mayor's now, not "chance-node"
     state.apply("dice 1 2")
     assert rule_of(state, "sell 7") == "resale-before-roll"
 
