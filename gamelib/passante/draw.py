@@ -25,6 +25,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Patch, P
 from gamelib.core.drawing import (
     Labels,
 )
+from gamelib.core.i18n import Wording
 from gamelib.passante.board import (
     CHARACTERS,
     LOCATION_TITLES,
@@ -36,7 +37,7 @@ from gamelib.passante.board import (
     ZONE_SOCLE,
     ZONES,
 )
-from gamelib.passante.rules import EFFECT, OVER, SETUP, WISHES, rating
+from gamelib.passante.rules import EFFECT, OVER, RATING_BANDS, SETUP, WISHES
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -63,6 +64,8 @@ FIGURE_WIDTH = 9.5
 """Inches: the Stepper (100 dpi) shows a 950 px PNG at 680-830 px, a mild shrink."""
 LINE = 0.42
 """Data units between two lines of 11 pt text in the panel."""
+WORDS = Wording(__package__)
+"""What the drawing says, in English or French (``gamelib.set_language``)."""
 
 
 def _angle(zone: int, frac: float) -> float:
@@ -75,27 +78,56 @@ def _polar(radius: float, degrees: float) -> tuple[float, float]:
     return radius * math.cos(a), radius * math.sin(a)
 
 
-# Token slots per zone: four on an outer arc, three on an inner arc, one more near the rim.
-_ZONE_SLOTS = [(4.95, 0.14), (4.95, 0.38), (4.95, 0.62), (4.95, 0.86), (3.9, 0.2), (3.9, 0.5), (3.9, 0.8)]
-_ZONE_SLOTS.append((3.0, 0.16))
-_BUS_SLOT = (3.0, 0.62)
-_PLACE_SLOTS = [
-    (-0.95, 1.15),
-    (0.0, 1.45),
-    (0.95, 1.15),
-    (-1.45, 0.25),
-    (-0.5, 0.45),
-    (0.5, 0.45),
-    (1.45, 0.25),
-]
-_PLACE_SLOTS.append((-1.05, -0.7))
+# Token slots in a wedge, drawn for the wedge standing upright (its middle ray along +y, its sides
+# the rays at 67.5 and 112.5 degrees, its inner and outer edges the chords y = 2.12 and y = 5.73)
+# then turned to each zone: four on an outer row, three on a middle row, one by the Place.  Each
+# token keeps 0.5 from the wedge's sides and room above it (outwards) for its controllers' hearts.
+_WEDGE_SLOTS = (
+    (-1.5, 4.95),
+    (-0.5, 4.95),
+    (0.5, 4.95),
+    (1.5, 4.95),
+    (-0.95, 3.75),
+    (0.0, 3.75),
+    (0.95, 3.75),
+    (0.0, 2.62),
+)
+BUS_SPOTS = {0: (-7.0, 0.8), 1: (-4.75, 6.05), 2: (4.75, 6.05), 3: (7.0, 0.8)}
+"""Where the Omnibus parks by a zone: outside it, beside its name, on the side away from the
+Passante's usual spot (a full zone has no room for the coach)."""
+HEART_LIFT, HEART_SIZE = 0.55, 22
+"""Hearts sit this far outwards from their token's centre, at this size in points."""
+_PLACE_SLOTS = (
+    (-0.97, 1.0),
+    (0.0, 1.0),
+    (0.97, 1.0),
+    (-1.45, -0.15),
+    (-0.48, -0.15),
+    (0.48, -0.15),
+    (1.45, -0.15),
+    (-0.85, -1.25),
+)
+"""Token slots on the Place: three rows inside its circle, hearts clear of the row above."""
+PLACE_BUS = (0.55, -1.25)
+PLACE_TITLE = (1.9, -1.6)
+""""Place centrale" is written outside the circle, at its lower right (the circle is full)."""
+
+
+def _turn(loc: int, x: float, y: float) -> tuple[float, float]:
+    """(x, y) of the upright wedge's frame turned onto zone ``loc``'s wedge."""
+    a = math.radians(_angle(loc, 0.5) - 90.0)
+    return x * math.cos(a) - y * math.sin(a), x * math.sin(a) + y * math.cos(a)
 
 
 def _slot(loc: int, index: int) -> tuple[float, float]:
     if loc == PLACE:
         return _PLACE_SLOTS[index % len(_PLACE_SLOTS)]
-    radius, frac = _ZONE_SLOTS[index % len(_ZONE_SLOTS)]
-    return _polar(radius, _angle(loc, frac))
+    return _turn(loc, *_WEDGE_SLOTS[index % len(_WEDGE_SLOTS)])
+
+
+def _outwards(loc: int) -> tuple[float, float]:
+    """The direction a token's hearts go: up on the Place, away from the centre in a zone."""
+    return (0.0, 1.0) if loc == PLACE else _turn(loc, 0.0, 1.0)
 
 
 def _panel_bottom(num_players: int) -> float:
@@ -128,7 +160,7 @@ def draw_state(state: PassanteState, ax: Axes | None = None, perspective: int | 
     _draw_passante(ax, state, labels)
     _draw_header(labels, state, perspective)
     _draw_panel(labels, state, obs.hands, perspective, bottom)
-    labels.emit(ax, zorder=9)
+    labels.emit(ax, zorder=9, named=True)
     return fig
 
 
@@ -142,7 +174,7 @@ def _draw_board(ax: Axes, labels: Labels) -> None:
         labels.add(x, y, LOCATION_TITLES[z], 21, colour="#333", ha="center", va="center", weight="bold")
     wedges.append(Circle((0, 0), R_IN - 0.25, facecolor="#efe7f5", edgecolor="#444", lw=2.5))
     ax.add_collection(PatchCollection(wedges, match_original=True, zorder=1), autolim=False)
-    labels.add(0, -1.5, "Place centrale", 13, colour="#5a3d6e", ha="center", va="center", weight="bold")
+    labels.add(*PLACE_TITLE, LOCATION_TITLES[PLACE], 13, colour="#5a3d6e", va="center", weight="bold")
 
 
 def _draw_pieces(ax: Axes, state: PassanteState) -> None:
@@ -157,18 +189,15 @@ def _draw_pieces(ax: Axes, state: PassanteState) -> None:
         tokens.append(Circle((x, y), TOKEN_R, facecolor=colour, edgecolor="#222", lw=2))
         text_colour = "#222" if ZONE_SOCLE[START_ZONE[c]] in ("jaune", "gris") else "white"
         names.add(x, y, SHORT[c], 12.5, colour=text_colour, ha="center", va="center", weight="bold")
-        for k, p in enumerate(state.controllers(c)):
-            hx, hy = x - 0.25 + 0.5 * k, y + 0.66
-            hearts.add(hx, hy, "♥", 27, colour=PLAYER_COLOURS[p], ha="center", va="center")
-            numbers.add(
-                hx, hy + 0.04, str(p + 1), 10.5, colour="white", ha="center", va="center", weight="bold"
-            )
-    # the Omnibus: a coach at its location
-    loc = state.bus
-    if loc == PLACE:
-        x, y = 0.55, -0.85
-    else:
-        x, y = _polar(_BUS_SLOT[0], _angle(loc, _BUS_SLOT[1]))
+        ux, uy = _outwards(loc)
+        controllers = state.controllers(c)
+        for k, p in enumerate(controllers):
+            side = 0.34 * (k - (len(controllers) - 1) / 2)  # side by side, across the lift
+            hx, hy = x + HEART_LIFT * ux + side * uy, y + HEART_LIFT * uy - side * ux
+            hearts.add(hx, hy, "♥", HEART_SIZE, colour=PLAYER_COLOURS[p], ha="center", va="center")
+            numbers.add(hx, hy + 0.03, str(p + 1), 9, colour="white", ha="center", va="center", weight="bold")
+    # the Omnibus: a coach at its location (by a zone: parked outside it)
+    x, y = PLACE_BUS if state.bus == PLACE else BUS_SPOTS[state.bus]
     coach: list[Patch] = [
         FancyBboxPatch(
             (x - 0.75, y - 0.24),
@@ -193,9 +222,10 @@ def _draw_passante(ax: Axes, state: PassanteState, labels: Labels) -> None:
     loc, direction = state.passante, state.pdir
     radius = R_OUT + 1.55
     if loc == PLACE:
-        x, y = -2.2, -0.85
-        back = "revient → par l'école" if direction == 1 else "revient ← par le café"
-        labels.add(-2.2, -2.05, back, 13, colour=PASSANTE_COLOUR, ha="center", va="center", weight="bold")
+        # beside the Place, left of its circle, clear of "Place centrale"
+        x, y = -3.7, -0.75
+        back = WORDS("back_from_ecole" if direction == 1 else "back_from_cafe")
+        labels.add(x, -2.0, back, 13, colour=PASSANTE_COLOUR, ha="center", va="center", weight="bold")
     else:
         # beside her zone's name, towards the middle of the board; the arrow points where she goes
         angle = _angle(loc, 0.78 if loc in (0, 1) else 0.22)
@@ -221,23 +251,38 @@ def _draw_passante(ax: Axes, state: PassanteState, labels: Labels) -> None:
     labels.add(x, y - 0.7, "Passante", 14, colour=PASSANTE_COLOUR, ha="center", va="center", weight="bold")
 
 
+def _name(player: int) -> str:
+    """A player's name in the language in force ("player 1", "joueur 1")."""
+    return WORDS("player", n=player + 1)
+
+
+def status_line(state: PassanteState) -> str:
+    """Who acts now, in words ("player 1 plays", "game over")."""
+    if state.phase == OVER:
+        return WORDS("over")
+    who = state.current_player
+    if who < 0:
+        return WORDS("chance")
+    if state.phase == EFFECT:
+        return WORDS("effect", player=_name(who), piece=PIECE_TITLES[state.eff])
+    if state.phase == SETUP:
+        return WORDS("setup", player=_name(who))
+    return WORDS("plays", player=_name(who))
+
+
+def rating_text(score: int) -> str:
+    """The seed's verdict for ``score`` wishes fulfilled, in the language in force."""
+    for low, high, _ in RATING_BANDS:
+        if low <= score <= high:
+            return WORDS(f"rating_{low}")
+    raise ValueError(f"score must be between 0 and {len(WISHES)}, got {score}")
+
+
 def _draw_header(labels: Labels, state: PassanteState, perspective: int | None) -> None:
     game = state.game
     turn = min(state.turns + 1, game.total_turns)
-    if state.phase == OVER:
-        status = "partie terminée"
-    else:
-        who = state.current_player
-        if who < 0:
-            status = "pioche et dé (hasard)"
-        elif state.phase == EFFECT:
-            status = f"{game.player_name(who)} : effet {PIECE_TITLES[state.eff]}"
-        elif state.phase == SETUP:
-            status = f"{game.player_name(who)} place la Passante"
-        else:
-            status = f"{game.player_name(who)} joue"
-    view = "vue omnisciente" if perspective is None else f"vu par {game.player_name(perspective)}"
-    title = f"A Une Passante — tour {turn}/{game.total_turns} · {status}"
+    view = WORDS("omniscient") if perspective is None else WORDS("seen_by", player=_name(perspective))
+    title = WORDS("title", turn=turn, total=game.total_turns, status=status_line(state))
     labels.add(X_MIN + 0.3, 9.0, title, 20, colour="#222", va="center", weight="bold")
     labels.add(X_MIN + 0.3, 8.4, view, 14, colour="#666", va="center", style="italic")
 
@@ -253,12 +298,18 @@ def _draw_panel(
     score = state.score()
     y = PANEL_TOP
     if state.phase == OVER:
-        verdict = "Barème : " + textwrap.shorten(rating(score), 70, placeholder="…")
+        verdict = WORDS("rating", text=textwrap.shorten(rating_text(score), 70, placeholder="…"))
     else:
         left = state.game.total_turns - state.turns
-        verdict = f"encore {left} tour(s) · Passante sortie {state.arrivals}/{state.game.num_players}"
+        verdict = WORDS("turns_left", left=left, arrivals=state.arrivals, players=state.game.num_players)
     labels.add(
-        X_MIN + 0.3, y, f"Souhaits exaucés : {score}", 18, colour=PASSANTE_COLOUR, va="center", weight="bold"
+        X_MIN + 0.3,
+        y,
+        WORDS("wishes_fulfilled", score=score),
+        18,
+        colour=PASSANTE_COLOUR,
+        va="center",
+        weight="bold",
     )
     labels.add(X_MAX - 0.3, y, verdict, 12, colour="#555", ha="right", va="center", style="italic")
     top = y - 0.75
@@ -269,20 +320,17 @@ def _draw_panel(
         colour = PLAYER_COLOURS[p]
         card = state.char_hand[p]
         heart = state.hearts[p]
-        held = PIECE_TITLES[card] if card >= 0 else "aucune"
-        pinned = f" · ♥ sur {SHORT[heart]}" if heart >= 0 else ""
-        mine = " (vous)" if perspective == p else ""
-        labels.add(
-            x, y, f"♥ {state.game.player_name(p)}{mine}", 15, colour=colour, va="center", weight="bold"
-        )
+        held = PIECE_TITLES[card] if card >= 0 else WORDS("no_card")
+        pinned = WORDS("heart_on", token=SHORT[heart]) if heart >= 0 else ""
+        mine = WORDS("you") if perspective == p else ""
+        labels.add(x, y, f"♥ {_name(p)}{mine}", 15, colour=colour, va="center", weight="bold")
         y -= LINE + 0.05
-        labels.add(x + 0.2, y, f"carte : {held}{pinned}", 11.5, colour="#333", va="center")
+        labels.add(x + 0.2, y, WORDS("card", card=held, pinned=pinned), 11.5, colour="#333", va="center")
         y -= LINE
         hand = hands[p]
         if hand is None:
-            labels.add(
-                x + 0.2, y, f"{len(state.hands[p])} souhait(s) caché(s)", 11.5, colour="#777", va="center"
-            )
+            hidden = WORDS("hidden_wishes", n=len(state.hands[p]))
+            labels.add(x + 0.2, y, hidden, 11.5, colour="#777", va="center")
             y -= LINE
         else:
             for w in hand:
@@ -290,9 +338,14 @@ def _draw_panel(
                 y -= LINE
         done = state.fulfilled[p]
         if done:
-            titles = ", ".join(f"#{w + 1}" for w in done)
+            titles = ", ".join(f"#{w}" for w in done)
             labels.add(
-                x + 0.2, y, textwrap.shorten(f"✓ exaucés : {titles}", 40), 11.5, colour="#2f7d45", va="center"
+                x + 0.2,
+                y,
+                textwrap.shorten(WORDS("fulfilled", wishes=titles), 40),
+                11.5,
+                colour="#2f7d45",
+                va="center",
             )
     legend = textwrap.fill(legend_text(), 84)
     labels.add(X_MIN + 0.3, bottom + 0.15, legend, 11, colour="#555", va="bottom")
@@ -302,7 +355,7 @@ def _wish_line(wish: int) -> str:
     w = WISHES[wish]
     who = ", ".join(SHORT[c] for c in w.characters)
     title = textwrap.shorten(w.title, 22, placeholder="…")
-    return f"#{wish + 1} {title} · {LOCATION_TITLES[w.zone]} : {who}"
+    return f"#{wish} {title} · {LOCATION_TITLES[w.zone]} : {who}"
 
 
 def legend_text() -> str:
