@@ -1,0 +1,1485 @@
+"""The detective's exact belief in Fugitive, and determinization for both seats.
+
+A *fugitive world* consistent with what the detective sees fills in every face-down card: the
+values of the face-down hideouts, the cards of the face-down sprint stacks (their sizes are
+public) and the fugitive's hand (its size is public), such that
+
+* every card is distinct and none is a card the detective sees (face up, or in its own hand);
+* hideouts strictly increase along the row, and each one is at most 3 plus the footprints of
+  its sprint cards above the previous one (odd cards 1, even cards 2; overpaying is allowed);
+* the fugitive holds exactly {1, 2, 3, 42}, 3 cards of deck 1, 2 of deck 2 and one card of the
+  logged deck per fugitive draw, and a card laid at position ``i`` was in hand by then (for each
+  deck, the cards laid at positions 1..i are at most the cards drawn before position i);
+  a smaller deck (option ``escape_card``) has its own escape card, deck ranges and setup deal,
+  read from the state's :class:`~gamelib.fugitive.rules.Layout` (per-layout card tables);
+* every guess the detective missed is explained: a missed number was not a hideout among the
+  positions on the table at that moment, and a failed series was not entirely made of them;
+* mid-turn (laying sprint cards), the pending hideout is still reachable with the hand left.
+
+:func:`belief` counts these worlds exactly (Python ints) and gives, uniformly over them, the
+probability of each number at each face-down position, of being any hideout, a sprint card or in
+the fugitive's hand.  :func:`determinize` samples one world uniformly and turns it into a full
+:class:`~gamelib.fugitive.rules.FugitiveState` whose history replays.
+
+How the count works (a forward/backward dynamic programme over positions, like the C++
+``belief.cc`` of smsxgz/fugitive, with sprint identities and hands counted exactly):
+
+* cards are split into 8 *classes*: {1, 2, 3} and the three decks, each by parity.  Only the
+  class of a sprint card matters to the rules (its deck for timing, its parity for footprints),
+  so a sprint card's identity is deferred: the DP chooses classes, and at the end
+  ``falling(A_c - h_c, s_c)`` ways pick the actual cards of class ``c`` (``A_c`` unknown cards of
+  the class, ``h_c`` used as hideouts, ``s_c`` as sprints).  Where the footprints are not tight
+  (the hideout is within 3 + stack size of the previous one) a card's parity does not matter
+  either: only its group is chosen, and the final count picks it from both parities;
+* a DP state is one int: the previous hideout value, per-class counts of hideouts and sprint
+  cards so far, per-group totals (checked against the timing caps with a carry-guard trick),
+  the progress through each failed series and the pending deficit.  A position is a few
+  layers (its mode, one layer per sprint card, its value) so that states merge after each card;
+* the fugitive's hand is what is left: a binomial per deck (all of {1, 2, 3} that is left), and
+  the final weights factor by group (a convolution over hand parities when a pending hideout
+  needs footprints from the hand);
+* sprint stacks are counted as ordered sequences (one DP edge per card) and divided by
+  ``prod(n_i!)`` at the end, so every weight stays an integer;
+* the card-location probabilities (sprint, hand, deck) use, by symmetry inside a class, the
+  share of a class's non-hideout cards in each place, weighted through a second backward pass.
+
+Two cases are not counted exactly: in the second edition, a fugitive who stops after a single
+first-turn hideout must have been unable to place another; and with ``canonical_order``, a
+fugitive in the middle of a sprint stack must still hold, above its last sprint card, the
+footprints the hideout needs (the DP only knows the classes of the cards, not their order).
+:func:`belief` ignores those constraints (``Belief.exact`` is then False) and :func:`determinize`
+rejects the worlds that break them, so its samples stay exactly uniform.
+"""
+
+from __future__ import annotations
+
+import bisect
+import functools
+import math
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from gamelib.core.errors import IllegalAction
+from gamelib.core.game import InformationState
+from gamelib.fugitive.rules import (
+    DEAL,
+    DETECTIVE,
+    F_SPRINT,
+    FUGITIVE,
+    LAST,
+    PUBLISHED,
+    SETUP,
+    STEP_LIMIT,
+    Add,
+    Deal,
+    Draw,
+    FugitiveObservation,
+    FugitiveState,
+    Guess,
+    Hide,
+    Layout,
+    Pass,
+    Reveal,
+    Sprint,
+    cards_of,
+    layout_for,
+)
+
+__all__ = [
+    "MEASURES",
+    "Belief",
+    "BeliefTooLarge",
+    "belief",
+    "card_class",
+    "clear_caches",
+    "determinize",
+    "group_of",
+]
+
+# ---------------------------------------------------------------------------- card classes
+GROUPS = 4
+"""Card groups: 0 = {1, 2, 3} (the fugitive's own), 1-3 = the three decks."""
+CLASSES = 2 * GROUPS
+"""A class is a group and a parity: ``2 * group + (1 if even else 0)``."""
+
+
+def group_of(card: int, layout: Layout = PUBLISHED) -> int:
+    """0 for 1-3 (the fugitive's starting cards), 1-3 for the decks, -1 for 0 and the escape card.
+
+    The decks depend on the deck size (``layout``, the published one by default).
+    """
+    if 1 <= card <= 3:
+        return 0
+    deck = layout.deck_of(card)  # -1 for 0, the escape card and anything off the deck
+    return deck + 1 if deck >= 0 else -1
+
+
+def card_class(card: int, layout: Layout = PUBLISHED) -> int:
+    """The class of a card 1..last-1: its group and its parity (sprint footprints)."""
+    return 2 * group_of(card, layout) + (1 - card % 2)
+
+
+@dataclass(frozen=True)
+class _Tables:
+    """Per-card lookup tables of one deck size, indexed 0..42 (-1 / 0 from the escape card up).
+
+    Classes and groups follow the deck ranges, so every layout has its own tables; they are
+    built once per escape card (:func:`_tables`) and read as plain tuples on the hot paths.
+    """
+
+    layout: Layout
+    class_of: tuple[int, ...]
+    group_of: tuple[int, ...]
+
+
+@functools.lru_cache(maxsize=64)
+def _tables(last: int) -> _Tables:
+    layout = layout_for(last)
+    group = tuple(group_of(c, layout) if 1 <= c < last else -1 for c in range(43))
+    klass = tuple(2 * group[c] + (1 - c % 2) if group[c] >= 0 else -1 for c in range(43))
+    return _Tables(layout, klass, group)
+
+
+# The published game's tables, kept under their historical names.
+_CLASS_OF = _tables(LAST).class_of
+_GROUP_OF = _tables(LAST).group_of
+
+
+def _falling(n: int, k: int) -> int:
+    """n (n-1) ... (n-k+1): ordered choices of k distinct cards among n (0 if impossible)."""
+    if k < 0 or n < k:
+        return 0
+    return math.perm(n, k)
+
+
+# ---------------------------------------------------------------------------- the facts
+@dataclass(frozen=True)
+class _Facts:
+    """Everything the detective's observation says about the fugitive's cards, as plain data.
+
+    Positions are 1..K (card 0 is position 0).  ``known[i]`` is the face-up value or -1;
+    ``sprint_counts[i]`` the stack size; ``known_sprints[i]`` the face-up stack or ().
+    ``last`` is the escape card: it selects the deck layout and the class tables.
+    """
+
+    last: int
+    known: tuple[int, ...]
+    sprint_counts: tuple[int, ...]
+    known_sprints: tuple[tuple[int, ...], ...]
+    unknown: int  # bitmask of the cards 1..last-1 the detective cannot see
+    caps: tuple[tuple[int, int, int], ...]  # per position: deck cards the DP may still use
+    hand_unknown: tuple[int, int, int]  # per deck: the fugitive's unknown cards in total
+    forbidden: tuple[int, ...]  # per position: bitmask of numbers missed while it lay there
+    series: tuple[tuple[tuple[int, ...], int], ...]  # failed series: (numbers, positions then)
+    pending: bool  # the last hideout is still getting sprint cards
+    holds_last: bool  # the escape card is in the fugitive's hand
+    stuck_first_turn: bool  # edition 2: one first-turn hideout then a pass
+    canonical_order: bool = False  # sprint stacks go in increasing order (option canonical_order)
+    canonical_pending: bool = False  # canonical order, mid-stack: the hand above it must pay
+
+    @property
+    def size(self) -> int:
+        return len(self.known) - 1
+
+    @property
+    def tables(self) -> _Tables:
+        return _tables(self.last)
+
+
+def _facts_from_state(state: FugitiveState) -> _Facts:
+    """The detective's facts read straight from a state (no observation strings to build)."""
+    public: list[tuple[str, int]] = []
+    for action in state.history:
+        if isinstance(action, Hide):
+            public.append(("hide", 0))
+        elif isinstance(action, (Guess, Add)):
+            public.append(("guess" if isinstance(action, Guess) else "add", action.number))
+        elif isinstance(action, Reveal):
+            public.append(("reveal", 0))
+        elif isinstance(action, Pass):
+            public.append(("pass", 0))
+        elif isinstance(action, Draw):
+            public.append(("draw", 0))
+        elif isinstance(action, Deal):
+            public.append(("deal", 0))
+    return _build_facts(
+        hideouts=[h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)],
+        sprint_counts=[len(s) for s in state.sprints],
+        face_up_sprints=[s if r else () for s, r in zip(state.sprints, state.revealed, strict=True)],
+        detective_hand=state.dhand,
+        draw_log=state.draw_log,
+        phase=state.phase,
+        public=public,
+        edition=state.game.options.edition,
+        layout=state.layout,
+        canonical=state.canonical,
+    )
+
+
+def _escape_card_of(obs: FugitiveObservation) -> int:
+    """The escape card of the game an observation comes from (the observation does not name it).
+
+    Every card 0..last lies somewhere the observation counts: a hand, a deck, a hideout or a
+    sprint stack, so the sizes add up to ``last + 1``.
+    """
+    on_table = sum(1 + count for _, count, _ in obs.hideouts)
+    cards = obs.fugitive_hand_size + obs.detective_hand_size + sum(obs.deck_sizes) + on_table
+    last = cards - 1
+    layout_for(last)  # validates: a doctored observation gets a clear error
+    return last
+
+
+def _facts_from_observation(
+    obs: FugitiveObservation, edition: int, canonical: bool = False, history: tuple[str, ...] | None = None
+) -> _Facts:
+    if obs.detective_hand is None:
+        raise ValueError("belief needs the detective's view: this observation hides the detective's hand")
+    if history is None:
+        history = getattr(obs, "history", None)
+    if history is None:
+        raise ValueError(
+            "belief needs the detective's history as well as its observation: "
+            "pass state.information_state(DETECTIVE)"
+        )
+    public: list[tuple[str, int]] = []
+    for text in history:
+        verb, _, arg = text.partition(" ")
+        public.append((verb, int(arg) if verb in ("add", "guess") else 0))
+    hideouts, counts, ups = [], [], []
+    for (value, count, cards), r in zip(obs.hideouts, obs.revealed, strict=True):
+        hideouts.append(value if r and value is not None else -1)
+        counts.append(count)
+        ups.append(tuple(cards) if r and cards is not None else ())
+    dhand = 0
+    for c in obs.detective_hand:
+        dhand |= 1 << c
+    return _build_facts(
+        hideouts=hideouts,
+        sprint_counts=counts,
+        face_up_sprints=ups,
+        detective_hand=dhand,
+        draw_log=obs.draw_log,
+        phase=obs.phase,
+        public=public,
+        edition=edition,
+        layout=layout_for(_escape_card_of(obs)),
+        canonical=canonical,
+    )
+
+
+def _build_facts(
+    *,
+    hideouts: list[int],
+    sprint_counts: list[int],
+    face_up_sprints: list[tuple[int, ...]],
+    detective_hand: int,
+    draw_log: Any,
+    phase: int,
+    public: list[tuple[str, int]],
+    edition: int,
+    layout: Layout,
+    canonical: bool,
+) -> _Facts:
+    size = len(hideouts) - 1
+    last = layout.last
+    group_of_card = _tables(last).group_of
+    face_up = 0
+    for h, s in zip(hideouts, face_up_sprints, strict=True):
+        if h >= 0:
+            face_up |= 1 << h
+        for c in s:
+            face_up |= 1 << c
+    unknown = ((1 << last) - 2) & ~face_up & ~detective_hand
+
+    # what the fugitive holds, and when: setup deals, then one card per dealt fugitive draw
+    setup_deals = layout.setup_deals
+    setup_done = len(setup_deals)
+    if phase == SETUP:
+        setup_done = sum(1 for verb, _ in public if verb == "deal")
+    log = list(draw_log)
+    if phase == DEAL and log:
+        log = log[:-1]  # the last draw is waiting for its card
+    drawn_before = [[0] * 3 for _ in range(size + 2)]  # [i][d]: fugitive cards of deck d usable at i
+    for d in setup_deals[:setup_done]:
+        for i in range(size + 2):
+            drawn_before[i][d] += 1
+    for player, deck, on_table in log:
+        if player != FUGITIVE:
+            continue
+        for i in range(on_table + 1, size + 2):
+            drawn_before[i][deck] += 1
+    known_used = [0, 0, 0]
+    caps = [(0, 0, 0)]
+    for i in range(1, size + 1):
+        for c in ((hideouts[i],) if hideouts[i] >= 0 else ()) + tuple(face_up_sprints[i]):
+            g = group_of_card[c]
+            if g >= 1:
+                known_used[g - 1] += 1
+        caps.append(tuple(drawn_before[i][d] - known_used[d] for d in range(3)))  # type: ignore[arg-type]
+    total_drawn = drawn_before[size + 1]
+    hand_unknown = tuple(total_drawn[d] - known_used[d] for d in range(3))
+
+    # the detective's guesses: a miss rules a number out of the positions then on the table
+    revealed_at = {h: i for i, h in enumerate(hideouts) if h >= 0}
+    forbidden = [0] * (size + 1)
+    series_constraints: list[tuple[tuple[int, ...], int]] = []
+    on_table, pending_series = 0, []
+    first_turn_hides, first_turn_passed, first_turn = 0, False, True
+    for verb, arg in public:
+        if verb == "hide":
+            on_table += 1
+            if first_turn:
+                first_turn_hides += 1
+        elif verb == "pass" and first_turn:
+            first_turn_passed = True
+        elif verb in ("draw", "guess", "add") and first_turn and on_table > 0:
+            first_turn = False  # the detective's first action ends the fugitive's first turn
+        elif verb == "guess":
+            if not 0 < revealed_at.get(arg, size + 1) <= on_table:
+                for i in range(1, on_table + 1):
+                    forbidden[i] |= 1 << arg
+        elif verb == "add":
+            pending_series.append(arg)
+        elif verb == "reveal":
+            if not all(0 < revealed_at.get(n, size + 1) <= on_table for n in pending_series):
+                series_constraints.append((tuple(sorted(pending_series)), on_table))
+            pending_series = []
+    # the escape card face up ends the fugitive's run; otherwise it is in the fugitive's hand
+    holds_last = last not in hideouts
+    return _Facts(
+        last=last,
+        known=tuple(hideouts),
+        sprint_counts=tuple(sprint_counts),
+        known_sprints=tuple(tuple(s) for s in face_up_sprints),
+        unknown=unknown,
+        caps=tuple(caps),  # type: ignore[arg-type]
+        hand_unknown=hand_unknown,  # type: ignore[arg-type]
+        forbidden=tuple(forbidden),
+        series=tuple(series_constraints),
+        pending=phase == F_SPRINT,
+        holds_last=holds_last,
+        stuck_first_turn=edition == 2 and first_turn_passed and first_turn_hides == 1,
+        canonical_order=canonical,
+        canonical_pending=canonical and phase == F_SPRINT and sprint_counts[size] > 0,
+    )
+
+
+# ---------------------------------------------------------------------------- the programme
+# A forward dynamic programme over positions whose state is one int (see the module docstring):
+#   u_g   hidden cards of group g laid so far (hideouts and sprint cards)     5 bits x 4
+#   H_g   hidden hideouts of group g, He_g the even ones                       4 bits x 4, x 4
+#   M_g   marked even sprint cards of group g (the footprint identity)        4 bits x 4
+#   prev  the previous hideout; while a stack is allocated: cards left, marks at this position
+#         and the even cards the position needs; then the failed-series progress.
+_U_SH = (0, 5, 10, 15)
+_H_SH = (20, 24, 28, 32)
+_HE_SH = (36, 40, 44, 48)
+_M_SH = (52, 56, 60, 64)
+_PREV = 68
+_LEFT = 74
+_JM = 80
+_NEED = 86
+_PROG = 93
+_SCRATCH = ((1 << _PROG) - 1) ^ ((1 << _LEFT) - 1)
+_KEEP = (1 << _PREV) - 1
+_DONE = 63
+"""Progress value of a failed series already explained (one of its numbers was skipped)."""
+
+MEASURES = ("deals", "worlds")
+"""``deals``: a world weighs the number of deal orders that produce it (shuffled decks);
+``worlds``: every consistent world counts once."""
+
+_VALUE, _GROUP = 0, 1
+
+
+def _reachable(facts: _Facts) -> list[int]:
+    """Per position, a bitmask of values a hideout can take (ignoring card counts): prunes series."""
+    size = facts.size
+    allowed = []
+    for i in range(size + 1):
+        if facts.known[i] >= 0:
+            allowed.append(1 << facts.known[i])
+        else:
+            allowed.append(facts.unknown & ~facts.forbidden[i])
+    reach = [0] * (size + 1)
+    reach[0] = 1
+    for i in range(1, size + 1):
+        if facts.known[i] >= 0:
+            span = STEP_LIMIT + sum(2 - c % 2 for c in facts.known_sprints[i])
+        else:
+            span = STEP_LIMIT + 2 * facts.sprint_counts[i]
+        if facts.pending and i == size:
+            span = facts.last
+        m, prev = 0, reach[i - 1]
+        while prev:
+            low = prev & -prev
+            p = low.bit_length() - 1
+            m |= ((1 << (p + span + 1)) - 1) & ~((1 << (p + 1)) - 1)
+            prev ^= low
+        reach[i] = m & allowed[i]
+    return reach
+
+
+def _active_series(facts: _Facts) -> list[tuple[tuple[int, ...], int]]:
+    """The failed series that can still constrain the worlds, their numbers trimmed."""
+    reach = _reachable(facts)
+    out = []
+    for numbers, deadline in facts.series:
+        rest = []
+        satisfied = False
+        for n in numbers:
+            if any(facts.known[i] == n for i in range(1, deadline + 1)):
+                continue  # known to be a hideout in time: it matches for sure
+            if not any(reach[i] >> n & 1 for i in range(1, deadline + 1) if facts.known[i] < 0):
+                satisfied = True  # this number cannot be a hideout then: the series failed anyway
+                break
+            rest.append(n)
+        if satisfied:
+            continue
+        if not rest:
+            raise ValueError(f"inconsistent observation: the failed series {numbers} is all hideouts")
+        out.append((tuple(rest), deadline))
+    return sorted(set(out))
+
+
+def _advance(progress: int, active: list[tuple[int, tuple[int, ...], int]], v: int, i: int) -> int:
+    """Move every failed series past hideout ``v`` at position ``i``; -1 if one would now hold."""
+    for j, numbers, deadline in active:
+        shift = 6 * j
+        p = (progress >> shift) & 63
+        if p != _DONE:
+            target = numbers[p]
+            if v > target:
+                p = _DONE  # a number of the series was skipped: the series fails, as observed
+            elif v == target:
+                p += 1
+                if p == len(numbers):
+                    return -1  # every number would have been a hideout: the series would have hit
+            if i == deadline and p != _DONE:
+                p = _DONE
+            progress = (progress & ~(63 << shift)) | (p << shift)
+    return progress
+
+
+def _coef(marks: int, need: int) -> int:
+    """The weight of ``marks`` marked even cards so that a stack counts iff it has >= ``need`` evens.
+
+    For a stack with ``e`` even cards, ``sum_j coef(j, need) * C(e, j) = 1 if e >= need else 0``
+    (for ``need`` >= 1: ``coef = (-1)^(j - need) C(j - 1, need - 1)``), so summing over marked
+    subsets of the evens with these signed weights counts each valid stack exactly once.
+    """
+    if need <= 0:
+        return 1 if marks == 0 else 0
+    if marks < need:
+        return 0
+    c = math.comb(marks - 1, need - 1)
+    return -c if (marks - need) & 1 else c
+
+
+class BeliefTooLarge(ValueError):
+    """Counting the worlds would exceed the edge budget given to :func:`belief`.
+
+    The published game never needs it any more (every reference position counts in well under
+    a second), but a live view may still ask for a budget on doctored or unusual positions.
+    """
+
+
+@dataclass
+class _Programme:
+    """The forward programme for one set of facts and one measure, with its final weights."""
+
+    facts: _Facts
+    measure: str
+    relaxed: bool  # footprints ignored (a proposal for rejection sampling)
+    avail: tuple[int, ...]  # unknown cards per class
+    gavail: tuple[int, ...]  # per group
+    fug: tuple[int, ...]  # per group: the fugitive's unknown cards (group 0: all of them)
+    hand_count: int  # the fugitive's hand, escape card aside
+    layers: list[tuple[int, int, int]] = field(default_factory=list)  # (position, kind, group)
+    forward: list[dict[int, int]] = field(default_factory=list)
+    finals: dict[int, int] = field(default_factory=dict)
+    total: int = 0
+    stacks: int = 1  # product of n_i! over hidden stacks: the ordered-to-set divisor
+    edges: int = 0
+    back: list[dict[int, int]] | None = None
+    marginals: dict[int, list[int]] | None = None
+    # per position: sorted values, hidden stack size, footprint span, and per-group data
+    values: list[list[int]] = field(default_factory=list)
+    hidden: list[bool] = field(default_factory=list)
+    stack: list[int] = field(default_factory=list)
+    span: list[int] = field(default_factory=list)
+    fixed_fp: list[int] = field(default_factory=list)
+    capg: list[tuple[int, ...]] = field(default_factory=list)  # per position, per group: u_g limit
+    drawn: list[tuple[int, ...]] = field(default_factory=list)  # per position, per deck: D_i
+    known_before: list[tuple[int, ...]] = field(default_factory=list)  # deck cards face up before i
+    known_at: list[tuple[int, ...]] = field(default_factory=list)
+    active: list[list[tuple[int, tuple[int, ...], int]]] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return self.facts.size
+
+    @property
+    def mass(self) -> int:
+        return self.total // self.stacks
+
+    # ------------------------------------------------------------------ moves
+    def moves(self, t: int, src: int) -> list[tuple[int, int, int]]:
+        """(destination, weight, label) of every move from ``src`` through layer ``t``."""
+        i, kind, g = self.layers[t]
+        if kind == _VALUE:
+            return self._value_moves(i, src)
+        return self._group_moves(i, g, src)
+
+    def _close_ok(self, i: int, state: int) -> bool:
+        cap = self.capg[i]
+        return (
+            (state & 31) <= cap[0]
+            and (state >> 5) & 31 <= cap[1]
+            and (state >> 10) & 31 <= cap[2]
+            and (state >> 15) & 31 <= cap[3]
+        )
+
+    def _value_moves(self, i: int, src: int) -> list[tuple[int, int, int]]:
+        facts = self.facts
+        group = facts.tables.group_of
+        prev = (src >> _PREV) & 63
+        progress = src >> _PROG
+        base = src & _KEEP
+        values = self.values[i]
+        lo = bisect.bisect_right(values, prev)
+        hi = bisect.bisect_right(values, prev + self.span[i])
+        last = i == self.size
+        pending = facts.pending and last
+        n = self.stack[i]
+        deals = self.measure == "deals"
+        active = self.active[i]
+        out = []
+        for v in values[lo:hi]:
+            new_progress = progress
+            if active:
+                new_progress = _advance(progress, active, v, i)
+                if new_progress < 0:
+                    continue
+            need = v - prev - STEP_LIMIT - self.fixed_fp[i] - n - (self.hand_count if pending else 0)
+            if self.relaxed or need < 0:
+                need = 0
+            w = 1
+            new = base
+            if self.hidden[i]:
+                gv = group[v]
+                u = (base >> _U_SH[gv]) & 31
+                if u >= self.capg[i][gv]:
+                    continue
+                if deals and gv:
+                    w = self.drawn[i][gv - 1] - u - self.known_before[i][gv - 1]
+                new += (1 << _U_SH[gv]) + (1 << _H_SH[gv]) + ((1 - v % 2) << _HE_SH[gv])
+            elif deals:
+                for d in range(3):
+                    c = self.known_at[i][d]
+                    if c:
+                        w *= _falling(
+                            self.drawn[i][d] - ((base >> _U_SH[d + 1]) & 31) - self.known_before[i][d], c
+                        )
+                if not w:
+                    continue
+            if n:
+                dst = new | (n << _LEFT) | (need << _NEED)
+            else:
+                if not self._close_ok(i, new):
+                    continue
+                if pending:
+                    dst = new | (need << _NEED)
+                elif need:
+                    continue
+                else:
+                    dst = new
+            if not last:
+                dst |= (v << _PREV) | (new_progress << _PROG)
+            out.append((dst, w, v))
+        return out
+
+    def _group_moves(self, i: int, g: int, src: int) -> list[tuple[int, int, int]]:
+        left = (src >> _LEFT) & 63
+        need = (src >> _NEED) & 127
+        marks = (src >> _JM) & 63
+        u_shift = _U_SH[g]
+        u = (src >> u_shift) & 31
+        room = min(left, self.capg[i][g] - u)
+        closing = g == GROUPS - 1
+        pending = self.facts.pending and i == self.size
+        if closing:
+            if left > room:
+                return []
+            counts: range | tuple[int] = (left,)
+        else:
+            counts = range(room + 1)
+        evens = 0
+        if need:
+            evens = self.avail[2 * g + 1] - ((src >> _HE_SH[g]) & 15) - ((src >> _M_SH[g]) & 15)
+        deals = self.measure == "deals" and g > 0
+        free_slots = self.drawn[i][g - 1] - u - self.known_before[i][g - 1] if deals else 0
+        out = []
+        for k in counts:
+            wk = math.comb(left, k)
+            if deals and k:
+                wk *= _falling(free_slots, k)
+                if not wk:
+                    break
+            step = src + (k << u_shift) - (k << _LEFT)
+            for j in range(min(k, evens) + 1):
+                w = wk * math.comb(k, j) if j else wk
+                m = marks + j
+                dst = step + (j << _M_SH[g]) + (j << _JM) if j else step
+                if closing:
+                    if not self._close_ok(i, dst):
+                        continue
+                    if not pending:
+                        c = _coef(m, need)
+                        if not c:
+                            continue
+                        w *= c
+                        dst &= ~_SCRATCH
+                elif need and not pending and m + left - k < need:
+                    continue  # even the cards still to allocate could not all be marked enough
+                out.append((dst, w, k))
+        return out
+
+    # ------------------------------------------------------------------ final weights
+    def _group_weights(self, state: int, g: int, hand_marks: int) -> list[int]:
+        """Completions of group ``g``, by the number of marked even cards in the hand (pending)."""
+        u = (state >> _U_SH[g]) & 31
+        h = (state >> _H_SH[g]) & 15
+        he = (state >> _HE_SH[g]) & 15
+        m = (state >> _M_SH[g]) & 15
+        a = self.gavail[g]
+        a_even = self.avail[2 * g + 1]
+        f = u - h - m
+        hand = a - u if g == 0 else self.fug[g] - u
+        if f < 0 or hand < 0 or hand > a - u:
+            return [0]
+        evens = a_even - he
+        base = _falling(evens, m)
+        if not base:
+            return [0]
+        if self.measure == "deals" and g:
+            base *= math.factorial(hand)
+        out = []
+        for jp in range(min(hand, hand_marks) + 1):
+            pool = a - h - m - jp
+            out.append(
+                base * math.comb(evens - m, jp) * _falling(pool, f) * math.comb(pool - f, hand - jp)
+                if evens - m >= jp
+                else 0
+            )
+        return out
+
+    def final_weight(self, state: int) -> int:
+        facts = self.facts
+        if not facts.pending:
+            w = 1
+            for g in range(GROUPS):
+                w *= self._group_weights(state, g, 0)[0]
+                if not w:
+                    return 0
+            return w
+        need = (state >> _NEED) & 127
+        marks = (state >> _JM) & 63
+        conv = [1]
+        limit = self.hand_count if need else 0
+        for g in range(GROUPS):
+            part = self._group_weights(state, g, limit)
+            nxt = [0] * (len(conv) + len(part) - 1)
+            for a_, x in enumerate(conv):
+                if x:
+                    for b_, y in enumerate(part):
+                        nxt[a_ + b_] += x * y
+            conv = nxt
+        return sum(x * _coef(marks + jp, need) for jp, x in enumerate(conv) if x)
+
+
+def _build(facts: _Facts, measure: str, relaxed: bool = False, max_edges: int | None = None) -> _Programme:
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
+    size = facts.size
+    tables = facts.tables
+    class_of, group = tables.class_of, tables.group_of
+    unknown = cards_of(facts.unknown)
+    avail = tuple(sum(1 for c in unknown if class_of[c] == k) for k in range(CLASSES))
+    gavail = tuple(avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS))
+    fug = (gavail[0], *facts.hand_unknown)
+    hidden = [False] + [facts.known[i] < 0 for i in range(1, size + 1)]
+    stack = [0] + [facts.sprint_counts[i] if hidden[i] else 0 for i in range(1, size + 1)]
+    hidden_cards = sum(hidden) + sum(stack)
+    hand_count = gavail[0] + sum(facts.hand_unknown) - hidden_cards
+    prog = _Programme(facts, measure, relaxed, avail, gavail, fug, hand_count)
+    prog.hidden, prog.stack = hidden, stack
+    for i in range(1, size + 1):
+        prog.stacks *= math.factorial(stack[i])
+    # face-up deck cards per position, and the draws before each position
+    known_at: list[tuple[int, ...]] = [(0, 0, 0)]
+    for i in range(1, size + 1):
+        counts = [0, 0, 0]
+        if not hidden[i]:
+            for c in (facts.known[i], *facts.known_sprints[i]):
+                if group[c] >= 1:
+                    counts[group[c] - 1] += 1
+        known_at.append(tuple(counts))
+    running = [0, 0, 0]
+    for i in range(size + 1):
+        prog.known_before.append(tuple(running))
+        for d in range(3):
+            running[d] += known_at[i][d]
+        prog.drawn.append(tuple(facts.caps[i][d] + running[d] for d in range(3)))
+        cap = facts.caps[i]
+        if i and min(cap) < 0:
+            raise ValueError(f"inconsistent observation: position {i} uses more deck cards than drawn")
+        prog.capg.append((gavail[0], *(min(cap[d], gavail[d + 1]) for d in range(3))))
+    prog.known_at = known_at
+    # the values each position may hold: reachable from the start and on to the end
+    reach = _reachable(facts)
+    top = facts.last - 1
+    spans = [0]
+    prog.fixed_fp = [0]
+    for i in range(1, size + 1):
+        if hidden[i]:
+            fp, span = 0, STEP_LIMIT + 2 * stack[i]
+        else:
+            fp = sum(2 - c % 2 for c in facts.known_sprints[i])
+            span = STEP_LIMIT + fp
+        if facts.pending and i == size:
+            span = facts.last  # the hand may pay
+        prog.fixed_fp.append(fp)
+        spans.append(span)
+    prog.span = spans
+    ok = reach[size] if size else 1
+    backward_ok = [0] * (size + 1)
+    backward_ok[size] = ok
+    for i in range(size - 1, -1, -1):
+        nxt, span, mask = backward_ok[i + 1], spans[i + 1], 0
+        rest = reach[i]
+        while rest:
+            low = rest & -rest
+            p = low.bit_length() - 1
+            if (nxt >> (p + 1)) & ((1 << span) - 1):
+                mask |= low
+            rest ^= low
+        backward_ok[i] = mask
+    prog.values = [[]] + [
+        [v for v in cards_of(backward_ok[i]) if v <= top or not hidden[i]] for i in range(1, size + 1)
+    ]
+    series = _active_series(facts)
+    prog.active = [[]] + [
+        [(j, numbers, deadline) for j, (numbers, deadline) in enumerate(series) if deadline >= i]
+        for i in range(1, size + 1)
+    ]
+    # run forward
+    layers = prog.layers
+    for i in range(1, size + 1):
+        layers.append((i, _VALUE, -1))
+        if stack[i]:
+            layers.extend((i, _GROUP, g) for g in range(GROUPS))
+    forward: list[dict[int, int]] = [{0: 1}] if backward_ok[0] & 1 else [{}]
+    edges = 0
+    for t in range(len(layers)):
+        layer: dict[int, int] = {}
+        get = layer.get
+        moves = prog.moves
+        for src, weight in forward[-1].items():
+            out = moves(t, src)
+            edges += len(out)
+            for dst, w, _ in out:
+                layer[dst] = get(dst, 0) + weight * w
+        if max_edges is not None and edges > max_edges:
+            raise BeliefTooLarge(f"more than {max_edges:,} edges to count this position's worlds")
+        forward.append({k: v for k, v in layer.items() if v})
+    prog.forward, prog.edges = forward, edges
+    total = 0
+    for key, weight in forward[-1].items():
+        fin = prog.final_weight(key)
+        if fin:
+            prog.finals[key] = fin
+            total += weight * fin
+    prog.total = total
+    return prog
+
+
+def _backward(prog: _Programme) -> list[dict[int, int]]:
+    """Completions from every live state, and the value marginals of the hidden positions."""
+    if prog.back is not None:
+        return prog.back
+    count = len(prog.layers)
+    back: list[dict[int, int]] = [{} for _ in range(count + 1)]
+    back[count] = dict(prog.finals)
+    marginals: dict[int, list[int]] = {}
+    for t in range(count - 1, -1, -1):
+        i, kind, _ = prog.layers[t]
+        nxt, cur = back[t + 1], back[t]
+        tally = None
+        if kind == _VALUE and prog.hidden[i]:
+            tally = marginals.setdefault(i, [0] * 43)
+        for src, fw in prog.forward[t].items():
+            b = 0
+            for dst, w, label in prog.moves(t, src):
+                x = nxt.get(dst)
+                if x:
+                    x *= w
+                    b += x
+                    if tally is not None:
+                        tally[label] += fw * x
+            if b:
+                cur[src] = b
+    prog.back, prog.marginals = back, marginals
+    return back
+
+
+# ---------------------------------------------------------------------------- the belief
+class Belief:
+    """The detective's exact belief over the fugitive's hidden cards, under one measure.
+
+    ``measure`` is ``"deals"`` (a world weighs the number of deal orders that produce it: what
+    shuffled decks imply) or ``"worlds"`` (every consistent world counts once).
+    ``mass`` is the total weight under that measure; :attr:`worlds` the number of consistent
+    worlds (the same for both measures).
+    ``position_probs[i][v]``: P(the face-down hideout at position ``i`` is ``v``);
+    ``hideout_prob[v]``: P(``v`` is a face-down hideout); ``sprint_prob[v]``: P(``v`` is a
+    face-down sprint card); ``hand_prob[v]``: P(``v`` is in the fugitive's hand) (1 for the
+    escape card until it is played); ``deck_prob[v]``: P(``v`` is still in a deck).  All indexed
+    0..42 whatever the deck size, so that callers index them the same way in every game; in a
+    smaller deck (option ``escape_card``) the entries above the escape card are 0.
+    The card locations and, under ``deals``, the world count are computed on first use.
+    """
+
+    __slots__ = ("_cache", "_where", "_worlds", "exact", "hideout_prob", "mass", "measure", "position_probs")
+
+    def __init__(
+        self,
+        *,
+        mass: int,
+        position_probs: dict[int, tuple[float, ...]],
+        hideout_prob: tuple[float, ...],
+        exact: bool = True,
+        measure: str = "deals",
+        worlds: int | Callable[[], int] | None = None,
+        where: Callable[[], tuple[tuple[float, ...], ...]] | None = None,
+    ) -> None:
+        self.mass = mass
+        self.position_probs = position_probs
+        self.hideout_prob = hideout_prob
+        self.exact = exact
+        """False only for the edition-2 first-turn pass and, with canonical order, mid-stack (see the
+        module docstring): the counts then include worlds those rules exclude."""
+        self.measure = measure
+        self._worlds = worlds if worlds is not None else (mass if measure == "worlds" else None)
+        self._where = where
+        self._cache: dict[str, tuple[float, ...]] = {}
+
+    def __repr__(self) -> str:
+        return f"Belief(measure={self.measure!r}, mass={self.mass}, positions={self.hidden_positions})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Belief):
+            return NotImplemented
+        return (self.measure, self.mass, self.exact, self.position_probs, self.hideout_prob) == (
+            other.measure,
+            other.mass,
+            other.exact,
+            other.position_probs,
+            other.hideout_prob,
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    @property
+    def worlds(self) -> int:
+        """The number of consistent worlds (each counted once, whatever the measure)."""
+        if callable(self._worlds):
+            self._worlds = self._worlds()
+        assert isinstance(self._worlds, int)
+        return self._worlds
+
+    def _secondary(self, name: str) -> tuple[float, ...]:
+        # sprint / hand / deck probabilities need a wider backward pass: computed on first use
+        if not self._cache:
+            if self._where is None:
+                raise ValueError("this belief was built without its card-location probabilities")
+            sprint, hand, deck = self._where()
+            self._cache.update(sprint=sprint, hand=hand, deck=deck)
+        return self._cache[name]
+
+    @property
+    def sprint_prob(self) -> tuple[float, ...]:
+        """P(number is a face-down sprint card), indexed 0..42 (0 above the escape card)."""
+        return self._secondary("sprint")
+
+    @property
+    def hand_prob(self) -> tuple[float, ...]:
+        """P(number is in the fugitive's hand), indexed 0..42 (the escape card: 1 until it is played)."""
+        return self._secondary("hand")
+
+    @property
+    def deck_prob(self) -> tuple[float, ...]:
+        """P(number is still in a deck), indexed 0..42 (0 above the escape card)."""
+        return self._secondary("deck")
+
+    @property
+    def hidden_positions(self) -> list[int]:
+        return sorted(self.position_probs)
+
+    def most_likely(self, position: int | None = None) -> int:
+        """The most probable value at ``position``, or the most probable face-down hideout number."""
+        probs = self.hideout_prob if position is None else self.position_probs[position]
+        best = max(range(43), key=lambda v: (probs[v], -v))
+        return best
+
+    def candidates(self, position: int) -> list[int]:
+        """The values ``position`` can still hold."""
+        return [v for v, p in enumerate(self.position_probs[position]) if p > 0]
+
+    def certain_numbers(self) -> list[int]:
+        """Numbers that are a face-down hideout in every consistent world."""
+        return [v for v, p in enumerate(self.hideout_prob) if p >= 1.0 - 1e-12]
+
+    def entropy(self, position: int) -> float:
+        """Shannon entropy (bits) of one face-down position: how spread the detective's doubt is."""
+        return -sum(p * math.log2(p) for p in self.position_probs[position] if p > 0)
+
+
+_CACHE: dict[tuple[Any, ...], _Programme] = {}
+_CACHE_SIZE = 16
+"""Programmes kept (for sampling and card locations): enough for a turn of search or a game."""
+_CACHE_EDGES = 2_000_000
+"""Programmes with more edges than this are not kept."""
+
+
+def _facts_key(facts: _Facts) -> tuple[Any, ...]:
+    return (
+        facts.last,
+        facts.known,
+        facts.sprint_counts,
+        facts.known_sprints,
+        facts.unknown,
+        facts.caps,
+        facts.hand_unknown,
+        facts.forbidden,
+        facts.series,
+        facts.pending,
+        facts.holds_last,
+    )
+
+
+def _programme_for(
+    facts: _Facts, measure: str, relaxed: bool = False, max_edges: int | None = None
+) -> _Programme:
+    key = (*_facts_key(facts), measure, relaxed)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    prog = _build(facts, measure, relaxed, max_edges)
+    if prog.edges > _CACHE_EDGES:
+        return prog  # too big to keep around
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = prog
+    return prog
+
+
+_BELIEFS: dict[tuple[Any, ...], Belief] = {}
+_BELIEFS_SIZE = 1024
+
+
+def clear_caches() -> None:
+    """Forget memoized programmes and beliefs (benchmarks, memory)."""
+    _CACHE.clear()
+    _BELIEFS.clear()
+
+
+def _facts_of(
+    state_or_observation: FugitiveState | FugitiveObservation | InformationState,
+    edition: int | None,
+    canonical_order: bool,
+) -> _Facts:
+    if isinstance(state_or_observation, FugitiveState):
+        return _facts_from_state(state_or_observation)
+    if isinstance(state_or_observation, FugitiveObservation):
+        return _facts_from_observation(state_or_observation, edition or 1, canonical_order)
+    if isinstance(state_or_observation, InformationState) and isinstance(
+        state_or_observation.observation, FugitiveObservation
+    ):
+        return _facts_from_observation(
+            state_or_observation.observation, edition or 1, canonical_order, state_or_observation.history
+        )
+    raise TypeError(
+        "belief needs a FugitiveState or the detective's information state, "
+        f"got {type(state_or_observation).__name__}"
+    )
+
+
+def belief(
+    state_or_observation: FugitiveState | FugitiveObservation | InformationState,
+    edition: int | None = None,
+    max_edges: int | None = None,
+    canonical_order: bool = False,
+    measure: str = "deals",
+) -> Belief:
+    """The detective's exact belief over the fugitive's hidden cards.
+
+    Accepts a :class:`FugitiveState` (its detective's view is used) or the detective's
+    :class:`FugitiveObservation`; ``edition`` and ``canonical_order`` matter only for an
+    observation (the options are not part of it; a state brings its own): the edition for an
+    edition-2 game, canonical order only for :attr:`Belief.exact` mid-stack.  The deck size
+    (option ``escape_card``) is read from the state, or worked out from the observation's card
+    counts.  ``measure`` weighs the worlds: ``"deals"`` (default) by the number of deal orders
+    that produce each, as shuffled decks imply; ``"worlds"`` counts each world once
+    (docs/rules/fugitive.md).  Results are memoized on the facts.
+    ``max_edges`` bounds the work: :class:`BeliefTooLarge` (a ValueError) when the count would
+    need more edges (the default counts whatever it takes).
+    """
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
+    facts = _facts_of(state_or_observation, edition, canonical_order)
+    key = (*_facts_key(facts), facts.stuck_first_turn, facts.canonical_pending, measure)
+    hit = _BELIEFS.get(key)
+    if hit is not None:
+        return hit
+    result = _belief_of(facts, measure, max_edges)
+    if len(_BELIEFS) >= _BELIEFS_SIZE:
+        _BELIEFS.pop(next(iter(_BELIEFS)))
+    _BELIEFS[key] = result
+    return result
+
+
+def _belief_of(facts: _Facts, measure: str, max_edges: int | None = None) -> Belief:
+    prog = _programme_for(facts, measure, max_edges=max_edges)
+    if prog.total == 0:
+        raise ValueError("inconsistent observation: no fugitive world explains it")
+    _backward(prog)
+    assert prog.marginals is not None
+    total = prog.total
+    mass, rest = divmod(total, prog.stacks)
+    assert rest == 0, "ordered sprint stacks must divide evenly"
+    position_probs = {i: tuple(c / total for c in counts) for i, counts in prog.marginals.items()}
+    hideout_count = [0] * 43
+    for counts in prog.marginals.values():
+        for v, c in enumerate(counts):
+            hideout_count[v] += c
+    hideout = tuple(c / total for c in hideout_count)
+    worlds: int | Callable[[], int] | None = None
+    if measure != "worlds":
+
+        def worlds() -> int:
+            return _build(facts, "worlds").mass
+
+    return Belief(
+        mass=mass,
+        position_probs=position_probs,
+        hideout_prob=hideout,
+        exact=not (facts.stuck_first_turn or facts.canonical_pending),
+        measure=measure,
+        worlds=worlds,
+        where=lambda: _card_locations(_programme_for(facts, measure), hideout),
+    )
+
+
+def _shares(prog: _Programme, state: int) -> list[Fraction]:
+    """Per class: the completions of ``state`` weighted by the share of the class's non-hideout
+    cards under sprint stacks (entries 2c) and in the hand (entries 2c + 1)."""
+    facts = prog.facts
+    need = (state >> _NEED) & 127 if facts.pending else 0
+    marks = (state >> _JM) & 63 if facts.pending else 0
+    limit = prog.hand_count if need else 0
+    # per group, per hand-mark count: (weight, [sprint odd, sprint even, hand odd, hand even] sums)
+    conv: list[tuple[int, list[Fraction]]] = [(1, [Fraction(0)] * (4 * GROUPS))]
+    for g in range(GROUPS):
+        weights = prog._group_weights(state, g, limit)
+        u = (state >> _U_SH[g]) & 31
+        h = (state >> _H_SH[g]) & 15
+        he = (state >> _HE_SH[g]) & 15
+        m = (state >> _M_SH[g]) & 15
+        a = prog.gavail[g]
+        evens, odds = prog.avail[2 * g + 1] - he, prog.avail[2 * g] - (h - he)
+        f = u - h - m
+        hand = a - u if g == 0 else prog.fug[g] - u
+        part = []
+        for jp, w in enumerate(weights):
+            if not w:
+                part.append((0, [Fraction(0)] * 4))
+                continue
+            pool = a - h - m - jp
+            fe = Fraction(f * (evens - m - jp), pool) if pool else Fraction(0)
+            fo = Fraction(f * odds, pool) if pool else Fraction(0)
+            he_ = jp + (Fraction((hand - jp) * (evens - m - jp), pool) if pool else Fraction(0))
+            ho = Fraction((hand - jp) * odds, pool) if pool else Fraction(0)
+            part.append((w, [w * fo, w * (m + fe), w * ho, w * he_]))
+        nxt: dict[int, tuple[int, list[Fraction]]] = {}
+        for a_, (w1, x1) in enumerate(conv):
+            if not w1:
+                continue
+            for b_, (w2, x2) in enumerate(part):
+                if not w2:
+                    continue
+                x = [v * w2 for v in x1]
+                for q in range(4):
+                    x[4 * g + q] += w1 * x2[q]
+                old = nxt.get(a_ + b_)
+                if old is None:
+                    nxt[a_ + b_] = (w1 * w2, x)
+                else:
+                    nxt[a_ + b_] = (old[0] + w1 * w2, [p + q for p, q in zip(old[1], x, strict=True)])
+        conv = [nxt.get(k, (0, [Fraction(0)] * (4 * GROUPS))) for k in range(max(nxt, default=-1) + 1)]
+    out = [Fraction(0)] * (2 * CLASSES)
+    for jp, (_, x) in enumerate(conv):
+        c = _coef(marks + jp, need) if facts.pending else 1
+        if not c:
+            continue
+        for g in range(GROUPS):
+            h = (state >> _H_SH[g]) & 15
+            he = (state >> _HE_SH[g]) & 15
+            free = (prog.avail[2 * g] - (h - he), prog.avail[2 * g + 1] - he)
+            for parity in range(2):
+                if free[parity]:
+                    cls = 2 * g + parity
+                    out[2 * cls] += c * x[4 * g + parity] / free[parity]
+                    out[2 * cls + 1] += c * x[4 * g + 2 + parity] / free[parity]
+    return out
+
+
+def _card_locations(
+    prog: _Programme, hideout: tuple[float, ...]
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """P(sprint), P(hand), P(deck) per number.
+
+    For a card ``v`` of class ``c``, by symmetry among the class's cards that are not hideouts,
+    P(v sprint) = E[rho] - E[rho 1(v hideout)] with rho the share of class-``c`` non-hideout
+    cards under sprint stacks (likewise for the hand); the second term needs a backward pass of
+    rho, for the classes a hideout can come from.
+    """
+    facts = prog.facts
+    _backward(prog)
+    class_of = facts.tables.class_of
+    finals = prog.finals
+    shares = {key: [float(x) for x in _shares(prog, key)] for key in finals}
+    interest = sorted(
+        {class_of[v] for i in range(1, facts.size + 1) if prog.hidden[i] for v in prog.values[i]}
+    )
+    width = 2 * len(interest)
+    count = len(prog.layers)
+    back: dict[int, list[float]] = {
+        k: [s[2 * c + q] for c in interest for q in (0, 1)] for k, s in shares.items()
+    }
+    joint = [[0.0] * 43 for _ in range(width)]
+    for t in range(count - 1, -1, -1):
+        i, kind, _ = prog.layers[t]
+        cur: dict[int, list[float]] = {}
+        record = kind == _VALUE and prog.hidden[i]
+        for src, fw in prog.forward[t].items():
+            acc = [0.0] * width
+            live = False
+            for dst, w, label in prog.moves(t, src):
+                b = back.get(dst)
+                if b is None:
+                    continue
+                live = True
+                for k in range(width):
+                    acc[k] += w * b[k]
+                if record:
+                    for k in range(width):
+                        joint[k][label] += fw * w * b[k]
+            if live:
+                cur[src] = acc
+        back = cur
+    expect = [0.0] * (2 * CLASSES)
+    last = prog.forward[-1]
+    for key, s in shares.items():
+        w = last[key]
+        for j in range(2 * CLASSES):
+            expect[j] += w * s[j]
+    sprint = [0.0] * 43
+    hand = [0.0] * 43
+    deck = [0.0] * 43
+    total = float(prog.total)
+    for v in cards_of(facts.unknown):
+        c = class_of[v]
+        in_sprint, in_hand = expect[2 * c], expect[2 * c + 1]
+        if c in interest:
+            k = 2 * interest.index(c)
+            in_sprint -= joint[k][v]
+            in_hand -= joint[k + 1][v]
+        sprint[v] = max(0.0, in_sprint / total)
+        hand[v] = max(0.0, in_hand / total)
+        deck[v] = max(0.0, 1.0 - hideout[v] - sprint[v] - hand[v])
+    if facts.holds_last:
+        hand[facts.last] = 1.0
+    return tuple(sprint), tuple(hand), tuple(deck)
+
+
+# ---------------------------------------------------------------------------- sampling
+def _sample_world(
+    facts: _Facts, rng: random.Random, measure: str
+) -> tuple[list[int], list[list[int]], list[int]]:
+    """One world of the *relaxed* programme (footprints ignored), with its measure's weight.
+
+    The caller replays it and rejects the worlds the rules refuse, so accepted samples follow
+    the chosen measure exactly (the relaxed weights agree with it on every valid world).
+    """
+    prog = _programme_for(facts, measure, relaxed=True)
+    size = facts.size
+    if prog.total == 0:
+        raise ValueError("inconsistent observation: no fugitive world explains it")
+    back = _backward(prog)
+    state = 0
+    values = [0] * (size + 1)
+    counts: list[list[int]] = [[0] * GROUPS for _ in range(size + 1)]
+    for t, (i, kind, g) in enumerate(prog.layers):
+        nxt = back[t + 1]
+        options = [(dst, w * nxt[dst], label) for dst, w, label in prog.moves(t, state) if dst in nxt]
+        dst, _, label = options[_pick([o[1] for o in options], rng)]
+        if kind == _VALUE:
+            values[i] = label if prog.hidden[i] else facts.known[i]
+        else:
+            counts[i][g] = label
+        state = dst
+    group = facts.tables.group_of
+    taken = {values[i] for i in range(1, size + 1) if prog.hidden[i]}
+    pools: list[list[int]] = [[] for _ in range(GROUPS)]
+    for c in cards_of(facts.unknown):
+        if c not in taken:
+            pools[group[c]].append(c)
+    for pool in pools:
+        rng.shuffle(pool)
+    stacks: list[list[int]] = [[] for _ in range(size + 1)]
+    for i in range(1, size + 1):
+        if not prog.hidden[i]:
+            stacks[i] = list(facts.known_sprints[i])
+            continue
+        for g in range(GROUPS):
+            stacks[i] += [pools[g].pop() for _ in range(counts[i][g])]
+        if facts.canonical_order:
+            stacks[i].sort()  # canonical order: the only order the rules allow
+        else:
+            rng.shuffle(stacks[i])
+    hand = list(pools[0])
+    for g in range(1, GROUPS):
+        hand += pools[g][: prog.fug[g] - ((state >> _U_SH[g]) & 31)]
+    if facts.holds_last:
+        hand.append(facts.last)
+    return values, stacks, sorted(hand)
+
+
+def _pick(weights: list[int], rng: random.Random) -> int:
+    """An index drawn with probability proportional to exact integer weights."""
+    total = sum(weights)
+    r = rng.randrange(total)
+    for i, w in enumerate(weights):
+        if r < w:
+            return i
+        r -= w
+    raise AssertionError("unreachable")
+
+
+def _assign_slots(
+    cards: list[tuple[int, int]], slots: list[int], rng: random.Random
+) -> dict[int, int] | None:
+    """Give each card a distinct slot, uniformly among valid matchings.
+
+    ``cards``: (card, bound) with a slot valid iff ``slot_key < bound`` for cards that must have
+    arrived in time; ``slots``: the slots' keys.  Processing cards tightest bound first, the
+    number of free valid slots never depends on earlier choices, so each step is uniform.
+    Returns card -> slot index, or None if impossible.
+    """
+    order = sorted(cards, key=lambda cb: cb[1])
+    used = [False] * len(slots)
+    out = {}
+    for card, bound in order:
+        free = [j for j, key in enumerate(slots) if key < bound and not used[j]]
+        if not free:
+            return None
+        j = free[int(rng.random() * len(free))]
+        used[j] = True
+        out[card] = j
+    return out
+
+
+def determinize(
+    state: FugitiveState, player: int, rng: random.Random, measure: str = "deals"
+) -> FugitiveState:
+    """A full state consistent with ``state.observation(player)``, sampled exactly from ``measure``.
+
+    The detective's seat samples a fugitive world from the chosen measure (see :func:`belief`:
+    ``"deals"`` weighs a world by its deal orders, ``"worlds"`` counts each once), then one of
+    the deal orders that produce it uniformly; the fugitive's seat samples the detective's hand
+    uniformly among hands that never named one of its own cards (the two measures agree there:
+    every hand has as many deal orders).  The history is rewritten to match (deals, hides,
+    sprints), then replayed, so the world's record replays to itself.
+    """
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
+    if player == DETECTIVE:
+        return _determinize_detective(state, rng, measure)
+    if player == FUGITIVE:
+        return _determinize_fugitive(state, rng)
+    raise ValueError(f"player must be 0 (fugitive) or 1 (detective), got {player!r}")
+
+
+_ATTEMPTS = 2000
+
+
+def _deal_slots(state: FugitiveState) -> list[tuple[int, int, int, int]]:
+    """Every deal in the history: (history index, receiver, deck, hideouts on the table)."""
+    out = []
+    deal_no = 0
+    setup_deals = state.layout.setup_deals
+    for index, action in enumerate(state.history):
+        if not isinstance(action, Deal):
+            continue
+        if index < len(setup_deals):
+            out.append((index, FUGITIVE, setup_deals[index], 0))
+        else:
+            player, deck, on_table = state.draw_log[deal_no]
+            out.append((index, player, deck, on_table))
+            deal_no += 1
+    return out
+
+
+def _replay(state: FugitiveState, actions: list[Any]) -> FugitiveState | None:
+    world = state.game.new_game(seed=state.seed)
+    try:
+        for action in actions:
+            world.apply(action)
+    except IllegalAction:
+        return None
+    assert isinstance(world, FugitiveState)
+    return world
+
+
+def _determinize_detective(state: FugitiveState, rng: random.Random, measure: str) -> FugitiveState:
+    facts = _facts_from_state(state)
+    slots = [s for s in _deal_slots(state) if s[1] == FUGITIVE]
+    setups = len(state.layout.setup_deals)
+    group_of_card = facts.tables.group_of
+    for _ in range(_ATTEMPTS):
+        values, stacks, hand = _sample_world(facts, rng, measure)
+        # which deal brought each of the fugitive's deck cards: laid at i -> drawn before i
+        assignment: dict[int, int] = {}
+        ok = True
+        for d in range(3):
+            keys = [s[3] if s[0] >= setups else -1 for s in slots if s[2] == d]
+            indices = [s[0] for s in slots if s[2] == d]
+            cards = []
+            for i in range(1, facts.size + 1):
+                for c in (values[i], *stacks[i]):
+                    if group_of_card[c] == d + 1:
+                        cards.append((c, i))
+            cards += [(c, 99) for c in hand if group_of_card[c] == d + 1]
+            if len(cards) != len(keys):
+                raise AssertionError(f"deck {d + 1}: {len(cards)} cards for {len(keys)} deals")
+            matched = _assign_slots(cards, keys, rng)
+            if matched is None:
+                ok = False
+                break
+            for card, j in matched.items():
+                assignment[indices[j]] = card
+        if not ok:
+            continue
+        actions: list[Any] = []
+        position, sprint_no = 0, 0
+        for index, action in enumerate(state.history):
+            if index in assignment:
+                actions.append(f"deal {assignment[index]}")
+            elif isinstance(action, Hide):
+                position += 1
+                sprint_no = 0
+                actions.append(f"hide {values[position]}")
+            elif isinstance(action, Sprint):
+                actions.append(f"sprint {stacks[position][sprint_no]}")
+                sprint_no += 1
+            else:
+                actions.append(action)
+        world = _replay(state, actions)
+        if world is not None:
+            return world
+    raise RuntimeError(
+        f"determinize: no consistent world found in {_ATTEMPTS} samples (footprints or an edition-2 first-turn pass rejected them)"
+    )
+
+
+def _determinize_fugitive(state: FugitiveState, rng: random.Random) -> FugitiveState:
+    """The detective's hand and deal order, sampled; with canonical order, redrawn until it replays.
+
+    Canonical order adds a rule the deal order can break: a series may only start with a number
+    that has a higher nameable one, so the detective's hand at that moment must leave one free.
+    Those samples are rejected; without canonical order the first sample always replays.
+    """
+    slots = [s for s in _deal_slots(state) if s[1] == DETECTIVE]
+    last_named: dict[int, int] = {}
+    for index, action in enumerate(state.history):
+        number = getattr(action, "number", None)
+        if number is not None:
+            last_named[number] = index
+    attempts = _ATTEMPTS if state.canonical else 1
+    for _ in range(attempts):
+        assignment: dict[int, int] = {}
+        for d in range(3):
+            pool = cards_of(state.decks[d] | (state.dhand & state.layout.deck_masks[d]))
+            mine = [s for s in slots if s[2] == d]
+            chosen = _sample_detective_cards(pool, [s[0] for s in mine], last_named, rng)
+            # a card named at step t came to the detective's hand after t: slot index > t
+            cards = [(c, -last_named.get(c, -1)) for c in chosen]
+            matched = _assign_slots(cards, [-s[0] for s in mine], rng)
+            assert matched is not None
+            for card, j in matched.items():
+                assignment[mine[j][0]] = card
+        actions = [f"deal {assignment[i]}" if i in assignment else a for i, a in enumerate(state.history)]
+        world = _replay(state, actions)
+        if world is not None:
+            return world
+    if not state.canonical:
+        raise AssertionError("determinize: the rewritten history does not replay")
+    raise RuntimeError("determinize: no detective hand found that keeps every series in canonical order")
+
+
+def _sample_detective_cards(
+    pool: list[int], slots: list[int], last_named: dict[int, int], rng: random.Random
+) -> list[int]:
+    """Uniformly, ``len(slots)`` cards of ``pool`` the detective can have drawn at those steps.
+
+    A card named at step ``t`` cannot have been in the detective's hand then, so it came with a
+    deal after ``t``.  Group the cards by ``rank`` = how many deals came before their last
+    naming; a hand is possible iff, for every ``k``, at most ``m - k`` of its cards have rank
+    ``>= k`` (Hall's condition for suffixes).  Count hands by rank groups, then sample.
+    """
+    m = len(slots)
+    order = sorted(slots)
+    groups: list[list[int]] = [[] for _ in range(m + 1)]
+    for c in pool:
+        named = last_named.get(c, -1)
+        groups[bisect.bisect_left(order, named + 1)].append(c)
+    memo: dict[tuple[int, int], int] = {}
+
+    def ways(k: int, taken: int) -> int:
+        # choices among groups k, k-1, ..., 0 given ``taken`` cards of rank > k
+        if k < 0:
+            return 1 if taken == m else 0
+        key = (k, taken)
+        if key not in memo:
+            memo[key] = sum(
+                math.comb(len(groups[k]), j) * ways(k - 1, taken + j)
+                for j in range(len(groups[k]) + 1)
+                if taken + j <= m - k
+            )
+        return memo[key]
+
+    if ways(m - 1, 0) == 0:
+        raise ValueError("inconsistent state: no detective hand fits the guesses it made")
+    chosen: list[int] = []
+    taken = 0
+    for k in range(m - 1, -1, -1):
+        options = [j for j in range(len(groups[k]) + 1) if taken + j <= m - k]
+        weights = [math.comb(len(groups[k]), j) * ways(k - 1, taken + j) for j in options]
+        j = options[_pick(weights, rng)]
+        chosen += rng.sample(groups[k], j)
+        taken += j
+    return chosen
