@@ -1,48 +1,27 @@
-"""How long the detective's exact belief takes on random mid-game Fugitive states.
+"""The detective's exact belief on the reference positions, beside the C++ reference's times.
 
-Prints the median, 90th percentile and maximum time of :func:`gamelib.fugitive.analysis.belief`
-(position probabilities and hideout probabilities, caches cleared before each state) over
-``--states`` positions sampled from games between the given agents, plus the time of the
-card-location probabilities (sprint / hand / deck) that are computed on first use.
+Reads ``/work/shared/bench/fugitive_belief_positions.jsonl.gz`` (or ``--file``): 640 positions
+(agent and random play) with the exact world count, the deal-weighted mass and the C++
+reference's time.  For each subset prints our median / p90 / p99 / max (caches cleared before
+each position, default measure ``deals``) beside the reference's and the ratio, checks the
+counts, and the peak memory (tracemalloc) of the slowest position.  It prints figures; it is
+not a test.
 
-    .venv/bin/python benchmarks/fugitive_belief.py --states 1000 --players random
-    .venv/bin/python benchmarks/fugitive_belief.py --players agents   # heuristic vs belief detective
-
-The C++ anchor (smsxgz/fugitive ``belief.cc``) reports medians of 10 us to 4 ms, max 176 ms.
+    .venv/bin/python benchmarks/fugitive_belief.py
 """
 
 from __future__ import annotations
 
 import argparse
-import random
-import statistics
+import gzip
+import json
 import time
+import tracemalloc
 
 import gamelib
-from gamelib.agents import RandomAgent
-from gamelib.fugitive import analysis
-from gamelib.fugitive.agents import BeliefDetective, FugitiveHeuristic
-from gamelib.fugitive.rules import SETUP, FugitiveState
+from gamelib.fugitive import belief as belief_module
 
-
-def sample_states(count: int, players: str, seed: int) -> list[FugitiveState]:
-    """``count`` positions: each from its own game, stopped at a random point of the game."""
-    game = gamelib.make("fugitive")
-    agents = (
-        [RandomAgent(), RandomAgent()] if players == "random" else [FugitiveHeuristic(), BeliefDetective()]
-    )
-    rng = random.Random(seed)
-    states = []
-    game_seed = seed
-    while len(states) < count:
-        full = gamelib.play(game, agents, seed=game_seed)
-        game_seed += 1
-        cut = rng.randrange(len(full.history) + 1)
-        state = gamelib.from_record({**full.to_record(), "actions": [str(a) for a in full.history[:cut]]})
-        assert isinstance(state, FugitiveState)
-        if state.phase != SETUP and state.hidden_positions():
-            states.append(state)
-    return states
+DEFAULT = "/work/shared/bench/fugitive_belief_positions.jsonl.gz"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -52,32 +31,43 @@ def percentile(values: list[float], q: float) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--states", type=int, default=1000)
-    parser.add_argument("--players", choices=("random", "agents"), default="random")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--file", default=DEFAULT)
+    parser.add_argument("--measure", choices=belief_module.MEASURES, default="deals")
     args = parser.parse_args()
-    states = sample_states(args.states, args.players, args.seed)
-    main_times, where_times, worlds = [], [], []
-    for state in states:
-        analysis.clear_caches()
-        start = time.perf_counter()
-        b = analysis.belief(state)
-        main_times.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        b.sprint_prob  # noqa: B018 - forces the card-location probabilities
-        where_times.append(time.perf_counter() - start)
-        worlds.append(b.worlds)
-    ms = 1e3
-    print(f"Fugitive exact belief over {len(states)} mid-game states ({args.players} play)")
+    with gzip.open(args.file, "rt") as handle:
+        rows = [json.loads(line) for line in handle]
+    slowest: tuple[float, dict] | None = None
+    print(f"Fugitive exact belief, measure={args.measure!r} (times in ms; ours / reference C++)")
+    for subset in ("agents", "random"):
+        ours, ref, wrong = [], [], 0
+        for row in rows:
+            if row["from"] != subset:
+                continue
+            state = gamelib.from_record(row["record"])
+            belief_module.clear_caches()
+            start = time.perf_counter()
+            b = belief_module.belief(state, measure=args.measure)
+            elapsed = time.perf_counter() - start
+            ours.append(elapsed * 1e3)
+            ref.append(row["reference_ms"])
+            expected = row["deal_weighted_mass"] if args.measure == "deals" else row["worlds"]
+            wrong += b.mass != expected
+            if slowest is None or elapsed > slowest[0]:
+                slowest = (elapsed, row)
+        print(f"  {subset} ({len(ours)} positions, {wrong} wrong counts)")
+        for name, q in (("median", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0)):
+            a, r = percentile(ours, q), percentile(ref, q)
+            print(f"    {name:6} ours {a:9.2f}   reference {r:8.3f}   ratio {a / r:8.1f}x")
+    assert slowest is not None
+    state = gamelib.from_record(slowest[1]["record"])
+    belief_module.clear_caches()
+    tracemalloc.start()
+    belief_module.belief(state, measure=args.measure)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
     print(
-        f"  belief (positions, hideouts): median {statistics.median(main_times) * ms:.2f} ms   "
-        f"p90 {percentile(main_times, 0.9) * ms:.2f} ms   max {max(main_times) * ms:.1f} ms"
+        f"  slowest position {slowest[1]['id']}: {slowest[0] * 1e3:.0f} ms, peak memory {peak / 2**20:.1f} MiB"
     )
-    print(
-        f"  + card locations (sprint/hand/deck): median {statistics.median(where_times) * ms:.2f} ms   "
-        f"p90 {percentile(where_times, 0.9) * ms:.2f} ms   max {max(where_times) * ms:.1f} ms"
-    )
-    print(f"  consistent worlds: median {statistics.median(worlds):.3g}, max {max(worlds):.3g}")
 
 
 if __name__ == "__main__":
