@@ -26,6 +26,7 @@ from gamelib.passante.rules import (
     END,
     KEEP,
     POETE,
+    WISH_NUMBERS,
     WISH_ZONE,
     WISHES,
     Board,
@@ -85,7 +86,7 @@ def partner_prior(state: PassanteState, player: int) -> tuple[tuple[int, ...], f
     seen = set(state.hands[player]) | set(state.discards[player])
     for laid in state.fulfilled:
         seen.update(laid)
-    unseen = tuple(w for w in range(len(WISHES)) if w not in seen and not state.is_visible(w))
+    unseen = tuple(w for w in WISH_NUMBERS if w not in seen and not state.is_visible(w))
     return unseen, partners / len(unseen) if unseen else 0.0
 
 
@@ -246,3 +247,6 @@ AGENTS = {
     "ismcts": cooperative_ismcts,
 }
 """Names for :func:`gamelib.agents.make_agent` (e.g. ``make_agent("seeker", game="passante")``)."""
+
+SEAT_AGENTS = "seeker"
+"""The agent every seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""

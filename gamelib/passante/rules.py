@@ -27,10 +27,11 @@ Wishes are laid down automatically the moment they are visible on the board.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, ClassVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, overload
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, parse_int, split_notation
@@ -79,7 +80,7 @@ class Wish:
     """One wish card: fulfilled when all its characters stand on its zone."""
 
     id: int
-    """0-based index inside the engine; notation and the data file use ``id + 1``."""
+    """The card's number, 1..38: the number used in notation, the data file and every attribute."""
     zone: int
     characters: tuple[int, ...]
     title: str
@@ -93,7 +94,43 @@ class Wish:
 
     def __str__(self) -> str:
         who = ", ".join(PIECE_TITLES[c] for c in self.characters)
-        return f"#{self.id + 1} « {self.title} » ({who} — {LOCATION_TITLES[self.zone]})"
+        return f"#{self.id} « {self.title} » ({who} — {LOCATION_TITLES[self.zone]})"
+
+
+class WishDeck(Sequence[Wish]):
+    """The 38 wish cards, looked up by their number: ``WISHES[12]`` is card 12 (1..38).
+
+    Iterating gives the cards in order 1..38; ``len`` is 38.  Number 0, negative numbers and
+    slices are refused (they would silently mean another card).
+    """
+
+    __slots__ = ("_cards",)
+
+    def __init__(self, cards: tuple[Wish, ...]) -> None:
+        self._cards = cards
+
+    @overload
+    def __getitem__(self, number: int) -> Wish: ...
+    @overload
+    def __getitem__(self, number: slice) -> Sequence[Wish]: ...
+    def __getitem__(self, number: int | slice) -> Wish | Sequence[Wish]:
+        if isinstance(number, (slice, bool)) or not isinstance(number, int):
+            raise TypeError(
+                f"wishes are looked up by their number 1..{len(self._cards)} "
+                f"(use list(WISHES) to slice), got {number!r}"
+            )
+        if not 1 <= number <= len(self._cards):
+            raise IndexError(f"wish numbers are 1..{len(self._cards)}, got {number}")
+        return self._cards[number - 1]
+
+    def __iter__(self) -> Iterator[Wish]:
+        return iter(self._cards)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __repr__(self) -> str:
+        return f"WishDeck({len(self._cards)} cards)"
 
 
 class WishDataError(ValueError):
@@ -134,21 +171,25 @@ def parse_wishes(doc: Any) -> tuple[Wish, ...]:
         chars = tuple(PIECE_NAMES.index(n) for n in names)
         if all(START_ZONE[c] == zone for c in chars):
             raise WishDataError(f"{where}: « {title} » is already fulfilled by the starting position")
-        out.append(Wish(i, zone, chars, title))
+        out.append(Wish(i + 1, zone, chars, title))
     return tuple(out)
 
 
 @cache
-def load_wishes() -> tuple[Wish, ...]:
-    """The original 38-card wish deck, validated on load."""
+def load_wishes() -> WishDeck:
+    """The original 38-card wish deck, validated on load (``load_wishes()[n]`` is card n)."""
     text = resources.files("gamelib.passante").joinpath("data/wishes.json").read_text(encoding="utf-8")
-    return parse_wishes(json.loads(text))
+    return WishDeck(parse_wishes(json.loads(text)))
 
 
 WISHES = load_wishes()
-WISH_ZONE = tuple(w.zone for w in WISHES)
-WISH_MASK = tuple(w.mask for w in WISHES)
-ALL_WISHES = (1 << NUM_WISHES) - 1
+WISH_NUMBERS = tuple(range(1, NUM_WISHES + 1))
+# indexed by wish number (index 0 unused: -1 zone, and a mask no position satisfies)
+WISH_ZONE = (-1, *(w.zone for w in WISHES))
+WISH_MASK = (1 << 9, *(w.mask for w in WISHES))
+WISH_CHARS = ((), *(w.characters for w in WISHES))
+ALL_WISHES = ((1 << (NUM_WISHES + 1)) - 1) ^ 1
+"""Bit ``n`` stands for wish ``n`` (1..38) in every wish bitmask."""
 
 DIE_FACES = (POLICIER, MENDIANTE, GARDIEN, CHAT, POETE, GARCON)
 """The die's six characters: every character but the Comédienne (who rolls it) and the
@@ -185,6 +226,24 @@ def bits(mask: int) -> tuple[int, ...]:
 
 
 # ---------------------------------------------------------------------------- actions
+def _in_range(value: object, high: int, low: int = 0) -> bool:
+    # bools are ints equal to 0/1: an action built with True equals (and writes as) the one with 1
+    return isinstance(value, int) and low <= value < high
+
+
+def _char_name(char: object) -> str:
+    """A character's notation name; a visibly wrong token for a hand-built out-of-range field."""
+    return PIECE_NAMES[char] if isinstance(char, int) and 0 <= char < 8 else f"?{char!r}"
+
+
+def _loc_name(loc: object) -> str:
+    return LOCATION_NAMES[loc] if isinstance(loc, int) and 0 <= loc < 5 else f"?{loc!r}"
+
+
+def _number(wish: object) -> str:
+    return str(wish) if _in_range(wish, NUM_WISHES + 1, 1) else f"?{wish!r}"
+
+
 @dataclass(frozen=True, slots=True)
 class Start(Action):
     """The first player puts the Passante on ``ecole`` (walks clockwise) or ``cafe`` (anticlockwise)."""
@@ -192,7 +251,7 @@ class Start(Action):
     zone: int
 
     def __str__(self) -> str:
-        return f"start {LOCATION_NAMES[self.zone]}"
+        return f"start {_loc_name(self.zone)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +261,7 @@ class WishCard(Action):
     wish: int
 
     def __str__(self) -> str:
-        return f"wish {self.wish + 1}"
+        return f"wish {_number(self.wish)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +271,7 @@ class CharacterCard(Action):
     char: int
 
     def __str__(self) -> str:
-        return f"card {PIECE_NAMES[self.char]}"
+        return f"card {_char_name(self.char)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,7 +281,7 @@ class DieRoll(Action):
     char: int
 
     def __str__(self) -> str:
-        return f"die {PIECE_NAMES[self.char]}"
+        return f"die {_char_name(self.char)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,7 +291,7 @@ class RoundEvent(Action):
     char: int
 
     def __str__(self) -> str:
-        return f"event {PIECE_NAMES[self.char]}"
+        return f"event {_char_name(self.char)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +310,7 @@ class Move(Action):
     to: int
 
     def __str__(self) -> str:
-        return f"move {PIECE_NAMES[self.char]} {LOCATION_NAMES[self.to]}"
+        return f"move {_char_name(self.char)} {_loc_name(self.to)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +320,7 @@ class Board(Action):
     char: int
 
     def __str__(self) -> str:
-        return f"board {PIECE_NAMES[self.char]}"
+        return f"board {_char_name(self.char)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +330,7 @@ class Drive(Action):
     to: int
 
     def __str__(self) -> str:
-        return f"drive {LOCATION_NAMES[self.to]}"
+        return f"drive {_loc_name(self.to)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,7 +340,7 @@ class Play(Action):
     char: int
 
     def __str__(self) -> str:
-        return f"play {PIECE_NAMES[self.char]}"
+        return f"play {_char_name(self.char)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -291,7 +350,7 @@ class Target(Action):
     char: int
 
     def __str__(self) -> str:
-        return f"target {PIECE_NAMES[self.char]}"
+        return f"target {_char_name(self.char)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -302,7 +361,7 @@ class Send(Action):
     to: int
 
     def __str__(self) -> str:
-        return f"send {PIECE_NAMES[self.char]} {LOCATION_NAMES[self.to]}"
+        return f"send {_char_name(self.char)} {_loc_name(self.to)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,7 +371,7 @@ class Discard(Action):
     wish: int
 
     def __str__(self) -> str:
-        return f"discard {self.wish + 1}"
+        return f"discard {_number(self.wish)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +390,7 @@ class Hint(Action):
     zone: int
 
     def __str__(self) -> str:
-        return f"hint {PIECE_NAMES[self.char]} {LOCATION_NAMES[self.zone]}"
+        return f"hint {_char_name(self.char)} {_loc_name(self.zone)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -342,9 +401,25 @@ class End(Action):
         return "end"
 
 
+FIELD_RANGES = {"char": (0, 7), "to": (0, 4), "zone": (0, 4), "wish": (1, NUM_WISHES)}
+"""The range of every action field (characters 0-7, locations 0-4, wish numbers 1-38)."""
+
+
+def _bad_field(action: Action) -> str:
+    """What is wrong with a hand-built action's fields ('' when every field is in range)."""
+    if not is_dataclass(action):
+        return ""
+    for f in fields(action):
+        low, high = FIELD_RANGES.get(f.name, (None, None))
+        value = getattr(action, f.name)
+        if low is not None and high is not None and not _in_range(value, high + 1, low):
+            return f"field {f.name!r} must be an int between {low} and {high}, got {value!r}"
+    return ""
+
+
 # Interned actions: legal_actions returns shared objects.
 STARTS = {ECOLE: Start(ECOLE), CAFE: Start(CAFE)}
-WISH_CARDS = tuple(WishCard(w) for w in range(NUM_WISHES))
+WISH_CARDS = tuple(WishCard(w) for w in range(NUM_WISHES + 1))  # by number; [0] is never legal
 CHARACTER_CARDS = tuple(CharacterCard(c) for c in CHARACTERS)
 DIE_ROLLS = tuple(DieRoll(c) for c in CHARACTERS)
 EVENTS = tuple(RoundEvent(c) for c in CHARACTERS)
@@ -355,7 +430,7 @@ DRIVES = tuple(Drive(z) for z in LOCATIONS)
 PLAYS = tuple(Play(c) for c in CHARACTERS)
 TARGETS = tuple(Target(c) for c in CHARACTERS)
 SENDS = tuple(tuple(Send(c, z) for z in LOCATIONS) for c in CHARACTERS)
-DISCARDS = tuple(Discard(w) for w in range(NUM_WISHES))
+DISCARDS = tuple(Discard(w) for w in range(NUM_WISHES + 1))
 HINTS = tuple(tuple(Hint(c, z) for z in LOCATIONS) for c in CHARACTERS)
 
 # ---------------------------------------------------------------------------- phases
@@ -477,6 +552,8 @@ class PassanteGame(Game):
         utility="identical",
         description="Cooperative: move Belle Époque characters so that everyone's secret wishes come true.",
         returns_during_play=True,
+        capabilities=frozenset({"observation_tensor"}),
+        hidden_masks=("wish ?", "discard ?"),
     )
     Options: ClassVar[type] = PassanteOptions
     options: PassanteOptions
@@ -501,14 +578,14 @@ class PassanteGame(Game):
 
     def action_universe(self) -> tuple[Action, ...]:
         """Every action of this configuration, in a fixed order (hints only with ``table_talk``)."""
-        universe: list[Action] = [STARTS[ECOLE], STARTS[CAFE], *WISH_CARDS, *CHARACTER_CARDS]
+        universe: list[Action] = [STARTS[ECOLE], STARTS[CAFE], *WISH_CARDS[1:], *CHARACTER_CARDS]
         universe += [DIE_ROLLS[c] for c in DIE_FACES]
         universe += [*EVENTS, DRAW]
         universe += [MOVES[c][z] for c in CHARACTERS for z in LOCATIONS if not (c == CHAT and z == PLACE)]
         universe += [BOARDS[c] for c in CHARACTERS if c != CHAT]
         universe += [*DRIVES, *PLAYS, *TARGETS]
         universe += [SENDS[c][z] for c in CHARACTERS for z in LOCATIONS if not (c == CHAT and z == PLACE)]
-        universe += [*DISCARDS, KEEP]
+        universe += [*DISCARDS[1:], KEEP]
         if self.options.table_talk:
             universe += [HINTS[c][z] for c in CHARACTERS for z in ZONES]
         universe.append(END)
@@ -554,7 +631,7 @@ class PassanteGame(Game):
             if verb in ("draw", "keep", "end"):
                 return {"draw": DRAW, "keep": KEEP, "end": END}[verb]
             if verb in ("wish", "discard"):
-                w = parse_int(args[0], "wish number", 1, NUM_WISHES) - 1
+                w = parse_int(args[0], "wish number", 1, NUM_WISHES)
                 return WISH_CARDS[w] if verb == "wish" else DISCARDS[w]
             if verb == "start":
                 z = location_of(args[0])
@@ -643,6 +720,11 @@ class PassanteState(State):
         self.eff_queue: tuple[int, ...] = ()  # Policier: characters to send; Poète: players to discard
         self.eff_count = 0  # Poète: wishes discarded by the current player
         self.eff_return = RETURN_TURN
+        self.secrets: tuple[tuple[int, int], ...] = ()
+        """(history index, seat) of every step only that seat sees: the wish cards dealt to it
+        (``wish N``) and its Poète discards (``discard N``); the others see ``wish ?``."""
+        self.laid_log: tuple[tuple[int, int, int], ...] = ()
+        """(history index, seat, wish) of every wish laid down, in order (public)."""
         self._settle()
 
     # ------------------------------------------------------------------ queries
@@ -684,6 +766,12 @@ class PassanteState(State):
 
     def may_move(self, player: int, char: int) -> bool:
         """Seed: "Aucun autre joueur ne peut déplacer ce personnage" (the one with a heart)."""
+        seat = self.check_player(player)
+        if not _in_range(char, 8):
+            raise ValueError(f"char must be a character index 0..7, got {char!r}")
+        return self._may_move(seat, char)  # type: ignore[arg-type]
+
+    def _may_move(self, player: int, char: int) -> bool:
         # a character wearing several hearts may be moved by each of their owners
         return self.hearts[player] == char or char not in self.hearts
 
@@ -760,11 +848,11 @@ class PassanteState(State):
             if self.pos[c] == self.bus
             and c != CHAT
             and c not in self.boarding
-            and (carry_controlled or self.may_move(p, c))
+            and (carry_controlled or self._may_move(p, c))
         ]
 
     def _hints(self, player: int) -> list[Action]:
-        pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISHES[w].characters}
+        pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISH_CHARS[w]}
         return [HINTS[c][z] for c, z in sorted(pairs)]
 
     def _effect_actions(self) -> list[Action]:
@@ -781,7 +869,7 @@ class PassanteState(State):
         return [TARGETS[c] for c in self._targets()]
 
     def _targetable(self, char: int) -> bool:
-        return not self.game.options.effects_respect_control or self.may_move(self.actor, char)
+        return not self.game.options.effects_respect_control or self._may_move(self.actor, char)
 
     def _nearest(self, candidates: list[int], origin: int) -> list[int]:
         if not candidates:
@@ -840,6 +928,9 @@ class PassanteState(State):
 
     # ------------------------------------------------------------------ errors
     def _explain_illegal(self, action: Action) -> IllegalAction:
+        bad = _bad_field(action)
+        if bad:
+            return IllegalAction("notation", f"{type(action).__name__}: {bad}", action)
         who = self.current_player
         phase_name = "wish draw" if self.pending else PHASE_NAMES[self.phase]
         chance_kinds = (WishCard, CharacterCard, DieRoll, RoundEvent)
@@ -918,7 +1009,7 @@ class PassanteState(State):
                 return IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
             assert isinstance(action, Move)
             c = action.char
-            if not self.may_move(p, c):
+            if not self._may_move(p, c):
                 owner = self.player_name(self.controllers(c)[0])
                 return IllegalAction("control", f"the {PIECE_TITLES[c]} wears {owner}'s heart", action)
             if c == CHAT:
@@ -955,7 +1046,7 @@ class PassanteState(State):
         name = PIECE_TITLES[eff]
         if eff == POETE:
             if isinstance(action, Discard):
-                return IllegalAction("poete", f"wish {action.wish + 1} is not in the player's hand", action)
+                return IllegalAction("poete", f"wish {action.wish} is not in the player's hand", action)
             if isinstance(action, Keep):
                 return IllegalAction(
                     "poete",
@@ -1026,6 +1117,7 @@ class PassanteState(State):
                 self._end_effect()
         elif isinstance(action, Discard):
             p = self.actor
+            self.secrets = (*self.secrets, (len(self.history), p))
             self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
             self.discards[p] = (*self.discards[p], action.wish)
             self.eff_count += 1
@@ -1045,6 +1137,8 @@ class PassanteState(State):
         for p, hand in enumerate(self.hands):
             shown = [w for w in hand if occ[WISH_ZONE[w]] & WISH_MASK[w] == WISH_MASK[w]]
             if shown:
+                step = len(self.history)
+                self.laid_log = (*self.laid_log, *((step, p, w) for w in shown))
                 self.hands[p] = tuple(w for w in hand if w not in shown)
                 self.fulfilled[p] = self.fulfilled[p] + tuple(shown)
                 self.pending = self.pending + (p,) * len(shown)
@@ -1053,6 +1147,7 @@ class PassanteState(State):
 
     def _deal_wish(self, wish: int) -> None:
         p = self.pending[0]
+        self.secrets = (*self.secrets, (len(self.history), p))
         self.pending = self.pending[1:]
         self.wish_deck &= ~(1 << wish)
         self.hands[p] = tuple(sorted((*self.hands[p], wish)))
@@ -1328,11 +1423,8 @@ class PassanteState(State):
         return (*self._public_key(), self.wish_deck, tuple(self.hands), tuple(self.discards))
 
     # ------------------------------------------------------------------ hidden information
-    def observation(self, player: int | None) -> PassanteObservation:
-        """What ``player`` sees: the board, every public card, and their own wishes only."""
-        n = self.game.num_players
-        if player is not None and not (isinstance(player, int) and 0 <= player < n):
-            raise ValueError(f"player must be between 0 and {n - 1} (or None), got {player!r}")
+    def _observation(self, player: int | None) -> PassanteObservation:
+        """What ``player`` sees: the board, every public card, and their own wishes only (1..38)."""
         see_all = player is None or self.game.options.open_hands
         return PassanteObservation(
             player=player,
@@ -1342,7 +1434,18 @@ class PassanteState(State):
             discards=tuple(d if see_all or p == player else None for p, d in enumerate(self.discards)),
         )
 
-    def observation_tensor(self, player: int) -> list[float]:
+    def _hidden_steps(self, player: int) -> Mapping[int, str]:
+        """The wish cards dealt to the others (``wish ?``) and their Poète discards (``discard ?``)."""
+        if self.game.options.open_hands:
+            return {}
+        history = self.history
+        return {
+            i: "wish ?" if isinstance(history[i], WishCard) else "discard ?"
+            for i, seat in self.secrets
+            if seat != player
+        }
+
+    def _observation_tensor(self, player: int) -> list[float]:
         """``observation(player)`` as a fixed-length vector of floats in [0, 1] (for learning agents).
 
         With ``n`` players the layout is, in order: per character, its location one-hot (8 x 5);
@@ -1361,8 +1464,6 @@ class PassanteState(State):
         effect returns to the round.  Length: :func:`passante_tensor_size` (``253 + 62 * n``).
         """
         n = self.game.num_players
-        if not (isinstance(player, int) and 0 <= player < n):
-            raise ValueError(f"player must be between 0 and {n - 1}, got {player!r}")
         see_all = self.game.options.open_hands
         out = [0.0] * passante_tensor_size(n)
         i = 0
@@ -1390,16 +1491,16 @@ class PassanteState(State):
         for p in range(n):
             if see_all or p == player:
                 for w in self.hands[p]:
-                    out[i + w] = 1.0
+                    out[i + w - 1] = 1.0
             i += NUM_WISHES
         for p in range(n):
             if see_all or p == player:
                 for w in self.discards[p]:
-                    out[i + w] = 1.0
+                    out[i + w - 1] = 1.0
         i += NUM_WISHES
         for laid in self.fulfilled:
             for w in laid:
-                out[i + w] = 1.0
+                out[i + w - 1] = 1.0
         i += NUM_WISHES
         out[i + self.phase] = 1.0
         i += 8
@@ -1456,46 +1557,11 @@ class PassanteState(State):
             i += 3
         return out
 
-    def determinize(self, player: int, rng: random.Random) -> PassanteState:
-        """A full state consistent with ``observation(player)``, sampled uniformly.
+    def _determinize(self, player: int, rng: random.Random) -> PassanteState:
+        """A real game ``player`` cannot tell apart from this one (:func:`.analysis.determinize`)."""
+        from gamelib.passante.analysis import determinize
 
-        The unseen wishes (not in ``player``'s hand, not laid down, not ``player``'s own
-        discards) are dealt at random into the other hands, the other players' discards and the
-        deck, keeping their sizes.  A wish visible on the board right now cannot be in a hand (it
-        would have been laid down), so those go to the deck or the discards.
-        """
-        world = cast(PassanteState, self.clone())
-        if self.game.options.open_hands:
-            return world
-        n = self.game.num_players
-        others = [p for p in range(n) if p != player]
-        unseen = list(bits(self.wish_deck))
-        for q in others:
-            unseen.extend(self.hands[q])
-            unseen.extend(self.discards[q])
-        unseen.sort()
-        visible = [w for w in unseen if self.is_visible(w)]
-        free = [w for w in unseen if not self.is_visible(w)]
-        # slots: first the hands (which may only take free cards), then discards and deck
-        hand_slots = sum(len(self.hands[q]) for q in others)
-        rng.shuffle(free)
-        to_hands, rest = free[:hand_slots], free[hand_slots:] + visible
-        rng.shuffle(rest)
-        i = 0
-        for q in others:
-            k = len(self.hands[q])
-            world.hands[q] = tuple(sorted(to_hands[i : i + k]))
-            i += k
-        j = 0
-        for q in others:
-            k = len(self.discards[q])
-            world.discards[q] = tuple(rest[j : j + k])
-            j += k
-        deck = 0
-        for w in rest[j:]:
-            deck |= 1 << w
-        world.wish_deck = deck
-        return world
+        return determinize(self, player, rng)
 
     # ------------------------------------------------------------------ text
     def __str__(self) -> str:
@@ -1516,7 +1582,7 @@ class PassanteState(State):
             lines.append(f"  {LOCATION_TITLES[z]:<15} {', '.join(names)}")
         for p in range(self.game.num_players):
             card = PIECE_TITLES[self.char_hand[p]] if self.char_hand[p] >= 0 else "-"
-            wishes = " ".join(str(w + 1) for w in self.hands[p])
+            wishes = " ".join(str(w) for w in self.hands[p])
             lines.append(
                 f"  {self.player_name(p)}: card {card}; wishes {wishes}; fulfilled {len(self.fulfilled[p])}"
             )

@@ -14,6 +14,7 @@ import gamelib
 from gamelib import CHANCE
 from gamelib.agents import RandomAgent, make_agent
 from gamelib.core.drawing import LabelCollection, label_strings
+from gamelib.core.i18n import using_language
 from gamelib.passante import board as B
 from gamelib.passante.agents import WishSeekerAgent, cooperative_ismcts, evaluate, heuristic, wish_cost
 from gamelib.passante.analysis import (
@@ -63,9 +64,9 @@ def test_every_variant_plays_to_the_end(options: dict[str, object]) -> None:
                 [w for h in state.hands for w in h]
                 + [w for d in state.discards for w in d]
                 + [w for f in state.fulfilled for w in f]
-                + [w for w in range(NUM_WISHES) if state.wish_deck >> w & 1]
+                + [w for w in range(1, NUM_WISHES + 1) if state.wish_deck >> w & 1]
             )
-            assert sorted(places) == list(range(NUM_WISHES))
+            assert sorted(places) == list(range(1, NUM_WISHES + 1))
 
 
 @settings(max_examples=40, deadline=None)
@@ -136,8 +137,8 @@ def test_seeker_completes_a_wish_in_one_move() -> None:
         for w in state.hands[p]:
             state.wish_deck |= 1 << w
         state.hands[p] = ()
-    state.wish_deck &= ~1
-    state.hands[0] = (0,)  # « Leçon de choses »: the Chat at the école, one move away
+    state.wish_deck &= ~(1 << 1)
+    state.hands[0] = (1,)  # « Leçon de choses »: the Chat at the école, one move away
     state._legal_cache = None
     state.apply("draw")
     state.apply(state.sample_chance())
@@ -165,30 +166,32 @@ def test_evaluate_is_within_the_score_range() -> None:
 def test_fewest_moves_known_cases() -> None:
     state = gamelib.make("passante", players=2).new_game(seed=0)
     assert isinstance(state, PassanteState)
-    plan = fewest_moves(state, 0)  # the Chat to the école: one jump of two zones
+    plan = fewest_moves(state, 1)  # the Chat to the école: one jump of two zones
     assert plan.moves == 1 and plan.steps == ("move chat ecole",) and plan.turns == 1
     # « Muse en terrasse »: Gardien, Comédienne, Poète at the café.  The Poète is there; the
     # Comédienne is one step away, the Gardien two (parc -> théâtre -> café, or via the place)
-    plan = fewest_moves(state, 37)
+    plan = fewest_moves(state, 38)
     assert plan.moves == 3 and plan.turns == 2
     # with the Omnibus on the parc the Gardien rides it: two moves, one turn
     state.bus = B.PARC
-    assert fewest_moves(state, 37).moves == 2 and fewest_turns(state, 37) == 1
+    assert fewest_moves(state, 38).moves == 2 and fewest_turns(state, 38) == 1
 
 
 def test_fewest_moves_is_zero_when_visible_and_matches_the_cost_bound() -> None:
     state = gamelib.make("passante", players=2).new_game(seed=0)
     assert isinstance(state, PassanteState)
     state.pos = [B.PARC] * 8
-    assert fewest_moves(state, 12).moves == 0  # « Ode à un moineau » is visible on the parc
-    for w in range(NUM_WISHES):
+    assert fewest_moves(state, 13).moves == 0  # « Ode à un moineau » is visible on the parc
+    for w in range(1, NUM_WISHES + 1):
         plan = fewest_moves(state, w)
         assert plan.moves <= wish_cost(state.pos, w)
         assert plan.turns <= plan.moves or plan.moves == 0
     with pytest.raises(ValueError):
-        fewest_moves(state, NUM_WISHES)
+        fewest_moves(state, NUM_WISHES + 1)
+    with pytest.raises(ValueError):
+        fewest_moves(state, 0)
     rows = distance_table(state)
-    assert len(rows) == NUM_WISHES and rows[0][1] == WISHES[0].title
+    assert len(rows) == NUM_WISHES and rows[0][1] == WISHES[1].title
 
 
 def test_score_distribution_and_communication() -> None:
@@ -230,12 +233,13 @@ def test_drawing_shows_only_the_perspective_hand() -> None:
     game = gamelib.make("passante", players=3)
     state = gamelib.play(game, [WishSeekerAgent()] * 3, seed=6, max_actions=50)
     assert isinstance(state, PassanteState)
-    omniscient = _texts(draw_state(state))
-    mine = _texts(draw_state(state, perspective=0))
+    with using_language("fr"):
+        omniscient = _texts(draw_state(state))
+        mine = _texts(draw_state(state, perspective=0))
     for p in range(3):
         for w in state.hands[p]:
-            assert f"#{w + 1} " in omniscient
-            assert (f"#{w + 1} " in mine) == (p == 0)
+            assert f"#{w} " in omniscient
+            assert (f"#{w} " in mine) == (p == 0)
     assert "Passante" in mine and "Omnibus" in mine and "Souhaits exaucés" in mine
     with pytest.raises(ValueError):
         draw_state(state, perspective=5)
@@ -256,7 +260,7 @@ def test_fewest_moves_plans_replay_as_legal_actions() -> None:
             base.apply(base.sample_chance())
         base.apply("start ecole")
         assert isinstance(base, PassanteState)
-        for w in range(NUM_WISHES):
+        for w in range(1, NUM_WISHES + 1):
             state = base.clone()
             assert isinstance(state, PassanteState)
             plan = fewest_moves(state, w)

@@ -66,11 +66,11 @@ def empty_hands(state: PassanteState) -> None:
 
 def give_wishes(state: PassanteState, player: int, *numbers: int) -> None:
     for n in numbers:
-        w = n - 1
+        w = n
         state.wish_deck &= ~(1 << w)
         for p in range(len(state.hands)):
             state.hands[p] = tuple(x for x in state.hands[p] if x != w)
-    state.hands[player] = tuple(sorted((*state.hands[player], *(n - 1 for n in numbers))))
+    state.hands[player] = tuple(sorted((*state.hands[player], *numbers)))
     touch(state)
 
 
@@ -434,11 +434,11 @@ def test_round_event_poete_applies_to_every_player() -> None:
     s.apply("event poete")
     assert s.phase == EFFECT and s.current_player == 1  # the player who ended the round first
     refused(s, "keep", "poete")
-    s.apply(f"discard {s.hands[1][0] + 1}")
+    s.apply(f"discard {s.hands[1][0]}")
     s.apply("keep")
     draw_pending(s)
     assert s.current_player == 0
-    s.apply(f"discard {s.hands[0][0] + 1}")
+    s.apply(f"discard {s.hands[0][0]}")
     s.apply("keep")
     draw_pending(s)
     assert s.phase == MAIN and [len(h) for h in s.hands] == [4, 4]
@@ -480,7 +480,7 @@ def test_visible_wish_is_laid_down_and_replaced() -> None:
     s.apply("move poete place")
     s.apply("end")
     s.apply("move poete parc")
-    assert s.fulfilled == [(), (12,)] and s.pending == (1,)
+    assert s.fulfilled == [(), (13,)] and s.pending == (1,)
     s.apply(s.sample_chance())
     assert len(s.hands[1]) == 1 and s.score() == 1
     assert s.returns() == [1.0, 1.0]
@@ -513,7 +513,7 @@ def test_poete_discard_then_draw() -> None:
     refused(s, "move policier parc", "effect-pending")
     s.apply("discard 20")
     s.apply("keep")
-    assert s.pending == (0,) and 19 in s.discards[0]
+    assert s.pending == (0,) and 20 in s.discards[0]
     draw_pending(s)
     assert len(s.hands[0]) == 2 and s.phase == MAIN
 
@@ -525,7 +525,7 @@ def test_poete_min_discard_option() -> None:
     give_wishes(s, 0, 20)
     s.apply("play poete")
     s.apply("keep")
-    assert s.hands[0] == (19,)
+    assert s.hands[0] == (20,)
 
 
 def test_garcon_sends_a_character_of_his_zone_to_the_cafe() -> None:
@@ -731,9 +731,9 @@ def test_determinize_keeps_what_the_player_knows() -> None:
             [w for h in world.hands for w in h]
             + [w for d in world.discards for w in d]
             + [w for f in world.fulfilled for w in f]
-            + [w for w in range(NUM_WISHES) if world.wish_deck >> w & 1]
+            + [w for w in range(1, NUM_WISHES + 1) if world.wish_deck >> w & 1]
         )
-        assert cards == list(range(NUM_WISHES))
+        assert cards == list(range(1, NUM_WISHES + 1))
 
 
 def test_determinize_varies_other_hands() -> None:
@@ -806,7 +806,7 @@ def test_bad_notation(text: str, message: str) -> None:
 
 
 def test_wish_titles_render() -> None:
-    assert "Leçon de choses" in str(WISHES[0])
+    assert "Leçon de choses" in str(WISHES[1])
 
 
 def test_two_hearts_on_one_character_both_owners_may_move_it() -> None:

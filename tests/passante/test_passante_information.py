@@ -1,0 +1,202 @@
+"""A Une Passante on the core information protocol: what each seat is shown, and determinize.
+
+Everything seat p is shown (observation, public history, information state) must be identical
+for a state S and for ``S.determinize(p)``, and the determinized world must be a real game:
+it replays to itself from its record.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+import gamelib
+from gamelib import CHANCE, IllegalAction
+from gamelib.passante import analysis
+from gamelib.passante.rules import (
+    NUM_WISHES,
+    Board,
+    CharacterCard,
+    DieRoll,
+    Discard,
+    Drive,
+    Hint,
+    Move,
+    PassanteState,
+    Play,
+    RoundEvent,
+    Send,
+    Start,
+    Target,
+    WishCard,
+)
+
+
+def walk(state: PassanteState, rng: random.Random, steps: int) -> PassanteState:
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    return state
+
+
+def positions(players: int, options: dict[str, Any], count: int, seed: int = 0) -> list[PassanteState]:
+    game = gamelib.make("passante", players=players, options=options)
+    rng = random.Random(seed)
+    out = []
+    for s in range(count):
+        state = walk(game.new_game(seed=s), rng, rng.randrange(10, 400))
+        assert isinstance(state, PassanteState)
+        out.append(state)
+    return out
+
+
+def shown(state: PassanteState, player: int) -> tuple[Any, ...]:
+    return (
+        state.observation(player),
+        state.public_history(player),
+        state.information_state(player),
+        state.information_state_string(player),
+        state.observation_tensor(player),
+    )
+
+
+def test_the_others_wishes_are_masked_in_the_history() -> None:
+    state = positions(3, {}, 1, seed=3)[0]
+    for p in range(3):
+        seen = state.public_history(p)
+        for i, (action, text) in enumerate(zip(state.history, seen, strict=True)):
+            if isinstance(action, WishCard):
+                mine = any(i == step and seat == p for step, seat in state.secrets)
+                assert text == (str(action) if mine else "wish ?")
+            elif isinstance(action, Discard):
+                assert text in (str(action), "discard ?")
+            else:
+                assert text == str(action)
+        assert "wish ?" in seen
+    assert state.public_history(None) == tuple(str(a) for a in state.history)
+    assert set(gamelib.make("passante").info.hidden_masks) == {"wish ?", "discard ?"}
+    assert gamelib.make("passante").info.has("observation_tensor")
+
+
+def test_open_hands_hide_nothing() -> None:
+    state = positions(2, {"open_hands": True}, 1)[0]
+    assert state.public_history(0) == state.public_history(None)
+    assert state.determinize(1, random.Random(0)) == state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("options", [{}, {"lay_wishes": "automatic"}], ids=["default", "automatic"])
+def test_determinize_is_a_real_game_showing_the_same(players: int, options: dict[str, Any]) -> None:
+    game = gamelib.make("passante", players=players)
+    if "lay_wishes" not in game.option_dict():
+        options = {}
+    rng = random.Random(players)
+    varied = 0
+    for state in positions(players, options, 12, seed=players):
+        for p in range(players):
+            world = state.determinize(p, rng)
+            assert isinstance(world, PassanteState)
+            assert shown(world, p) == shown(state, p)
+            assert gamelib.from_record(world.to_record()) == world
+            assert world.current_player == state.current_player
+            varied += world.history != state.history
+            walk(world, rng, 30)  # the world plays on
+    assert varied >= 6 * players  # resampled, not the real world handed back
+
+
+def test_the_check_can_fail() -> None:
+    """A world with another hand dealt but the true history is told apart by the others."""
+    state = positions(3, {}, 1, seed=5)[0]
+    fake = state.clone()
+    assert isinstance(fake, PassanteState)
+    hidden = [w for w in range(1, NUM_WISHES + 1) if fake.wish_deck >> w & 1]
+    if fake.hands[1] and hidden:
+        out = fake.hands[1][0]
+        fake.hands[1] = tuple(sorted((*fake.hands[1][1:], hidden[0])))
+        fake.wish_deck = fake.wish_deck & ~(1 << hidden[0]) | 1 << out
+        assert shown(fake, 0) == shown(state, 0)  # seat 0 cannot tell...
+        assert gamelib.from_record(fake.to_record()) != fake  # ...but it is not a real game
+
+
+def test_determinize_varies_the_hidden_deals() -> None:
+    state = positions(3, {}, 1, seed=8)[0]
+    worlds = {tuple(state.determinize(0, random.Random(i)).hands[1]) for i in range(20)}
+    assert len(worlds) > 3
+    histories = {tuple(map(str, state.determinize(0, random.Random(i)).history)) for i in range(5)}
+    assert len(histories) > 1
+
+
+def test_wish_numbers_are_the_cards_numbers_everywhere() -> None:
+    for state in positions(2, {}, 6, seed=1):
+        numbers = [w for h in state.hands for w in h] + [w for f in state.fulfilled for w in f]
+        numbers += [w for d in state.discards for w in d]
+        assert all(1 <= w <= NUM_WISHES for w in numbers)
+        obs = state.observation(0)
+        assert obs.hands[0] == state.hands[0]
+        for w in state.hands[0]:
+            assert f"wish {w}" in state.public_history(0)
+
+
+@pytest.mark.parametrize("seat", [3, -1, True, 1.0, "0"])
+def test_seats_out_of_range_raise_value_error(seat: Any) -> None:
+    state = positions(3, {}, 1)[0]
+    for method in (
+        state.observation,
+        state.public_history,
+        state.information_state,
+        state.observation_tensor,
+        lambda p: state.determinize(p, random.Random(0)),
+        lambda p: state.may_move(p, 0),
+    ):
+        with pytest.raises(ValueError):
+            method(seat)
+
+
+HAND_BUILT = [
+    Move(9, 0),
+    Move(0, 7),
+    Move(-1, 0),
+    WishCard(0),
+    WishCard(39),
+    Discard(0),
+    Discard(100),
+    Target(8),
+    Send(3, 9),
+    Board(-1),
+    Drive(5),
+    Play(12),
+    Start(7),
+    CharacterCard(8),
+    DieRoll(9),
+    RoundEvent(-1),
+    Hint(8, 0),
+    Hint(0, 9),
+]
+
+
+@pytest.mark.parametrize("action", HAND_BUILT, ids=repr)
+def test_hand_built_actions_out_of_range_are_illegal(action: Any) -> None:
+    for state in positions(2, {}, 3, seed=2):
+        before = state.key()
+        with pytest.raises(IllegalAction):
+            state.apply(action)
+        assert state.key() == before
+        assert "?" in str(action)  # writes without crashing, and never as a legal notation
+
+
+def test_fallback_count_is_small() -> None:
+    """The sampler finds a consistent world (the real one is the last resort)."""
+    misses = 0
+    tries = 0
+    for state in positions(3, {}, 10, seed=11):
+        for p in range(3):
+            sampler = analysis._WorldSampler(state, p)
+            tries += 1
+            misses += all(sampler.sample(random.Random(k)) is None for k in range(3))
+    assert misses <= tries // 10
