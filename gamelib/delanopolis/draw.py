@@ -26,12 +26,16 @@ from gamelib.core.drawing import (
     Backdrop,
     Labels,
 )
+from gamelib.core.i18n import Wording
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, content
 from gamelib.delanopolis.rules import (
     BIDDING,
-    OUTCOME_TEXT,
+    BOOST_WINDOW,
+    LOT,
     OVER,
-    PHASE_NAMES,
+    PARK_CHOICE,
+    PRE_ROLL,
+    ROLL_DICE,
     AuctionResult,
     DelanopolisObservation,
 )
@@ -63,6 +67,19 @@ SEINE = np.array(
 TERRAIN_RADIUS = 0.085
 HIDDEN_BAR = 60
 """Height of the grey "?" bar standing for a sealed bid not yet revealed."""
+WORDS = Wording(__package__)
+"""What the drawing says, in English or French (``gamelib.set_language``)."""
+PHASE_WORDS = {
+    LOT: "phase_lot",
+    PRE_ROLL: "phase_pre_roll",
+    BOOST_WINDOW: "phase_boost",
+    ROLL_DICE: "phase_dice",
+    BIDDING: "phase_bidding",
+    PARK_CHOICE: "phase_park",
+    OVER: "phase_over",
+}
+REFUGE_NAME_RIGHT = frozenset({1})
+"""Refuges whose name goes right of their box (Buttes-Chaumont would sit on La Villette's)."""
 
 
 def player_colour(player: int) -> str:
@@ -70,7 +87,23 @@ def player_colour(player: int) -> str:
 
 
 def _role(view: DelanopolisObservation, player: int) -> str:
-    return "mayor" if player == view.mayor else "challenger"
+    return WORDS("mayor") if player == view.mayor else WORDS("challenger")
+
+
+def _who(view: DelanopolisObservation, player: int) -> str:
+    """ "2 challenger", "0 mayor"."""
+    return WORDS("player_role", player=player, role=_role(view, player))
+
+
+def _wrapped(name: str, longest: int = 16) -> str:
+    """A long place name on two lines, cut at its hyphen or space nearest the middle."""
+    if len(name) <= longest:
+        return name
+    cuts = [i for i, c in enumerate(name) if c in "- "]
+    if not cuts:
+        return name
+    cut = min(cuts, key=lambda i: abs(i - len(name) / 2))
+    return name[: cut + 1].rstrip() + "\n" + name[cut + 1 :]
 
 
 def _smooth(points: np.ndarray, samples: int = 200) -> np.ndarray:
@@ -121,7 +154,7 @@ def _draw_city(ring: tuple[int, ...], refuge_on_double: bool, ax: Axes) -> None:
     """Paris, the Seine, the walking ring (when pawns walk it) and the refuges."""
     data = content()
     shapes: list[Patch] = [Ellipse((0, -0.02), 2.16, 1.56, facecolor=PARIS_COLOUR, edgecolor="#9a8f7a", lw=6)]
-    labels = Labels()
+    labels, names = Labels(), Labels()
     seine = _seine()
     ax.plot(seine[:, 0], seine[:, 1], color=SEINE_COLOUR, lw=14, solid_capstyle="round", zorder=1)
     labels.add(0.86, -0.50, "la Seine", 13, colour="#2f6ea5", style="italic", rotation=12)
@@ -151,11 +184,15 @@ def _draw_city(ring: tuple[int, ...], refuge_on_double: bool, ax: Axes) -> None:
             )
         )
         labels.add(r.x, r.y, f"R{r.number}", 14, colour="white", ha="center", va="center", weight="bold")
-        labels.add(r.x, r.y - 0.085, r.name, 10.5, colour="#2e5a25", ha="center", va="top")
+        if r.number in REFUGE_NAME_RIGHT:
+            names.add(r.x + 0.075, r.y, r.name, 10.5, colour="#2e5a25", va="center")
+        else:
+            names.add(r.x, r.y - 0.085, r.name, 10.5, colour="#2e5a25", ha="center", va="top")
     for group, zorder in ((shapes, 0), (ring_shapes, 2), (refuge_shapes, 3)):
         if group:
             ax.add_collection(PatchCollection(group, match_original=True, zorder=zorder), autolim=False)
     labels.emit(ax, zorder=5)
+    names.emit(ax, zorder=5, named=True)
 
 
 def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) -> None:
@@ -176,7 +213,7 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
     reachable = frozenset(state.game.reachable)
     city = (ring, o.refuge_on_double)
     ax.add_artist(Backdrop(("city", *city), functools.partial(_draw_city, *city), zorder=0))
-    labels = Labels()
+    labels, names = Labels(), Labels()
     halos: list[Patch] = []
     terrains: list[Patch] = []
     for t in range(TERRAINS):
@@ -197,8 +234,8 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
             va="center",
             weight="bold",
         )
-        label = place.name if t in reachable else f"{place.name}\n(never rolled)"
-        labels.add(place.x, place.y - TERRAIN_RADIUS - 0.012, label, 11, ha="center", va="top")
+        label = _wrapped(place.name) + ("" if t in reachable else "\n" + WORDS("never_rolled"))
+        names.add(place.x, place.y - TERRAIN_RADIUS - 0.012, label, 11, ha="center", va="top")
         if owner >= 0:
             labels.add(
                 place.x + TERRAIN_RADIUS * 0.85,
@@ -240,8 +277,9 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
                 zorder=7,
             )
     if any(c == START for c in view.where):
-        labels.add(-1.02, 0.72, "start", 11.5, colour="#555555", ha="center")
+        labels.add(-1.02, 0.72, WORDS("start"), 11.5, colour="#555555", ha="center")
     labels.emit(ax, zorder=5)
+    names.emit(ax, zorder=5, named=True)
 
 
 def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservation) -> None:
@@ -250,7 +288,7 @@ def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservatio
     n = len(view.vots)
     ax.set_ylim(-0.35, n + 1.2)
     labels = Labels()
-    headers = ("player", "VOT'S", "COM'S", "atouts", "terr.")
+    headers = (WORDS("col_player"), "VOT'S", "COM'S", WORDS("col_tokens"), WORDS("col_terrains"))
     xs = (0.02, 0.45, 0.63, 0.81, 0.95)
     for x, h in zip(xs, headers, strict=True):
         labels.add(x, n + 0.6, h, 12, weight="bold", ha="left" if x < 0.3 else "center", va="center")
@@ -275,49 +313,63 @@ def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservatio
             mfc=player_colour(p),
             mec="k",
         )
-        labels.add(
-            0.09, y, f"{p} {_role(view, p)}", 12, va="center", weight="bold" if p == view.mayor else "normal"
-        )
+        labels.add(0.09, y, _who(view, p), 12, va="center", weight="bold" if p == view.mayor else "normal")
         labels.add(xs[1], y, str(view.vots[p]), 12, va="center", ha="center")
         labels.add(xs[2], y, str(view.coms[p]), 12, va="center", ha="center")
         tok = view.tokens[p]
         # the mayor's tokens are jokers (a "J"), a challenger's atouts; "✓" once one is played
-        tokens = (f"{tok}{' J' if p == view.mayor else ''}" if tok else "—") + (
-            " ✓" if view.boosted[p] else ""
-        )
+        joker = " " + WORDS("joker_mark") if p == view.mayor else ""
+        tokens = (f"{tok}{joker}" if tok else "—") + (" ✓" if view.boosted[p] else "")
         labels.add(xs[3], y, tokens, 12, va="center", ha="center")
         labels.add(xs[4], y, str(view.owner.count(p)), 12, va="center", ha="center", weight="bold")
         flags = []
         if view.skip_next[p]:
-            flags.append("skips next turn")
+            flags.append(WORDS("skips"))
         if state.bankrupt[p]:
-            flags.append("bankrupt")
+            flags.append(WORDS("bankrupt"))
         if flags:
             labels.add(0.09, y - 0.36, ", ".join(flags), 10.5, colour="#aa3333", va="center")
-    labels.emit(ax)
+    labels.emit(ax, named=True)
+
+
+NOT_YET = -1
+"""A bid in ``_auction_rows`` not made yet (the seat is still to bid)."""
 
 
 def _auction_rows(
     view: DelanopolisObservation, auction: AuctionResult | None
 ) -> tuple[str, list[tuple[int, int | None, bool]], int]:
-    """(title, [(player, bid or None if hidden, boosted)], winner) for the panel."""
+    """(title, [(player, bid, None if hidden or NOT_YET if still to bid, boosted)], winner)."""
     names = content().terrains
     if view.phase == BIDDING:
         rows = []
         for p in view.bid_order:
             b = view.bids[p]
-            if b is not None and b < 0:
-                continue  # not yet bid
-            rows.append((p, b, view.boosted[p]))
-        return f"Sealed bids for {view.landed + 1}. {names[view.landed].name}", rows, -1
+            rows.append((p, NOT_YET if b is not None and b < 0 else b, view.boosted[p]))
+        title = WORDS("sealed_bids", number=view.landed + 1, name=names[view.landed].name)
+        return title, rows, -1
     if auction is None:
-        return "No auction yet", [], -1
+        return WORDS("no_auction"), [], -1
     rows = [(p, auction.bids[p], auction.boosted[p]) for p in range(len(auction.bids))]
-    return f"Last auction: {auction.terrain + 1}. {names[auction.terrain].name}", rows, auction.winner
+    title = WORDS("last_auction", number=auction.terrain + 1, name=names[auction.terrain].name)
+    return title, rows, auction.winner
+
+
+def _bar(b: int | None, boosted: bool) -> tuple[float, str, bool]:
+    """(height, text over it, hatched) of one bid's bar: its value as it counts, "?" if hidden."""
+    if b is None:
+        return HIDDEN_BAR, "?", True
+    if b == NOT_YET:
+        return 0, WORDS("not_yet"), False
+    return b * (2 if boosted else 1), f"{b}×2" if boosted else f"{b}", boosted
 
 
 def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionResult | None = None) -> None:
-    """Bars of the bids (as they count: atouts and jokers double them) against the mayor's COM'S."""
+    """Bars of the bids (as they count: atouts and jokers double them) against the mayor's COM'S.
+
+    Every bidder has a place from the first bid on: "?" for a sealed bid, "…" for a seat still
+    to bid; the challengers' total and the mayor's COM'S stand at the right.
+    """
     if auction is None and view.auctions and view.phase != BIDDING:
         auction = view.auctions[-1]
     title, rows, winner = _auction_rows(view, auction)
@@ -326,83 +378,84 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     # every bar carries its value: no ticks (their layout was a third of this panel's time)
     ax.set_xticks([])
     ax.set_yticks([])
-    notes = Labels()  # in axes coordinates
-    notes.add(0, 1, title, 12.5, va="bottom", weight="bold", offset=(0, 6))  # where a title goes
-    notes.add(-0.015, 0.5, "points", 11, ha="center", va="bottom", rotation=90)
+    notes = Labels()  # in axes coordinates, around the axes as a title and axis labels are
+    notes.add(0, 1, title, 12.5, va="bottom", weight="bold", offset=(0, 6))
+    notes.add(0, 0.5, WORDS("points"), 11, ha="center", va="bottom", rotation=90, offset=(-4, 0))
     if not rows:
-        notes.add(0.5, 0.5, "—", 20, ha="center")
-        notes.emit(ax, coordinates="axes")
+        notes.add(0.5, 0.5, WORDS("no_auction"), 12, ha="center", va="center", colour="#777777")
+        notes.emit(ax, coordinates="axes", bound="figure")
         return
+    notes.add(0.5, 0, WORDS("bidders"), 10.5, ha="center", va="top", colour="#555555", offset=(0, -34))
     mayor = view.mayor
-    labels, heights, colours, texts, hatches = [], [], [], [], []
-    challengers_total = 0
-    hidden_total = False
-    hidden_height = HIDDEN_BAR
+    xs_all: list[float] = []
+    heights_all: list[float] = []
+    texts_all: list[str] = []
+    labels_all: list[str] = []
+    challengers_total, hidden_total = 0, False
+    x = 0.0
     for p, b, boosted in rows:
         if p == mayor:
             continue
-        labels.append(f"{p}")
-        value = None if b is None else b * (2 if boosted else 1)
-        hidden_total |= value is None
-        challengers_total += value or 0
-        heights.append(value if value is not None else hidden_height)
-        colours.append(player_colour(p) if value is not None else "#dddddd")
-        texts.append("?" if value is None else (f"{b}×2" if boosted else f"{b}"))
-        hatches.append("//" if boosted or value is None else "")
-    xs = list(range(len(labels)))
-    bars = ax.bar(xs, heights, color=colours, edgecolor="k", lw=1.5)
-    for bar, h in zip(bars, hatches, strict=True):
-        bar.set_hatch(h)
-    top = max([*heights, 1])
-    mayor_row = next(((b, x) for p, b, x in rows if p == mayor), None)
-    total_x = len(xs) + 0.3
+        height, text, hatched = _bar(b, boosted)
+        hidden_total |= b is None  # seats still to bid add nothing yet
+        challengers_total += int(height) if b is not None and b != NOT_YET else 0
+        if height:
+            colour = player_colour(p) if b is not None else "#dddddd"
+            bar = ax.bar([x], [height], color=colour, edgecolor="k", lw=1.5)[0]
+            bar.set_hatch("//" if hatched else "")
+        xs_all.append(x)
+        heights_all.append(height)
+        texts_all.append(text)
+        labels_all.append(f"{p}")
+        x += 1
+    total_x = x + 0.3
+    total = HIDDEN_BAR if hidden_total else challengers_total
     ax.bar(
         [total_x],
-        [hidden_height if hidden_total else challengers_total],
+        [total],
         color="#dddddd" if hidden_total else "#bbbbbb",
         hatch="//" if hidden_total else "",
         edgecolor="k",
         lw=1.5,
         width=0.8,
     )
-    total_text = "?" if hidden_total else str(challengers_total)
-    texts_all = [*texts, total_text]
-    xs_all = [*xs, total_x]
-    heights_all = [*heights, hidden_height if hidden_total else challengers_total]
-    labels_all = [*labels, "chall.\ntotal"]
+    xs_all.append(total_x)
+    heights_all.append(total)
+    texts_all.append("?" if hidden_total else str(challengers_total))
+    labels_all.append(WORDS("challengers_total"))
+    mayor_row = next(((b, boosted) for p, b, boosted in rows if p == mayor), None)
     if mayor_row is not None:
-        b, boosted = mayor_row
-        value = None if b is None else b * (2 if boosted else 1)
+        height, text, hatched = _bar(*mayor_row)
         mx = total_x + 1.2
-        height = hidden_height if value is None else value
-        colour = "#dddddd" if value is None else player_colour(mayor)
-        bar = ax.bar([mx], [height], color=colour, edgecolor="k", lw=2.5)[0]
-        if boosted or value is None:
-            bar.set_hatch("//")
+        if height:
+            colour = "#dddddd" if mayor_row[0] is None else player_colour(mayor)
+            bar = ax.bar([mx], [height], color=colour, edgecolor="k", lw=2.5)[0]
+            bar.set_hatch("//" if hatched else "")
         xs_all.append(mx)
         heights_all.append(height)
-        texts_all.append("?" if value is None else (f"{b}×2" if boosted else f"{b}"))
-        labels_all.append(f"{mayor} mayor\nCOM'S")
-        top = max(top, height)
-    top = max(top, challengers_total)
+        texts_all.append(text)
+        labels_all.append(WORDS("mayor_bar", player=mayor))
+    top = max([*heights_all, 1])
     if view.phase == BIDDING:
-        waiting = [str(p) for p in view.bid_order if view.bids[p] is not None and view.bids[p] == -1]
+        waiting = [str(p) for p, b, _ in rows if b == NOT_YET]
         if waiting:
-            notes.add(0.01, 0.97, "still to bid: " + ", ".join(waiting), 11, va="top")
+            notes.add(0.01, 0.97, WORDS("still_to_bid", players=", ".join(waiting)), 11, va="top")
     values = Labels()
     for bar_x, bar_h, bar_text in zip(xs_all, heights_all, texts_all, strict=True):
         values.add(bar_x, bar_h + top * 0.03, bar_text, 12, ha="center", va="bottom", weight="bold")
+    ticks = Labels()
     for bar_x, label in zip(xs_all, labels_all, strict=True):  # under the bars, as tick labels were
-        values.add(bar_x, 0, label, 11, ha="center", va="top", offset=(0, -4))
+        ticks.add(bar_x, 0, label, 11, ha="center", va="top", offset=(0, -4))
     values.emit(ax)
+    ticks.emit(ax, bound="figure")
     ax.set_xlim(-0.6, xs_all[-1] + 0.6)
-    ax.set_ylim(0, top * 1.3)
+    ax.set_ylim(0, top * 1.45)  # room above the bars for the notes
     if winner >= 0:
-        taken = f"taken by {winner} ({_role(view, winner)})"
+        taken = WORDS("taken_by", player=winner, role=_role(view, winner))
         notes.add(0.99, 0.97, taken, 11.5, colour=player_colour(winner), ha="right", va="top", weight="bold")
     elif view.phase != BIDDING:
-        notes.add(0.99, 0.97, "no sale", 11.5, ha="right", va="top")
-    notes.emit(ax, coordinates="axes")
+        notes.add(0.99, 0.97, WORDS("no_sale"), 11.5, ha="right", va="top")
+    notes.emit(ax, coordinates="axes", bound="figure")
 
 
 def _last_chapter(view: DelanopolisObservation) -> str:
@@ -413,16 +466,27 @@ def _last_chapter(view: DelanopolisObservation) -> str:
     return ""
 
 
-def _status(state: DelanopolisState, view: DelanopolisObservation) -> str:
+def status_line(state: DelanopolisState, view: DelanopolisObservation | None = None) -> str:
+    """The table's status in words: round, roller, phase and who acts (or the outcome)."""
+    view = view or state.observation(None)
     o = state.options
     if view.phase == OVER:
         winners = ", ".join(str(w) for w in view.winners)
-        return f"Game over: {OUTCOME_TEXT[view.outcome]} (winner: {winners})"
-    rnd = min(state.round + 1, o.rounds)
+        return WORDS("game_over", outcome=WORDS(f"outcome_{view.outcome}"), winners=winners)
     who = view.current_player
-    actor = f"{who} ({_role(view, who)}) to act" if who >= 0 else "the dice" if view.mayor >= 0 else "the lot"
-    roller = f", roller {view.roller}" if view.roller >= 0 else ""
-    return f"Delanopolis, round {rnd}/{o.rounds}{roller}: {PHASE_NAMES[view.phase]}, {actor}"
+    if who >= 0:
+        actor = WORDS("to_act", player=who, role=_role(view, who))
+    else:
+        actor = WORDS("the_dice") if view.mayor >= 0 else WORDS("the_lot")
+    roller = WORDS("roller", player=view.roller) if view.roller >= 0 else ""
+    return WORDS(
+        "status",
+        round=min(state.round + 1, o.rounds),
+        rounds=o.rounds,
+        roller=roller,
+        phase=WORDS(PHASE_WORDS[view.phase]),
+        actor=actor,
+    )
 
 
 FIGURE_WIDTH = 9.5
@@ -455,7 +519,7 @@ def draw_state(state: DelanopolisState, ax: Any = None, perspective: int | None 
     bottom, size = band(HEADING + MAP_HEIGHT, PANELS)
     ax_players = fig.add_axes((0.005, bottom, 0.47, size * 0.97))
     _draw_players(state, ax_players, view)
-    ax_auction = fig.add_axes((0.56, bottom + size * 0.16, 0.43, size * 0.68))
+    ax_auction = fig.add_axes((0.56, bottom + size * 0.24, 0.43, size * 0.6))
     draw_auction_into(ax_auction, view)
     bottom, size = band(HEADING + MAP_HEIGHT + PANELS, STORY)
     ax_text = fig.add_axes((0.0, bottom, 1.0, size))
@@ -474,12 +538,12 @@ def draw_state(state: DelanopolisState, ax: Any = None, perspective: int | None 
         )
         story.emit(ax_text, coordinates="axes")
     heading = Labels()  # in figure coordinates, where a suptitle goes
-    heading.add(0.5, 1 - 0.12 / height, _status(state, view), 14, ha="center", va="top", weight="bold")
-    _legend(ax_map, [(player_colour(p), f"{p} {_role(view, p)}") for p in range(len(view.vots))])
-    heading.emit(ax_map, zorder=10, coordinates="figure")
+    heading.add(0.5, 1 - 0.12 / height, status_line(state, view), 14, ha="center", va="top", weight="bold")
+    _legend(ax_map, [(player_colour(p), _who(view, p)) for p in range(len(view.vots))])
+    heading.emit(ax_map, zorder=10, coordinates="figure", named=True)
     if perspective is not None:
         seen = Labels()  # where the map's title goes
-        seen.add(0.99, 1, f"as player {perspective} sees it", 12, ha="right", va="top", style="italic")
+        seen.add(0.99, 1, WORDS("seen_by", player=perspective), 12, ha="right", va="top", style="italic")
         seen.emit(ax_map, zorder=10, coordinates="axes")
     return fig
 
@@ -489,7 +553,7 @@ def _legend(ax: Axes, entries: list[tuple[str, str]]) -> None:
 
     Drawn by hand: a matplotlib legend measures each of its texts on every redraw.
     """
-    entries = [*entries, (FREE_COLOUR, "free terrain")]
+    entries = [*entries, (FREE_COLOUR, WORDS("free_terrain"))]
     rows = (len(entries) + 1) // 2
     row, column, swatch = 0.032, 0.165, (0.022, 0.016)
     frame = FancyBboxPatch(
@@ -524,7 +588,7 @@ def draw_auction(
     return fig
 
 
-def draw_landing_odds(odds: dict[str, dict[int, Any]], title: str = "Landing odds per terrain") -> Figure:
+def draw_landing_odds(odds: dict[str, dict[int, Any]], title: str | None = None) -> Figure:
     """Grouped bars: for each label (a placement option), the probability of landing on each terrain."""
     fig = Figure(figsize=(14, 6), layout="constrained")
     ax = fig.add_subplot()
@@ -541,7 +605,8 @@ def draw_landing_odds(odds: dict[str, dict[int, Any]], title: str = "Landing odd
     ax.tick_params(axis="x", labelrotation=30)
     for tick in ax.get_xticklabels():
         tick.set_horizontalalignment("right")
-    ax.set_ylabel("probability per roll", fontsize=13)
-    ax.set_title(title, fontsize=16, weight="bold")
+    ax.set_ylabel(WORDS("odds_axis"), fontsize=13)
+    ax.set_xlabel(WORDS("odds_terrain"), fontsize=13)
+    ax.set_title(WORDS("odds_title") if title is None else title, fontsize=16, weight="bold")
     ax.legend(fontsize=12)
     return fig
