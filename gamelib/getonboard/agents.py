@@ -33,7 +33,11 @@ def _check(state: State) -> GetOnBoardState:
 
 
 class GreedyAgent:
-    """Best immediate value: the stick after which the player's score is highest."""
+    """Best immediate value: the stick after which the player's score is highest.
+
+    A stick that eliminates the player (a loop now, or one every way to finish the shape forces)
+    is chosen only when nothing else is legal: the text makes it legal (``loops="allowed"``).
+    """
 
     name = "greedy"
 
@@ -42,11 +46,11 @@ class GreedyAgent:
         best: list[Action] = []
         best_value = float("-inf")
         for action in s.legal_actions():
-            child = _check(s.clone())
-            child.apply(action)
-            if child.eliminated[player]:
+            if s.fatal(action):  # a loop now or forced later this turn (legal under loops="allowed")
                 value = -1000.0
             else:
+                child = _check(s.clone())
+                child.apply(action)
                 value = child.score(player) + 0.01 * free_region(child, player)
             if value > best_value + 1e-9:
                 best, best_value = [action], value
@@ -158,3 +162,6 @@ AGENTS: dict[str, Any] = {
     "lookahead": LookaheadAgent,
     "mcts": ticket_mcts,
 }
+
+SEAT_AGENTS = "planner"
+"""The agent every seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""

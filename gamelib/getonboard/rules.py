@@ -23,6 +23,7 @@ has perfect information with chance: ``observation(p)`` is the whole table
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
@@ -252,9 +253,16 @@ class GetOnBoardOptions:
     """Which ticket sets Rome's fluid colour: "round" (each revealed ticket) or "first-ticket"."""
     fluid_bonus: str = "with-transfer"
     """Rome's +1 circle on a fluid section: "with-transfer" (only where opponents' sticks lie) or "always"."""
-    loops: str = "forced-only"
-    """A stick that re-enters one's own line: "forced-only" (only when no other stick can finish
-    the shape safely) or "allowed" (always offered; it eliminates the player either way)."""
+    loops: str = "allowed"
+    """A stick that re-enters one's own line (now, or by force later in the turn): "allowed" (the
+    text: « Revenir sur un carrefour déjà visité [...] le joueur est éliminé », a legal move that
+    eliminates) or "forced-only" (offered only when no other stick finishes the shape safely: a
+    convenience for random baselines and searches; the default of rules version 1)."""
+    shape_fit: str = "whole-shape"
+    """"whole-shape" (the text: the route « du tracé demandé » is laid whole, « Le nombre de segments
+    et le nombre de virages doivent être respectés », so a stick after which the rest of the shape
+    cannot be laid on the map is refused, rule ``shape-fits-map``) or "per-stick" (any stick on an
+    open section is offered; a line stuck mid-shape ends its turn there, the sticks left are lost)."""
     tourist_overflow: str = "lost"
     """A tourist reached when the current row is full: "lost" or "next-row"."""
     empty_destination: str = "ignore"
@@ -273,7 +281,8 @@ class GetOnBoardOptions:
             "city": CITY_CHOICES,
             "rome_fluid": ("round", "first-ticket"),
             "fluid_bonus": ("with-transfer", "always"),
-            "loops": ("forced-only", "allowed"),
+            "loops": ("allowed", "forced-only"),
+            "shape_fit": ("whole-shape", "per-stick"),
             "tourist_overflow": ("lost", "next-row"),
             "empty_destination": ("ignore", "close"),
         }
@@ -418,6 +427,31 @@ def apply_features(
     return sheet
 
 
+def _survives_per_stick(
+    board: CityMap, node: int, heading: int, junctions: str, step: int, sticks: int, boxes: int, visited: int
+) -> bool:
+    """Under ``shape_fit="per-stick"``: can sticks ``step..`` go on from ``node`` without re-entering
+    ``visited``?  A line with no stick the shape allows is stuck, which ends the turn safely."""
+    if step >= sticks:
+        return True
+    nbrs = board.neighbour[node]
+    back = OPPOSITE[heading]
+    stuck = True
+    for d in range(4):
+        nb = nbrs[d]
+        if nb < 0 or d == back:
+            continue
+        cost = junction_cost(junctions, step, heading, d)
+        if cost > boxes:
+            continue
+        stuck = False
+        if not visited >> nb & 1 and _survives_per_stick(
+            board, nb, d, junctions, step + 1, sticks, boxes - cost, visited | 1 << nb
+        ):
+            return True
+    return stuck
+
+
 # ---------------------------------------------------------------------------- what a seat sees
 @dataclass(frozen=True)
 class GetOnBoardObservation:
@@ -484,6 +518,11 @@ class GetOnBoardGame(Game):
     )
     Options: ClassVar[type] = GetOnBoardOptions
     options: GetOnBoardOptions
+    version: ClassVar[str] = "2"
+    legacy_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "1": {"loops": "forced-only", "shape_fit": "whole-shape"}
+    }
+    """Rules version 1 offered a looping stick only when forced (``loops="forced-only"``)."""
 
     def _validate_setup(self) -> None:
         opts, n = self.options, self.num_players
@@ -751,25 +790,68 @@ class GetOnBoardState(State):
     def _lay_directions(self, p: int) -> list[int]:
         if self.forced_straight:
             return self._forced_directions(p)
+        on_map = self._shape_directions(p)
+        if self.game.options.loops == "allowed" or len(on_map) < 2:
+            return on_map
+        safe = [d for d in on_map if not self._fatal_stick(p, d)]
+        return safe or on_map
+
+    def _shape_directions(self, p: int) -> list[int]:
+        """Sticks the shape allows now (loops aside): an open section, a turn box for a changed
+        junction, and under ``shape_fit="whole-shape"`` a way to lay the rest of the shape on the map."""
         node, heading = self.end[p], self.heading[p]
         shape, step, boxes = self.shape, self.step, self.boxes_left(p)
-        board, visited = self.board, self.visited[p]
-        on_map, safe = [], []
+        board = self.board
+        whole = self.game.options.shape_fit == "whole-shape"
+        out = []
         for d in self._open_directions(p):
             cost = junction_cost(shape.junctions, step, heading, d)
             if cost > boxes:
                 continue
-            nb = board.neighbour[node][d]
-            if not completable(board, nb, d, shape.junctions, step + 1, shape.sticks, boxes - cost, None):
-                continue
-            on_map.append(d)
-            if not visited >> nb & 1 and completable(
-                board, nb, d, shape.junctions, step + 1, shape.sticks, boxes - cost, visited | 1 << nb
+            if whole and not completable(
+                board,
+                board.neighbour[node][d],
+                d,
+                shape.junctions,
+                step + 1,
+                shape.sticks,
+                boxes - cost,
+                None,
             ):
-                safe.append(d)
-        if self.game.options.loops == "allowed" or not safe:
-            return on_map
-        return safe
+                continue
+            out.append(d)
+        return out
+
+    def _fatal_stick(self, p: int, d: int) -> bool:
+        """Whether the stick ``d`` of the shape re-enters p's line now, or forces it later this turn."""
+        board, shape, step = self.board, self.shape, self.step
+        nb = board.neighbour[self.end[p]][d]
+        visited = self.visited[p]
+        if visited >> nb & 1:
+            return True
+        if self.forced_straight:
+            return False
+        boxes = self.boxes_left(p) - junction_cost(shape.junctions, step, self.heading[p], d)
+        if self.game.options.shape_fit == "whole-shape":
+            return not completable(
+                board, nb, d, shape.junctions, step + 1, shape.sticks, boxes, visited | 1 << nb
+            )
+        return not _survives_per_stick(
+            board, nb, d, shape.junctions, step + 1, shape.sticks, boxes, visited | 1 << nb
+        )
+
+    def fatal(self, action: Action) -> bool:
+        """Whether the legal ``go``/``bonus`` action ``action`` eliminates the player to act: it
+        re-enters their line now, or every way to finish the shape this turn does.
+
+        With ``loops="allowed"`` (the text) such sticks are legal; agents use this to avoid them.
+        """
+        p = self.current_player
+        if p < 0 or not isinstance(action, (Go, Bonus)) or self.end[p] < 0:
+            return False
+        if isinstance(action, Bonus) or self.phase != P_LAY:
+            return bool(self.visited[p] >> self.board.neighbour[self.end[p]][action.direction] & 1)
+        return self._fatal_stick(p, action.direction)
 
     def _forced_directions(self, p: int) -> list[int]:
         """The FAQ's exception: one stick, straight ahead; any open direction if straight is off the map."""
@@ -905,18 +987,20 @@ class GetOnBoardState(State):
                 f"the shape {shape.name!r} needs {want} here and all 5 turn boxes are used",
                 action,
             )
-        if not completable(
+        if self.game.options.shape_fit == "whole-shape" and not completable(
             board, nb, d, shape.junctions, step + 1, shape.sticks, self.boxes_left(p) - cost, None
         ):
             return IllegalAction(
                 "shape-fits-map",
-                f"from {board.names[nb]} the rest of {shape.name!r} would leave the map",
+                f"from {board.names[nb]} the rest of {shape.name!r} would leave the map "
+                "(the route is laid whole; option shape_fit='per-stick' offers it)",
                 action,
             )
         return IllegalAction(
             "avoid-loop",
             f"going {DIRECTIONS[d]} re-enters the line (now or later this turn), which eliminates; "
-            "another stick finishes the shape safely (option loops='allowed' offers it anyway)",
+            "another stick finishes the shape safely (option loops='forced-only' is set; the text's "
+            "loops='allowed' offers it)",
             action,
         )
 
@@ -981,6 +1065,8 @@ class GetOnBoardState(State):
             alive = self._lay_stick(p, d)
             if not alive or self.forced_straight or self.step >= self.shape.sticks:
                 self._after_shape(p)
+            elif self.game.options.shape_fit == "per-stick" and not self._shape_directions(p):
+                self._after_shape(p)  # stuck mid-shape: the sticks left are lost
         elif phase == P_BONUS:
             p = self.current_player
             if isinstance(action, Bonus):

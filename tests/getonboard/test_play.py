@@ -91,6 +91,28 @@ def test_greedy_and_mcts_play_legal_games() -> None:
     assert make_agent("mcts(iterations=7)", "getonboard").iterations == 7
 
 
+@pytest.mark.parametrize("loops", ["allowed", "forced-only"])
+@pytest.mark.parametrize("shape_fit", ["whole-shape", "per-stick"])
+def test_agents_avoid_eliminating_themselves_under_every_option(loops: str, shape_fit: str) -> None:
+    game = gamelib.make("getonboard", players=2, options={"loops": loops, "shape_fit": shape_fit})
+    rng = random.Random(1)
+    for agent in (GreedyAgent(), PlannerAgent()):
+        for seed in range(2):
+            state = game.new_game(seed=seed)
+            while not state.is_terminal():
+                if state.is_chance_node():
+                    state.apply(state.sample_chance())
+                    continue
+                assert isinstance(state, GetOnBoardState)
+                actions = state.legal_actions()
+                chosen = agent.act(state, state.current_player, rng)
+                if any(not state.fatal(a) for a in actions):
+                    assert not state.fatal(chosen), (agent, seed, str(chosen))
+                state.apply(chosen)
+    final = gamelib.play(game, [PlannerAgent(), PlannerAgent()], seed=0)
+    assert not any(final.eliminated)
+
+
 def test_agents_are_deterministic_given_the_seed() -> None:
     game = gamelib.make("getonboard", players=3, rounds=4)
     a = gamelib.play(game, [PlannerAgent(), GreedyAgent(), RandomAgent()], seed=5)
@@ -182,7 +204,7 @@ def test_cached_map_layer_matches_drawing_it_afresh(monkeypatch: pytest.MonkeyPa
 def test_random_games_keep_the_invariants() -> None:
     """Over random games: 32 sticks suffice, a line is a path unless it eliminated its player."""
     for players in range(1, 6):
-        game = gamelib.make("getonboard", players=players, loops="allowed")
+        game = gamelib.make("getonboard", players=players)  # loops="allowed", the text
         for seed in range(15):
             final = gamelib.play(game, [RandomAgent()] * players, seed=seed)
             assert isinstance(final, GetOnBoardState)
@@ -208,6 +230,7 @@ def test_random_games_keep_the_invariants() -> None:
     rome_fluid=st.sampled_from(["round", "first-ticket"]),
     fluid_bonus=st.sampled_from(["with-transfer", "always"]),
     loops=st.sampled_from(["forced-only", "allowed"]),
+    shape_fit=st.sampled_from(["whole-shape", "per-stick"]),
     overflow=st.sampled_from(["lost", "next-row"]),
     empty=st.sampled_from(["ignore", "close"]),
     start_features=st.booleans(),
@@ -218,6 +241,7 @@ def test_every_option_combination_plays_and_replays(
     rome_fluid: str,
     fluid_bonus: str,
     loops: str,
+    shape_fit: str,
     overflow: str,
     empty: str,
     start_features: bool,
@@ -231,6 +255,7 @@ def test_every_option_combination_plays_and_replays(
         rome_fluid=rome_fluid,
         fluid_bonus=fluid_bonus,
         loops=loops,
+        shape_fit=shape_fit,
         tourist_overflow=overflow,
         empty_destination=empty,
         start_features=start_features,

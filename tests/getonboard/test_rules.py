@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 import gamelib
 from gamelib import IllegalAction, OptionError
 from gamelib.agents import FirstLegalAgent, RandomAgent
+from gamelib.getonboard.analysis import placements
 from gamelib.getonboard.board import DIRECTIONS, load_tables
 from gamelib.getonboard.rules import (
     P_BONUS,
@@ -132,6 +134,7 @@ def test_city_pairing() -> None:
         ("rome_fluid", "never"),
         ("fluid_bonus", 1),
         ("loops", "sometimes"),
+        ("shape_fit", "loose"),
         ("tourist_overflow", "x"),
         ("empty_destination", "x"),
         ("rounds", 0),
@@ -263,6 +266,30 @@ def test_shape_must_fit_on_the_map() -> None:
     assert state.sheets[0].modifications == 1
 
 
+def test_shape_fit_per_stick_offers_a_stick_that_strands_the_shape() -> None:
+    state = setup(shape_fit="per-stick")
+    state.sheets[0] = state.sheets[0]._replace(modifications=5)
+    state.apply("ticket 5")  # "3 straight" from K3: south reaches K4, then the map ends
+    assert legal(state) == {"go W", "go S"}
+    state.apply("go S")  # stuck at K4: the turn ends there, the two sticks left are lost
+    assert line(state, 0) == "K3 K4" and not state.eliminated[0]
+    assert state.current_player == 1 and state.phase == P_LAY and state.step == 0
+    # illegal under per-stick: each stick still needs a section and obeys the turn boxes
+    state = setup(shape_fit="per-stick")
+    state.apply("ticket 2")  # "2 with a turn"
+    state.sheets[0] = state.sheets[0]._replace(modifications=5)
+    refused(state, "go N", "off-map")
+    state.apply("go W")
+    assert legal(state) == {"go N", "go S"}
+    refused(state, "go W", "turn-boxes")
+
+
+def test_shape_fit_default_is_the_whole_shape() -> None:
+    game = gamelib.make("getonboard", players=2)
+    assert game.options.shape_fit == "whole-shape" and game.options.loops == "allowed"
+    assert game.version == "2"
+
+
 def test_five_box_exception_replaces_the_shape_by_one_straight_stick() -> None:
     state = setup()
     place_line(state, 0, "J4 K4")  # heading east at K4; only K3 (north) and K5? is off map
@@ -293,28 +320,125 @@ def test_forced_straight_stick_goes_straight_when_it_can() -> None:
     assert line(state, 0) == "I3 J3 K3" and state.phase == P_BONUS
 
 
-def test_loops_eliminate_and_are_offered_only_when_forced() -> None:
-    state = setup()
+# « Revenir sur un carrefour déjà visité est encore plus grave : le joueur est éliminé » (option loops)
+def test_loop_is_legal_and_eliminates_by_default() -> None:
+    state = setup()  # loops="allowed": the text
+    assert state.game.options.loops == "allowed"
     state.apply("ticket 4")  # "1 segment"
+    place_line(state, 0, "I3 I4 J4 J3")  # end J3 heading north; I3 (west) is on the line
+    assert legal(state) == {"go N", "go E", "go W"}  # offered although safe sticks exist
+    assert [a for a in state.legal_actions() if state.fatal(a)] == [state.game.parse_action("go W")]
+    state.apply("go W")
+    assert state.eliminated[0] and state.score(0) == 0
+    assert line(state, 0) == "I3 I4 J4 J3 I3"
+    # illegal at the default: the line still never goes back nor doubles its own section
+    state = setup()
+    state.apply("ticket 4")
+    place_line(state, 0, "I3 I4 J4 J3")
+    refused(state, "go S", "no-u-turn")
+
+
+def test_loop_forced_later_in_the_turn_is_legal_and_fatal_by_default() -> None:
+    state = setup()
+    state.apply("ticket 1")  # player 0: "2 straight"
+    place_line(state, 0, "I2 I3 I4 J4 J3")  # end J3 heading north
+    assert legal(state) == {"go N", "go E", "go W"}
+    fatal = {str(a) for a in state.legal_actions() if state.fatal(a)}
+    assert fatal == {"go N", "go W"}  # W re-enters I3 now; N can only finish the shape into the line
+    for text in sorted(fatal):
+        # every way on from a fatal stick eliminates, as the placements confirm
+        after = [pl for pl in placements(state) if str(pl.actions[0]) == text]
+        assert after and all(pl.state.eliminated[0] for pl in after)
+    safe = [pl for pl in placements(state) if str(pl.actions[0]) == "go E"]
+    assert safe and not any(pl.state.eliminated[0] for pl in safe)
+
+
+def test_loops_forced_only_refuses_a_loop_while_a_safe_stick_exists() -> None:
+    state = setup(loops="forced-only")
+    state.apply("ticket 4")  # "1 segment"
+    place_line(state, 0, "I3 I4 J4 J3")
+    assert legal(state) == {"go N", "go E"}
+    refused(state, "go W", "avoid-loop")
+    state = setup(loops="forced-only")
+    state.apply("ticket 1")  # "2 straight": N forces a loop at the second stick
+    place_line(state, 0, "I2 I3 I4 J4 J3")
+    assert legal(state) == {"go E"}
+    refused(state, "go N", "avoid-loop")
+    # legal case: trapped, the only stick re-enters the line and is offered
+    state = setup(loops="forced-only")
+    state.apply("ticket 4")
     place_line(state, 0, "J4 J3 K3 K4")  # heading south at K4; J4 (west) is on the line
-    assert legal(state) == {"go W"}  # trapped: the only stick re-enters the line
+    assert legal(state) == {"go W"}
     state.apply("go W")
     assert state.eliminated[0] and state.score(0) == 0
     assert line(state, 0).endswith("K4 J4")
-    # legal case: with a safe stick available, the looping one is refused
-    state = setup()
-    state.apply("ticket 4")
-    place_line(state, 0, "I3 I4 J4 J3")  # end J3 heading north; I3 (west) is on the line
-    assert legal(state) == {"go N", "go E"}
-    refused(state, "go W", "avoid-loop")
-    allowed = setup(loops="allowed")
-    allowed.apply("ticket 4")
-    place_line(allowed, 0, "I3 I4 J4 J3")
-    assert legal(allowed) == {"go N", "go E", "go W"}
+
+
+@pytest.mark.parametrize("loops", ["allowed", "forced-only"])
+@pytest.mark.parametrize("shape_fit", ["whole-shape", "per-stick"])
+def test_fatal_is_exactly_the_sticks_every_placement_of_which_eliminates(loops: str, shape_fit: str) -> None:
+    rng = random.Random(7)
+    checked = 0
+    for seed in range(6):
+        game = gamelib.make("getonboard", players=2, options={"loops": loops, "shape_fit": shape_fit})
+        state = game.new_game(seed=seed)
+        while not state.is_terminal() and checked < 400:
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+                continue
+            assert isinstance(state, GetOnBoardState)
+            if state.phase == P_LAY:
+                p = state.current_player
+                outcomes: dict[str, list[bool]] = {}
+                for pl in placements(state):
+                    outcomes.setdefault(str(pl.actions[0]), []).append(pl.state.eliminated[p])
+                for action in state.legal_actions():
+                    assert state.fatal(action) == all(outcomes[str(action)]), (seed, str(action))
+                    checked += 1
+            state.apply(rng.choice(state.legal_actions()))
+    assert checked > 100
+
+
+def test_old_records_replay_with_the_old_loop_rule() -> None:
+    """Rules version 1 (loops="forced-only" by default): its records replay as they were played."""
+    game = gamelib.make("getonboard", players=2, options={"loops": "forced-only"})
+    final = gamelib.play(game, [RandomAgent()] * 2, seed=3)
+    record = final.to_record()
+    assert record["version"].endswith("+getonboard.2")
+    old = dict(record, version=record["version"].replace("+getonboard.2", "+getonboard.1"))
+    old["options"] = {k: v for k, v in record["options"].items() if k not in ("loops", "shape_fit")}
+    replayed = gamelib.from_record(old)
+    assert replayed.game.options.loops == "forced-only" and replayed == final
+    # a version-1 record is read with version 1's rule: a loop legal today was refused then
+    early = gamelib.make("getonboard", players=2).new_game(seed=0).to_record()
+    actions, looper = _a_game_with_an_avoidable_loop()
+    assert gamelib.from_record(dict(early, actions=actions)).eliminated[looper]
+    v1 = dict(early, version=old["version"], options={}, actions=actions)
+    with pytest.raises(gamelib.RecordError, match="avoid-loop"):
+        gamelib.from_record(v1)
+
+
+def _a_game_with_an_avoidable_loop() -> tuple[list[str], int]:
+    """A 2-player Rome game (seed 0) up to a player walking into their own line with a safe stick left."""
+    state = gamelib.make("getonboard", players=2).new_game(seed=0)
+    rng = random.Random(0)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply(state.sample_chance(rng))
+            continue
+        assert isinstance(state, GetOnBoardState)
+        p = state.current_player
+        actions = state.legal_actions()
+        loops = [a for a in actions if state.phase == P_LAY and state.visited[p] >> state.target(a) & 1]
+        if loops and len(loops) < len(actions):
+            state.apply(loops[0])
+            return [str(a) for a in state.history], p
+        state.apply(rng.choice([a for a in actions if not state.fatal(a)] or actions))
+    raise AssertionError("no avoidable loop found")
 
 
 def test_eliminated_player_is_skipped_and_sticks_stay() -> None:
-    state = setup(loops="allowed")
+    state = setup()
     state.apply("ticket 4")
     place_line(state, 0, "I3 I4 J4 J3")
     state.apply("go W")  # into I3: eliminated
