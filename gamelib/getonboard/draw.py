@@ -19,6 +19,7 @@ from gamelib.core.drawing import (
     Backdrop,
     Labels,
 )
+from gamelib.core.i18n import Wording, language
 from gamelib.getonboard.board import (
     DARK_LOVERS,
     ENTRANCE,
@@ -46,20 +47,35 @@ TICKET_TINTS = {
 }
 RIVER = "#7fb3e6"
 
-# feature -> (badge text, face colour, text colour, marker shape, legend label)
+WORDS = Wording(__package__)
+"""What the drawings say, in English or French (``gamelib.set_language``)."""
+PLAYER_COLOUR_NAMES = ("red", "blue", "green", "purple", "orange")
+# feature -> (badge text, face colour, text colour, marker shape, legend word key)
 FEATURE_STYLE: dict[int, tuple[str, str, str, str, str]] = {
-    ENTRANCE: ("M", "#ffd500", "black", "s", "metro entrance"),
-    1: ("G", "#9b59b6", "white", "o", "granny"),
-    2: ("S", "#2e86de", "white", "o", "student"),
-    3: ("C", "#222222", "white", "s", "cinema"),
-    4: ("T", "#f39c12", "black", "o", "tourist"),
-    5: ("Th", "#c0392b", "white", "^", "theatre (monument)"),
-    6: ("Op", "#7b241c", "white", "p", "opera (monument)"),
-    LIGHT_LOVERS: ("♥", "#ffc0d9", "#d81b60", "o", "lovers, light"),
-    DARK_LOVERS: ("♥", "#6d1b3b", "#ffb3d1", "o", "lovers, dark"),
-    9: ("R", "#1e8449", "white", "h", "restaurant"),
+    ENTRANCE: ("M", "#ffd500", "black", "s", "feature_entrance"),
+    1: ("G", "#9b59b6", "white", "o", "feature_granny"),
+    2: ("S", "#2e86de", "white", "o", "feature_student"),
+    3: ("C", "#222222", "white", "s", "feature_cinema"),
+    4: ("T", "#f39c12", "black", "o", "feature_tourist"),
+    5: ("Th", "#c0392b", "white", "^", "feature_theatre"),
+    6: ("Op", "#7b241c", "white", "p", "feature_opera"),
+    LIGHT_LOVERS: ("♥", "#ffc0d9", "#d81b60", "o", "feature_light"),
+    DARK_LOVERS: ("♥", "#6d1b3b", "#ffb3d1", "o", "feature_dark"),
+    9: ("R", "#1e8449", "white", "h", "feature_restaurant"),
 }
 assert len(FEATURE_STYLE) == len(FEATURES)
+
+
+def player_name(player: int) -> str:
+    """ "player 0 (red)" in the language in force."""
+    colour = PLAYER_COLOUR_NAMES[player % len(PLAYER_COLOUR_NAMES)]
+    return WORDS("player", n=player, colour=WORDS(f"colour_{colour}"))
+
+
+def _word(prefix: str, name: str) -> str:
+    """The translation of a data name (a shape, an objective, a colour), or the name itself."""
+    key = f"{prefix}_{name}"
+    return WORDS(key) if key in WORDS.table["en"] else name
 
 
 def _xy(board: CityMap, node: int) -> tuple[float, float]:
@@ -264,27 +280,31 @@ def draw_lines(state: GetOnBoardState, ax: Axes) -> None:
         counts.emit(ax, zorder=13)
 
 
-def _title(state: GetOnBoardState) -> str:
-    from gamelib.getonboard.rules import P_BONUS, P_LAY, P_OVER, PHASE_NAMES
+def status_line(state: GetOnBoardState) -> str:
+    """The map's two-line title: round and ticket, then who does what (or the winners)."""
+    from gamelib.getonboard.rules import P_BONUS, P_LAY, P_OVER
 
     t = state.tables
-    head = f"{state.board.title} — round {state.round}/{state.game.options.rounds}"
+    head = WORDS("head", city=state.board.title, round=state.round, rounds=state.game.options.rounds)
     if state.ticket:
         ticket = t.tickets[state.ticket - 1]
-        head += f" — ticket {state.ticket} ({t.colours[ticket.colour]})"
+        head += WORDS("ticket", number=state.ticket, colour=_word("colour", t.colours[ticket.colour]))
         fluid = state.fluid_colour()
         if fluid >= 0:
-            head += f", fluid: {SECTION_COLOURS[fluid]}"
+            head += WORDS("fluid", colour=_word("colour", SECTION_COLOURS[fluid]))
     if state.phase == P_OVER:
-        winners = ", ".join(state.player_name(p) for p in state.winners()) or "nobody"
-        return head + f"\nGame over — winner: {winners}"
+        winners = ", ".join(player_name(p) for p in state.winners()) or WORDS("nobody")
+        return head + "\n" + WORDS("game_over", winners=winners)
     p = state.current_player
     if state.phase == P_LAY:
-        shape = "one straight stick (five-box exception)" if state.forced_straight else state.shape.name
-        return head + f"\n{state.player_name(p)} lays {shape!r}: stick {state.step + 1}/{state.shape.sticks}"
+        shape = WORDS("five_box") if state.forced_straight else _word("shape", state.shape.name)
+        lays = WORDS(
+            "lays", player=player_name(p), shape=shape, stick=state.step + 1, sticks=state.shape.sticks
+        )
+        return head + "\n" + lays
     if state.phase == P_BONUS:
-        return head + f"\n{state.player_name(p)} may spend a metro entrance"
-    return head + f"\n{PHASE_NAMES[state.phase]}"
+        return head + "\n" + WORDS("may_spend", player=player_name(p))
+    return head + "\n" + WORDS(f"phase_{state.phase}")
 
 
 def draw_state(
@@ -328,7 +348,7 @@ def draw_state(
         values.emit(ax, zorder=8)
     draw_lines(state, ax)
     # an explicit y: the automatic one measures the axes' contents on every redraw
-    ax.set_title(_title(state), fontsize=14, loc="left", y=1.0)
+    ax.set_title(status_line(state), fontsize=14, loc="left", y=1.0)
     if legend_ax is not None:
         _legend(state, legend_ax)
     return fig
@@ -358,15 +378,18 @@ def _legend(state: GetOnBoardState, ax: Axes) -> None:
     """
     ax.axis("off")
     rome = state.board.city == "rome"
-    ax.add_artist(Backdrop(("map key", rome), functools.partial(_map_key, rome), zorder=1))
+    key = functools.partial(_map_key, rome)
+    ax.add_artist(Backdrop(("map key", rome, language()), key, zorder=1))
     labels, marks, strokes = Labels(), Marks(), Strokes()
     top = ax.get_ylim()[1] - (KEY_ROWS + 0.5) * KEY_ROW - 0.1
     for p in range(state.num_players):
         x = KEY_COLUMNS[0] + 4.6 * (p % 2)
         y = top - KEY_ROW * (p // 2)
-        status = " (eliminated)" if state.eliminated[p] else ""
+        status = WORDS("eliminated") if state.eliminated[p] else ""
         letters = state.personal_letters(p) if p < len(state.personal) else "?"
-        label = f"{state.player_name(p)}: {state.score(p)} pts{status} · objective {letters}"
+        label = WORDS(
+            "player_line", player=player_name(p), score=state.score(p), status=status, letters=letters
+        )
         strokes.append(([(x - 0.2, y), (x + 0.2, y)], PLAYER_COLOURS[p], 6.0, 1.0))
         marks.setdefault(("o", 11), []).append((x, y, PLAYER_COLOURS[p]))
         labels.add(
@@ -387,11 +410,14 @@ def _map_key(rome: bool, ax: Axes) -> None:
         text, face, _, marker, label = FEATURE_STYLE[f]
         x, y = place(f)
         marks.setdefault((marker, 14), []).append((x, y, face))
-        labels.add(x + 0.3, y, f"{text}  {label}", 11, va="center")
-    entries = [(RIVER, 8.0, 1.0, "river (blocked)")]
+        labels.add(x + 0.3, y, f"{text}  {WORDS(label)}", 11, va="center")
+    entries = [(RIVER, 8.0, 1.0, WORDS("river"))]
     if rome:
-        entries += [(tint, 6.0, 1.0, f"{name} street") for name, tint in SECTION_TINTS.items()]
-    entries.append(("black", 9.0, 0.5, "this turn's sticks"))
+        streets = [
+            (tint, WORDS("street", colour=_word("colour", name))) for name, tint in SECTION_TINTS.items()
+        ]
+        entries += [(tint, 6.0, 1.0, label) for tint, label in streets]
+    entries.append(("black", 9.0, 0.5, WORDS("this_turn")))
     index = 2 * KEY_ROWS
     for colour, width, alpha, label in entries:
         x, y = place(index)
@@ -400,7 +426,7 @@ def _map_key(rome: bool, ax: Axes) -> None:
         index += 1
     x, y = place(index)
     marks.setdefault(("D", 11), []).append((x, y, "white"))
-    labels.add(x + 0.3, y, "transfer section", 11, va="center")
+    labels.add(x + 0.3, y, WORDS("transfer"), 11, va="center")
     _emit_key(ax, labels, marks, strokes)
 
 
@@ -457,9 +483,11 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
     ax.axis("off")
     breakdown = state.breakdown(player)
     sheet_no = state.sheet_of[player] + 1 if player < len(state.sheet_of) else 0
-    status = "  — ELIMINATED (scores 0)" if state.eliminated[player] else ""
+    status = WORDS("sheet_eliminated") if state.eliminated[player] else ""
     ax.set_title(
-        f"{state.player_name(player)} — sheet {sheet_no} — total {breakdown['total']}{status}",
+        WORDS(
+            "sheet_title", player=player_name(player), sheet=sheet_no, total=breakdown["total"], status=status
+        ),
         fontsize=18,
         loc="left",
         color=PLAYER_COLOURS[player],
@@ -467,7 +495,7 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
     )
     y = 18.5
     # ticket strip: the shape this sheet gives each colour, ticked when revealed
-    ax.text(0, y + 0.45, "tickets", fontsize=13, va="center", weight="bold")
+    ax.text(0, y + 0.45, WORDS("tickets"), fontsize=13, va="center", weight="bold")
     for i, ticket in enumerate(t.tickets):
         colour = TICKET_TINTS[t.colours[ticket.colour]]
         revealed = ticket.number in state.tickets
@@ -493,34 +521,35 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
         )
     if sheet_no:
         shapes = "   ".join(
-            f"{t.colours[c]}: {t.shapes[t.sheets[sheet_no - 1][c]].name}" for c in range(len(t.colours))
+            f"{_word('colour', t.colours[c])}: {_word('shape', t.shapes[t.sheets[sheet_no - 1][c]].name)}"
+            for c in range(len(t.colours))
         )
         ax.text(4, y - 0.5, shapes, fontsize=10, va="center", color="#444444")
     rows: list[tuple[str, float]] = []
     y = 16.3
-    ax.text(0, y + 0.45, "grannies", fontsize=13, va="center", weight="bold")
+    ax.text(0, y + 0.45, WORDS("grannies"), fontsize=13, va="center", weight="bold")
     _boxes(ax, 4, y, [str(v) for v in t.granny_track], min(sheet.grannies, len(t.granny_track)))
     rows.append(("grannies", y))
     y -= 1.3
-    ax.text(0, y + 0.45, "students", fontsize=13, va="center", weight="bold")
+    ax.text(0, y + 0.45, WORDS("students"), fontsize=13, va="center", weight="bold")
     end = _boxes(ax, 4, y, ["S"] * t.students_max, min(sheet.students, t.students_max))
     ax.text(end + 0.3, y + 0.45, "×", fontsize=16, va="center")
     _boxes(ax, end + 1, y, ["C"] * t.cinemas_max, min(sheet.cinemas, t.cinemas_max))
     rows.append(("students", y))
     y -= 1.3
     for r in range(t.tourist_rows):
-        ax.text(0, y + 0.45, "tourists" if r == 0 else "", fontsize=13, va="center", weight="bold")
+        ax.text(0, y + 0.45, WORDS("tourists") if r == 0 else "", fontsize=13, va="center", weight="bold")
         end = _boxes(ax, 4, y, ["T"] * t.tourist_row_size, sheet.tourist_rows[r])
         closed = r < sheet.tourists_closed
         value = t.tourist_row_values[min(sheet.tourist_rows[r], t.tourist_row_size)]
         _boxes(ax, end + 0.3, y, ["★"], 1 if closed else 0, colour="#c0392b")
-        note = f"= {value}" if closed else (f"open: {value // 2}" if sheet.tourist_rows[r] else "")
+        note = f"= {value}" if closed else (WORDS("open", points=value // 2) if sheet.tourist_rows[r] else "")
         ax.text(end + 1.6, y + 0.45, note, fontsize=11, va="center")
         y -= 1.0
     rows.append(("tourists", y + 1.0 * t.tourist_rows))
     y -= 0.3
     for r in range(t.lover_rows):
-        ax.text(0, y + 0.45, "lovers" if r == 0 else "", fontsize=13, va="center", weight="bold")
+        ax.text(0, y + 0.45, WORDS("lovers") if r == 0 else "", fontsize=13, va="center", weight="bold")
         end = _boxes(ax, 4, y, ["♡"] * t.lovers_per_colour, sheet.light[r], colour="#d81b60")
         end = _boxes(ax, end, y, ["♥"] * t.lovers_per_colour, sheet.dark[r], colour="#6d1b3b")
         closed = r < sheet.lovers_closed
@@ -529,28 +558,32 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
         value = t.couple_points * min(sheet.light[r], sheet.dark[r]) + t.single_points * (
             sheet.light[r] + sheet.dark[r] - 2 * min(sheet.light[r], sheet.dark[r])
         )
-        note = f"= {value}" if closed else (f"open: {value // 2}" if sheet.light[r] + sheet.dark[r] else "")
+        note = (
+            f"= {value}"
+            if closed
+            else (WORDS("open", points=value // 2) if sheet.light[r] + sheet.dark[r] else "")
+        )
         ax.text(end + 1.6, y + 0.45, note, fontsize=11, va="center")
         y -= 1.0
     rows.append(("lovers", y + 1.0 * t.lover_rows))
     y -= 0.3
-    ax.text(0, y + 0.45, "entrances", fontsize=13, va="center", weight="bold")
+    ax.text(0, y + 0.45, WORDS("entrances"), fontsize=13, va="center", weight="bold")
     _boxes(ax, 4, y, ["M"] * t.entrance_boxes, sheet.entrances, crossed=sheet.spent)
     ax.text(
         4 + t.entrance_boxes + 0.3,
         y + 0.45,
-        "kept: 2 each; crossed: spent",
+        WORDS("kept_crossed"),
         fontsize=10,
         va="center",
         color="#444444",
     )
     rows.append(("entrances", y))
     y -= 1.3
-    ax.text(0, y + 0.45, "turn boxes", fontsize=13, va="center", weight="bold")
+    ax.text(0, y + 0.45, WORDS("turn_boxes"), fontsize=13, va="center", weight="bold")
     _boxes(ax, 4, y, [f"-{v}" for v in t.turn_penalties], sheet.modifications)
     rows.append(("turns", y))
     y -= 1.3
-    ax.text(0, y + 0.45, "transfers", fontsize=13, va="center", weight="bold")
+    ax.text(0, y + 0.45, WORDS("transfers"), fontsize=13, va="center", weight="bold")
     for i, v in enumerate(t.transfer_track):
         ticked = i < sheet.transfers
         ax.add_patch(
@@ -567,7 +600,7 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
         )
     rows.append(("transfers", y))
     y -= 1.3
-    ax.text(0, y + 0.45, "objectives", fontsize=13, va="center", weight="bold")
+    ax.text(0, y + 0.45, WORDS("objectives"), fontsize=13, va="center", weight="bold")
     x = 4.0
     for j, oid in enumerate(state.objectives):
         name = t.common[oid - 1][1]
@@ -583,18 +616,19 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
                 ec="black",
             )
         )
-        ax.text(x + 2.3, y + 0.45, f"{name}: {points or '—'}", ha="center", va="center", fontsize=11)
+        label = f"{_word('objective', name)}: {points or '—'}"
+        ax.text(x + 2.3, y + 0.45, label, ha="center", va="center", fontsize=11)
         x += 5.0
     letters = state.personal_letters(player) if player < len(state.personal) else ""
     reached = "".join(
         c.upper() if state.visited[player] >> state.board.letters[c] & 1 else c for c in letters
     )
-    ax.text(x + 0.2, y + 0.45, f"personal {reached} (capitals reached)", fontsize=11, va="center")
+    ax.text(x + 0.2, y + 0.45, WORDS("personal_line", letters=reached), fontsize=11, va="center")
     rows.append(("objectives", y))
     rows.append(("personal", y - 0.6))
     # totals column
     ax.add_patch(Rectangle((25.2, 1.0), 4.6, 16.3, fc="#f4f4f4", ec="black"))
-    ax.text(27.5, 16.8, "points", ha="center", fontsize=13, weight="bold")
+    ax.text(27.5, 16.8, WORDS("points"), ha="center", fontsize=13, weight="bold")
     for i, cat in enumerate(
         (
             "grannies",
@@ -608,12 +642,12 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
             "turns",
         )
     ):
-        ax.text(25.5, 15.8 - 1.45 * i, cat, fontsize=12, va="center")
+        ax.text(25.5, 15.8 - 1.45 * i, WORDS(cat), fontsize=12, va="center")
         ax.text(
             29.5, 15.8 - 1.45 * i, str(breakdown[cat]), fontsize=13, va="center", ha="right", weight="bold"
         )
     ax.plot([25.4, 29.6], [2.3, 2.3], color="black", lw=1.5)
-    ax.text(25.5, 1.6, "total", fontsize=14, va="center", weight="bold")
+    ax.text(25.5, 1.6, WORDS("total"), fontsize=14, va="center", weight="bold")
     ax.text(29.5, 1.6, str(breakdown["total"]), fontsize=16, va="center", ha="right", weight="bold")
     return fig
 
