@@ -8,8 +8,11 @@ the detective has seen, counted exactly).  It shows
   in a smaller deck, option ``escape_card``), how likely it is a face-down hideout, and one row
   per face-down position;
 * a table of the most likely numbers per face-down position, with how many numbers remain.  In the
-  omniscient or the fugitive's view the table also shows the true card and the probability the
-  detective gives it, so a class sees how close the deduction is; the detective's view hides that.
+  omniscient view the table also shows the true card and the probability the detective gives it,
+  so a class sees how close the deduction is; the detective's view hides that.
+
+The fugitive's view shows no belief: the count leaves out the detective's own hand, which the
+fugitive does not see.  Labels come from ``widgets/data/words.json``.
 
 :func:`fugitive_stepper` builds a Stepper with this panel and the Fugitive agents.
 """
@@ -27,8 +30,9 @@ from matplotlib.figure import Figure
 
 import gamelib
 from gamelib import State
-from gamelib.agents import RandomAgent
-from widgets.stepper import PanelFactory, Stepper
+from gamelib.agents import make_agent
+from gamelib.agents.registry import default_agents
+from widgets.stepper import PanelFactory, Stepper, words
 
 FUGITIVE, DETECTIVE = 0, 1
 _PNG_CACHE_SIZE = 32
@@ -62,33 +66,39 @@ class BeliefPanel:
         # Counting worlds is usually milliseconds but can take seconds in crowded positions:
         # a teacher can pause the live update and compute on demand.
         self.live = W.Checkbox(
-            value=True,
-            description="live",
-            tooltip="recompute the belief after every move (untick to step faster)",
-            indent=False,
+            value=True, description=words("belief_live"), tooltip=words("belief_live_tip"), indent=False
         )
         self.live.add_class("gamelib-belief-live")
         self.live.observe(self._on_live, "value")
         self.compute_button = W.Button(
-            description="Compute belief", tooltip="compute the belief for the position shown"
+            description=words("belief_compute"), tooltip=words("belief_compute_tip")
         )
         self.compute_button.add_class("gamelib-belief-compute")
         self.compute_button.on_click(lambda _: self._compute())
         self.compute_button.layout.display = "none"
-        title = W.HTML("<b style='font-size:1.2em'>Detective's belief</b>&nbsp;&nbsp;")
+        self.title = W.HTML()
         self.widget = W.VBox(
-            [W.HBox([title, self.live, self.compute_button]), self.summary, self.strip, self.table]
+            [W.HBox([self.title, self.live, self.compute_button]), self.summary, self.strip, self.table]
         )
         self.widget.add_class("gamelib-belief")
 
     def update(self, state: State) -> None:
         """Show the belief in ``state`` (or, when paused, remember the state for Compute)."""
         self._state = state
+        self.title.value = f"<b style='font-size:1.2em'>{html.escape(words('belief_title'))}</b>&nbsp;&nbsp;"
+        self.live.description = words("belief_live")
+        self.compute_button.description = words("belief_compute")
+        if self.stepper.perspective == FUGITIVE:
+            self.belief, self.error = None, ""
+            self.summary.value = words("belief_not_this_seat")
+            self.strip.layout.display = "none"
+            self.table.value = ""
+            return
         if self.live.value:
             self._compute(max_edges=LIVE_EDGE_BUDGET)
             return
         self.belief, self.error = None, ""
-        self.summary.value = "Paused: press <b>Compute belief</b> (or tick <i>live</i>) to see it."
+        self.summary.value = words("belief_paused")
         self.strip.layout.display = "none"
         self.table.value = ""
 
@@ -101,26 +111,22 @@ class BeliefPanel:
         from gamelib.fugitive.analysis import BeliefTooLarge, belief
 
         state = self._state
-        if state is None:
+        if state is None or self.stepper.perspective == FUGITIVE:
             return
         try:
             # a Fugitive state: the panel checked the game
             current = belief(cast(Any, state), max_edges=max_edges)
         except BeliefTooLarge:
             self.belief, self.error = None, ""
-            self.summary.value = (
-                "Too many possible worlds to count live here: press <b>Compute belief</b> "
-                "to count them anyway (it may take a while)."
-            )
+            self.summary.value = words("belief_too_large")
             self.compute_button.layout.display = None
             self.strip.layout.display = "none"
             self.table.value = ""
             return
         except ValueError as exc:
             self.belief, self.error = None, str(exc)
-            self.summary.value = (
-                f"<span style='color:#b00020'>belief unavailable here: {html.escape(str(exc))}</span>"
-            )
+            message = html.escape(words("belief_unavailable", error=exc))
+            self.summary.value = f"<span style='color:#b00020'>{message}</span>"
             self.strip.layout.display = "none"
             self.table.value = ""
             return
@@ -134,24 +140,21 @@ class BeliefPanel:
             self.strip.layout.display = None
         else:
             self.strip.layout.display = "none"
-        truth = self._true_hideouts(state) if self.stepper.perspective != DETECTIVE else None
+        truth = self._true_hideouts(state) if self.stepper.perspective is None else None
         self.table.value = self._table_html(current, positions, truth)
 
     # ---------------------------------------------------------------- pieces
     @staticmethod
     def _summary_html(belief: Any, positions: list[int]) -> str:
         if not positions:
-            return "No face-down hideout: nothing to deduce yet."
+            return words("belief_nothing")
         certain = [p for p in positions if max(belief.position_probs[p]) >= CERTAIN]
         worlds = f"{belief.worlds:,}".replace(",", "\u2009")
-        text = (
-            f"{len(positions)} face-down hideout(s); <b>{worlds}</b> fugitive world(s) fit what "
-            "the detective has seen"
-        )
+        text = words("belief_summary", positions=len(positions), worlds=worlds)
         if certain:
-            text += f"; position(s) {', '.join(f'#{p}' for p in certain)} known for sure"
-        if getattr(belief, "exact", True) is False:
-            text += " (approximate: one edition-2 first-turn constraint is not counted)"
+            text += words("belief_certain", positions=", ".join(f"#{p}" for p in certain))
+        if belief.exact is False:
+            text += words("belief_approximate")
         return text
 
     @staticmethod
@@ -201,9 +204,9 @@ class BeliefPanel:
     def _table_html(self, belief: Any, positions: list[int], truth: dict[int, int] | None) -> str:
         if not positions:
             return ""
-        head = ["position", f"most likely (top {self.top})", "numbers left"]
+        head = [words("belief_position"), words("belief_most_likely", top=self.top), words("belief_left")]
         if truth is not None:
-            head.append("actually")
+            head.append(words("belief_actually"))
         cell = "style='padding:2px 10px;text-align:left'"
         rows = ["<tr>" + "".join(f"<th {cell}>{h}</th>" for h in head) + "</tr>"]
         for position in positions:
@@ -228,32 +231,16 @@ def fugitive_stepper(
 ) -> Stepper:
     """A Stepper on Fugitive with the detective's belief panel and the Fugitive agents.
 
-    Seats start with the game's own agents when ``gamelib.fugitive.agents`` provides them (the
-    fugitive heuristic and the belief detective), else random; ``agents`` adds more.  Other
-    keywords (``perspective``, ``dpi``) go to :class:`Stepper`.
+    Seats start with the agents made for their roles (:func:`gamelib.agents.registry.default_agents`:
+    the fugitive heuristic and the belief detective); ``agents`` adds more.  Other keywords
+    (``perspective``, ``dpi``, ``hot_seat``) go to :class:`Stepper`.
     """
     game = gamelib.make("fugitive", options=options)
-    table: dict[str, Any] = {"random": RandomAgent()}
-    seats = {FUGITIVE: "random", DETECTIVE: "random"}
-    try:
-        from gamelib.fugitive import agents as fugitive_agents
-    except ImportError:
-        fugitive_agents = None  # type: ignore[assignment]
-    if fugitive_agents is not None:
-        for seat, label, class_name in (
-            (FUGITIVE, "fugitive-heuristic", "FugitiveHeuristic"),
-            (DETECTIVE, "belief-detective", "BeliefDetective"),
-        ):
-            cls = getattr(fugitive_agents, class_name, None)
-            if cls is not None:
-                name = str(getattr(cls, "name", label))  # the agent registry's name, if any
-                table[name] = cls()
-                seats[seat] = name
+    table: dict[str, Any] = {
+        name: make_agent(name, game.name) for name in dict.fromkeys(default_agents(game))
+    }
     table.update(agents or {})
-    stepper = Stepper(game, seed=seed, agents=table, panels=(BeliefPanel, *panels), **kw)
-    for seat, name in seats.items():
-        stepper.set_agent(seat, name)
-    return stepper
+    return Stepper(game, seed=seed, agents=table, panels=(BeliefPanel, *panels), **kw)
 
 
 __all__ = ["BeliefPanel", "fugitive_stepper"]

@@ -21,7 +21,7 @@ import gamelib
 from gamelib import State
 from gamelib.getonboard.agents import GreedyAgent, PlannerAgent
 from gamelib.getonboard.draw import PLAYER_COLOURS
-from widgets.stepper import Stepper
+from widgets.stepper import Stepper, words
 
 ABBREVIATIONS = {
     "entrance": "M",
@@ -100,7 +100,7 @@ class IntersectionPanel:
         """
         action = self.targets(self.stepper.state).get(name.strip().upper())
         if action is None:
-            return self.stepper.show_error(f"no stick can reach {name} now")
+            return self.stepper.show_error(words("gob_unreachable", name=name))
         return self.stepper.apply(action)
 
     def update(self, state: State) -> None:
@@ -122,20 +122,24 @@ class IntersectionPanel:
     @staticmethod
     def _status(state: Any) -> str:
         if state.is_terminal():
-            winners = ", ".join(state.player_name(p) for p in state.winners()) or "nobody"
-            return f"<b>Game over</b>: {html.escape(winners)} wins"
+            winners = ", ".join(state.player_name(p) for p in state.winners()) or words("gob_nobody")
+            return words("gob_game_over", winners=html.escape(winners))
         p = state.current_player
         if p < 0:
-            return "<i>chance: reveal the next ticket (Roll, or force it)</i>"
+            return words("gob_chance")
         who = html.escape(state.player_name(p))
         if state.phase == 4:
-            return f"<b>{who}</b>: click a start"
+            return words("gob_start", player=who)
         if state.phase == 7:
-            return f"<b>{who}</b>: click an intersection to spend a metro entrance, or press <i>end</i>"
-        shape = "one straight stick" if state.forced_straight else state.shape.name
-        return (
-            f"<b>{who}</b> lays <b>{html.escape(shape)}</b>: stick {state.step + 1}/{state.shape.sticks}, "
-            f"turn boxes left {state.boxes_left(p)}"
+            return words("gob_entrance", player=who)
+        shape = words("gob_straight") if state.forced_straight else state.shape.name
+        return words(
+            "gob_lays",
+            player=who,
+            shape=html.escape(shape),
+            stick=state.step + 1,
+            sticks=state.shape.sticks,
+            boxes=state.boxes_left(p),
         )
 
 

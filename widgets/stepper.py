@@ -2,9 +2,17 @@
 
 One widget for every game, built only on gamelib's public contract: the drawing from a chosen
 perspective, the legal actions as buttons (or a list when there are many), a notation box, undo,
-redo, reset, step and play-to-end with an agent chosen per seat, chance nodes with their
-probabilities (roll, or force an outcome), the history as notation with click-to-rewind, a status
-line, and save/load of a JSON record.  Games add their own views as *panels*.
+redo, reset, step, autoplay (play/pause with a speed slider) and play-to-end with an agent (or a
+human) chosen per seat, chance nodes with their probabilities (roll, or force an outcome), the
+history as notation with click-to-rewind, a status line, save/load of a JSON record, and a
+hot-seat mode that passes the laptop between seats behind a cover.  Games add their own views as
+*panels*.
+
+A seat's view shows only what that seat knows: the history as it saw it
+(``state.public_history(seat)``), chance as "chance (n outcomes)" with a Roll button (the
+omniscient view lists the outcomes and can force one), and a notation example only from its own
+legal actions.  Every label and status line comes from ``widgets/data/words.json`` (English by
+default, French after ``gamelib.set_language("fr")``).
 
 Every control has a stable ``description``/``tooltip`` and a ``gamelib-*`` CSS class so a browser
 test can find it; every action the buttons perform is also a method (``apply``, ``undo``...) that
@@ -16,24 +24,45 @@ position.
 from __future__ import annotations
 
 import html
+import importlib
 import io
 import json
 import random
 from collections import OrderedDict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 import ipywidgets as W
 
 import gamelib
 from gamelib import CHANCE, TERMINAL, Action, Game, State
-from gamelib.agents import RandomAgent
+from gamelib.agents import RandomAgent, make_agent
+from gamelib.agents.registry import as_agent_fn, default_agents
+from gamelib.core.i18n import Wording, language
 from widgets.timeline import Timeline
+
+words = Wording("widgets")
+"""Every label, tooltip and status line of the widgets: ``widgets/data/words.json``."""
 
 MAX_BUTTONS = 24
 """Above this many legal actions the stepper lists them in a Select instead of buttons."""
 
+HUMAN = "human"
+"""The seat value of a player who plays at the keyboard (Step and Autoplay wait for them)."""
+
 _RENDER_CACHE_SIZE = 64
+_PLAY_MAX = 2**31 - 1
+
+PANELS: dict[str, tuple[tuple[str | None, str], ...]] = {
+    "fugitive": (("belief", "widgets.fugitive:BeliefPanel"),),
+    "getonboard": (("board_clicks", "widgets.getonboard:IntersectionPanel"),),
+    "delanopolis": ((None, "widgets.delanopolis:BiddingPanel"),),
+}
+"""The panels each game offers, with the ``GameInfo`` capability each needs (None: none):
+``panels="auto"`` shows those whose capability the game declares."""
+
+RATINGS: dict[str, str] = {"passante": "gamelib.passante.rules:rating"}
+"""Cooperative games whose final score has a rating text: ``"module:function(score) -> str"``."""
 
 
 class Panel(Protocol):
@@ -47,15 +76,28 @@ class Panel(Protocol):
 PanelFactory = Callable[["Stepper"], Panel]
 
 
+def _import(target: str) -> Any:
+    module, _, attr = target.partition(":")
+    return getattr(importlib.import_module(module), attr)
+
+
+def panels_for(game: Game) -> list[PanelFactory]:
+    """The panels ``game`` offers whose capability it declares (see :data:`PANELS`)."""
+    return [
+        _import(target)
+        for capability, target in PANELS.get(game.name, ())
+        if capability is None or game.info.has(capability)
+    ]
+
+
 def _css(widget: Any, *classes: str) -> Any:
     for name in classes:
         widget.add_class(name)
     return widget
 
 
-def _button(description: str, tooltip: str, css: str, style: str = "") -> W.Button:
-    button = W.Button(description=description, tooltip=tooltip, button_style=style)
-    return _css(button, css)
+def _button(css: str, style: str = "") -> W.Button:
+    return _css(W.Button(button_style=style), css)
 
 
 def _agent_label(agent: Any) -> str:
@@ -67,11 +109,15 @@ class Stepper:
 
     ``game_or_state`` is a :class:`gamelib.Game`, a game name, or a :class:`gamelib.State` (a state
     with a history is replayed from its seed so that every step can be undone).  ``agents`` maps a
-    name to an agent (anything with ``act(state, player, rng)``, or such a function); a random agent
-    is always offered.  Seats start with the first agent given; change them in the dropdowns or with
-    :meth:`set_agent`.  ``perspective`` is None (omniscient), a player index or a player's name.
-    ``panels`` are callables ``panel(stepper)`` returning objects with ``.widget`` and
-    ``.update(state)``.
+    name to an agent (anything with ``act(state, player, rng)``, or such a function), or gives one
+    agent per seat; a random agent is always offered, and :data:`HUMAN` seats a player at the
+    keyboard.  Without ``agents`` each seat starts with the agent made for its role
+    (:func:`gamelib.agents.registry.default_agents`); with a mapping, a seat starts with its role's
+    agent if the mapping names it, else with the first agent given.  ``perspective`` is None
+    (omniscient), a player index or a player's name.  ``panels`` are callables ``panel(stepper)``
+    returning objects with ``.widget`` and ``.update(state)``, or ``"auto"`` for the panels the
+    game offers (:func:`panels_for`).  ``hot_seat=True`` starts in hot-seat mode (see
+    :meth:`set_hot_seat`); ``speed`` is autoplay's moves per second.
     """
 
     max_buttons = MAX_BUTTONS
@@ -84,8 +130,10 @@ class Stepper:
         seed: int = 0,
         agents: Mapping[str, Any] | Sequence[Any] | None = None,
         perspective: int | str | None = None,
-        panels: Sequence[PanelFactory] = (),
+        panels: Sequence[PanelFactory] | str = (),
         dpi: int = 100,
+        hot_seat: bool = False,
+        speed: float = 2.0,
     ) -> None:
         if isinstance(game_or_state, str):
             game_or_state = gamelib.make(game_or_state)
@@ -99,16 +147,26 @@ class Stepper:
         self.dpi = dpi
         self.error = ""
         self._refreshing = False
+        self._hot_seat = False
+        self._covered = False
+        self._lang = ""
         self._render_cache: OrderedDict[tuple[int, int | None], tuple[State, bytes | None, str]] = (
             OrderedDict()
         )
         self.agents, seat_defaults = self._agents_from(agents)
         self.seats: list[str] = list(seat_defaults)
         self._perspective = self._player_index(perspective)
-        self._build_widgets()
+        self._build_widgets(speed)
+        if isinstance(panels, str):
+            if panels != "auto":
+                raise ValueError(f"panels is a list of panel factories or 'auto', got {panels!r}")
+            panels = panels_for(self.game)
         self.panels: list[Panel] = [factory(self) for factory in panels]
         self.panels_box.children = tuple(p.widget for p in self.panels)
-        self._refresh()
+        if hot_seat:
+            self.set_hot_seat(True)
+        else:
+            self._refresh()
 
     # ================================================================ reading
     @property
@@ -144,6 +202,16 @@ class Stepper:
         """The current position's history in notation (omniscient)."""
         return [str(a) for a in self._live.history]
 
+    @property
+    def hot_seat(self) -> bool:
+        """Whether the hot-seat mode is on (see :meth:`set_hot_seat`)."""
+        return self._hot_seat
+
+    @property
+    def covered(self) -> bool:
+        """Whether the hot-seat cover hides the game (until :meth:`reveal`)."""
+        return self._covered
+
     def can_undo(self) -> bool:
         return self._timeline.can_undo()
 
@@ -157,7 +225,13 @@ class Stepper:
         An illegal action or bad notation leaves the game as it was and puts the rule broken in
         :attr:`error`.
         """
+        self.pause()
+        return self._apply(action_or_notation)
+
+    def _apply(self, action_or_notation: Action | str) -> bool:
         self._sync()
+        if self._covered:
+            return self._fail(words("err_covered", player=self._name(self._next_seat())))
         state = self._timeline.current.clone()
         try:
             state.apply(action_or_notation)
@@ -169,22 +243,25 @@ class Stepper:
 
     def undo(self) -> bool:
         """Go back one action (the undone actions stay on the redo line)."""
+        self.pause()
         self._sync()
         if not self._timeline.undo():
-            return self._fail("nothing to undo: this is the start of the game")
+            return self._fail(words("err_nothing_to_undo"))
         self._moved()
         return True
 
     def redo(self) -> bool:
         """Replay the next action of the redo line."""
+        self.pause()
         self._sync()
         if not self._timeline.redo():
-            return self._fail("nothing to redo")
+            return self._fail(words("err_nothing_to_redo"))
         self._moved()
         return True
 
     def reset(self) -> bool:
         """Back to the start of the game; the line played stays on the redo line."""
+        self.pause()
         self._sync()
         self._timeline.rewind(0)
         self._moved()
@@ -192,21 +269,28 @@ class Stepper:
 
     def rewind(self, ply: int) -> bool:
         """Go to the position after ``ply`` actions of the line (back or forward along it)."""
+        self.pause()
         self._sync()
         first = self._timeline.start_ply
         last = first + len(self._timeline) - 1
         if isinstance(ply, bool) or not isinstance(ply, int) or not first <= ply <= last:
-            return self._fail(f"cannot rewind to move {ply!r}: the line holds moves {first} to {last}")
+            return self._fail(words("err_rewind", ply=repr(ply), first=first, last=last))
         self._timeline.rewind(ply - first)
         self._moved()
         return True
 
     def step_agent(self) -> bool:
         """One action by the agent seated for the player to move (a sampled outcome at chance)."""
+        self.pause()
+        return self._step()
+
+    def _step(self) -> bool:
         self._sync()
         state = self._timeline.current.clone()
         if state.is_terminal():
-            return self._fail("the game is over: nothing to step")
+            return self._fail(words("err_game_over_step"))
+        if self._covered:
+            return self._fail(words("err_covered", player=self._name(self._next_seat())))
         if not self._agent_move(state):
             self._show_error()
             return False
@@ -218,15 +302,19 @@ class Stepper:
         """Let the seated agents (and chance, by ``state.sample_chance()``) finish the game.
 
         Every action lands on the line, so each can be undone one by one.  Stops with an error if
-        an agent fails or the game's maximum length is exceeded; the moves made so far stay.
+        an agent fails, a human seat is to move or the game's maximum length is exceeded; the
+        moves made so far stay.
         """
+        self.pause()
         self._sync()
+        if self._covered:
+            return self._fail(words("err_covered", player=self._name(self._next_seat())))
         state = self._timeline.current.clone()
         limit = self.game.max_game_length
         ok = True
         while not state.is_terminal():
             if len(state.history) >= limit:
-                self.error = f"stopped: {limit} actions played (the game's maximum) without an end"
+                self.error = words("err_limit", limit=limit)
                 ok = False
                 break
             if not self._agent_move(state):
@@ -241,10 +329,11 @@ class Stepper:
 
     def force_chance(self, outcome: Action | str) -> bool:
         """At a chance node, make ``outcome`` happen (a die face, a card) instead of sampling."""
+        self.pause()
         self._sync()
         state = self._timeline.current
         if state.current_player != CHANCE:
-            return self._fail("[not-chance] this is not a chance node: nothing to force")
+            return self._fail(words("err_not_chance_force"))
         try:
             action = self.game.parse_action(outcome) if isinstance(outcome, str) else outcome
         except ValueError as exc:
@@ -252,24 +341,25 @@ class Stepper:
         possible = [a for a, _ in state.chance_outcomes()]
         if action not in possible:
             shown = ", ".join(str(a) for a in possible[:12]) + (", ..." if len(possible) > 12 else "")
-            return self._fail(f"[not-an-outcome] {action} cannot happen here; possible: {shown}")
-        return self.apply(action)
+            return self._fail(words("err_not_an_outcome", action=action, possible=shown))
+        return self._apply(action)
 
     def roll(self) -> bool:
         """At a chance node, draw the outcome with its probability (same seed, same draw)."""
+        self.pause()
         self._sync()
         state = self._timeline.current
         if state.current_player != CHANCE:
-            return self._fail("[not-chance] this is not a chance node: nothing to roll")
-        return self.apply(state.sample_chance())
+            return self._fail(words("err_not_chance_roll"))
+        return self._apply(state.sample_chance())
 
     def set_agent(self, player: int | str, name: str) -> None:
-        """Seat the agent called ``name`` (a key of :attr:`agents`) for ``player``."""
+        """Seat the agent called ``name`` (a key of :attr:`agents`, or :data:`HUMAN`) for ``player``."""
         index = self._player_index(player)
         if index is None:
             raise ValueError("set_agent needs a player, not the omniscient view")
-        if name not in self.agents:
-            raise ValueError(f"unknown agent {name!r}; choose one of {sorted(self.agents)}")
+        if name not in self.agents and name != HUMAN:
+            raise ValueError(f"unknown agent {name!r}; choose one of {sorted(self.agents)} or {HUMAN!r}")
         self.seats[index] = name
         self.seat_dropdowns[index].value = name
 
@@ -280,6 +370,117 @@ class Stepper:
         game is unchanged and the message appears where every other refusal does.
         """
         return self._fail(message)
+
+    # ================================================================ autoplay
+    def play(self) -> None:
+        """Start autoplay: the seated agents and chance move one by one at :attr:`speed`.
+
+        The timer is the ``Play`` widget (:attr:`autoplay`), which runs in the browser (JupyterLab
+        and Voilà alike) and calls :meth:`autoplay_tick` at each beat.
+        """
+        self.autoplay.playing = True
+
+    def pause(self) -> None:
+        """Stop autoplay (any button a person presses pauses it too)."""
+        if self.autoplay.playing:
+            self.autoplay.playing = False
+
+    @property
+    def speed(self) -> float:
+        """Autoplay's moves per second (the speed slider)."""
+        return float(self.speed_slider.value)
+
+    @speed.setter
+    def speed(self, value: float) -> None:
+        self.speed_slider.value = value
+
+    def autoplay_tick(self) -> bool:
+        """One beat of autoplay: the seated agent or chance makes one move.
+
+        Pauses autoplay, and returns False, at the end of the game, when a human seat is to
+        move, behind the hot-seat cover, or when an agent fails (the error line says why).
+        """
+        self._sync()
+        if self._autoplay_blocked(self._timeline.current):
+            self.pause()
+            return False
+        moved = self._step()
+        if not moved or self._autoplay_blocked(self._timeline.current):
+            self.pause()
+        return moved
+
+    def _autoplay_blocked(self, state: State) -> bool:
+        player = state.current_player
+        return state.is_terminal() or self._covered or (player >= 0 and self.seats[player] == HUMAN)
+
+    def _on_autoplay_beat(self, change: dict[str, Any]) -> None:
+        if self.autoplay.playing and not self._refreshing:
+            self.autoplay_tick()
+
+    def _on_speed(self, change: dict[str, Any]) -> None:
+        self.autoplay.interval = max(20, round(1000 / max(float(change["new"]), 0.01)))
+
+    # ================================================================ hot seat
+    def set_hot_seat(self, on: bool = True, humans: Iterable[int | str] | None = None) -> None:
+        """Pass the laptop: each seat sees only its own view, with a cover between seats.
+
+        Turning it on seats a human at ``humans`` (default: every seat).  Whenever a human seat
+        other than the one shown is to move, a cover ("Hand over to the detective") hides the
+        board, the history, the controls and the panels until that player presses Reveal
+        (:meth:`reveal`); agents and chance move under the view of the seat shown.  Turning it
+        off goes back to the omniscient view.
+        """
+        self.pause()
+        if on:
+            chosen = range(self.game.num_players) if humans is None else humans
+            for seat in chosen:
+                index = self._player_index(seat)
+                if index is not None:
+                    self.set_agent(index, HUMAN)
+            self._perspective = None  # nobody shown yet: the first seat is asked for
+        else:
+            self._perspective = None
+        self._hot_seat = bool(on)
+        self._refreshing = True
+        try:
+            self.hot_seat_box.value = self._hot_seat
+            self.perspective_dropdown.value = self._perspective_value(self._perspective)
+        finally:
+            self._refreshing = False
+        self.error = ""
+        self._refresh()
+
+    def reveal(self) -> bool:
+        """Behind the hot-seat cover: show the view of the seat asked for."""
+        if not self._covered:
+            return False
+        self._perspective = self._next_seat()
+        self._refreshing = True
+        try:
+            self.perspective_dropdown.value = self._perspective_value(self._perspective)
+        finally:
+            self._refreshing = False
+        self.error = ""
+        self._refresh()
+        return True
+
+    def _next_seat(self) -> int:
+        """The seat the hot-seat cover asks for: the human to move, else the first human seat."""
+        player = self._timeline.current.current_player
+        if player >= 0 and self.seats[player] == HUMAN:
+            return player
+        humans = [p for p, name in enumerate(self.seats) if name == HUMAN]
+        if humans:
+            return humans[0]
+        return max(player, 0)
+
+    def _must_cover(self, state: State) -> bool:
+        if not self._hot_seat:
+            return False
+        if self._perspective is None:
+            return True
+        player = state.current_player
+        return player >= 0 and self.seats[player] == HUMAN and player != self._perspective
 
     # ================================================================ records
     def save_record(self) -> str:
@@ -295,24 +496,21 @@ class Stepper:
         Every step is re-validated; a bad record shows the error naming the field or step and the
         stepper keeps its game.  The loaded game can be undone step by step.
         """
+        self.pause()
         self._sync()
         if record is None:
             record = self.record_text.value
         if isinstance(record, str) and not record.strip():
-            return self._fail("bad record: the record box is empty; paste a record or press Save first")
+            return self._fail(words("err_record_empty"))
         try:
             state = gamelib.from_record(dict(record) if isinstance(record, Mapping) else record)
         except ValueError as exc:
             return self._fail(str(exc))
         if state.game.name != self.game.name:
-            return self._fail(
-                f"bad record (field 'game'): this stepper plays {self.game.name!r}, "
-                f"the record is a {state.game.name!r} game"
-            )
+            return self._fail(words("err_record_game", mine=self.game.name, theirs=state.game.name))
         if state.game.num_players != self.game.num_players:
             return self._fail(
-                f"bad record (field 'players'): this stepper seats {self.game.num_players} players, "
-                f"the record has {state.game.num_players}"
+                words("err_record_players", mine=self.game.num_players, theirs=state.game.num_players)
             )
         self._timeline = Timeline.replayed(state)
         self._render_cache.clear()
@@ -321,7 +519,7 @@ class Stepper:
 
     # ================================================================ display
     def refresh(self) -> None:
-        """Redraw everything (after the state was changed directly, say)."""
+        """Redraw everything (after the state was changed directly, or the language switched)."""
         self._sync()
         self._refresh()
 
@@ -344,20 +542,22 @@ class Stepper:
             state.apply(state.sample_chance())
             return True
         name = self.seats[player]
-        agent = self.agents[name]
-        act = agent.act if hasattr(agent, "act") else agent
+        if name == HUMAN:
+            self.error = words("err_human", player=self._name(player))
+            return False
+        act = as_agent_fn(self.agents[name], name)
         # A generator per (seed, player, move): stepping again after an undo replays the same move.
         rng = random.Random(f"gamelib-stepper/{state.seed}/{player}/{len(state.history)}")
-        who = f"agent {name!r} ({self.game.player_name(player)})"
+        who = words("err_agent_who", name=name, player=self._name(player))
         try:
             choice = act(state.clone(), player, rng)
         except Exception as exc:  # user code: report it, keep the stepper usable
-            self.error = f"{who} failed: {type(exc).__name__}: {exc}"
+            self.error = words("err_agent_failed", who=who, error=f"{type(exc).__name__}: {exc}")
             return False
         try:
             state.apply(choice)
         except ValueError as exc:
-            self.error = f"{who} chose an illegal action: {exc}"
+            self.error = words("err_agent_illegal", who=who, error=exc)
             return False
         return True
 
@@ -392,27 +592,32 @@ class Stepper:
                     self._refresh()
                     return
         self._live = self._timeline.current.clone()
-        self.error = "the state was changed outside the stepper in a way it cannot follow; restored"
+        self.error = words("err_outside")
         self._refresh()
 
     # ================================================================ internals: players and agents
     def _agents_from(
         self, agents: Mapping[str, Any] | Sequence[Any] | None
     ) -> tuple[dict[str, Any], list[str]]:
-        players = self.game.num_players
+        game = self.game
+        players = game.num_players
         table: dict[str, Any] = {}
         seats: list[str] = []
+        roles = default_agents(game)
         if agents is None:
-            agents = {}
-        if isinstance(agents, Mapping):
+            for name in dict.fromkeys(roles):
+                table[name] = make_agent(name, game.name) if name != "random" else RandomAgent()
+            seats = list(roles)
+        elif isinstance(agents, Mapping):
             for name, agent in agents.items():
                 self._check_agent(name, agent)
                 table[str(name)] = agent
             first = next(iter(table), "random")
-            seats = [first] * players
+            declared = roles != ["random"] * players  # the game names an agent per role
+            seats = [role if declared and role in table else first for role in roles]
         elif isinstance(agents, Sequence) and not isinstance(agents, str):
             if len(agents) != players:
-                raise ValueError(f"{self.game.name} seats {players} players; got {len(agents)} agents")
+                raise ValueError(f"{game.name} seats {players} players; got {len(agents)} agents")
             for agent in agents:
                 name = _agent_label(agent)
                 self._check_agent(name, agent)
@@ -422,13 +627,14 @@ class Stepper:
                 seats.append(name)
         else:
             raise TypeError(f"agents must be a dict name -> agent or one agent per seat, got {agents!r}")
+        if HUMAN in table:
+            raise ValueError(f"{HUMAN!r} is the keyboard seat; give the agent another name")
         table.setdefault("random", RandomAgent())
         return table, seats
 
     @staticmethod
     def _check_agent(name: object, agent: Any) -> None:
-        if not (hasattr(agent, "act") or callable(agent)):
-            raise TypeError(f"agent {name!r} needs an act(state, player, rng) method, got {agent!r}")
+        as_agent_fn(agent, name)
 
     def _player_index(self, player: int | str | None) -> int | None:
         if player is None or player == "omniscient":
@@ -443,17 +649,17 @@ class Stepper:
             raise ValueError(f"player must be None (omniscient) or 0..{game.num_players - 1}, got {player!r}")
         return player
 
+    def _name(self, player: int) -> str:
+        return self.game.player_name(player)
+
     @staticmethod
     def _perspective_value(perspective: int | None) -> int:
         return 0 if perspective is None else perspective + 1
 
     # ================================================================ internals: widgets
-    def _build_widgets(self) -> None:
+    def _build_widgets(self, speed: float) -> None:
         game = self.game
-        info = game.info
-        names = [game.player_name(p) for p in range(game.num_players)]
-
-        self.title = W.HTML(f"<b style='font-size:1.3em'>{html.escape(info.title)}</b>")
+        self.title = W.HTML(f"<b style='font-size:1.3em'>{html.escape(game.info.title)}</b>")
         self.status = _css(W.HTML(), "gamelib-status")
         self.error_html = _css(W.HTML(), "gamelib-error")
 
@@ -461,64 +667,53 @@ class Stepper:
         self.board_text = W.HTML()
         self.board = _css(W.Box(layout=W.Layout(flex="1 1 560px", min_width="320px")), "gamelib-board")
 
-        self.perspective_dropdown = _css(
-            W.Dropdown(
-                options=[("omniscient", 0)] + [(n, i + 1) for i, n in enumerate(names)],
-                value=self._perspective_value(self._perspective),
-                description="View",
-                tooltip="whose view to show: omniscient, or one player's (hidden cards stay hidden)",
-            ),
-            "gamelib-perspective",
-        )
+        self.perspective_dropdown = _css(W.Dropdown(options=[("", 0)], value=0), "gamelib-perspective")
         self.perspective_dropdown.observe(self._on_perspective, "value")
+        self.hot_seat_box = _css(W.Checkbox(value=False, indent=False), "gamelib-hot-seat")
+        self.hot_seat_box.observe(self._on_hot_seat, "value")
 
         # legal actions: a pool of buttons reused from move to move, or a list when there are many
         self._button_pool: list[W.Button] = []
         self._shown_actions: list[Action] = []
         self.actions_box = _css(W.Box(layout=W.Layout(flex_flow="row wrap")), "gamelib-actions")
-        self.action_select = _css(
-            W.Select(description="Actions", rows=10, tooltip="legal actions; pick one, then Play selected"),
-            "gamelib-action-list",
-        )
-        self.play_selected_button = _button(
-            "Play selected", "play the action selected in the list", "gamelib-play-selected", "primary"
-        )
+        self.action_select = _css(W.Select(rows=10), "gamelib-action-list")
+        self.play_selected_button = _button("gamelib-play-selected", "primary")
         self.play_selected_button.on_click(lambda _: self._play_selected())
         self.action_list = W.VBox([self.action_select, self.play_selected_button])
         self.waiting = _css(W.HTML(), "gamelib-waiting")
 
-        self.notation = _css(
-            W.Text(
-                description="Notation",
-                placeholder="an action, e.g. " + self._example_notation(),
-                layout=W.Layout(width="260px"),
-            ),
-            "gamelib-notation",
-        )
-        self.apply_button = _button(
-            "Apply", "apply the notation typed in the box", "gamelib-apply", "primary"
-        )
+        self.notation = _css(W.Text(layout=W.Layout(width="260px")), "gamelib-notation")
+        self.apply_button = _button("gamelib-apply", "primary")
         self.apply_button.on_click(lambda _: self._apply_typed())
 
-        self.undo_button = _button("Undo", "take back the last action", "gamelib-undo")
-        self.redo_button = _button("Redo", "replay the next undone action", "gamelib-redo")
-        self.reset_button = _button("Reset", "back to the start (redo replays the line)", "gamelib-reset")
-        self.step_button = _button("Step", "one action by the seated agent (or chance)", "gamelib-step")
-        self.play_button = _button(
-            "Play to end", "the seated agents and chance finish the game", "gamelib-play-to-end", "success"
-        )
+        self.undo_button = _button("gamelib-undo")
+        self.redo_button = _button("gamelib-redo")
+        self.reset_button = _button("gamelib-reset")
+        self.step_button = _button("gamelib-step")
+        self.play_button = _button("gamelib-play-to-end", "success")
         self.undo_button.on_click(lambda _: self.undo())
         self.redo_button.on_click(lambda _: self.redo())
         self.reset_button.on_click(lambda _: self.reset())
         self.step_button.on_click(lambda _: self.step_agent())
         self.play_button.on_click(lambda _: self.play_to_end())
 
-        self.chance_html = W.HTML()
-        self.force_dropdown = _css(
-            W.Dropdown(description="Outcome", tooltip="the chance outcome to force"), "gamelib-force-choice"
+        # autoplay: the Play widget's timer runs in the browser and moves ``value`` at each beat
+        self.autoplay = _css(
+            W.Play(value=0, min=0, max=_PLAY_MAX, step=1, interval=500, show_repeat=False),
+            "gamelib-autoplay",
         )
-        self.force_button = _button("Force", "make the chosen outcome happen", "gamelib-force", "warning")
-        self.roll_button = _button("Roll", "draw the outcome with its probability", "gamelib-roll", "info")
+        self.autoplay.observe(self._on_autoplay_beat, "value")
+        self.speed_slider = _css(
+            W.FloatSlider(value=speed, min=0.5, max=20.0, step=0.5, readout_format=".1f"),
+            "gamelib-speed",
+        )
+        self.speed_slider.observe(self._on_speed, "value")
+        self._on_speed({"new": speed})
+
+        self.chance_html = W.HTML()
+        self.force_dropdown = _css(W.Dropdown(), "gamelib-force-choice")
+        self.force_button = _button("gamelib-force", "warning")
+        self.roll_button = _button("gamelib-roll", "info")
         self.force_button.on_click(lambda _: self._force_selected())
         self.roll_button.on_click(lambda _: self.roll())
         self.chance_box = _css(
@@ -527,45 +722,37 @@ class Stepper:
         )
 
         self.seat_dropdowns: list[W.Dropdown] = []
-        for player, name in enumerate(names):
-            dropdown = _css(
-                W.Dropdown(
-                    options=list(self.agents),
-                    value=self.seats[player],
-                    description=name,
-                    tooltip=f"the agent that plays the {name} on Step and Play to end",
-                ),
-                "gamelib-seat",
-            )
+        for player in range(game.num_players):
+            dropdown = _css(W.Dropdown(options=[(self.seats[player], self.seats[player])]), "gamelib-seat")
+            dropdown.value = self.seats[player]
             dropdown.observe(self._on_seat(player), "value")
             self.seat_dropdowns.append(dropdown)
 
-        self.history_select = _css(
-            W.Select(description="History", rows=12, tooltip="click a move to rewind to it"),
-            "gamelib-history",
-        )
+        self.history_select = _css(W.Select(rows=12), "gamelib-history")
         self.history_select.observe(self._on_history, "value")
 
-        self.record_text = _css(
-            W.Textarea(
-                description="Record",
-                placeholder="Save writes the game's JSON record here; paste one and press Load",
-                layout=W.Layout(width="100%", height="6em"),
-            ),
-            "gamelib-record",
-        )
-        self.save_button = _button("Save record", "write this game's JSON record in the box", "gamelib-save")
-        self.load_button = _button(
-            "Load record", "replay the record in the box (checked step by step)", "gamelib-load"
-        )
+        self.record_text = _css(W.Textarea(layout=W.Layout(width="100%", height="6em")), "gamelib-record")
+        self.save_button = _button("gamelib-save")
+        self.load_button = _button("gamelib-load")
         self.save_button.on_click(lambda _: self.save_record())
         self.load_button.on_click(lambda _: self.load_record())
 
         self.panels_box = _css(W.VBox(), "gamelib-panels")
 
+        self.cover_html = W.HTML()
+        self.reveal_button = _button("gamelib-reveal", "primary")
+        self.reveal_button.on_click(lambda _: self.reveal())
+        self.cover = _css(
+            W.VBox(
+                [self.cover_html, self.reveal_button],
+                layout=W.Layout(min_height="420px", padding="2em", border="2px solid #888"),
+            ),
+            "gamelib-cover",
+        )
+
         controls = W.VBox(
             [
-                self.perspective_dropdown,
+                W.HBox([self.perspective_dropdown, self.hot_seat_box]),
                 self.chance_box,
                 self.actions_box,
                 self.action_list,
@@ -573,34 +760,75 @@ class Stepper:
                 W.HBox([self.notation, self.apply_button]),
                 W.HBox([self.undo_button, self.redo_button, self.reset_button]),
                 W.HBox([self.step_button, self.play_button]),
+                W.HBox([self.autoplay, self.speed_slider]),
                 W.VBox(self.seat_dropdowns),
                 self.history_select,
             ],
             layout=W.Layout(flex="0 1 420px"),
         )
+        self._header = W.HBox([self.title, self.status])
+        self._main = W.HBox([self.board, controls], layout=W.Layout(flex_flow="row wrap"))
+        self._record_box = W.VBox([self.record_text, W.HBox([self.save_button, self.load_button])])
+        self._body = (self._main, self.panels_box, self._record_box)
         self.widget = _css(
-            W.VBox(
-                [
-                    W.HBox([self.title, self.status]),
-                    self.error_html,
-                    W.HBox([self.board, controls], layout=W.Layout(flex_flow="row wrap")),
-                    self.panels_box,
-                    W.VBox([self.record_text, W.HBox([self.save_button, self.load_button])]),
-                ]
-            ),
+            W.VBox([self._header, self.error_html, *self._body]),
             "gamelib-stepper",
         )
 
-    def _example_notation(self) -> str:
-        state = self._timeline.current
-        actions = state.legal_actions()
-        return str(actions[0]) if actions else "..."
+    def _relabel(self) -> None:
+        """Every label and tooltip in the language in force (only when it changed)."""
+        lang = language()
+        if lang == self._lang:
+            return
+        self._lang = lang
+        game = self.game
+        names = [game.player_name(p) for p in range(game.num_players)]
+        labelled: list[tuple[Any, str]] = [
+            (self.apply_button, "apply"),
+            (self.undo_button, "undo"),
+            (self.redo_button, "redo"),
+            (self.reset_button, "reset"),
+            (self.step_button, "step"),
+            (self.play_button, "play_to_end"),
+            (self.play_selected_button, "play_selected"),
+            (self.force_button, "force"),
+            (self.roll_button, "roll"),
+            (self.save_button, "save"),
+            (self.load_button, "load"),
+            (self.perspective_dropdown, "view"),
+            (self.hot_seat_box, "hot_seat"),
+            (self.autoplay, "autoplay"),
+            (self.speed_slider, "speed"),
+            (self.force_dropdown, "outcome"),
+            (self.action_select, "actions"),
+            (self.history_select, "history"),
+        ]
+        for widget, key in labelled:
+            widget.description = words(key)
+            widget.tooltip = words(key + "_tip")
+        self.notation.description = words("notation")
+        self.record_text.description = words("record")
+        self.record_text.placeholder = words("record_placeholder")
+        self._refreshing = True
+        try:
+            value = self.perspective_dropdown.value
+            self.perspective_dropdown.options = [(words("omniscient"), 0)] + [
+                (n, i + 1) for i, n in enumerate(names)
+            ]
+            self.perspective_dropdown.value = value
+            for player, dropdown in enumerate(self.seat_dropdowns):
+                dropdown.options = [(n, n) for n in self.agents] + [(words("human"), HUMAN)]
+                dropdown.value = self.seats[player]
+                dropdown.description = names[player]
+                dropdown.tooltip = words("seat_tip", player=names[player])
+        finally:
+            self._refreshing = False
 
     # ---------------------------------------------------------------- widget callbacks
     def _apply_typed(self) -> None:
         text = self.notation.value.strip()
         if not text:
-            self._fail("[notation] type an action in the notation box first")
+            self._fail(words("err_type_first"))
             return
         if self.apply(text):
             self.notation.value = ""
@@ -612,16 +840,16 @@ class Stepper:
     def _play_selected(self) -> None:
         index = self.action_select.value
         if index is None:
-            self._fail("pick an action in the list first")
+            self._fail(words("err_pick_first"))
             return
         self._play_index(index)
 
     def _force_selected(self) -> None:
         state = self._timeline.current
-        outcomes = state.chance_outcomes()
+        outcomes = state.chance_outcomes() if self._perspective is None else []
         index = self.force_dropdown.value
         if index is None or index >= len(outcomes):
-            self._fail("[not-chance] no chance outcome to force here")
+            self._fail(words("err_no_outcome"))
             return
         self.force_chance(outcomes[index][0])
 
@@ -632,9 +860,17 @@ class Stepper:
         self._perspective = None if value == 0 else value - 1
         self._refresh()
 
+    def _on_hot_seat(self, change: dict[str, Any]) -> None:
+        if not self._refreshing:
+            self.set_hot_seat(bool(change["new"]))
+
     def _on_seat(self, player: int) -> Callable[[dict[str, Any]], None]:
         def observer(change: dict[str, Any]) -> None:
+            if self._refreshing:
+                return
             self.seats[player] = change["new"]
+            if self._hot_seat:
+                self._refresh()
 
         return observer
 
@@ -646,27 +882,64 @@ class Stepper:
 
     # ---------------------------------------------------------------- refreshing the view
     def _refresh(self) -> None:
+        self._relabel()
+        state = self._timeline.current
+        covered = self._must_cover(state)
+        self._covered = covered
         self._refreshing = True
         try:
-            state = self._timeline.current
-            self._show_board(state)
-            self._show_controls(state)
-            self._show_history()
             self.status.value = self._status_html(state)
+            if covered:
+                self._show_cover()
+            else:
+                if self.widget.children[2] is not self._main:
+                    self.widget.children = (self._header, self.error_html, *self._body)
+                self._show_board(state)
+                self._show_controls(state)
+                self._show_history()
+            self.perspective_dropdown.layout.display = "none" if self._hot_seat else None
+            self._record_box.layout.display = "none" if self._hot_seat else None
             self.undo_button.disabled = not self._timeline.can_undo()
             self.redo_button.disabled = not self._timeline.can_redo()
             self.reset_button.disabled = not self._timeline.can_undo()
             over = state.is_terminal()
             self.step_button.disabled = over
             self.play_button.disabled = over
+            self.autoplay.disabled = over
         finally:
             self._refreshing = False
-        for panel in self.panels:
-            try:
-                panel.update(self._live)
-            except Exception as exc:  # a broken panel must not take the stepper down with it
-                self.error = f"panel {type(panel).__name__} failed: {type(exc).__name__}: {exc}"
+        if not covered:
+            for panel in self.panels:
+                try:
+                    panel.update(self._live)
+                except Exception as exc:  # a broken panel must not take the stepper down with it
+                    self.error = words(
+                        "err_panel", panel=type(panel).__name__, error=f"{type(exc).__name__}: {exc}"
+                    )
         self._show_error()
+
+    def _show_cover(self) -> None:
+        """Hide everything a seat could see; ask for the next seat."""
+        seat = self._name(self._next_seat())
+        self.error = ""  # a refusal may name the previous seat's cards
+        self.cover_html.value = (
+            f"<h2>{html.escape(words('cover_title', player=seat))}</h2>"
+            f"<p style='font-size:1.2em'>{html.escape(words('cover_text', player=seat))}</p>"
+        )
+        self.reveal_button.description = words("reveal")
+        self.reveal_button.tooltip = words("reveal_tip", player=seat)
+        self.widget.children = (self._header, self.error_html, self.cover)
+        # the hidden widgets keep nothing of the seat that was shown
+        self.board_image.value = b""
+        self.board_text.value = ""
+        self.history_select.options = []
+        self.actions_box.children = ()
+        self.action_select.options = []
+        self.force_dropdown.options = []
+        self.chance_html.value = ""
+        self.waiting.value = ""
+        self.notation.value = ""
+        self.notation.placeholder = ""
 
     def _show_error(self) -> None:
         if self.error:
@@ -694,24 +967,27 @@ class Stepper:
         """
         key = (id(state), perspective)
         hit = self._render_cache.get(key)
-        if hit is not None and hit[0] is state:
+        if hit is not None and hit[0] is state and hit[2].startswith(f"{language()}:"):
             self._render_cache.move_to_end(key)
-            return hit[1], hit[2]
+            return hit[1], hit[2].partition(":")[2]
         png: bytes | None = None
         text = ""
         try:
             figure = state.draw(perspective=perspective)
         except (NotImplementedError, ImportError) as exc:
-            text = self._text_view(state, perspective) + f"\n\n(no drawing: {exc})"
+            text = self._text_view(state, perspective) + "\n\n(" + words("err_no_drawing", error=exc) + ")"
         except Exception as exc:  # a drawing bug must not take the stepper (and the lesson) down
-            text = self._text_view(state, perspective) + f"\n\n(drawing failed: {type(exc).__name__}: {exc})"
+            error = f"{type(exc).__name__}: {exc}"
+            text = (
+                self._text_view(state, perspective) + "\n\n(" + words("err_drawing_failed", error=error) + ")"
+            )
         else:
             buffer = io.BytesIO()
             figure.savefig(
                 buffer, format="png", dpi=self.dpi, bbox_inches="tight" if self.tight_bbox else None
             )
             png = buffer.getvalue()
-        self._render_cache[key] = (state, png, text)
+        self._render_cache[key] = (state, png, f"{language()}:{text}")
         while len(self._render_cache) > _RENDER_CACHE_SIZE:
             self._render_cache.popitem(last=False)
         return png, text
@@ -720,28 +996,33 @@ class Stepper:
     def _text_view(state: State, perspective: int | None) -> str:
         if perspective is None:
             return str(state)
-        return f"{state.game.player_name(perspective)} sees:\n{state.observation(perspective)!r}"
+        return (
+            words("sees", player=state.game.player_name(perspective))
+            + f"\n{state.observation(perspective)!r}"
+        )
 
     def _show_controls(self, state: State) -> None:
         player = state.current_player
         perspective = self._perspective
         sees_moves = perspective is None or perspective == player
+        human = player >= 0 and self.seats[player] == HUMAN
         acting = player >= 0 and sees_moves
         actions = state.legal_actions() if acting else []
         self._shown_actions = actions
 
-        # chance: outcomes and probabilities are public only in the omniscient view
+        # chance: the outcomes are listed (and can be forced) only in the omniscient view; from a
+        # seat they would tell which cards are left, hence what the others hold
         if player == CHANCE:
             outcomes = state.chance_outcomes()
             self.chance_box.layout.display = None
             if perspective is None:
-                self.chance_html.value = f"<b>Chance</b>: {len(outcomes)} possible outcome(s)"
+                self.chance_html.value = words("chance_omniscient", n=len(outcomes))
                 self.force_dropdown.options = [(f"{a}  ·  {p:.1%}", i) for i, (a, p) in enumerate(outcomes)]
                 self.force_dropdown.value = 0
                 self.force_dropdown.layout.display = None
                 self.force_button.layout.display = None
             else:
-                self.chance_html.value = "<b>Chance</b> to move: press Roll"
+                self.chance_html.value = words("chance_seat", n=len(outcomes))
                 self.force_dropdown.options = []
                 self.force_dropdown.layout.display = "none"
                 self.force_button.layout.display = "none"
@@ -755,7 +1036,7 @@ class Stepper:
                 self._button_pool.append(self._make_action_button(len(self._button_pool)))
             for button, action in zip(self._button_pool, actions, strict=False):
                 button.description = str(action)
-                button.tooltip = f"play {action}"
+                button.tooltip = words("play_action_tip", action=action)
             self.actions_box.children = tuple(self._button_pool[: len(actions)])
             self.actions_box.layout.display = None
         else:
@@ -770,8 +1051,8 @@ class Stepper:
             self.action_list.layout.display = "none"
 
         if player >= 0 and not sees_moves:
-            who = html.escape(self.game.player_name(player))
-            self.waiting.value = f"waiting for the <b>{who}</b>: press Step to let the seated agent move"
+            key = "waiting_human" if human else "waiting"
+            self.waiting.value = words(key, player=html.escape(self._name(player)))
             self.waiting.layout.display = None
         else:
             self.waiting.value = ""
@@ -780,6 +1061,17 @@ class Stepper:
         blocked = perspective is not None and perspective != player
         self.notation.disabled = blocked
         self.apply_button.disabled = blocked
+        self.notation.placeholder = self._placeholder(state, actions)
+
+    def _placeholder(self, state: State, actions: list[Action]) -> str:
+        """An example from the viewer's own legal actions (or, omniscient, a chance outcome)."""
+        if actions:
+            return words("notation_example", example=actions[0])
+        if self._perspective is None and state.current_player == CHANCE:
+            outcomes = state.chance_outcomes()
+            if outcomes:
+                return words("outcome_example", example=outcomes[0][0])
+        return ""
 
     def _make_action_button(self, index: int) -> W.Button:
         button = _css(W.Button(), "gamelib-action")
@@ -788,66 +1080,70 @@ class Stepper:
 
     def _show_history(self) -> None:
         timeline = self._timeline
-        end = timeline.end
-        notations = self._public_history(end)
+        notations = timeline.end.public_history(self._perspective)
         start = timeline.start_ply
-        options: list[tuple[str, int]] = [("start" if start == 0 else f"start (after move {start})", start)]
+        first = words("history_start") if start == 0 else words("history_start_after", n=start)
+        chance = words("history_chance")
+        undone = words("history_undone")
+        options: list[tuple[str, int]] = [(first, start)]
         for index in range(1, len(timeline)):
             ply = start + index
             mover = timeline.at(index - 1).current_player
-            who = "chance" if mover == CHANCE else self.game.player_name(mover)
+            who = chance if mover == CHANCE else self._name(mover)
             label = f"{ply:>3}. {who}: {notations[ply - 1]}"
             if index > timeline.cursor:
-                label += "   (undone)"
+                label += "   " + undone
             options.append((label, ply))
         self.history_select.options = options
         self.history_select.value = start + timeline.cursor
 
-    def _public_history(self, state: State) -> list[str]:
-        """The history in notation as the viewer may see it.
-
-        From a player's view, an observation that carries its own ``history`` of notations (with
-        secrets masked, e.g. Fugitive's ``hide ?``) is used; otherwise the plain notation.
-        """
-        plain = [str(a) for a in state.history]
-        if self._perspective is None:
-            return plain
-        public = getattr(state.observation(self._perspective), "history", None)
-        if (
-            isinstance(public, (list, tuple))
-            and len(public) == len(plain)
-            and all(isinstance(x, str) for x in public)
-        ):
-            return list(public)
-        return plain
-
     def _to_move_text(self) -> str:
-        state = self._timeline.current
-        player = state.current_player
+        player = self._timeline.current.current_player
         if player == TERMINAL:
-            return "game over"
+            return words("status_over")
         if player == CHANCE:
-            return "chance to move"
-        return f"to move: {self.game.player_name(player)}"
+            return words("status_chance")
+        return words("status_to_move", player=self._name(player))
+
+    def _verdict(self, state: State) -> str:
+        """The end of the game in words: the score (and its rating) of a cooperative game, else
+        who won, with every player's return."""
+        game = self.game
+        returns = state.returns()
+        if game.info.utility == "identical":
+            score = f"{returns[0]:g}"
+            target = RATINGS.get(game.name)
+            if target is not None:
+                rating = _import(target)(round(returns[0]))
+                return words(
+                    "status_game_over", verdict=words("verdict_score_rated", score=score, rating=rating)
+                )
+            return words("status_game_over", verdict=words("verdict_score", score=score))
+        best = max(returns)
+        winners = [p for p, r in enumerate(returns) if r == best]
+        if len(winners) == len(returns):
+            verdict = words("verdict_draw")
+        elif len(winners) == 1:
+            verdict = words("verdict_wins", player=self._name(winners[0]))
+        else:
+            verdict = words(
+                "verdict_share", players=words("verdict_and").join(self._name(p) for p in winners)
+            )
+        scores = ", ".join(f"{self._name(p)} {r:+g}" for p, r in enumerate(returns))
+        return words("status_game_over", verdict=verdict) + " " + words("status_returns", scores=scores)
 
     def _status_html(self, state: State) -> str:
-        game = self.game
-        parts = [f"move {len(state.history)}"]
+        parts = [html.escape(words("status_move", n=len(state.history)))]
         if state.is_terminal():
-            returns = state.returns()
-            best = max(returns)
-            winners = [p for p, r in enumerate(returns) if r == best]
-            if len(winners) == len(returns):
-                verdict = "draw"
-            elif len(winners) == 1:
-                verdict = f"{game.player_name(winners[0])} wins"
-            else:
-                verdict = " and ".join(game.player_name(p) for p in winners) + " share the win"
-            scores = ", ".join(f"{game.player_name(p)} {r:+g}" for p, r in enumerate(returns))
-            parts.append(f"<b>game over: {html.escape(verdict)}</b> (returns: {html.escape(scores)})")
+            parts.append(f"<b>{html.escape(self._verdict(state))}</b>")
         else:
             parts.append(f"<b>{html.escape(self._to_move_text())}</b>")
-        view = "omniscient" if self._perspective is None else game.player_name(self._perspective)
-        parts.append(f"view: {html.escape(view)}")
-        parts.append(f"seed {state.seed}")
+        if self._hot_seat:
+            parts.append(html.escape(words("status_hot_seat")))
+        if not self._covered:
+            view = words("omniscient") if self._perspective is None else self._name(self._perspective)
+            parts.append(html.escape(words("status_view", view=view)))
+        if self._perspective is None and not self._hot_seat:
+            # the seed and the move number give every sampled draw: only the omniscient view shows it
+            parts.append(html.escape(words("status_seed", seed=state.seed)))
         return "&nbsp;&nbsp;·&nbsp;&nbsp;" + " · ".join(parts)

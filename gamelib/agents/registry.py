@@ -9,6 +9,10 @@ A name resolves, in this order, to:
    a game ships its heuristics without touching this package;
 3. a game-independent agent: ``random``, ``first``, ``greedy``, ``mcts``, ``ismcts``.
 
+:func:`default_agents` says which agent each seat of a game starts with (a game declares it as
+``SEAT_AGENTS`` in its ``agents`` module), and :func:`as_agent_fn` is the one place that turns an
+agent (an object with ``act``, or a plain function) into the function to call.
+
 Parameters follow the name as Python keyword arguments: ``mcts(iterations=200, c=1.0)``.  The
 text is parsed with :mod:`ast` and only literals are accepted (nothing is evaluated).
 """
@@ -17,8 +21,13 @@ from __future__ import annotations
 
 import ast
 import importlib
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import random
+
+    from gamelib.core.game import Action, Game, State
 
 Factory = Callable[..., Any]
 
@@ -49,21 +58,73 @@ def register_agent(game: str | None, name: str, target: str | Factory) -> None:
     _AGENTS[(game, name)] = target
 
 
-def _game_module_agents(game: str) -> Mapping[str, Any]:
-    """The ``AGENTS`` mapping of the game's ``agents`` module, if the game ships one."""
+def _game_agents_module(game: str) -> Any:
+    """The game's ``agents`` module (next to its rules), or None if it ships none."""
     from gamelib.core.registry import game_class
 
     package = game_class(game).__module__.rpartition(".")[0]
     if not package:  # a game defined in a top-level module has no agents module beside it
-        return {}
+        return None
     try:
-        module = importlib.import_module(f"{package}.agents")
+        return importlib.import_module(f"{package}.agents")
     except ModuleNotFoundError as exc:
         if exc.name is not None and exc.name.startswith(f"{package}.agents"):
-            return {}
+            return None
         raise
-    agents = getattr(module, "AGENTS", {})
+
+
+def _game_module_agents(game: str) -> Mapping[str, Any]:
+    """The ``AGENTS`` mapping of the game's ``agents`` module, if the game ships one."""
+    agents = getattr(_game_agents_module(game), "AGENTS", {})
     return agents if isinstance(agents, Mapping) else {}
+
+
+def default_agents(game: Game) -> list[str]:
+    """The agent each seat of ``game`` starts with: one agent name per seat.
+
+    A game declares them as ``SEAT_AGENTS`` in its ``agents`` module: one name for every seat
+    (``SEAT_AGENTS = "role"``), or one name per seat (``SEAT_AGENTS = ("heuristic", "belief")``,
+    the seat's role fixed by its index).  Games that declare nothing (or that are not
+    registered) get ``"random"`` everywhere.  Every name resolves with :func:`make_agent`.
+    """
+    from gamelib.core.registry import registered_games
+
+    seats = game.num_players
+    declared: object = None
+    if game.name in registered_games():
+        declared = getattr(_game_agents_module(game.name), "SEAT_AGENTS", None)
+    if declared is None:
+        return ["random"] * seats
+    if isinstance(declared, str):
+        names = [declared] * seats
+    elif isinstance(declared, Sequence) and all(isinstance(n, str) for n in declared):
+        if len(declared) < seats:
+            raise ValueError(
+                f"{game.name}: SEAT_AGENTS names {len(declared)} seat(s), the game seats {seats}"
+            )
+        names = list(declared[:seats])
+    else:
+        raise TypeError(f"{game.name}: SEAT_AGENTS is an agent name or one name per seat, got {declared!r}")
+    for name in dict.fromkeys(names):
+        _resolve(parse_agent_spec(name)[0], game.name)  # an unknown name fails here, not mid-lesson
+    return names
+
+
+AgentFn = Callable[["State", int, "random.Random"], "Action | str"]
+
+
+def as_agent_fn(agent: Any, name: object = None) -> AgentFn:
+    """The function to call for ``agent``: its ``act`` method, or the agent itself if callable.
+
+    TypeError (naming ``name`` when given) for anything else.
+    """
+    act = getattr(agent, "act", None)
+    if callable(act):
+        return act  # type: ignore[no-any-return]
+    if callable(agent):
+        return agent  # type: ignore[no-any-return]
+    label = f"agent {name!r}" if name is not None else f"{agent!r}"
+    raise TypeError(f"{label} needs an act(state, player, rng) method, got {agent!r}")
 
 
 def registered_agents(game: str | None = None) -> list[str]:
@@ -154,6 +215,10 @@ def make_agent(spec: str, game: str | None = None, **params: Any) -> Any:
         agent = factory(**spec_params)
     except TypeError as exc:
         raise ValueError(f"agent {name!r}: {exc}") from None
-    if not hasattr(agent, "act") and not callable(agent):
-        raise TypeError(f"agent {name!r} built {agent!r}, which has no act(state, player, rng) method")
+    try:
+        as_agent_fn(agent)
+    except TypeError:
+        raise TypeError(
+            f"agent {name!r} built {agent!r}, which has no act(state, player, rng) method"
+        ) from None
     return agent

@@ -273,3 +273,7 @@ AGENTS: dict[str, Any] = {
     "role": RoleAgent,
 }
 """Found by :mod:`gamelib.agents.registry`: ``tournament("delanopolis", ["value", "fraction(fraction=0.3)"])``."""
+
+SEAT_AGENTS = "role"
+"""Every seat starts with :class:`RoleAgent` (the lot makes one seat mayor after the seats are
+filled): :func:`gamelib.agents.registry.default_agents`."""

@@ -211,3 +211,6 @@ class BeliefDetective:
 AGENTS = {"heuristic": FugitiveHeuristic, "belief": BeliefDetective}
 """Fugitive's own agents by name (``gamelib.tournament(..., ["heuristic", "belief"], rotate=False)``).
 Each knows one role: the heuristic plays the fugitive, the belief detective the detective."""
+
+SEAT_AGENTS = ("heuristic", "belief")
+"""The agent each seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""

@@ -250,3 +250,6 @@ AGENTS = {
 
 SEAT_AGENTS = "seeker"
 """The agent every seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""
+
+SEAT_AGENTS = "seeker"
+"""The agent each seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""

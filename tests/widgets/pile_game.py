@@ -4,13 +4,16 @@
 1/2, 1/4, 1/4), then players alternately take 1..max_take tokens from a pile; whoever takes the
 last token wins, unless the left player's secret equals the number of tokens she took in total,
 in which case she wins whoever took last.  The secret is hidden from the right player: it is
-masked in the observation, in the observation's history and in the drawing.  Drawings are tiny,
+masked in the observation, in the history as the right player saw it (``secret ?``) and in the
+drawing; ``determinize`` deals the right player a world with a resampled secret.  Drawings are tiny,
 so these tests spend their time in the stepper, not in matplotlib.  The game is never registered
 (``gamelib.make`` does not know it), which keeps the generic tests to the real games.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -55,7 +58,6 @@ class PileObservation:
     pile: int
     to_move: int
     secret: int | None
-    history: tuple[str, ...]
 
 
 class SecretPileGame(Game):
@@ -70,6 +72,7 @@ class SecretPileGame(Game):
         perfect_information=False,
         has_chance=True,
         utility="zero_sum",
+        hidden_masks=("secret ?",),
     )
     Options: ClassVar[type] = PileOptions
     options: PileOptions
@@ -154,7 +157,7 @@ class SecretPileState(State):
         return [1.0, -1.0] if left_wins else [-1.0, 1.0]
 
     def _clone(self) -> SecretPileState:
-        copy = SecretPileState.__new__(SecretPileState)
+        copy = type(self).__new__(type(self))
         copy.__dict__.update(self.__dict__)
         return copy
 
@@ -164,14 +167,24 @@ class SecretPileState(State):
     def __str__(self) -> str:
         return f"pile {self.pile}, secret {self.secret}"
 
-    def observation(self, player: int) -> PileObservation:
-        sees = player == LEFT
+    def _observation(self, player: int | None) -> PileObservation:
+        sees = player in (None, LEFT)
         return PileObservation(
-            pile=self.pile,
-            to_move=self.current_player,
-            secret=self.secret if sees else None,
-            history=tuple("secret ?" if isinstance(a, Secret) and not sees else str(a) for a in self.history),
+            pile=self.pile, to_move=self.current_player, secret=self.secret if sees else None
         )
+
+    def _hidden_steps(self, player: int) -> Mapping[int, str]:
+        if player == LEFT:
+            return {}
+        return {i: "secret ?" for i, a in enumerate(self.history) if isinstance(a, Secret)}
+
+    def _determinize(self, player: int, rng: random.Random) -> SecretPileState:
+        world = self.clone()
+        if player == RIGHT and self.secret and self.pile:  # the end shows who won, hence the secret
+            (value,) = rng.choices([1, 2, 3], weights=[2, 1, 1])
+            world.secret = value
+            world.history = [Secret(value) if isinstance(a, Secret) else a for a in self.history]
+        return world
 
 
 def shown_buttons(stepper: Any) -> dict[str, Any]:
