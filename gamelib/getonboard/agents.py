@@ -164,7 +164,4 @@ AGENTS: dict[str, Any] = {
 }
 
 SEAT_AGENTS = "planner"
-"""The agent every seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""
-
-SEAT_AGENTS = "planner"
 """The agent each seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""

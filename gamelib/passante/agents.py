@@ -249,7 +249,4 @@ AGENTS = {
 """Names for :func:`gamelib.agents.make_agent` (e.g. ``make_agent("seeker", game="passante")``)."""
 
 SEAT_AGENTS = "seeker"
-"""The agent every seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""
-
-SEAT_AGENTS = "seeker"
 """The agent each seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""
