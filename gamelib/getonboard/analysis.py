@@ -185,21 +185,9 @@ def hypothetical_turn(state: GetOnBoardState, player: int, ticket: int) -> GetOn
 
     The clone skips whatever else would happen first (other players' sticks, the end of the
     round): it answers "what could I do with that ticket from where my line is now?".
+    See :meth:`GetOnBoardState.with_turn`.
     """
-    from gamelib.getonboard.rules import P_LAY
-
-    s = state.clone()
-    assert isinstance(s, GetOnBoardState)
-    if s.phase == P_LAY or s.phase == P_BONUS:
-        s.tickets = (*s.tickets[:-1], ticket)
-    else:
-        s.tickets = (*s.tickets, ticket)
-    s.turn_index = (player - s.controller) % s.num_players
-    s._begin_turn(player)
-    s.phase = P_LAY
-    s._player = player
-    s._legal_cache = None
-    return s
+    return state.with_turn(player, ticket)
 
 
 def next_ticket_value(state: GetOnBoardState, player: int, value: Value = position_value) -> float:

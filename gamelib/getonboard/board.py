@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -301,8 +301,8 @@ def tables_from_data(sheets: dict[str, Any], objectives: dict[str, Any]) -> Tabl
         ),
         "objective points": ((t.first_points, t.later_points, t.personal_points), (10, 6, (0, 2, 5, 10))),
     }
-    for field, (got, want) in facts.items():
-        _require(got == want, f"{w} {field}", f"expected the published {want}, got {got}")
+    for fact, (got, want) in facts.items():
+        _require(got == want, f"{w} {fact}", f"expected the published {want}, got {got}")
     return t
 
 
@@ -339,6 +339,25 @@ class CityMap:
     affluence: int
     """Bitmask of the sections of the solo "affluence" ghost line."""
     affluence_path: tuple[int, ...]
+    _fit_cache: dict[tuple[int, int, str, int, int], bool] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def fits(self, node: int, heading: int, junctions: str, step: int, sticks: int, boxes_left: int) -> bool:
+        """:func:`completable` with loops ignored, memoised: it depends on the static board only.
+
+        Boxes beyond the junctions still to come change nothing, so they are capped to keep the
+        table small (at most nodes x 5 headings x 6 shapes x 3 steps x 4 box counts).
+        """
+        left = sticks - step
+        if boxes_left > left:
+            boxes_left = left
+        key = (node * 5 + heading + 1, boxes_left, junctions, step, sticks)
+        hit = self._fit_cache.get(key)
+        if hit is None:
+            hit = completable(self, node, heading, junctions, step, sticks, boxes_left, None)
+            self._fit_cache[key] = hit
+        return hit
 
     @property
     def num_nodes(self) -> int:

@@ -318,6 +318,12 @@ class ScoreSheet(NamedTuple):
     """How many intersections of each feature kind the line reached (for the common objectives)."""
 
 
+_SHEET_FIELD = {name: i for i, name in enumerate(ScoreSheet._fields)}
+_GRANNIES, _STUDENTS, _CINEMAS = _SHEET_FIELD["grannies"], _SHEET_FIELD["students"], _SHEET_FIELD["cinemas"]
+_TOURIST_ROWS, _TOURISTS_CLOSED = _SHEET_FIELD["tourist_rows"], _SHEET_FIELD["tourists_closed"]
+_LIGHT, _DARK, _LOVERS_CLOSED = _SHEET_FIELD["light"], _SHEET_FIELD["dark"], _SHEET_FIELD["lovers_closed"]
+_ENTRANCES, _VISITS = _SHEET_FIELD["entrances"], _SHEET_FIELD["visits"]
+
 CATEGORIES = (
     "grannies",
     "students",
@@ -378,22 +384,24 @@ def apply_features(
     sheet: ScoreSheet, features: tuple[int, ...], tables: Tables, options: GetOnBoardOptions
 ) -> ScoreSheet:
     """The sheet after reaching an intersection: its features apply one after the other."""
+    if not features:
+        return sheet
+    box: list[Any] = list(sheet)  # the fields of ScoreSheet, in order (see _SHEET_FIELD)
+    visits = list(sheet.visits)
     for f in features:
-        visits = list(sheet.visits)
         visits[f] += 1
-        sheet = sheet._replace(visits=tuple(visits))
         if f == ENTRANCE:
-            if sheet.entrances < tables.entrance_boxes:
-                sheet = sheet._replace(entrances=sheet.entrances + 1)
+            if box[_ENTRANCES] < tables.entrance_boxes:
+                box[_ENTRANCES] += 1
         elif f == GRANNY:
-            sheet = sheet._replace(grannies=sheet.grannies + 1)
+            box[_GRANNIES] += 1
         elif f == STUDENT:
-            sheet = sheet._replace(students=sheet.students + 1)
+            box[_STUDENTS] += 1
         elif f == CINEMA:
-            sheet = sheet._replace(cinemas=sheet.cinemas + 1)
+            box[_CINEMAS] += 1
         elif f == TOURIST:
-            row = sheet.tourists_closed
-            rows = list(sheet.tourist_rows)
+            row = box[_TOURISTS_CLOSED]
+            rows = list(box[_TOURIST_ROWS])
             while row < tables.tourist_rows and rows[row] >= tables.tourist_row_size:
                 if options.tourist_overflow != "next-row":
                     row = tables.tourist_rows  # lost
@@ -401,30 +409,29 @@ def apply_features(
                 row += 1
             if row < tables.tourist_rows:
                 rows[row] += 1
-                sheet = sheet._replace(tourist_rows=tuple(rows))
-        elif f in MONUMENTS:
-            row = sheet.tourists_closed
+                box[_TOURIST_ROWS] = tuple(rows)
+        elif f in (THEATRE, OPERA):
+            row = box[_TOURISTS_CLOSED]
             if row < tables.tourist_rows and (
-                sheet.tourist_rows[row] > 0 or options.empty_destination == "close"
+                box[_TOURIST_ROWS][row] > 0 or options.empty_destination == "close"
             ):
-                sheet = sheet._replace(tourists_closed=row + 1)
+                box[_TOURISTS_CLOSED] = row + 1
         elif f in (LIGHT_LOVERS, DARK_LOVERS):
-            row = sheet.lovers_closed
+            row = box[_LOVERS_CLOSED]
             if row < tables.lover_rows:
-                values = list(sheet.light if f == LIGHT_LOVERS else sheet.dark)
+                which = _LIGHT if f == LIGHT_LOVERS else _DARK
+                values = list(box[which])
                 if values[row] < tables.lovers_per_colour:
                     values[row] += 1
-                    if f == LIGHT_LOVERS:
-                        sheet = sheet._replace(light=tuple(values))
-                    else:
-                        sheet = sheet._replace(dark=tuple(values))
+                    box[which] = tuple(values)
         elif f == RESTAURANT:
-            row = sheet.lovers_closed
+            row = box[_LOVERS_CLOSED]
             if row < tables.lover_rows and (
-                sheet.light[row] + sheet.dark[row] > 0 or options.empty_destination == "close"
+                box[_LIGHT][row] + box[_DARK][row] > 0 or options.empty_destination == "close"
             ):
-                sheet = sheet._replace(lovers_closed=row + 1)
-    return sheet
+                box[_LOVERS_CLOSED] = row + 1
+    box[_VISITS] = tuple(visits)
+    return ScoreSheet._make(box)
 
 
 def _survives_per_stick(
@@ -542,6 +549,10 @@ class GetOnBoardGame(Game):
         self.tables: Tables = load_tables()
         self.deals_per_player = min(2, len(self.board.starts) // n)
         self.solo = n == 1
+        # option flags read in the hot loop
+        self.whole_shape = opts.shape_fit == "whole-shape"
+        self.loops_allowed = opts.loops == "allowed"
+        self.affluence = self.board.affluence if self.solo and opts.solo_affluence else 0
 
     @property
     def max_game_length(self) -> int:
@@ -615,6 +626,7 @@ class GetOnBoardState(State):
     def __init__(self, game: GetOnBoardGame, seed: int | None) -> None:
         super().__init__(game, seed)
         n = game.num_players
+        self.num_players = n
         self.board = game.board
         self.tables = game.tables
         self.phase = P_OBJECTIVE
@@ -638,7 +650,8 @@ class GetOnBoardState(State):
         self.heading = [NO_HEADING] * n
         self.visited = [0] * n
         self.owned = [0] * n
-        self.routes: list[list[int]] = [[] for _ in range(n)]
+        self.routes: list[tuple[int, ...]] = [()] * n
+        """Per player: the intersections of the line, in order (tuples: shared by clones)."""
         self.eliminated = [False] * n
         self.sheets = [ScoreSheet()] * n
         # the turn in progress
@@ -647,15 +660,13 @@ class GetOnBoardState(State):
         self.forced_straight = False
         self.turn_start = 0
         """Index in the player's route where this turn began (the partial route follows it)."""
-        self.turn_transfers: list[tuple[int, int]] = []
+        self.turn_transfers: tuple[tuple[int, int], ...] = ()
         """(section, circles) gained this turn: drawn as transfer sections."""
         self._player = CHANCE
+        self._outcomes: list[tuple[Action, float]] | None = None
+        """The chance outcomes of this node, computed once (dropped by every transition)."""
 
     # ------------------------------------------------------------------ queries
-    @property
-    def num_players(self) -> int:
-        return self.game.num_players
-
     @property
     def round(self) -> int:
         """The round in progress, 1-based (0 during the setup)."""
@@ -684,7 +695,7 @@ class GetOnBoardState(State):
             return CHANCE
         if phase == P_START:
             return len(self.start_of)
-        return (self.controller + self.turn_index) % self.num_players
+        return (max(len(self.tickets), 1) - 1 + self.turn_index) % self.num_players
 
     def fluid_colour(self) -> int:
         """Rome: the section colour (index into SECTION_COLOURS) that gives +1 circle now; -1 elsewhere."""
@@ -733,8 +744,12 @@ class GetOnBoardState(State):
 
     def opponent_sticks(self, player: int, section: int) -> int:
         """Sticks of other players (and the solo affluence line) already on ``section``."""
-        count = sum(1 for q, owned in enumerate(self.owned) if q != player and owned >> section & 1)
-        if self.game.solo and self.game.options.solo_affluence and self.board.affluence >> section & 1:
+        bit = 1 << section
+        count = 0
+        for q, owned in enumerate(self.owned):
+            if owned & bit and q != player:
+                count += 1
+        if self.game.affluence & bit:
             count += 1
         return count
 
@@ -768,15 +783,14 @@ class GetOnBoardState(State):
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:
         phase = self.phase
+        if phase == P_LAY:
+            return [GOS[d] for d in self._lay_directions(self._player)]
+        if phase == P_BONUS:
+            return [*(BONUSES[d] for d in self._bonus_directions(self._player)), END]
         if phase in CHANCE_PHASES:
             return [a for a, _ in self._chance_outcomes()]
         if phase == P_START:
             return [STARTS[t - 1] for t in sorted(self.dealt[len(self.start_of)])]
-        p = self.current_player
-        if phase == P_LAY:
-            return [GOS[d] for d in self._lay_directions(p)]
-        if phase == P_BONUS:
-            return [*(BONUSES[d] for d in self._bonus_directions(p)), END]
         return []
 
     def _open_directions(self, p: int) -> list[int]:
@@ -791,7 +805,7 @@ class GetOnBoardState(State):
         if self.forced_straight:
             return self._forced_directions(p)
         on_map = self._shape_directions(p)
-        if self.game.options.loops == "allowed" or len(on_map) < 2:
+        if self.game.loops_allowed or len(on_map) < 2:
             return on_map
         safe = [d for d in on_map if not self._fatal_stick(p, d)]
         return safe or on_map
@@ -799,25 +813,24 @@ class GetOnBoardState(State):
     def _shape_directions(self, p: int) -> list[int]:
         """Sticks the shape allows now (loops aside): an open section, a turn box for a changed
         junction, and under ``shape_fit="whole-shape"`` a way to lay the rest of the shape on the map."""
-        node, heading = self.end[p], self.heading[p]
-        shape, step, boxes = self.shape, self.step, self.boxes_left(p)
         board = self.board
-        whole = self.game.options.shape_fit == "whole-shape"
+        node, heading, owned = self.end[p], self.heading[p], self.owned[p]
+        shape, step = self.shape, self.step
+        junctions, sticks = shape.junctions, shape.sticks
+        boxes = self.tables.max_modifications - self.sheets[p].modifications
+        whole = self.game.whole_shape
+        want = junctions[step - 1] if step else "F"
+        back = OPPOSITE[heading] if heading >= 0 else -1
+        sections, nbrs = board.section[node], board.neighbour[node]
         out = []
-        for d in self._open_directions(p):
-            cost = junction_cost(shape.junctions, step, heading, d)
+        for d in range(4):
+            sec = sections[d]
+            if sec < 0 or d == back or owned >> sec & 1:
+                continue
+            cost = 0 if want == "F" else int((d != heading) != (want == "T"))
             if cost > boxes:
                 continue
-            if whole and not completable(
-                board,
-                board.neighbour[node][d],
-                d,
-                shape.junctions,
-                step + 1,
-                shape.sticks,
-                boxes - cost,
-                None,
-            ):
+            if whole and not board.fits(nbrs[d], d, junctions, step + 1, sticks, boxes - cost):
                 continue
             out.append(d)
         return out
@@ -832,7 +845,7 @@ class GetOnBoardState(State):
         if self.forced_straight:
             return False
         boxes = self.boxes_left(p) - junction_cost(shape.junctions, step, self.heading[p], d)
-        if self.game.options.shape_fit == "whole-shape":
+        if self.game.whole_shape:
             return not completable(
                 board, nb, d, shape.junctions, step + 1, shape.sticks, boxes, visited | 1 << nb
             )
@@ -868,6 +881,12 @@ class GetOnBoardState(State):
         return [d for d in self._open_directions(p) if not visited >> nbrs[d] & 1]
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        outcomes = self._outcomes
+        if outcomes is None:
+            outcomes = self._outcomes = self._list_outcomes()
+        return list(outcomes)
+
+    def _list_outcomes(self) -> list[tuple[Action, float]]:
         phase = self.phase
         left: list[Action]
         if phase == P_OBJECTIVE:
@@ -1006,6 +1025,7 @@ class GetOnBoardState(State):
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
+        self._outcomes = None
         self._transition(action)
         self._player = self._player_to_move()
 
@@ -1042,7 +1062,7 @@ class GetOnBoardState(State):
             self.start_of = (*self.start_of, number)
             self.end[p] = node
             self.visited[p] = 1 << node
-            self.routes[p] = [node]
+            self.routes[p] = (node,)
             if self.game.options.start_features:
                 self.sheets[p] = apply_features(
                     self.sheets[p], self.board.features[node], self.tables, self.game.options
@@ -1056,7 +1076,7 @@ class GetOnBoardState(State):
         elif phase == P_LAY:
             p = self.current_player
             d = action.direction  # type: ignore[attr-defined]
-            if not self.forced_straight:
+            if not self.forced_straight and self.step:
                 cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
                 if cost:
                     s = self.sheets[p]
@@ -1065,7 +1085,7 @@ class GetOnBoardState(State):
             alive = self._lay_stick(p, d)
             if not alive or self.forced_straight or self.step >= self.shape.sticks:
                 self._after_shape(p)
-            elif self.game.options.shape_fit == "per-stick" and not self._shape_directions(p):
+            elif not self.game.whole_shape and not self._shape_directions(p):
                 self._after_shape(p)  # stuck mid-shape: the sticks left are lost
         elif phase == P_BONUS:
             p = self.current_player
@@ -1086,10 +1106,10 @@ class GetOnBoardState(State):
         if circles:
             track = len(self.tables.transfer_track)
             sheet = sheet._replace(transfers=min(track, sheet.transfers + circles))
-            self.turn_transfers.append((section, circles))
+            self.turn_transfers = (*self.turn_transfers, (section, circles))
         self.owned[p] |= 1 << section
         self.heading[p] = d
-        self.routes[p].append(b)
+        self.routes[p] = (*self.routes[p], b)
         self.end[p] = b
         if self.visited[p] >> b & 1:
             # "le joueur est éliminé ... même si ses bâtonnets restent sur le plan"
@@ -1116,16 +1136,9 @@ class GetOnBoardState(State):
         self.shape = shape
         self.step = 0
         self.turn_start = len(self.routes[p]) - 1
-        self.turn_transfers = []
-        self.forced_straight = not completable(
-            self.board,
-            self.end[p],
-            self.heading[p],
-            shape.junctions,
-            0,
-            shape.sticks,
-            self.boxes_left(p),
-            None,
+        self.turn_transfers = ()
+        self.forced_straight = not self.board.fits(
+            self.end[p], self.heading[p], shape.junctions, 0, shape.sticks, self.boxes_left(p)
         )
         self.phase = P_LAY
 
@@ -1310,10 +1323,45 @@ class GetOnBoardState(State):
         c.heading = list(self.heading)
         c.visited = list(self.visited)
         c.owned = list(self.owned)
-        c.routes = [list(r) for r in self.routes]
+        c.routes = list(self.routes)
         c.eliminated = list(self.eliminated)
         c.sheets = list(self.sheets)
-        c.turn_transfers = list(self.turn_transfers)
+        return c
+
+    def invalidate(self) -> None:
+        """Drop what was computed from the fields (legal actions, chance outcomes).
+
+        Call it after editing a state's fields by hand (analysis, teaching, tests): the next
+        query recomputes from the fields as they are.
+        """
+        self._legal_cache = None
+        self._outcomes = None
+        self._player = self._player_to_move()
+
+    def with_turn(self, player: int, ticket: int) -> GetOnBoardState:
+        """A clone in which ``player`` is about to lay ``ticket`` from where their line is now.
+
+        A look-ahead for analysis: whatever would happen first (other players' sticks, the end
+        of the round) is skipped, and the ticket replaces the current one (or is revealed).
+        """
+        self.check_player(player)
+        if isinstance(ticket, bool) or not isinstance(ticket, int) or not 1 <= ticket <= 12:
+            raise ValueError(f"ticket must be 1-12, got {ticket!r}")
+        if not self.start_of or player >= len(self.start_of):
+            raise ValueError("every player must have chosen a start first")
+        s = self._clone_state()
+        if s.phase in (P_LAY, P_BONUS):
+            s.tickets = (*s.tickets[:-1], ticket)
+        else:
+            s.tickets = (*s.tickets, ticket)
+        s.turn_index = (player - s.controller) % s.num_players
+        s._begin_turn(player)
+        s.invalidate()
+        return s
+
+    def _clone_state(self) -> GetOnBoardState:
+        c = self.clone()
+        assert isinstance(c, GetOnBoardState)
         return c
 
     def key(self) -> tuple[Any, ...]:
@@ -1336,6 +1384,9 @@ class GetOnBoardState(State):
             self.step,
             self.shape,
             self.forced_straight,
+            tuple(self.routes),
+            self.turn_start,
+            self.turn_transfers,
         )
 
     def __str__(self) -> str:

@@ -63,7 +63,7 @@ def place_line(state: GetOnBoardState, player: int, names: str) -> None:
     """Test fixture: put ``player``'s line on the intersections ``"K3 J3 I3"`` (features not applied)."""
     board = state.board
     nodes = [board.node(n) for n in names.split()]
-    state.routes[player] = list(nodes)
+    state.routes[player] = tuple(nodes)
     state.visited[player] = 0
     state.owned[player] = 0
     for node in nodes:
@@ -74,7 +74,7 @@ def place_line(state: GetOnBoardState, player: int, names: str) -> None:
         state.owned[player] |= 1 << board.section[a][d]
         state.heading[player] = d
     state.end[player] = nodes[-1]
-    state._legal_cache = None
+    state.invalidate()
 
 
 def line(state: GetOnBoardState, player: int) -> str:
