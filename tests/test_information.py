@@ -11,7 +11,9 @@ from __future__ import annotations
 import random
 import sys
 import unicodedata
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from hypothesis import given, settings
@@ -199,3 +201,22 @@ def test_any_text_parses_strictly_or_is_refused(name: str, text: str) -> None:
     assert all(not c.isdigit() or c.isascii() for c in text), f"{text!r} parsed to {action}"
     assert game.parse_action(str(action)) == action
     assert unicodedata.normalize("NFC", text).split()[0].lower() == str(action).split()[0].lower()
+
+
+@pytest.mark.parametrize("options", [[1, 2], 5, "abc", ("edition", 2), {1: 2}])
+def test_options_that_are_not_a_mapping_of_names_are_refused(options: object) -> None:
+    with pytest.raises(gamelib.OptionError, match="option"):
+        gamelib.make("fugitive", options=options)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class _LiteralOptions:
+    mode: Literal["a", "b"] = "a"
+
+
+def test_literal_options_are_checked_by_core() -> None:
+    from gamelib.core.game import build_options
+
+    assert build_options(_LiteralOptions, {"mode": "b"}, "toy").mode == "b"
+    with pytest.raises(gamelib.OptionError, match=r"one of \['a', 'b'\]"):
+        build_options(_LiteralOptions, {"mode": "c"}, "toy")

@@ -129,8 +129,12 @@ class LabelCollection(PathCollection):
 
     def label_extents(self) -> list[Bbox]:
         """Each label's ink box in pixels (control points of its outline: a hair generous)."""
+        if not self.get_paths():
+            return []
         transform = self.get_transform()
         anchors = self.get_offset_transform().transform(self.get_offsets())
+        if len(anchors) != len(self.get_paths()):  # offsets cycle, as matplotlib draws them
+            anchors = np.resize(anchors, (len(self.get_paths()), 2))
         boxes = []
         for path, anchor in zip(self.get_paths(), anchors, strict=True):
             vertices = transform.transform(np.asarray(path.vertices)) + anchor
@@ -390,9 +394,12 @@ class TextBox:
 
 
 def _collection_boxes(collection: LabelCollection, bound: BboxBase) -> list[TextBox]:
+    extents = collection.label_extents()
+    strings = collection.strings
+    if len(strings) != len(extents):  # a painter that names its outlines otherwise (Fugitive's cards)
+        strings = ("",) * len(extents)
     return [
-        TextBox(string, box, bound, collection.named)
-        for string, box in zip(collection.strings, collection.label_extents(), strict=True)
+        TextBox(string, box, bound, collection.named) for string, box in zip(strings, extents, strict=True)
     ]
 
 

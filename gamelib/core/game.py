@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -124,12 +125,37 @@ def build_options(cls: type, given: Mapping[str, Any], game_name: str) -> Any:
         else:
             ok = isinstance(value, expected)
         if not ok:
-            raise OptionError(f"{game_name}: option {name!r} must be {expected.__name__}, got {value!r}")
+            raise OptionError(
+                f"{game_name}: option {name!r} must be {expected.__name__}, got {_short(value)}"
+            )
+        choices = _literal_choices(cls).get(name)
+        if choices is not None and value not in choices:
+            raise OptionError(
+                f"{game_name}: option {name!r} must be one of {list(choices)}, got {_short(value)}"
+            )
         values[name] = value
     try:
         return cls(**values)
     except (TypeError, ValueError) as exc:
         raise OptionError(f"{game_name}: {exc}") from None
+
+
+def _literal_choices(cls: type) -> dict[str, tuple[Any, ...]]:
+    """The allowed values of each option typed ``Literal[...]`` (checked once, here, for every game)."""
+    cached = _LITERALS.get(cls)
+    if cached is None:
+        try:
+            hints = typing.get_type_hints(cls)
+        except Exception:  # unresolvable annotations: no Literal checks rather than a crash
+            hints = {}
+        cached = {
+            name: typing.get_args(hint) for name, hint in hints.items() if typing.get_origin(hint) is Literal
+        }
+        _LITERALS[cls] = cached
+    return cached
+
+
+_LITERALS: dict[type, dict[str, tuple[Any, ...]]] = {}
 
 
 class Game(ABC):

@@ -44,6 +44,11 @@ def make(
     >>> gamelib.make("fugitive", options={"edition": 2}).options.edition
     2
     """
+    if options is not None and not isinstance(options, Mapping):
+        raise OptionError(
+            f"{name}: options are a mapping of option name to value (e.g. {{'edition': 2}}), "
+            f"got {type(options).__name__}"
+        )
     merged = dict(options or {})
     clash = set(merged) & set(option_kwargs)
     if clash:
