@@ -74,7 +74,7 @@ def path_of(name: str, folder: str | Path = ".") -> Path:
 
 def experiment(
     name: str,
-    compute: Callable[..., Any],
+    compute: Callable[..., Any] | str,
     recompute: bool = False,
     *,
     folder: str | Path = ".",
@@ -85,6 +85,9 @@ def experiment(
 ) -> Any:
     """Load experiment ``name`` from ``folder``, or compute it with ``compute(**params)`` and save it.
 
+    ``compute`` may be a function or its import path ``"package.module:function"``, imported only
+    when the experiment is computed (a notebook then loads its data without the computing code).
+
     ``recompute=True`` computes even if a stored file exists (and overwrites it when ``save``).
     ``params`` default to the stored provenance's parameters when the file exists (so a recomputation
     repeats the stored experiment), else to ``compute``'s own defaults.  ``command``: how to make the
@@ -94,9 +97,10 @@ def experiment(
     path = path_of(name, folder)
     if not recompute and path.exists():
         return load(name, folder)
+    compute = resolve(compute)
     if params is None:
         params = read_provenance(path).get("params", {}) if path.exists() else {}
-    params = {**_defaults(compute), **params}
+    params = {**default_params(compute), **params}
     frame, seconds = _run(compute, params, progress)
     meta = {
         "name": name,
@@ -142,7 +146,7 @@ def load(name: str, folder: str | Path = ".") -> Any:
     return frame
 
 
-def verify(name: str, compute: Callable[..., Any], folder: str | Path = ".", **smaller: Any) -> Any:
+def verify(name: str, compute: Callable[..., Any] | str, folder: str | Path = ".", **smaller: Any) -> Any:
     """Recompute a slice of stored experiment ``name`` and check it matches the stored rows exactly.
 
     The stored parameters are used, with ``smaller`` overriding some (``games=4``): every row of the
@@ -150,7 +154,8 @@ def verify(name: str, compute: Callable[..., Any], folder: str | Path = ".", **s
     Returns the recomputed frame; raises ``AssertionError`` naming the first differing row.
     """
     stored = load(name, folder)
-    params = {**_defaults(compute), **stored.attrs["provenance"].get("params", {}), **smaller}
+    compute = resolve(compute)
+    params = {**default_params(compute), **stored.attrs["provenance"].get("params", {}), **smaller}
     fresh, _ = _run(compute, params, progress=False)
     fresh = _read_csv(fresh.to_csv(index=False))
     if list(fresh.columns) != list(stored.columns):
@@ -247,7 +252,20 @@ def _plain(value: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------- helpers
-def _defaults(compute: Callable[..., Any]) -> dict[str, Any]:
+def resolve(compute: Callable[..., Any] | str) -> Callable[..., Any]:
+    """A compute function, imported if given as ``"package.module:function"``."""
+    if not isinstance(compute, str):
+        return compute
+    module, _, attribute = compute.partition(":")
+    if not module or not attribute:
+        raise ValueError(f"a compute path is 'package.module:function', got {compute!r}")
+    import importlib
+
+    function: Callable[..., Any] = getattr(importlib.import_module(module), attribute)
+    return function
+
+
+def default_params(compute: Callable[..., Any]) -> dict[str, Any]:
     """The keyword defaults of ``compute`` (its parameters, recorded in the provenance)."""
     try:
         parameters = inspect.signature(compute).parameters.values()

@@ -118,3 +118,15 @@ def test_bad_names_and_files(tmp_path):
         load("plain", tmp_path)
     with pytest.raises(TypeError, match="DataFrame"):
         experiment("nothing", lambda: 3, folder=tmp_path)
+
+
+def test_compute_by_import_path(tmp_path):
+    calls.clear()
+    frame = experiment("editions", f"{__name__}:editions", folder=tmp_path, params={"games": 2})
+    assert len(calls) == 1 and len(frame) == 2 * 2 * 2
+    assert experiment("editions", "no.such.module:nothing", folder=tmp_path).equals(
+        frame
+    )  # loaded: not imported
+    verify("editions", f"{__name__}:editions", tmp_path, games=1)
+    with pytest.raises(ValueError, match=r"package\.module:function"):
+        experiment("other", "editions", folder=tmp_path)
