@@ -181,15 +181,18 @@ def communication_value(
     agent: Callable[[], Any] | None = None,
     games: int = 50,
     seed: int = 0,
+    options: dict[str, Any] | None = None,
 ) -> dict[tuple[int, str], list[int]]:
-    """Scores of one team (default: seekers) with secret hands, table talk and open hands."""
+    """Scores of one team (default: seekers) with secret hands, table talk and open hands
+    (``options``: other rule options shared by the three settings)."""
     if agent is None:
         from gamelib.passante.agents import WishSeekerAgent
 
         agent = WishSeekerAgent
     out: dict[tuple[int, str], list[int]] = {}
-    for level, options in COMMUNICATION.items():
-        for (n, _), scores in score_distribution(players, {"team": agent}, games, seed, options).items():
+    for level, level_options in COMMUNICATION.items():
+        merged = {**(options or {}), **level_options}
+        for (n, _), scores in score_distribution(players, {"team": agent}, games, seed, merged).items():
             out[(n, level)] = scores
     return out
 

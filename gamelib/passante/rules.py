@@ -394,6 +394,32 @@ class Hint(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Lay(Action):
+    """Lay a wish of one's hand down, face up, while it is visible (option ``lay_wishes="choice"``)."""
+
+    wish: int
+
+    def __str__(self) -> str:
+        return f"lay {_number(self.wish)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Veto(Action):
+    """The Policier's player stops the move or card just announced (option ``policier_veto``)."""
+
+    def __str__(self) -> str:
+        return "veto"
+
+
+@dataclass(frozen=True, slots=True)
+class Allow(Action):
+    """The Policier's player lets the move or card just announced happen."""
+
+    def __str__(self) -> str:
+        return "allow"
+
+
+@dataclass(frozen=True, slots=True)
 class End(Action):
     """End the turn: the Passante walks one zone."""
 
@@ -432,6 +458,10 @@ TARGETS = tuple(Target(c) for c in CHARACTERS)
 SENDS = tuple(tuple(Send(c, z) for z in LOCATIONS) for c in CHARACTERS)
 DISCARDS = tuple(Discard(w) for w in range(NUM_WISHES + 1))
 HINTS = tuple(tuple(Hint(c, z) for z in LOCATIONS) for c in CHARACTERS)
+LAYS = tuple(Lay(w) for w in range(NUM_WISHES + 1))
+VETO, ALLOW = Veto(), Allow()
+PLAY_BIT = 9
+"""Bit of ``vetoed`` that stands for playing the character card (bits 0-8: the pieces)."""
 
 # ---------------------------------------------------------------------------- phases
 SETUP = 0  # the first player chooses where the Passante starts (after the deal)
@@ -442,6 +472,7 @@ EFFECT = 4  # a character effect waits for its player's choice
 DIE = 5  # chance: the Comédienne's die
 EVENT = 6  # chance: the end-of-round character card
 OVER = 7
+VETO_PHASE = 8  # the Policier's player may stop the move or card just announced
 
 PHASE_NAMES = (
     "choose the Passante's start",
@@ -452,6 +483,7 @@ PHASE_NAMES = (
     "Comédienne's die",
     "end-of-round card",
     "game over",
+    "Policier's veto",
 )
 
 # Effect kinds resolved in the EFFECT phase are the characters' own indices.
@@ -509,6 +541,22 @@ class PassanteOptions:
     table_talk: bool = False
     """The characters' table privileges as one signal: a player whose heart is on a character
     may, once per turn, point at a character and a zone of one of their wishes (``hint``)."""
+    lay_wishes: str = "choice"
+    """« son possesseur peut la poser »: "choice" = laying a visible wish down is its owner's
+    action (``lay N``, on their turn); "automatic" = the engine lays it the moment it is visible."""
+    draw_first: bool = False
+    """True: a character card is drawn only as the first action of the turn.  False (the text):
+    once per turn, at any point, while holding none."""
+    play_while_boarding: bool = True
+    """« à n'importe quel moment durant son tour »: the card may be played while characters are
+    boarding the Omnibus (False: not between ``board`` and ``drive``)."""
+    omnibus_must_leave: bool = False
+    """True: the Omnibus drives to another location.  False (the text, « n'importe quelle
+    zone »): it may also stay where it stands (its passengers get off there)."""
+    policier_veto: bool = True
+    """« empêcher un joueur d'effectuer un déplacement ou jouer un personnage, une fois durant
+    son tour »: the player whose heart is on the Policier may stop, once per turn of another
+    player, a move or a card as it is announced (``veto`` / ``allow``)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.solo_hand_size <= 10:
@@ -521,6 +569,8 @@ class PassanteOptions:
             raise ValueError(
                 f"option 'comedienne_die' must be 'effect' or 'swap', got {self.comedienne_die!r}"
             )
+        if self.lay_wishes not in ("choice", "automatic"):
+            raise ValueError(f"option 'lay_wishes' must be 'choice' or 'automatic', got {self.lay_wishes!r}")
         if not 0 <= self.poete_min_discard <= 3:
             raise ValueError(
                 f"option 'poete_min_discard' must be between 0 and 3, got {self.poete_min_discard}"
@@ -529,7 +579,7 @@ class PassanteOptions:
 
 def passante_tensor_size(num_players: int) -> int:
     """Length of :meth:`PassanteState.observation_tensor` for ``num_players`` players."""
-    return 253 + 62 * num_players
+    return 281 + 62 * num_players
 
 
 HAND_SIZE = {2: 4, 3: 3, 4: 2}
@@ -557,6 +607,18 @@ class PassanteGame(Game):
     )
     Options: ClassVar[type] = PassanteOptions
     options: PassanteOptions
+    version: ClassVar[str] = "2"
+    legacy_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {
+        "1": {
+            "lay_wishes": "automatic",
+            "draw_first": True,
+            "play_while_boarding": False,
+            "omnibus_must_leave": True,
+            "policier_veto": False,
+        }
+    }
+    """Version 1 (before the text's readings became the defaults) laid wishes automatically,
+    drew cards only first thing, allowed no card while boarding, made the Omnibus leave, had no veto."""
 
     @property
     def hand_size(self) -> int:
@@ -588,6 +650,10 @@ class PassanteGame(Game):
         universe += [*DISCARDS[1:], KEEP]
         if self.options.table_talk:
             universe += [HINTS[c][z] for c in CHARACTERS for z in ZONES]
+        if self.options.lay_wishes == "choice":
+            universe += LAYS[1:]
+        if self.options.policier_veto:
+            universe += [VETO, ALLOW]
         universe.append(END)
         return tuple(universe)
 
@@ -616,23 +682,28 @@ class PassanteGame(Game):
                 "discard",
                 "keep",
                 "hint",
+                "lay",
+                "veto",
+                "allow",
                 "end",
             ),
         )
-        arity = {"draw": 0, "keep": 0, "end": 0, "move": 2, "send": 2, "hint": 2}.get(verb, 1)
+        arity = {"draw": 0, "keep": 0, "end": 0, "veto": 0, "allow": 0, "move": 2, "send": 2, "hint": 2}.get(
+            verb, 1
+        )
         if len(args) != arity:
             example = {
                 0: verb,
-                1: f"{verb} {'12' if verb in ('wish', 'discard') else 'cafe' if verb in ('start', 'drive') else 'chat'}",
+                1: f"{verb} {'12' if verb in ('wish', 'discard', 'lay') else 'cafe' if verb in ('start', 'drive') else 'chat'}",
                 2: f"{verb} poete parc",
             }[arity]
             raise IllegalAction("notation", f"{verb!r} takes {arity} argument(s), e.g. {example!r}")
         try:
-            if verb in ("draw", "keep", "end"):
-                return {"draw": DRAW, "keep": KEEP, "end": END}[verb]
-            if verb in ("wish", "discard"):
+            if verb in ("draw", "keep", "end", "veto", "allow"):
+                return {"draw": DRAW, "keep": KEEP, "end": END, "veto": VETO, "allow": ALLOW}[verb]
+            if verb in ("wish", "discard", "lay"):
                 w = parse_int(args[0], "wish number", 1, NUM_WISHES)
-                return WISH_CARDS[w] if verb == "wish" else DISCARDS[w]
+                return {"wish": WISH_CARDS, "discard": DISCARDS, "lay": LAYS}[verb][w]
             if verb == "start":
                 z = location_of(args[0])
                 if z not in STARTS:
@@ -720,6 +791,12 @@ class PassanteState(State):
         self.eff_queue: tuple[int, ...] = ()  # Policier: characters to send; Poète: players to discard
         self.eff_count = 0  # Poète: wishes discarded by the current player
         self.eff_return = RETURN_TURN
+        self.drew = False  # a character card was drawn this turn
+        self.veto_used = False  # the Policier's veto was used this turn
+        self.vetoed = 0  # pieces (bits 0-8) and the card (bit 9) vetoed this turn
+        self.proposed: Action | None = None  # the move or card waiting for the Policier's word
+        self.vetoer = -1
+        self.auto_lay = game.options.lay_wishes == "automatic"
         self.secrets: tuple[tuple[int, int], ...] = ()
         """(history index, seat) of every step only that seat sees: the wish cards dealt to it
         (``wish N``) and its Poète discards (``discard N``); the others see ``wish ?``."""
@@ -731,12 +808,16 @@ class PassanteState(State):
     @property
     def current_player(self) -> int:
         phase = self.phase
+        if self.pending:  # every draw owed is served, even after the last turn
+            return CHANCE
         if phase == OVER:
             return TERMINAL
-        if self.pending or phase in (CARD_DRAW, DIE, EVENT):
+        if phase in (CARD_DRAW, DIE, EVENT):
             return CHANCE
         if phase == EFFECT:
             return self.actor
+        if phase == VETO_PHASE:
+            return self.vetoer
         if phase == SETUP:
             return 0
         return self.turn_player
@@ -796,19 +877,37 @@ class PassanteState(State):
             if len(self.boarding) < 3:
                 last = self.boarding[-1] if self.boarding else -1
                 acts.extend(BOARDS[c] for c in self._boardable() if c > last)
-            acts.extend(DRIVES[z] for z in LOCATIONS if z != self.bus)
+            acts.extend(self._drives())
+            card = self.char_hand[self.turn_player]
+            if card >= 0 and self.game.options.play_while_boarding and not self.vetoed >> PLAY_BIT & 1:
+                acts.append(PLAYS[card])
             return acts
         if phase == EFFECT:
             return self._effect_actions()
+        if phase == VETO_PHASE:
+            return [VETO, ALLOW]
         return []
+
+    def _drives(self) -> list[Action]:
+        if self.game.options.omnibus_must_leave:
+            return [DRIVES[z] for z in LOCATIONS if z != self.bus]
+        return list(DRIVES)
+
+    def _layable(self, player: int) -> list[int]:
+        """Wishes of ``player``'s hand visible on the board now (choice mode: ``lay N``)."""
+        pos = self.pos
+        return [w for w in self.hands[player] if all(pos[c] == WISH_ZONE[w] for c in WISH_CHARS[w])]
 
     def _main_actions(self) -> list[Action]:
         p = self.turn_player
         opts = self.game.options
         acts: list[Action] = []
-        if self.fresh and self.char_hand[p] < 0 and self.char_deck_size() > 0:
+        if not self.auto_lay:
+            acts.extend(LAYS[w] for w in self._layable(p))
+        first_ok = self.fresh if opts.draw_first else not self.drew
+        if first_ok and self.char_hand[p] < 0 and self.char_deck_size() > 0:
             acts.append(DRAW)
-        if self.char_hand[p] >= 0:
+        if self.char_hand[p] >= 0 and not self.vetoed >> PLAY_BIT & 1:
             acts.append(PLAYS[self.char_hand[p]])
         moves = self._piece_moves()
         acts.extend(moves)
@@ -823,7 +922,7 @@ class PassanteState(State):
             return []
         p = self.turn_player
         acts: list[Action] = []
-        blocked = self.moved
+        blocked = self.moved | self.vetoed
         own = self.hearts[p]
         for h in self.hearts:
             if h >= 0 and h != own:
@@ -833,9 +932,9 @@ class PassanteState(State):
                 continue
             dests = CHAT_MOVES[self.pos[c]] if c == CHAT else NEIGHBOURS[self.pos[c]]
             acts.extend(MOVES[c][z] for z in dests)
-        if not self.moved >> OMNIBUS & 1:
+        if not blocked >> OMNIBUS & 1:
             acts.extend(BOARDS[c] for c in self._boardable())
-            acts.extend(DRIVES[z] for z in LOCATIONS if z != self.bus)
+            acts.extend(self._drives())
         return acts
 
     def _boardable(self) -> list[int]:
@@ -950,8 +1049,34 @@ class PassanteState(State):
             )
         if isinstance(action, Start):
             return IllegalAction("passante-start", "the Passante's start is chosen once, before play", action)
+        if self.phase == VETO_PHASE:
+            return IllegalAction(
+                "policier-veto",
+                f"{self.player_name(self.vetoer)} (Policier) answers {self.proposed} first: 'veto' or 'allow'",
+                action,
+            )
+        if isinstance(action, (Veto, Allow)):
+            if not self.game.options.policier_veto:
+                return IllegalAction(
+                    "policier-veto", "the Policier's veto is off (option policier_veto)", action
+                )
+            return IllegalAction(
+                "policier-veto", "'veto' and 'allow' answer a move or card just announced", action
+            )
         if self.phase == EFFECT:
             return self._explain_effect(action)
+        if isinstance(action, Lay):
+            if self.auto_lay:
+                return IllegalAction(
+                    "lay-wish", "wishes are laid down automatically (option lay_wishes='automatic')", action
+                )
+            if self.phase != MAIN:
+                return IllegalAction(
+                    "lay-wish", "a wish is laid down on its owner's turn, between actions", action
+                )
+            if action.wish not in self.hands[self.turn_player]:
+                return IllegalAction("lay-wish", f"wish {action.wish} is not in the player's hand", action)
+            return IllegalAction("lay-wish", f"wish {action.wish} is not visible on the board", action)
         if isinstance(action, (Target, Send, Discard, Keep)):
             return IllegalAction(
                 "no-effect-pending", f"{action} answers a character effect; none is pending", action
@@ -959,6 +1084,16 @@ class PassanteState(State):
         if self.phase == BOARDING:
             if isinstance(action, Board):
                 return self._explain_board(action.char)
+            if isinstance(action, Drive):
+                return IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
+            if isinstance(action, Play) and self.char_hand[self.turn_player] == action.char:
+                if self.vetoed >> PLAY_BIT & 1:
+                    return IllegalAction("policier-veto", "the Policier stopped this card this turn", action)
+                return IllegalAction(
+                    "omnibus-boarding",
+                    "no card while characters board the Omnibus (option play_while_boarding is off)",
+                    action,
+                )
             return IllegalAction(
                 "omnibus-boarding",
                 "characters are boarding: 'board X' or 'drive Z' to finish the move",
@@ -968,12 +1103,16 @@ class PassanteState(State):
         if isinstance(action, DrawCharacter):
             if self.char_hand[p] >= 0:
                 return IllegalAction("draw-character", "a player holding a character card draws none", action)
-            if not self.fresh:
+            if self.game.options.draw_first and not self.fresh:
                 return IllegalAction(
                     "draw-character", "a character card is drawn at the start of the turn", action
                 )
+            if self.drew:
+                return IllegalAction("draw-character", "one character card drawn per turn", action)
             return IllegalAction("draw-character", "the character deck is empty", action)
         if isinstance(action, Play):
+            if self.char_hand[p] == action.char and self.vetoed >> PLAY_BIT & 1:
+                return IllegalAction("policier-veto", "the Policier stopped this card this turn", action)
             return IllegalAction(
                 "play-character",
                 f"{self.player_name(p)} does not hold the {PIECE_TITLES[action.char]} card",
@@ -1002,6 +1141,10 @@ class PassanteState(State):
             if self.moved >> piece & 1:
                 return IllegalAction(
                     "distinct-pieces", f"the {PIECE_TITLES[piece]} already moved this turn", action
+                )
+            if self.vetoed >> piece & 1:
+                return IllegalAction(
+                    "policier-veto", f"the Policier stopped the {PIECE_TITLES[piece]} this turn", action
                 )
             if isinstance(action, Board):
                 return self._explain_board(action.char)
@@ -1081,6 +1224,26 @@ class PassanteState(State):
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
+        if self.phase == VETO_PHASE:
+            proposed = self.proposed
+            self.proposed, self.vetoer = None, -1
+            self.phase = BOARDING if self.boarding else MAIN
+            if action is VETO or isinstance(action, Veto):
+                self.veto_used = True
+                if isinstance(proposed, Play):
+                    self.vetoed |= 1 << PLAY_BIT
+                elif isinstance(proposed, Move):
+                    self.vetoed |= 1 << proposed.char
+                else:
+                    self.vetoed |= 1 << OMNIBUS
+                self._settle()
+                return
+            assert proposed is not None
+            action = proposed
+        elif self._vetoable(action):
+            self.proposed = action
+            self.phase = VETO_PHASE
+            return
         if isinstance(action, (DrawCharacter, Move, Board, Drive, Play, Hint)):
             self.fresh = False  # a character card is drawn first thing in the turn, or not at all
         if self.pending:
@@ -1097,6 +1260,14 @@ class PassanteState(State):
             self._round_event(action.char)
         elif isinstance(action, DrawCharacter):
             self.phase = CARD_DRAW
+            self.drew = True
+        elif isinstance(action, Lay):
+            p = self.turn_player
+            self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
+            self.fulfilled[p] = (*self.fulfilled[p], action.wish)
+            self.laid_log = (*self.laid_log, (len(self.history), p, action.wish))
+            if self.wish_deck:
+                self.pending = (*self.pending, p)
         elif isinstance(action, Move):
             self.pos[action.char] = action.to
             self.moved |= 1 << action.char
@@ -1131,8 +1302,27 @@ class PassanteState(State):
             self._end_turn()
         self._settle()
 
+    def _vetoable(self, action: Action) -> bool:
+        """Is ``action`` a move or a card the Policier's player may stop now?"""
+        if not self.game.options.policier_veto or self.veto_used:
+            return False
+        if not isinstance(action, (Move, Play, Board, Drive)):
+            return False
+        if isinstance(action, (Board, Drive)) and self.phase == BOARDING:
+            return False  # the Omnibus move was announced with its first boarding
+        p = self.turn_player
+        for q, h in enumerate(self.hearts):
+            if h == POLICIER and q != p:
+                self.vetoer = q
+                return True
+        return False
+
     def _settle(self) -> None:
         """Lay down every wish visible on the board; queue its owner's replacement draw."""
+        if not self.auto_lay:
+            if not self.wish_deck:
+                self.pending = ()
+            return
         occ = self.occupancy()
         for p, hand in enumerate(self.hands):
             shown = [w for w in hand if occ[WISH_ZONE[w]] & WISH_MASK[w] == WISH_MASK[w]]
@@ -1159,6 +1349,9 @@ class PassanteState(State):
         self.moves = 0
         self.fresh = True
         self.hinted = False
+        self.drew = False
+        self.veto_used = False
+        self.vetoed = 0
 
     def _take_character(self, char: int) -> None:
         if self.char_deck:
@@ -1286,7 +1479,10 @@ class PassanteState(State):
         self.eff_left = self.eff_count = 0
         self.eff_queue = ()
         if self.eff_return == RETURN_TURN:
-            self.phase = MAIN
+            # back to the turn; passengers an effect took off the Omnibus's location get off
+            if self.boarding:
+                self.boarding = tuple(c for c in self.boarding if self.pos[c] == self.bus)
+            self.phase = BOARDING if self.boarding else MAIN
         elif self.ended:
             self.phase = OVER
         else:
@@ -1417,6 +1613,11 @@ class PassanteState(State):
             self.eff_queue,
             self.eff_count,
             self.eff_return,
+            self.drew,
+            self.veto_used,
+            self.vetoed,
+            str(self.proposed) if self.proposed is not None else "",
+            self.vetoer,
         )
 
     def key(self) -> tuple[Any, ...]:
@@ -1453,7 +1654,7 @@ class PassanteState(State):
         their heart and their character card as one-hots over the characters (n x (8 + 8)); per
         character card, in the shuffled deck / under it / out of the game (8 x 3); per wish card,
         in each player's hand (n x 38: only ``player``'s own unless the ``open_hands`` option shows
-        them all), discarded where ``player`` sees it, laid down (38 + 38); the phase one-hot (8);
+        them all), discarded where ``player`` sees it, laid down (38 + 38); the phase one-hot (9);
         who I am, whose turn it is, who resolves the effect, who played this round, the players the
         Poète's discards still wait for (5 x n); the
         pieces moved this turn (9), the characters boarding (8), the effect's character, source
@@ -1461,7 +1662,9 @@ class PassanteState(State):
         then counters scaled to [0, 1]: moves, turns, rounds, Passante exits, wishes in the deck,
         wishes waiting to be dealt, Chat attractions left, Poète discards, per player hand,
         discard and fulfilled sizes (3 x n), and the flags fresh / hinted / last turn / ended /
-        effect returns to the round.  Length: :func:`passante_tensor_size` (``253 + 62 * n``).
+        effect returns to the round; the turn's draw and veto flags, the vetoed pieces and card (10), and
+        the move or card waiting for the veto (piece or card 10, destination 5).  Length:
+        :func:`passante_tensor_size` (``281 + 62 * n``).
         """
         n = self.game.num_players
         see_all = self.game.options.open_hands
@@ -1503,7 +1706,7 @@ class PassanteState(State):
                 out[i + w - 1] = 1.0
         i += NUM_WISHES
         out[i + self.phase] = 1.0
-        i += 8
+        i += 9
         out[i + player] = 1.0
         out[i + n + self.turn_player] = 1.0
         if self.actor >= 0:
@@ -1555,6 +1758,23 @@ class PassanteState(State):
             out[i + 1] = len(self.discards[p]) / NUM_WISHES
             out[i + 2] = len(self.fulfilled[p]) / NUM_WISHES
             i += 3
+        # the turn's draw, the veto used, what was vetoed (pieces and card), what is announced
+        out[i] = float(self.drew)
+        out[i + 1] = float(self.veto_used)
+        for b in range(10):
+            out[i + 2 + b] = float(self.vetoed >> b & 1)
+        i += 12
+        proposed = self.proposed
+        if isinstance(proposed, Move):
+            out[i + proposed.char] = 1.0
+            out[i + 10 + proposed.to] = 1.0
+        elif isinstance(proposed, Drive):
+            out[i + OMNIBUS] = 1.0
+            out[i + 10 + proposed.to] = 1.0
+        elif isinstance(proposed, Board):
+            out[i + OMNIBUS] = 1.0
+        elif isinstance(proposed, Play):
+            out[i + PLAY_BIT] = 1.0
         return out
 
     def _determinize(self, player: int, rng: random.Random) -> PassanteState:

@@ -38,7 +38,21 @@ VARIANTS = [
     {"round_event": False},
     {"round_event_chooser": "next"},
     {"final_round_event": True, "turn_order_follows_passante": False, "omnibus_carries_controlled": True},
+    {
+        "lay_wishes": "automatic",
+        "draw_first": True,
+        "play_while_boarding": False,
+        "omnibus_must_leave": True,
+        "policier_veto": False,
+    },
 ]
+
+
+@pytest.mark.parametrize("options", VARIANTS, ids=[",".join(v) for v in VARIANTS])
+def test_seekers_play_every_variant(options: dict[str, object]) -> None:
+    game = gamelib.make("passante", players=3, options=options)
+    state = gamelib.play(game, [WishSeekerAgent()] * 3, seed=1)
+    assert state.is_terminal() and gamelib.from_record(state.to_record()) == state
 
 
 @pytest.mark.parametrize("options", VARIANTS, ids=[",".join(v) for v in VARIANTS])
@@ -85,7 +99,7 @@ def test_invariants_under_random_play(seed: int, players: int, steps: int) -> No
         assert state.pos[B.CHAT] != B.PLACE
         assert len(state.hearts) == players
         # no wish in a hand is visible once the draws are settled
-        if not state.pending:
+        if state.auto_lay and not state.pending:
             assert not any(state.is_visible(w) for h in state.hands for w in h)
         # character cards: each in exactly one place
         held = [c for c in state.char_hand if c >= 0]
@@ -198,7 +212,7 @@ def test_score_distribution_and_communication() -> None:
     results = score_distribution(players=(2,), games=3)
     assert set(results) == {(2, "random"), (2, "seeker")}
     assert all(len(v) == 3 and all(0 <= x <= NUM_WISHES for x in v) for v in results.values())
-    comm = communication_value(players=(3,), games=3)
+    comm = communication_value(players=(3,), games=3, options={"lay_wishes": "automatic"})
     assert set(comm) == {(3, "secret hands"), (3, "table talk"), (3, "open hands")}
     assert statistics.mean(comm[(3, "open hands")]) >= statistics.mean(comm[(3, "secret hands")])
     fig = plot_distributions(comm)

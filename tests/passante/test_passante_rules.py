@@ -204,11 +204,25 @@ def test_draw_character_card_pins_heart() -> None:
     refused(s, "draw", "draw-character")  # holding a card
 
 
-def test_draw_only_first_thing_in_turn() -> None:
-    s = ready()
+def test_draw_only_first_thing_in_turn_option() -> None:
+    s = ready(draw_first=True)
     empty_hands(s)
     s.apply("move policier parc")
     refused(s, "draw", "draw-character")
+
+
+def test_draw_at_any_point_of_the_turn_once_by_default() -> None:
+    s = ready(policier_veto=False)
+    empty_hands(s)
+    s.apply("move policier parc")
+    assert "draw" in legal(s)
+    s.apply("draw")
+    s.apply(s.sample_chance())
+    card = s.char_hand[0]
+    s.apply(f"play {B.PIECE_NAMES[card]}")
+    while s.current_player != 0 or s.phase != MAIN:
+        s.apply(s.sample_chance() if s.current_player == CHANCE else s.legal_actions()[0])
+    refused(s, "draw", "draw-character")  # one draw per turn
 
 
 def test_heart_controls_character() -> None:
@@ -471,7 +485,7 @@ def test_final_turn_has_no_round_event_by_default() -> None:
 
 # ---------------------------------------------------------------------------- wishes
 def test_visible_wish_is_laid_down_and_replaced() -> None:
-    s = ready()
+    s = ready(lay_wishes="automatic")
     empty_hands(s)
     give_wishes(s, 0, 1)  # « Leçon de choses »: the Chat at the école
     give_wishes(s, 1, 13)  # « Ode à un moineau »: Poète and Chat at the parc
@@ -719,7 +733,7 @@ def test_observation_hides_other_hands() -> None:
 
 def test_determinize_keeps_what_the_player_knows() -> None:
     rng = random.Random(0)
-    s = ready(players=3, seed=4)
+    s = ready(players=3, seed=4, lay_wishes="automatic")
     s.apply("move chat ecole")  # may lay a wish down
     draw_pending(s)
     for _ in range(20):
