@@ -349,13 +349,25 @@ class CityMap:
         Boxes beyond the junctions still to come change nothing, so they are capped to keep the
         table small (at most nodes x 5 headings x 6 shapes x 3 steps x 4 box counts).
         """
+        if step >= sticks:
+            return True
         left = sticks - step
         if boxes_left > left:
             boxes_left = left
         key = (node * 5 + heading + 1, boxes_left, junctions, step, sticks)
         hit = self._fit_cache.get(key)
         if hit is None:
-            hit = completable(self, node, heading, junctions, step, sticks, boxes_left, None)
+            hit = False
+            nbrs = self.neighbour[node]
+            back = OPPOSITE[heading] if heading >= 0 else -1
+            for d in range(4):
+                nb = nbrs[d]
+                if nb < 0 or d == back:
+                    continue
+                cost = junction_cost(junctions, step, heading, d)
+                if cost <= boxes_left and self.fits(nb, d, junctions, step + 1, sticks, boxes_left - cost):
+                    hit = True
+                    break
             self._fit_cache[key] = hit
         return hit
 

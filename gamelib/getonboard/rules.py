@@ -1032,7 +1032,28 @@ class GetOnBoardState(State):
     def _transition(self, action: Action) -> None:
         phase = self.phase
         n = self.num_players
-        if phase == P_OBJECTIVE:
+        if phase == P_LAY:
+            p = self._player
+            d = action.direction  # type: ignore[attr-defined]
+            if not self.forced_straight and self.step:
+                cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
+                if cost:
+                    s = self.sheets[p]
+                    self.sheets[p] = s._replace(modifications=s.modifications + cost)
+            self.step += 1
+            alive = self._lay_stick(p, d)
+            if not alive or self.forced_straight or self.step >= self.shape.sticks:
+                self._after_shape(p)
+            elif not self.game.whole_shape and not self._shape_directions(p):
+                self._after_shape(p)  # stuck mid-shape: the sticks left are lost
+        elif phase == P_BONUS:
+            p = self._player
+            if isinstance(action, Bonus):
+                s = self.sheets[p]
+                self.sheets[p] = s._replace(spent=s.spent + 1)
+                self._lay_stick(p, action.direction)
+            self._next_player()
+        elif phase == P_OBJECTIVE:
             self.objectives = (*self.objectives, action.objective)  # type: ignore[attr-defined]
             if len(self.objectives) == 2:
                 self.flipped = (False, False)
@@ -1073,27 +1094,6 @@ class GetOnBoardState(State):
             self.tickets = (*self.tickets, action.number)  # type: ignore[attr-defined]
             self.turn_index = 0
             self._begin_turn_or_skip()
-        elif phase == P_LAY:
-            p = self.current_player
-            d = action.direction  # type: ignore[attr-defined]
-            if not self.forced_straight and self.step:
-                cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
-                if cost:
-                    s = self.sheets[p]
-                    self.sheets[p] = s._replace(modifications=s.modifications + cost)
-            self.step += 1
-            alive = self._lay_stick(p, d)
-            if not alive or self.forced_straight or self.step >= self.shape.sticks:
-                self._after_shape(p)
-            elif not self.game.whole_shape and not self._shape_directions(p):
-                self._after_shape(p)  # stuck mid-shape: the sticks left are lost
-        elif phase == P_BONUS:
-            p = self.current_player
-            if isinstance(action, Bonus):
-                s = self.sheets[p]
-                self.sheets[p] = s._replace(spent=s.spent + 1)
-                self._lay_stick(p, action.direction)
-            self._next_player()
 
     def _lay_stick(self, p: int, d: int) -> bool:
         """Put p's stick from the end of its line towards ``d``; False if that eliminates p."""
@@ -1101,13 +1101,24 @@ class GetOnBoardState(State):
         a = self.end[p]
         b = board.neighbour[a][d]
         section = board.section[a][d]
-        circles = self.transfer_circles(p, section)
+        bit = 1 << section
+        circles = 0
+        for owned in self.owned:  # p's own stick is never on a section it lays (one per section)
+            if owned & bit:
+                circles += 1
+        game = self.game
+        if game.affluence & bit:
+            circles += 1
+        if game.city == "rome":
+            fluid = self.fluid_colour()
+            if board.section_colour[section] == fluid and (circles or game.options.fluid_bonus == "always"):
+                circles += 1
         sheet = self.sheets[p]
         if circles:
             track = len(self.tables.transfer_track)
             sheet = sheet._replace(transfers=min(track, sheet.transfers + circles))
             self.turn_transfers = (*self.turn_transfers, (section, circles))
-        self.owned[p] |= 1 << section
+        self.owned[p] |= bit
         self.heading[p] = d
         self.routes[p] = (*self.routes[p], b)
         self.end[p] = b
@@ -1117,7 +1128,7 @@ class GetOnBoardState(State):
             self.eliminated[p] = True
             return False
         self.visited[p] |= 1 << b
-        self.sheets[p] = apply_features(sheet, board.features[b], self.tables, self.game.options)
+        self.sheets[p] = apply_features(sheet, board.features[b], self.tables, game.options)
         return True
 
     def _begin_turn_or_skip(self) -> None:
