@@ -204,6 +204,8 @@ class OutcomeRates:
     mayor_wins: float
     mean_mayor_terrains: float
     mean_actions: float
+    richest_tie: float = 0.0
+    """Games the mayor shared with a challenger (``richest_among="all"`` only): not in ``mayor_wins``."""
 
     def as_row(self) -> dict[str, Any]:
         row = {"players": self.players, **self.options}
@@ -245,7 +247,9 @@ def outcome_rates(
         seats = [agents(players, s) for s in range(players)]
     else:
         seats = list(agents)
-    counts = {"president": 0, "reelected": 0, "new_mayor": 0, "richest_mayor": 0}
+    counts = dict.fromkeys(
+        ("president", "reelected", "new_mayor", "richest_mayor", "richest_tie", "mayor_stays"), 0
+    )
     held = 0
     actions = 0
     for i in range(games):
@@ -255,7 +259,7 @@ def outcome_rates(
         held += state.owner.count(state.mayor)
         actions += len(state.history)
     g = max(1, games)
-    mayor_wins = counts["president"] + counts["reelected"] + counts["richest_mayor"]
+    mayor_wins = counts["president"] + counts["reelected"] + counts["richest_mayor"] + counts["mayor_stays"]
     return OutcomeRates(
         players=players,
         options=dict(options or {}),
@@ -267,6 +271,7 @@ def outcome_rates(
         mayor_wins=mayor_wins / g,
         mean_mayor_terrains=held / g,
         mean_actions=actions / g,
+        richest_tie=counts["richest_tie"] / g,
     )
 
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args, get_origin, get_type_hints
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import (
@@ -55,32 +55,40 @@ MAX_START_VOTS = 10**6
 
 
 # ---------------------------------------------------------------------------- options
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "placement": ("ring", "sum", "twelve_faces"),
-    "refuge_bonus": ("both", "by_role"),
-    "mayor_bid_cap": ("per_challenger", "same", "none"),
-    "mayor_bid": ("sealed", "open_first"),
-    "challenger_pot": ("takes_all", "refund"),
-    "mayor_price": ("bid", "zero"),
-    "tie_break": ("seat_order", "no_sale"),
-    "mayor_tie": ("challengers", "mayor", "no_sale"),
-    "all_zero": ("no_sale", "roller_free"),
-    "rent_rounding": ("down", "up"),
-    "joker_when": ("mayor_rolls", "every_atout"),
-    "boost_timing": ("own_roll", "any_roll"),
-    "resale_payment": ("mayor_pays", "aside_back"),
-    "broke_rule": ("pay_what_you_can", "sell_to_pay"),
-    "end_when": ("rounds", "all_owned", "bankruptcy"),
-    "majority": ("of_twelve", "of_owned", "plurality"),
-    "richest_among": ("challengers", "all"),
-}
+Placement = Literal["ring", "sum", "twelve_faces"]
+RefugeBonus = Literal["both", "by_role"]
+MayorBidCap = Literal["per_challenger", "same", "none"]
+MayorBid = Literal["sealed", "open_first"]
+ChallengerPot = Literal["takes_all", "refund"]
+MayorPrice = Literal["bid", "zero"]
+TieBreak = Literal["seat_order", "no_sale"]
+MayorTie = Literal["challengers", "mayor", "no_sale"]
+AllZero = Literal["no_sale", "roller_free"]
+RentRounding = Literal["down", "up"]
+JokerWhen = Literal["mayor_rolls", "every_atout"]
+BoostTiming = Literal["own_roll", "any_roll"]
+ResalePayment = Literal["mayor_pays", "aside_back"]
+BrokeRule = Literal["pay_what_you_can", "sell_to_pay"]
+EndWhen = Literal["rounds", "all_owned", "bankruptcy"]
+Majority = Literal["of_twelve", "of_owned", "plurality"]
+RichestAmong = Literal["challengers", "all"]
+SetAside = Literal["winner_bid", "all_bids"]
+ResaleWhen = Literal["any_decision", "before_roll"]
+BoostDoubles = Literal["value", "cap"]
+Occupied = Literal["by_another", "by_anyone"]
+RentCurrency = Literal["purse_first", "vots"]
+ResalePrice = Literal["paid", "kept"]
+RichestBy = Literal["sum", "each"]
+CeDernier = Literal["mayor", "richest"]
+TokenDraw = Literal["parking", "doubles"]
+Bankrupt = Literal["out", "plays_on"]
 
 
 @dataclass(frozen=True)
 class DelanopolisOptions:
     """Rule options: one field per unclear sentence of the seed (see docs/rules/delanopolis.md)."""
 
-    placement: str = "ring"
+    placement: Placement = "ring"
     """"ring": walk the loop of terrains and refuges by the dice sum; "sum": the terrain is the
     sum 2-12; "twelve_faces": one die picks 1-6, the other the half (1-6 or 7-12)."""
     snake_eyes_is_one: bool = True
@@ -90,7 +98,7 @@ class DelanopolisOptions:
     """placement "ring": number of refuge squares (0-4) spread evenly on the loop."""
     refuge_on_double: bool = False
     """Any double sends the pawn to a refuge instead (the only refuges of the direct placements)."""
-    refuge_bonus: str = "both"
+    refuge_bonus: RefugeBonus = "both"
     """"both": +200 COM'S and +20 VOT'S to anyone; "by_role": the mayor +200 COM'S, a challenger +20 VOT'S."""
     refuge_skips_next_turn: bool = False
     """« passer son tour »: False, the turn ends there; True, the next turn is skipped as well."""
@@ -101,49 +109,49 @@ class DelanopolisOptions:
     """Bids are multiples of this (a granularity chosen to keep branching small; 1 = any amount)."""
     bid_cap: int = 60
     """« La mise maximum par coup et par joueur est de 60 points VOT'S » (0 = no cap)."""
-    mayor_bid_cap: str = "per_challenger"
+    mayor_bid_cap: MayorBidCap = "per_challenger"
     """The cap on the mayor's COM'S: bid_cap x challengers, bid_cap itself, or none."""
-    mayor_bid: str = "sealed"
+    mayor_bid: MayorBid = "sealed"
     """"sealed": the mayor bids secretly like everyone; "open_first": the mayor bids first, in the
     open (the seed reveals only « les points VOT'S »)."""
-    challenger_pot: str = "takes_all"
+    challenger_pot: ChallengerPot = "takes_all"
     """A challenger's win: "takes_all", he « emporte les points » (the other bids); "refund": they
     go back to their owners.  His own bid is set aside on the terrain either way."""
-    mayor_price: str = "bid"
+    mayor_price: MayorPrice = "bid"
     """The price of a terrain the mayor takes (its rent is a quarter of it): his COM'S bid, or 0."""
-    tie_break: str = "seat_order"
+    tie_break: TieBreak = "seat_order"
     """Equal top VOT'S bids: the first in seat order from the roller wins, or nobody does."""
-    mayor_tie: str = "challengers"
+    mayor_tie: MayorTie = "challengers"
     """Mayor's COM'S equal to the challengers' total: challengers win, the mayor wins, or no sale."""
-    all_zero: str = "no_sale"
+    all_zero: AllZero = "no_sale"
     """Every bid zero: the terrain stays free, or the roller takes it at price 0."""
-    rent_rounding: str = "down"
+    rent_rounding: RentRounding = "down"
     """« le quart » of a price that is not a multiple of 4."""
     park_skips_turn: bool = True
     """« peut y stationner un tour »: parking skips the parker's next roll."""
-    joker_when: str = "mayor_rolls"
+    joker_when: JokerWhen = "mayor_rolls"
     """« Dans ce cas, le maire a droit, lui, à un joker »: when the mayor is the one landing twice,
     or also every time a challenger wins an atout."""
-    boost_timing: str = "own_roll"
+    boost_timing: BoostTiming = "own_roll"
     """« au moment de lancer les dés »: before one's own roll, or before any roll."""
     boost_kept_if_no_auction: bool = False
     """A boost played before a roll that brings no auction: lost, or given back."""
-    resale_payment: str = "mayor_pays"
+    resale_payment: ResalePayment = "mayor_pays"
     """« revendre au maire ... moyennant son prix d'acquisition »: the mayor pays the price from his
     COM'S, or the seller takes back the points set aside on the terrain."""
-    broke_rule: str = "pay_what_you_can"
+    broke_rule: BrokeRule = "pay_what_you_can"
     """A rent one cannot pay: pay everything one has, or first resell terrains to the mayor."""
-    end_when: str = "rounds"
+    end_when: EndWhen = "rounds"
     """The seed never says when the game ends: after ``rounds`` rounds, when every reachable
     terrain is owned, or at the first bankruptcy (``rounds`` stays a limit in every case)."""
     rounds: int = 8
     """Rolls per player (a round = every roller rolls once)."""
-    majority: str = "of_twelve"
+    majority: Majority = "of_twelve"
     """« la majorité des terrains »: more than 6 of 12, more than half of the owned ones, or more
     than any other single player."""
     president_more_than: int = 9
     """« plus de 9 terrains sur 12 »: the mayor becomes president with more than this many."""
-    richest_among: str = "challengers"
+    richest_among: RichestAmong = "challengers"
     """« Le joueur qui ... possède le plus de points » : among the challengers, or everyone."""
     mayor_rolls: bool = True
     """« on lance les dés à tour de rôle »: does the mayor roll too?"""
@@ -152,6 +160,46 @@ class DelanopolisOptions:
     chain_auctions: bool = False
     """« Puis on passe au terrain suivant »: after an auction, the next free terrain (by number)
     is auctioned at once, once per roll.  False: the next roll."""
+
+    mayor_start_jokers: int = 0
+    """« Vous disposez, au départ, d'atouts : la direction de la communication et les caisses de la
+    ville » (the Principes, to the mayor): read as his COM'S treasury (0); a number gives him that
+    many jokers at the start (2: one per atout named)."""
+    set_aside: SetAside = "winner_bid"
+    """« Ces points sont placés de côté par celui qui emporte le pli »: the winner's own bid (the
+    highest, "ces points"), or every VOT'S bid revealed (the whole trick)."""
+    aside_counts: bool = False
+    """Do the points set aside count for the final « possède le plus de points »?  False: they paid
+    for the terrain (« a dû acquitter pour l'acheter »); True: they are still the setter's."""
+    resale_when: ResaleWhen = "any_decision"
+    """« A tout moment, un joueur peut revendre au maire »: whenever the owner is to act, outside a
+    sealed auction; or only on his own turn, before rolling (the rules version 1 reading)."""
+    boost: BoostDoubles = "value"
+    """« doubler les points joués »: the bid counts double (its value), or the boosted player may
+    stake twice the cap (the points he may play double, each counting once)."""
+    occupied: Occupied = "by_another"
+    """« deux fois de suite en zone occupée »: occupied by another player (as in the rent sentence
+    before it), or by anyone, one's own terrains included."""
+    rent_currency: RentCurrency = "purse_first"
+    """« le quart des points VOT'S »: paid from the payer's bidding currency first, then the other;
+    or in VOT'S only (the mayor pays with the VOT'S he holds)."""
+    resale_price: ResalePrice = "paid"
+    """A resold terrain's price for rents: what the mayor paid for it (« que ce dernier a dû
+    acquitter pour l'acheter »: the price, or nothing under ``resale_payment="aside_back"``), or the
+    price kept from the first sale (version 1)."""
+    richest_by: RichestBy = "sum"
+    """« possède le plus de points VOT'S et COM'S »: the most of the two together, or the most of
+    each (a player leading both; when nobody does, nobody displaces the mayor: he stays)."""
+    ce_dernier: CeDernier = "mayor"
+    """« … devient maire sauf si ce dernier a conservé la majorité des terrains, auquel cas il est
+    réélu »: "ce dernier" is the mayor (his majority re-elects him); "richest": the richest player,
+    so a majority re-elects the mayor only when he is also the richest."""
+    token_draw: TokenDraw = "parking"
+    """« A chaque fois qu'un atout, un joker ou un refuge sont tirés »: atouts and jokers are only won
+    by parking; "doubles": a double thrown also draws one for the roller."""
+    bankrupt: Bankrupt = "out"
+    """« pour éviter la faillite »: a challenger who cannot pay is out (no more rolls or bids, his
+    terrains go to the mayor, he cannot win); "plays_on": he stays with nothing (version 1)."""
 
     def __post_init__(self) -> None:
         for name, allowed in _CHOICES.items():
@@ -174,10 +222,22 @@ class DelanopolisOptions:
             )
         if not 1 <= self.rounds <= 100:
             raise ValueError(f"option 'rounds' must be between 1 and 100, got {self.rounds}")
+        if not 0 <= self.mayor_start_jokers <= TERRAINS:
+            raise ValueError(
+                f"option 'mayor_start_jokers' must be between 0 and 12, got {self.mayor_start_jokers}"
+            )
         if not 0 <= self.president_more_than <= TERRAINS:
             raise ValueError(
                 f"option 'president_more_than' must be between 0 and 12, got {self.president_more_than}"
             )
+
+
+_CHOICES: dict[str, tuple[str, ...]] = {
+    name: get_args(hint)
+    for name, hint in get_type_hints(DelanopolisOptions).items()
+    if get_origin(hint) is Literal
+}
+"""The allowed values of every string option (from its ``Literal`` type)."""
 
 
 # ---------------------------------------------------------------------------- actions
@@ -336,6 +396,8 @@ OUTCOME_TEXT = {
     "reelected": "the mayor kept the majority of terrains and is re-elected",
     "new_mayor": "the richest player wins and becomes mayor",
     "richest_mayor": "the mayor is the richest player and stays mayor",
+    "richest_tie": "the mayor and a challenger tie for the most points: they share the win",
+    "mayor_stays": "nobody is the richest (or every challenger is out): the mayor stays",
 }
 
 
@@ -354,9 +416,13 @@ class AuctionResult:
     winner: int
     kind: str
     price: int
+    counts_double: bool = True
+    """False under ``boost="cap"``: a boost raised the cap, each point counts once."""
 
     def values(self) -> tuple[int, ...]:
-        """The bids as they count: doubled by an atout or a joker."""
+        """The bids as they count: doubled by an atout or a joker (``boost="value"``)."""
+        if not self.counts_double:
+            return self.bids
         return tuple(b * (2 if x else 1) for b, x in zip(self.bids, self.boosted, strict=True))
 
 
@@ -412,6 +478,13 @@ class DelanopolisGame(Game):
     )
     Options: ClassVar[type] = DelanopolisOptions
     options: DelanopolisOptions
+    version: ClassVar[str] = "2"
+    legacy_defaults: ClassVar[dict[str, dict[str, Any]]] = {
+        # version 2 follows the text where version 1 did not: resale « A tout moment », the price
+        # a resold terrain keeps, and the bankrupt player (out); the other options it added
+        # default to the version 1 behaviour
+        "1": {"resale_when": "before_roll", "resale_price": "kept", "bankrupt": "plays_on"},
+    }
 
     def __init__(self, players: int | None = None, options: Any = None) -> None:
         super().__init__(players, options)
@@ -533,6 +606,7 @@ class DelanopolisState(State):
         self.owner = [-1] * TERRAINS
         self.price = [0] * TERRAINS
         self.aside = [0] * TERRAINS
+        self.aside_by = [-1] * TERRAINS  # who set the points aside on each terrain
         self.ring_pos = [START] * n  # index on the ring (placement "ring")
         self.where = [START] * n  # square code, for every placement
         self.tokens = [0] * n  # atouts (challengers) / jokers (the mayor)
@@ -624,13 +698,15 @@ class DelanopolisState(State):
         o = self.options
         if not o.bid_cap:
             return -1
+        # « doubler les points joués » read as the stake: a boost doubles the cap
+        double = 2 if o.boost == "cap" and self.boosted[player] else 1
         if player != self.mayor:
-            return o.bid_cap
+            return o.bid_cap * double
         if o.mayor_bid_cap == "none":
             return -1
         if o.mayor_bid_cap == "same":
-            return o.bid_cap
-        return o.bid_cap * (self.game.num_players - 1)
+            return o.bid_cap * double
+        return o.bid_cap * (self.game.num_players - 1) * double
 
     def max_bid(self, player: int) -> int:
         """The largest bid ``player`` may make now: the cap, or what he holds, on the step."""
@@ -682,12 +758,18 @@ class DelanopolisState(State):
             acts.append(ROLL)
             return acts
         if phase == BOOST_WINDOW:
-            return [BOOST, KEEP]
+            return [*self._decision_sales(self.queue[0]), BOOST, KEEP]
         if phase == BIDDING:
             return list(bids_up_to(self._max_bid(self.queue[0]), self.options.bid_step))
         if phase == PARK_CHOICE:
-            return [PARK, PAY]
+            return [*self._decision_sales(self.roller), PARK, PAY]
         return []
+
+    def _decision_sales(self, player: int) -> list[Action]:
+        """« A tout moment »: resales open to ``player`` at a decision outside the roll's own."""
+        if self.options.resale_when != "any_decision":
+            return []
+        return [SELLS[t] for t in self._sellable(player)]
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == LOT:
@@ -713,6 +795,18 @@ class DelanopolisState(State):
             return IllegalAction(
                 "notation", f"a bid is a whole number of points >= 0, got {action.amount!r}", action
             )
+        if isinstance(action, Boost) and phase == ROLL_DICE:
+            # the dice come at once when the roller has nothing to decide: say why
+            p = self.roller
+            if not self.tokens[p]:
+                token = "joker" if p == self.mayor else "atout"
+                return IllegalAction("boost-needs-token", f"{self.player_name(p)} holds no {token}", action)
+        if isinstance(action, (Park, Pay)):
+            return IllegalAction(
+                "park-twice-occupied",
+                "'park' and 'pay' answer a second landing in a row on an occupied terrain",
+                action,
+            )
         if who == CHANCE:
             return IllegalAction("chance-node", f"a chance outcome is expected now ({name})", action)
         if isinstance(action, Bid):
@@ -736,12 +830,6 @@ class DelanopolisState(State):
             return IllegalAction("turn-order", f"only the roller rolls, before the dice; now: {name}", action)
         if isinstance(action, Keep):
             return IllegalAction("turn-order", f"'keep' answers a boost window; now: {name}", action)
-        if isinstance(action, (Park, Pay)):
-            return IllegalAction(
-                "park-twice-occupied",
-                "'park' and 'pay' answer a second landing in a row on an occupied terrain",
-                action,
-            )
         return IllegalAction("not-legal", f"{action} is not legal now ({name})", action)
 
     def _explain_bid(self, action: Bid) -> IllegalAction:
@@ -767,14 +855,27 @@ class DelanopolisState(State):
             return IllegalAction(
                 "notation", f"terrains are numbered 1 to {TERRAINS}; Sell({terrain!r}) names none", action
             )
-        before_dice = self.phase in (PRE_ROLL, BOOST_WINDOW, ROLL_DICE)
-        if not before_dice or (self.phase != PRE_ROLL and terrain in self._sellable(self.roller)):
-            return IllegalAction(
-                "resale-before-roll",
-                "terrains are resold by the roller before rolling (docs: resale)",
-                action,
-            )
-        p = self.roller
+        phase, who = self.phase, self.current_player
+        if self.options.resale_when == "before_roll":
+            before_dice = phase in (PRE_ROLL, BOOST_WINDOW, ROLL_DICE)
+            if not before_dice or (phase != PRE_ROLL and terrain in self._sellable(self.roller)):
+                return IllegalAction(
+                    "resale-before-roll",
+                    "terrains are resold by the roller before rolling (option resale_when)",
+                    action,
+                )
+            p = self.roller
+        else:
+            # any decision of one's own outside an auction; at the dice, the roller's (he had
+            # nothing left to decide)
+            p = self.roller if who == CHANCE else who
+            if phase in (LOT, BIDDING) or (phase == ROLL_DICE and terrain in self._sellable(p)):
+                return IllegalAction(
+                    "resale-when",
+                    "a terrain is resold when its owner is to act, outside a sealed auction "
+                    f"and before the dice; now: {PHASE_NAMES[phase]} (option resale_when)",
+                    action,
+                )
         if p == self.mayor:
             return IllegalAction("resale-to-mayor", "the mayor cannot resell to himself", action)
         if self.owner[terrain] != p:
@@ -828,6 +929,8 @@ class DelanopolisState(State):
         seats = [(first + i) % n for i in range(n)]
         self.roll_order = tuple(p for p in seats if o.mayor_rolls or p != mayor)
         self.events.append(Event(0, "mayor", mayor))
+        for _ in range(o.mayor_start_jokers):
+            self._give_token(mayor)
         self.turn = -1
         self._next_turn()
 
@@ -841,6 +944,8 @@ class DelanopolisState(State):
             order = self.roll_order
             roller = order[(self.turn + self.order_offset) % len(order)]
             self.roller = roller
+            if self._is_out(roller):
+                continue
             if self.skip_next[roller]:
                 self.skip_next[roller] = False
                 self.events.append(Event(self.turn, "skip", roller))
@@ -853,6 +958,10 @@ class DelanopolisState(State):
             self.phase = PRE_ROLL
         else:
             self._after_roller_ready()
+
+    def _is_out(self, player: int) -> bool:
+        """A bankrupt challenger out of the game (option ``bankrupt="out"``)."""
+        return self.bankrupt[player] and player != self.mayor and self.options.bankrupt == "out"
 
     def _roller_has_choices(self) -> bool:
         p = self.roller
@@ -885,6 +994,8 @@ class DelanopolisState(State):
         else:
             code = direct_landing(o, a, b)
         self.where[p] = code
+        if a == b and o.token_draw == "doubles":
+            self._give_token(p)  # « A chaque fois qu'un atout, un joker … sont tirés »
         if code >= REFUGE_BASE:
             self._refuge(p, code - REFUGE_BASE)
             return
@@ -892,7 +1003,7 @@ class DelanopolisState(State):
         self.landed = code
         if owner < 0:
             self._open_auction(code)
-        elif owner == p:
+        elif owner == p and o.occupied == "by_another":
             self.prev_occupied[p] = False
             self._no_auction()
             self._end_turn()
@@ -935,7 +1046,7 @@ class DelanopolisState(State):
         n = self.game.num_players
         self.landed = terrain
         self.bids = [-1] * n
-        seats = [(self.roller + i) % n for i in range(n)]
+        seats = [q for q in ((self.roller + i) % n for i in range(n)) if not self._is_out(q)]
         if self.options.mayor_bid == "open_first":
             seats.remove(self.mayor)
             seats.insert(0, self.mayor)
@@ -954,8 +1065,9 @@ class DelanopolisState(State):
     def _resolve_auction(self) -> None:
         o, t, n = self.options, self.landed, self.game.num_players
         mayor = self.mayor
-        bids = list(self.bids)
-        values = [b * (2 if x else 1) for b, x in zip(bids, self.boosted, strict=True)]
+        bids = [max(0, b) for b in self.bids]  # a player out of the game bids nothing
+        double = o.boost == "value"
+        values = [b * (2 if x and double else 1) for b, x in zip(bids, self.boosted, strict=True)]
         challengers = [p for p in self.bid_order if p != mayor]  # seat order from the roller
         total = sum(values[c] for c in challengers)
         m = values[mayor]
@@ -983,15 +1095,20 @@ class DelanopolisState(State):
             price = bids[w]
             self.vots[w] -= price
             self.aside[t] += price  # « Ces points sont placés de côté par celui qui emporte le pli. »
+            self.aside_by[t] = w
             if o.challenger_pot == "takes_all":
+                pile = self.aside if o.set_aside == "all_bids" else None
                 for c in challengers:
                     if c != w:
                         self.vots[c] -= bids[c]
-                        self.vots[w] += bids[c]
+                        if pile is None:
+                            self.vots[w] += bids[c]
+                        else:
+                            pile[t] += bids[c]  # the whole trick is set aside
                 self.coms[mayor] -= bids[mayor]
                 self.coms[w] += bids[mayor]
         self.auctions.append(
-            AuctionResult(t, self.roller, tuple(bids), tuple(self.boosted), winner, kind, price)
+            AuctionResult(t, self.roller, tuple(bids), tuple(self.boosted), winner, kind, price, double)
         )
         if winner >= 0:
             self.owner[t] = winner
@@ -1022,9 +1139,12 @@ class DelanopolisState(State):
 
     def _transfer(self, payer: int, payee: int, amount: int) -> int:
         """Move up to ``amount`` points, from the payer's bidding currency first (the mayor's
-        COM'S, a challenger's VOT'S), each point arriving in the currency it left in.  Returns
-        what could be paid."""
-        purses = (self.coms, self.vots) if payer == self.mayor else (self.vots, self.coms)
+        COM'S, a challenger's VOT'S), each point arriving in the currency it left in; VOT'S only
+        under ``rent_currency="vots"``.  Returns what could be paid."""
+        if self.options.rent_currency == "vots":
+            purses: tuple[list[int], ...] = (self.vots,)
+        else:
+            purses = (self.coms, self.vots) if payer == self.mayor else (self.vots, self.coms)
         paid = 0
         for purse in purses:
             take = min(purse[payer], amount - paid)
@@ -1033,20 +1153,34 @@ class DelanopolisState(State):
             paid += take
         return paid
 
+    def _can_pay(self, payer: int) -> int:
+        if self.options.rent_currency == "vots":
+            return self.vots[payer]
+        return self.vots[payer] + self.coms[payer]
+
     def _pay_rent(self, payer: int, terrain: int) -> None:
-        owner, due = self.owner[terrain], self.rent(terrain)
-        if due > self.wealth(payer) and self.options.broke_rule == "sell_to_pay":
+        owner = self.owner[terrain]
+        if owner == payer:
+            return  # one's own terrain (``occupied="by_anyone"``): nothing to pay
+        price = self.price[terrain]
+        due = -(-price // 4) if self.options.rent_rounding == "up" else price // 4
+        if due > self._can_pay(payer) and self.options.broke_rule == "sell_to_pay" and payer != self.mayor:
             # resell terrains to the mayor, in number order, until the rent is covered
-            for t in self.terrains_of(payer) if payer != self.mayor else ():
-                if due <= self.wealth(payer):
+            for t in range(TERRAINS):
+                if due <= self._can_pay(payer):
                     break
-                if self._can_resell(t):
+                if self.owner[t] == payer and self._can_resell(t):
                     self._resell(payer, t)
         paid = self._transfer(payer, owner, due)
         self.events.append(Event(self.turn, "rent", payer, terrain, paid, owner))
         if paid < due:
             self.bankrupt[payer] = True
             self.events.append(Event(self.turn, "bankrupt", payer, terrain, due - paid, owner))
+            if self._is_out(payer):
+                # « la faillite »: out of the game; his terrains go to the mayor (prices kept)
+                for t in range(TERRAINS):
+                    if self.owner[t] == payer:
+                        self.owner[t] = self.mayor
 
     def _park(self) -> None:
         o, p = self.options, self.roller
@@ -1073,7 +1207,11 @@ class DelanopolisState(State):
         else:
             self.vots[seller] += self.aside[terrain]
             self.aside[terrain] = 0
+            self.aside_by[terrain] = -1
         self.owner[terrain] = self.mayor
+        if self.options.resale_price == "paid":
+            # « que ce dernier a dû acquitter pour l'acheter »: what the mayor paid
+            self.price[terrain] = price if self.options.resale_payment == "mayor_pays" else 0
         self.events.append(Event(self.turn, "sale", seller, terrain, price, self.mayor))
         if self.phase == PRE_ROLL and not self._roller_has_choices():
             self._after_roller_ready()
@@ -1093,22 +1231,49 @@ class DelanopolisState(State):
             return any(self.bankrupt)
         return False
 
+    def final_points(self, player: int) -> tuple[int, int]:
+        """(VOT'S, COM'S) that count for « possède le plus de points »: in hand, plus the VOT'S
+        ``player`` set aside on terrains under ``aside_counts=True``."""
+        p = self._seat(player)
+        kept = 0
+        if self.options.aside_counts:
+            kept = sum(a for a, by in zip(self.aside, self.aside_by, strict=True) if by == p)
+        return self.vots[p] + kept, self.coms[p]
+
+    def _richest(self, pool: list[int]) -> tuple[int, ...]:
+        points = {p: self.final_points(p) for p in pool}
+        if self.options.richest_by == "each":
+            top_v = max(v for v, _ in points.values())
+            top_c = max(c for _, c in points.values())
+            return tuple(p for p in pool if points[p] == (top_v, top_c))  # may be nobody
+        best = max(v + c for v, c in points.values())
+        return tuple(p for p in pool if sum(points[p]) == best)
+
     def _finish(self) -> None:
         o = self.options
         mayor = self.mayor
         held = self.owner.count(mayor)
         owned = sum(1 for x in self.owner if x >= 0)
+        n = self.game.num_players
+        pool = [p for p in range(n) if (o.richest_among == "all" or p != mayor) and not self._is_out(p)]
+        richest = self._richest(pool) if pool else ()
+        majority = self._mayor_has_majority(held, owned)
         if held > o.president_more_than:
             self.outcome, self.winners = "president", (mayor,)
-        elif self._mayor_has_majority(held, owned):
+        elif majority and (o.ce_dernier == "mayor" or mayor in richest or not pool):
             self.outcome, self.winners = "reelected", (mayor,)
+        elif not richest:
+            # every challenger is out, or (richest_by="each") nobody has the most of both: nobody
+            # « devient maire », the mayor stays
+            self.outcome, self.winners = "mayor_stays", (mayor,)
         else:
-            pool = (
-                self.challengers if o.richest_among == "challengers" else list(range(self.game.num_players))
-            )
-            best = max(self.wealth(p) for p in pool)
-            self.winners = tuple(p for p in pool if self.wealth(p) == best)
-            self.outcome = "richest_mayor" if self.winners == (mayor,) else "new_mayor"
+            self.winners = richest
+            if richest == (mayor,):
+                self.outcome = "richest_mayor"
+            elif mayor in richest:
+                self.outcome = "richest_tie"
+            else:
+                self.outcome = "new_mayor"
         self.events.append(Event(self.turn, "end", self.winners[0], held))
         self.phase = OVER
         self.queue = ()
@@ -1145,6 +1310,7 @@ class DelanopolisState(State):
             tuple(self.owner),
             tuple(self.price),
             tuple(self.aside),
+            tuple(self.aside_by),
             tuple(self.ring_pos),
             tuple(self.where),
             tuple(self.tokens),
@@ -1325,6 +1491,7 @@ _LIST_FIELDS = (
     "owner",
     "price",
     "aside",
+    "aside_by",
     "ring_pos",
     "where",
     "tokens",

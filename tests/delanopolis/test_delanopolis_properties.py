@@ -69,7 +69,14 @@ def test_conservation_over_random_games(options: dict[str, object], players: int
             _check_books(state)
         steps += 1
         assert steps <= game.max_game_length
-    assert state.outcome in ("president", "reelected", "new_mayor", "richest_mayor")
+    assert state.outcome in (
+        "president",
+        "reelected",
+        "new_mayor",
+        "richest_mayor",
+        "richest_tie",
+        "mayor_stays",
+    )
     assert sum(state.returns()) >= 1.0
 
 
@@ -180,6 +187,18 @@ INVALID = {
     "mayor_rolls": "sometimes",
     "winner_rolls_next": 2,
     "chain_auctions": "on",
+    "mayor_start_jokers": 13,
+    "set_aside": "everything",
+    "aside_counts": "yes",
+    "resale_when": "never",
+    "boost": "triple",
+    "occupied": "by_nobody",
+    "rent_currency": "euros",
+    "resale_price": "market",
+    "richest_by": "product",
+    "ce_dernier": "le premier",
+    "token_draw": "deck",
+    "bankrupt": "jail",
 }
 
 

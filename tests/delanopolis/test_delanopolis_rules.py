@@ -531,7 +531,7 @@ def test_resale_to_the_mayor_at_the_purchase_price() -> None:
     assert conserved(state)
     assert rule_of(state, "sell 7") == "resale-own-terrain"  # the mayor's now, not "chance-node"
     state.apply("dice 1 2")
-    assert rule_of(state, "sell 7") == "resale-before-roll"
+    assert rule_of(state, "sell 7") == "resale-when"  # an auction: no resale (option resale_when)
 
 
 def test_resale_needs_the_mayors_funds() -> None:
@@ -757,7 +757,7 @@ def test_roll_and_keep_only_when_asked() -> None:
     state.apply("dice 3 4")  # an auction is open
     assert rule_of(state, "roll") == "turn-order"
     assert rule_of(state, "keep") == "turn-order"
-    assert rule_of(state, "sell 7") == "resale-before-roll"
+    assert rule_of(state, "sell 7") == "resale-when"
     state.apply("bid 0")  # a legal move in the same position
     with_window = _with_tokens({2: 1}, boost_timing="any_roll")
     assert with_window.phase == BOOST_WINDOW

@@ -1,0 +1,353 @@
+"""Issue 13: every unclear sentence of the seed an option, the text's reading by default.
+
+For each option: the default and every other value, with a move that is legal and one that is
+refused (or, for the scoring options, the outcome each reading gives).  Scenarios use placement
+"sum" (dice 1 2 -> terrain 3, dice 3 4 -> terrain 7, dice 1 1 -> terrain 1) with player 0 mayor
+and rollers 1, 2, 3, 0.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from delano_helpers import conserved, start, turn
+
+import gamelib
+from gamelib.agents import RandomAgent
+from gamelib.delanopolis.agents import FractionBidder, MayorStrategy, RoleAgent, ValueBidder
+from gamelib.delanopolis.rules import _CHOICES, BIDDING, PARK_CHOICE, PRE_ROLL, DelanopolisState
+
+T1, T3, T7 = 0, 2, 6
+
+
+def rule_of(state: DelanopolisState, text: str) -> str:
+    before, history = state.key(), list(state.history)
+    with pytest.raises(gamelib.IllegalAction) as info:
+        state.apply(text)
+    assert state.key() == before and state.history == history
+    return info.value.rule
+
+
+def give(state: DelanopolisState, terrain: int, owner: int, price: int) -> None:
+    """Hand ``terrain`` to ``owner`` at ``price`` (set aside from his VOT'S: the books still balance)."""
+    state.owner[terrain] = owner
+    state.price[terrain] = state.aside[terrain] = price
+    state.aside_by[terrain] = owner
+    if owner == state.mayor:
+        state.coms[owner] -= price
+    else:
+        state.vots[owner] -= price
+    state._legal_cache = None
+
+
+def zero_turns(state: DelanopolisState, count: int) -> None:
+    """``count`` turns that land on terrain 3 (free or not) with every bid 0."""
+    for _ in range(count):
+        turn(state, "1 2")
+        if state.phase == PARK_CHOICE:
+            state.apply("pay")
+
+
+def test_defaults_follow_the_text_and_version_2() -> None:
+    game = gamelib.make("delanopolis")
+    o = game.options
+    assert game.version == "2"
+    assert (o.resale_when, o.resale_price, o.bankrupt) == ("any_decision", "paid", "out")
+    assert set(game.legacy_defaults["1"]) == {"resale_when", "resale_price", "bankrupt"}
+
+
+# ---------------------------------------------------------------- 1. the mayor's starting atouts
+@pytest.mark.parametrize(("jokers", "rule"), [(0, "boost-needs-token"), (2, None)])
+def test_mayor_start_jokers(jokers: int, rule: str | None) -> None:
+    state = start(mayor_start_jokers=jokers)
+    assert state.tokens[0] == jokers
+    assert [e.kind for e in state.events].count("joker") == jokers  # each chapter read
+    zero_turns(state, 3)
+    assert state.roller == 0
+    if rule:
+        assert rule_of(state, "boost") == rule
+    else:
+        state.apply("boost")  # nothing left to decide: the dice come
+        assert state.tokens[0] == 1 and state.boosted[0] and state.is_chance_node()
+
+
+# ---------------------------------------------------------------- 2. « Ces points sont placés de côté »
+@pytest.mark.parametrize(("set_aside", "left", "aside"), [("winner_bid", 40, 40), ("all_bids", 20, 60)])
+def test_set_aside(set_aside: str, left: int, aside: int) -> None:
+    state = start(set_aside=set_aside, start_vots=60)
+    turn(state, "3 4", {1: 40, 2: 20})
+    assert state.owner[T7] == 1 and state.price[T7] == 40
+    assert state.vots[1] == left and state.aside[T7] == aside and conserved(state)
+    state.apply("dice 1 2")  # player 2 rolls: bids from 2, 3, the mayor, then 1
+    assert state.phase == BIDDING
+    state.apply("bid 0")  # player 2
+    state.apply("bid 0")  # player 3
+    state.apply("bid 0")  # the mayor
+    if left >= 40:
+        state.apply("bid 40")  # player 1 can still stake 40
+    else:
+        assert rule_of(state, "bid 40") == "bid-funds"
+        state.apply("bid 20")
+
+
+@pytest.mark.parametrize(("counts", "winners"), [(False, (2,)), (True, (1,))])
+def test_aside_counts(counts: bool, winners: tuple[int, ...]) -> None:
+    state = start(players=3, rounds=1, aside_counts=counts)
+    turn(state, "3 4", {1: 60})  # player 1 sets 60 aside for terrain 7
+    assert state.final_points(1) == (1140 + (60 if counts else 0), 0)
+    state.vots[2] -= 10
+    state.vots[1] += 10  # in hand: player 1 has 1150 (1210 with what he set aside), player 2 1190
+    zero_turns(state, 2)  # player 2, the mayor
+    assert state.is_terminal() and state.winners == winners
+    assert rule_of(state, "roll") == "game-over"
+    with pytest.raises(ValueError, match="seat"):
+        state.final_points(3)
+
+
+# ---------------------------------------------------------------- 3. « A tout moment » (resale)
+def _park_choice(**options: object) -> DelanopolisState:
+    """Player 1 owns terrain 3 and is on his second occupied landing in a row (player 2's terrain 7)."""
+    state = start(**options)
+    give(state, T7, 2, 40)
+    give(state, T3, 1, 20)
+    state.prev_occupied[1] = True
+    state.phase = PRE_ROLL  # he has a terrain to resell now
+    state._legal_cache = None
+    state.apply("roll")
+    state.apply("dice 3 4")
+    assert state.phase == PARK_CHOICE and state.current_player == 1
+    return state
+
+
+def test_resale_when_any_decision() -> None:
+    state = _park_choice()
+    assert "sell 3" in [str(a) for a in state.legal_actions()]
+    state.apply("sell 3")  # « A tout moment »: at park or pay too
+    assert state.owner[T3] == 0 and state.phase == PARK_CHOICE
+    state.apply("park")
+    state.apply("roll")  # player 2 (he owns terrain 7)
+    state.apply("dice 1 1")  # a free terrain: an auction
+    assert state.phase == BIDDING
+    assert rule_of(state, "sell 7") == "resale-when"  # not inside a sealed auction
+
+
+def test_resale_when_before_roll() -> None:
+    state = _park_choice(resale_when="before_roll")
+    assert rule_of(state, "sell 3") == "resale-before-roll"
+    state.apply("park")
+    zero_turns(state, 3)  # players 2, 3, the mayor; player 1 parked: his roll is skipped
+    zero_turns(state, 3)
+    assert state.roller == 1 and state.phase == PRE_ROLL
+    state.apply("sell 3")  # his own turn, before rolling
+
+
+# ---------------------------------------------------------------- 4. « doubler les points joués »
+@pytest.mark.parametrize(("boost", "legal", "counted"), [("value", "bid 180", 360), ("cap", "bid 360", 360)])
+def test_boost(boost: str, legal: str, counted: int) -> None:
+    state = start(boost=boost, mayor_start_jokers=1)
+    zero_turns(state, 3)
+    state.apply("boost")  # the dice come at once
+    state.apply("dice 3 4")
+    assert state.current_player == 0  # the mayor bids first: he rolled
+    if boost == "value":
+        assert rule_of(state, "bid 360") == "bid-cap"
+    state.apply(legal)
+    for _ in range(3):
+        state.apply("bid 60")
+    assert state.auctions[-1].values()[0] == counted and state.owner[T7] == 0
+
+
+# ---------------------------------------------------------------- 5. « deux fois de suite en zone occupée »
+@pytest.mark.parametrize("occupied", ["by_another", "by_anyone"])
+def test_occupied(occupied: str) -> None:
+    state = start(occupied=occupied)
+    give(state, T7, 1, 40)
+    state.apply("dice 3 4")  # player 1 on his own terrain: nothing to pay
+    assert state.vots[1] == 1160 and state.prev_occupied[1] == (occupied == "by_anyone")
+    zero_turns(state, 3)
+    turn(state, "3 4")  # and again
+    if occupied == "by_anyone":
+        assert state.phase == PARK_CHOICE
+        state.apply("pay")  # costs nothing: his own terrain
+        assert state.vots[1] == 1160 and conserved(state)
+    else:
+        assert state.roller == 2 and rule_of(state, "park") == "park-twice-occupied"
+
+
+# ---------------------------------------------------------------- 6. « le quart des points VOT'S »
+@pytest.mark.parametrize(("currency", "paid", "broke"), [("purse_first", 10, False), ("vots", 0, True)])
+def test_rent_currency(currency: str, paid: int, broke: bool) -> None:
+    state = start(rent_currency=currency)
+    give(state, T7, 1, 40)
+    zero_turns(state, 1)  # player 1 (terrain 3, free)
+    turn(state, "1 2")
+    turn(state, "1 2")
+    assert state.roller == 0
+    turn(state, "3 4")  # the mayor (COM'S only) lands on player 1's terrain
+    assert state.vots[1] + state.coms[1] == 1160 + paid and state.bankrupt[0] == broke
+    assert state.current_player != 0 and rule_of(state, "pay") == "park-twice-occupied"
+    assert conserved(state)
+
+
+@pytest.mark.parametrize(
+    ("price_rule", "payment", "rent"),
+    [
+        ("paid", "mayor_pays", 10),
+        ("paid", "aside_back", 0),
+        ("kept", "mayor_pays", 10),
+        ("kept", "aside_back", 10),
+    ],
+)
+def test_resale_price(price_rule: str, payment: str, rent: int) -> None:
+    state = start(resale_price=price_rule, resale_payment=payment)
+    give(state, T7, 1, 40)
+    state.phase = PRE_ROLL
+    state._legal_cache = None
+    state.apply("sell 7")
+    assert state.owner[T7] == 0 and state.rent(T7) == rent
+    assert rule_of(state, "sell 7") == "resale-own-terrain"  # the mayor's now
+    state.apply("dice 1 2")
+    assert conserved(state)
+
+
+# ---------------------------------------------------------------- 7. « le plus de points VOT'S et COM'S »
+@pytest.mark.parametrize(
+    ("by", "outcome", "winners"), [("sum", "new_mayor", (1,)), ("each", "mayor_stays", (0,))]
+)
+def test_richest_by(by: str, outcome: str, winners: tuple[int, ...]) -> None:
+    state = start(players=3, rounds=1, richest_by=by)
+    # player 1 leads the VOT'S and the sum, player 2 the COM'S: nobody leads both
+    state.vots[1], state.vots[2], state.coms[2] = 1300, 1100, 150  # (scoring only)
+    zero_turns(state, 3)
+    assert state.is_terminal() and (state.outcome, state.winners) == (outcome, winners)
+    assert rule_of(state, "dice 1 2") == "game-over"
+    state = start(players=3, rounds=1, richest_by=by)
+    state.vots[2], state.coms[2] = 1300, 150  # player 2 leads both: the same for both readings
+    zero_turns(state, 3)
+    assert (state.outcome, state.winners) == ("new_mayor", (2,))
+
+
+# ---------------------------------------------------------------- 8. « sauf si ce dernier »
+@pytest.mark.parametrize(
+    ("ce_dernier", "among", "outcome"),
+    [
+        ("mayor", "challengers", "reelected"),
+        ("richest", "challengers", "new_mayor"),
+        ("richest", "all", "reelected"),
+    ],
+)
+def test_ce_dernier(ce_dernier: str, among: str, outcome: str) -> None:
+    state = start(players=3, rounds=1, ce_dernier=ce_dernier, richest_among=among)
+    for t in range(7):
+        state.owner[t] = 0  # the mayor holds 7 of 12: the majority
+    state._legal_cache = None
+    zero_turns(state, 3)
+    assert state.outcome == outcome
+    assert state.winners == ((0,) if outcome == "reelected" else (1, 2))
+
+
+# ---------------------------------------------------------------- 9. atouts and jokers « tirés »
+@pytest.mark.parametrize(("draw", "tokens"), [("parking", 0), ("doubles", 1)])
+def test_token_draw(draw: str, tokens: int) -> None:
+    state = start(token_draw=draw)
+    turn(state, "2 2")  # player 1 throws a double (terrain 4, free: bids 0)
+    assert state.tokens[1] == tokens
+    zero_turns(state, 3)
+    assert state.roller == 1
+    if tokens:
+        state.apply("boost")
+    else:
+        assert rule_of(state, "boost") in ("chance-node", "boost-needs-token")
+
+
+# ---------------------------------------------------------------- the bankrupt player
+def _bankrupt(**options: object) -> DelanopolisState:
+    state = start(**options)
+    give(state, T7, 2, 40)
+    give(state, T3, 1, 0)
+    state.vots[3] += state.vots[1]  # player 1 has nothing left
+    state.vots[1] = 0
+    state.phase = PRE_ROLL
+    state._legal_cache = None
+    state.apply("roll")
+    state.apply("dice 3 4")  # a rent of 10 he cannot pay
+    assert state.bankrupt[1] and conserved(state)
+    return state
+
+
+def test_bankrupt_is_out() -> None:
+    state = _bankrupt()
+    assert state.owner[T3] == 0  # his terrains go to the mayor
+    state.apply("roll")  # player 2 (he owns terrain 7)
+    state.apply("dice 1 1")  # player 2: terrain 1 is free
+    assert state.bid_order == (2, 3, 0)  # player 1 bids no more
+    for _ in range(3):
+        state.apply("bid 0")
+    zero_turns(state, 2)  # player 3, the mayor
+    assert state.roller == 2  # player 1's roll is skipped
+    assert [e.player for e in state.events if e.kind == "skip"] == []  # out, not parked
+
+
+def test_bankrupt_plays_on() -> None:
+    state = _bankrupt(bankrupt="plays_on")
+    assert state.owner[T3] == 1
+    state.apply("roll")
+    state.apply("dice 1 1")
+    assert state.bid_order == (2, 3, 0, 1)
+    for _ in range(3):
+        state.apply("bid 0")
+    assert rule_of(state, "bid 10") == "bid-funds"  # he holds nothing
+    state.apply("bid 0")
+
+
+# ---------------------------------------------------------------- richest_among="all": a tie with the mayor
+def test_a_tie_with_the_mayor_is_not_a_new_mayor() -> None:
+    state = start(players=3, rounds=1, richest_among="all")
+    state.coms[0], state.vots[1], state.vots[2] = 2000, 2000, 400  # (scoring only)
+    zero_turns(state, 3)
+    assert state.outcome == "richest_tie" and state.winners == (0, 1)
+    assert state.returns() == [1.0, 1.0, 0.0]
+    assert rule_of(state, "bid 0") == "game-over"
+
+
+# ---------------------------------------------------------------- records and agents
+def test_a_version_1_record_replays_with_the_old_rules() -> None:
+    game = gamelib.make(
+        "delanopolis",
+        players=4,
+        options={"resale_when": "before_roll", "resale_price": "kept", "bankrupt": "plays_on"},
+    )
+    state = gamelib.play(game, [RoleAgent()] * 4, seed=11)
+    record = json.loads(json.dumps(state.to_record()))
+    new_names = {"mayor_start_jokers", "set_aside", "aside_counts", "resale_when", "boost", "occupied"}
+    new_names |= {"rent_currency", "resale_price", "richest_by", "ce_dernier", "token_draw", "bankrupt"}
+    for name in new_names:
+        del record["options"][name]  # written before version 2 had them
+    record["version"] = record["version"].rsplit(".", 1)[0] + ".1"
+    replayed = gamelib.from_record(record)
+    assert replayed.key() == state.key()
+    assert replayed.game.options.bankrupt == "plays_on"
+
+
+OPTION_VALUES = [(name, value) for name, values in sorted(_CHOICES.items()) for value in values] + [
+    ("aside_counts", True),
+    ("mayor_start_jokers", 2),
+]
+
+
+@pytest.mark.parametrize(("name", "value"), OPTION_VALUES)
+def test_agents_play_every_option(name: str, value: object) -> None:
+    options = {name: value}
+    if name == "rent_currency":
+        options["rounds"] = 4
+    game = gamelib.make("delanopolis", players=4, options=options)
+    agents = [RoleAgent(), ValueBidder(), FractionBidder(0.3), MayorStrategy()]
+    rng = random.Random(0)
+    for seed in range(2):
+        rng.shuffle(agents)
+        state = gamelib.play(game, agents, seed=seed)
+        assert state.is_terminal()
+    state = gamelib.play(game, [RandomAgent()] * 4, seed=3)
+    assert isinstance(state, DelanopolisState) and conserved(state)
