@@ -219,23 +219,25 @@ def split_results(frame: Any, game: Game | str | Callable[[Any], Game], key: str
 
 
 def _rebuild(frame: Any, game: Game) -> TournamentResults:
-    first = frame[frame["game"] == frame["game"].min()].sort_values("seat")
-    names = [str(a) for a in first["agent"]]
+    rows = frame.sort_values(["game", "seat"], kind="stable").to_dict("records")
+    first = rows[0]["game"] if rows else 0
+    names = [str(r["agent"]) for r in rows if r["game"] == first]
     index = {n: i for i, n in enumerate(names)}
-    outcomes = []
-    for number, rows in frame.groupby("game", sort=True):
-        rows = rows.sort_values("seat")
-        outcomes.append(
-            GameOutcome(
-                index=int(number),
-                seed=int(rows["seed"].iloc[0]),
-                seating=tuple(index[str(a)] for a in rows["agent"]),
-                returns=tuple(float(r) for r in rows["return"]),
-                length=int(rows["length"].iloc[0]),
-                finished=bool(rows["finished"].iloc[0]),
-                moves=tuple(int(m) for m in rows["moves"]),
-            )
+    games: dict[int, list[dict[str, Any]]] = {}
+    for row in rows:
+        games.setdefault(int(row["game"]), []).append(row)
+    outcomes = [
+        GameOutcome(
+            index=number,
+            seed=int(seats[0]["seed"]),
+            seating=tuple(index[str(r["agent"])] for r in seats),
+            returns=tuple(float(r["return"]) for r in seats),
+            length=int(seats[0]["length"]),
+            finished=bool(seats[0]["finished"]),
+            moves=tuple(int(r["moves"]) for r in seats),
         )
+        for number, seats in games.items()
+    ]
     seed = int(frame.attrs.get("provenance", {}).get("params", {}).get("seed", 0))
     return TournamentResults(game, names, names, seed, outcomes, executor_label="stored")
 
