@@ -236,6 +236,8 @@ PHASE_NAMES = (
     "game over",
 )
 CHANCE_PHASES = (P_OBJECTIVE, P_SHEET, P_PERSONAL, P_DEAL, P_REVEAL)
+_PILES: dict[int, list[tuple[Action, float]]] = {}
+"""The reveal's outcomes by the set (bitmask) of tickets already revealed: shared, never mutated."""
 
 CITY_CHOICES = ("auto", "rome", "paris")
 CITY_PLAYERS = {"rome": (2, 3), "paris": (4, 5)}
@@ -551,6 +553,8 @@ class GetOnBoardGame(Game):
         self.solo = n == 1
         # option flags read in the hot loop
         self.whole_shape = opts.shape_fit == "whole-shape"
+        self.lay_table: dict[tuple[int, int, str, int, int], tuple[tuple[int, int], ...]] = {}
+        """Memo of :meth:`GetOnBoardState._shape_moves` (the board and options are fixed)."""
         self.loops_allowed = opts.loops == "allowed"
         self.affluence = self.board.affluence if self.solo and opts.solo_affluence else 0
 
@@ -784,7 +788,11 @@ class GetOnBoardState(State):
     def _legal_actions(self) -> list[Action]:
         phase = self.phase
         if phase == P_LAY:
-            return [GOS[d] for d in self._lay_directions(self._player)]
+            p = self._player
+            if self.game.loops_allowed and not self.forced_straight:
+                owned = self.owned[p]
+                return [GOS[d] for d, sec in self._shape_moves(p) if not owned >> sec & 1]
+            return [GOS[d] for d in self._lay_directions(p)]
         if phase == P_BONUS:
             return [*(BONUSES[d] for d in self._bonus_directions(self._player)), END]
         if phase in CHANCE_PHASES:
@@ -813,27 +821,39 @@ class GetOnBoardState(State):
     def _shape_directions(self, p: int) -> list[int]:
         """Sticks the shape allows now (loops aside): an open section, a turn box for a changed
         junction, and under ``shape_fit="whole-shape"`` a way to lay the rest of the shape on the map."""
-        board = self.board
-        node, heading, owned = self.end[p], self.heading[p], self.owned[p]
+        owned = self.owned[p]
+        return [d for d, sec in self._shape_moves(p) if not owned >> sec & 1]
+
+    def _shape_moves(self, p: int) -> tuple[tuple[int, int], ...]:
+        """(direction, section) of the sticks the shape allows from p's line end, before the
+        one-stick-per-section check: a function of the static board, memoised on the game."""
+        node, heading = self.end[p], self.heading[p]
         shape, step = self.shape, self.step
         junctions, sticks = shape.junctions, shape.sticks
         boxes = self.tables.max_modifications - self.sheets[p].modifications
-        whole = self.game.whole_shape
-        want = junctions[step - 1] if step else "F"
-        back = OPPOSITE[heading] if heading >= 0 else -1
-        sections, nbrs = board.section[node], board.neighbour[node]
-        out = []
-        for d in range(4):
-            sec = sections[d]
-            if sec < 0 or d == back or owned >> sec & 1:
-                continue
-            cost = 0 if want == "F" else int((d != heading) != (want == "T"))
-            if cost > boxes:
-                continue
-            if whole and not board.fits(nbrs[d], d, junctions, step + 1, sticks, boxes - cost):
-                continue
-            out.append(d)
-        return out
+        if boxes > sticks - step:
+            boxes = sticks - step  # more boxes than junctions to come change nothing
+        game = self.game
+        key = (node * 5 + heading + 1, boxes, junctions, step, sticks)
+        moves = game.lay_table.get(key)
+        if moves is None:
+            board = self.board
+            want = junctions[step - 1] if step else "F"
+            back = OPPOSITE[heading] if heading >= 0 else -1
+            sections, nbrs = board.section[node], board.neighbour[node]
+            found = []
+            for d in range(4):
+                sec = sections[d]
+                if sec < 0 or d == back:
+                    continue
+                cost = 0 if want == "F" else int((d != heading) != (want == "T"))
+                if cost > boxes:
+                    continue
+                if game.whole_shape and not board.fits(nbrs[d], d, junctions, step + 1, sticks, boxes - cost):
+                    continue
+                found.append((d, sec))
+            moves = game.lay_table[key] = tuple(found)
+        return moves
 
     def _fatal_stick(self, p: int, d: int) -> bool:
         """Whether the stick ``d`` of the shape re-enters p's line now, or forces it later this turn."""
@@ -900,7 +920,14 @@ class GetOnBoardState(State):
             used = {t for hand in self.dealt for t in hand}
             left = [DEALS[t - 1] for t in self.board.starts if t not in used]
         elif phase == P_REVEAL:
-            left = [TICKETS[t - 1] for t in range(1, 13) if t not in self.tickets]
+            mask = 0
+            for t in self.tickets:
+                mask |= 1 << t
+            pile = _PILES.get(mask)
+            if pile is None:
+                left = [TICKETS[t - 1] for t in range(1, 13) if not mask >> t & 1]
+                pile = _PILES[mask] = [(a, 1.0 / len(left)) for a in left]
+            return pile
         else:
             return []
         p = 1.0 / len(left)
