@@ -64,8 +64,10 @@ def test_terrain_and_refuge_names_stay_off_the_terrain_circles() -> None:
     circles = []
     for t in range(TERRAINS):
         (x0, y0), (x1, y1) = ax.transData.transform(
-            [(data[t].x - draw.TERRAIN_RADIUS, data[t].y - draw.TERRAIN_RADIUS)]
-            + [(data[t].x + draw.TERRAIN_RADIUS, data[t].y + draw.TERRAIN_RADIUS)]
+            [
+                (data[t].x - draw.TERRAIN_RADIUS, data[t].y - draw.TERRAIN_RADIUS),
+                (data[t].x + draw.TERRAIN_RADIUS, data[t].y + draw.TERRAIN_RADIUS),
+            ]
         )
         circles.append((data[t].name, Bbox([[x0, y0], [x1, y1]]).shrunk(0.8, 0.8)))
     names = [t for t in text_boxes(figure) if t.named and t.string.split("\n")[0] != ""]

@@ -52,7 +52,7 @@ def test_column_letters_keep_their_bars(dpi: int, tight: bool) -> None:
         y_top = figure.bbox.height
     for letter, bars in BARS.items():
         box = boxes[letter].box
-        x = int(round(box.x0 + 0.75 * box.width - x_shift))
+        x = round(box.x0 + 0.75 * box.width - x_shift)
         rows = slice(int(y_top - box.y1) - 2, int(np.ceil(y_top - box.y0)) + 2)
         found = max(_runs(image[rows, x + dx]) for dx in (-1, 0, 1))
         assert found == bars, f"{letter} at {dpi} dpi (tight={tight}): {found} bars, expected {bars}"
