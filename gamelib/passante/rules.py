@@ -459,9 +459,37 @@ SENDS = tuple(tuple(Send(c, z) for z in LOCATIONS) for c in CHARACTERS)
 DISCARDS = tuple(Discard(w) for w in range(NUM_WISHES + 1))
 HINTS = tuple(tuple(Hint(c, z) for z in LOCATIONS) for c in CHARACTERS)
 LAYS = tuple(Lay(w) for w in range(NUM_WISHES + 1))
+MOVE_TABLE = tuple(
+    tuple(tuple(MOVES[c][z] for z in (CHAT_MOVES[at] if c == CHAT else NEIGHBOURS[at])) for at in LOCATIONS)
+    for c in CHARACTERS
+)
+"""Every ordinary move of character ``c`` from location ``at``: ``MOVE_TABLE[c][at]``."""
 VETO, ALLOW = Veto(), Allow()
 PLAY_BIT = 9
 """Bit of ``vetoed`` that stands for playing the character card (bits 0-8: the pieces)."""
+
+
+def _wish_draws(deck: int) -> list[Action]:
+    # decks rarely repeat across games: no cache
+    return [WISH_CARDS[w] for w in WISH_NUMBERS if deck >> w & 1]
+
+
+@lru_cache(maxsize=512)
+def _character_draws(deck: int) -> tuple[CharacterCard, ...]:
+    return tuple(CHARACTER_CARDS[c] for c in bits(deck))
+
+
+def _wish_outcomes(deck: int) -> list[tuple[Action, float]]:
+    draws = _wish_draws(deck)
+    p = 1.0 / len(draws)
+    return [(a, p) for a in draws]
+
+
+@lru_cache(maxsize=512)
+def _character_outcomes(deck: int) -> tuple[tuple[Action, float], ...]:
+    draws = _character_draws(deck)
+    return tuple((a, 1.0 / len(draws)) for a in draws)
+
 
 # ---------------------------------------------------------------------------- phases
 SETUP = 0  # the first player chooses where the Passante starts (after the deal)
@@ -807,9 +835,11 @@ class PassanteState(State):
     # ------------------------------------------------------------------ queries
     @property
     def current_player(self) -> int:
-        phase = self.phase
         if self.pending:  # every draw owed is served, even after the last turn
             return CHANCE
+        phase = self.phase
+        if phase in (MAIN, BOARDING):
+            return self.turn_player
         if phase == OVER:
             return TERMINAL
         if phase in (CARD_DRAW, DIE, EVENT):
@@ -865,6 +895,8 @@ class PassanteState(State):
 
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:
+        if self.pending:
+            return _wish_draws(self.wish_deck)
         if self.current_player == CHANCE:
             return [a for a, _ in self._chance_outcomes()]
         phase = self.phase
@@ -895,8 +927,11 @@ class PassanteState(State):
 
     def _layable(self, player: int) -> list[int]:
         """Wishes of ``player``'s hand visible on the board now (choice mode: ``lay N``)."""
-        pos = self.pos
-        return [w for w in self.hands[player] if all(pos[c] == WISH_ZONE[w] for c in WISH_CHARS[w])]
+        hand = self.hands[player]
+        if not hand:
+            return []
+        occ = self.occupancy()
+        return [w for w in hand if occ[WISH_ZONE[w]] & WISH_MASK[w] == WISH_MASK[w]]
 
     def _main_actions(self) -> list[Action]:
         p = self.turn_player
@@ -927,11 +962,10 @@ class PassanteState(State):
         for h in self.hearts:
             if h >= 0 and h != own:
                 blocked |= 1 << h
+        pos = self.pos
         for c in CHARACTERS:
-            if blocked >> c & 1:
-                continue
-            dests = CHAT_MOVES[self.pos[c]] if c == CHAT else NEIGHBOURS[self.pos[c]]
-            acts.extend(MOVES[c][z] for z in dests)
+            if not blocked >> c & 1:
+                acts += MOVE_TABLE[c][pos[c]]
         if not blocked >> OMNIBUS & 1:
             acts.extend(BOARDS[c] for c in self._boardable())
             acts.extend(self._drives())
@@ -1011,12 +1045,10 @@ class PassanteState(State):
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.pending:
-            cards = bits(self.wish_deck)
-            return [(WISH_CARDS[w], 1.0 / len(cards)) for w in cards]
+            return _wish_outcomes(self.wish_deck)
         if self.phase == CARD_DRAW:
             if self.char_deck:
-                cards = bits(self.char_deck)
-                return [(CHARACTER_CARDS[c], 1.0 / len(cards)) for c in cards]
+                return list(_character_outcomes(self.char_deck))
             return [(CHARACTER_CARDS[self.char_under[0]], 1.0)]
         if self.phase == DIE:
             return [(DIE_ROLLS[c], 1.0 / len(DIE_FACES)) for c in DIE_FACES]
@@ -1304,7 +1336,7 @@ class PassanteState(State):
 
     def _vetoable(self, action: Action) -> bool:
         """Is ``action`` a move or a card the Policier's player may stop now?"""
-        if not self.game.options.policier_veto or self.veto_used:
+        if self.veto_used or POLICIER not in self.hearts or not self.game.options.policier_veto:
             return False
         if not isinstance(action, (Move, Play, Board, Drive)):
             return False
