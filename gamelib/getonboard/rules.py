@@ -556,6 +556,10 @@ class GetOnBoardGame(Game):
         self.lay_table: dict[tuple[int, int, str, int, int], tuple[tuple[int, int], ...]] = {}
         """Memo of :meth:`GetOnBoardState._shape_moves` (the board and options are fixed)."""
         self.loops_allowed = opts.loops == "allowed"
+        self.rome = city == "rome"
+        self.fluid_always = opts.fluid_bonus == "always"
+        self.fluid_first_ticket = opts.rome_fluid == "first-ticket"
+        self.max_boxes = self.tables.max_modifications
         self.affluence = self.board.affluence if self.solo and opts.solo_affluence else 0
 
     @property
@@ -830,7 +834,7 @@ class GetOnBoardState(State):
         node, heading = self.end[p], self.heading[p]
         shape, step = self.shape, self.step
         junctions, sticks = shape.junctions, shape.sticks
-        boxes = self.tables.max_modifications - self.sheets[p].modifications
+        boxes = self.game.max_boxes - self.sheets[p].modifications
         if boxes > sticks - step:
             boxes = sticks - step  # more boxes than junctions to come change nothing
         game = self.game
@@ -1136,9 +1140,10 @@ class GetOnBoardState(State):
         game = self.game
         if game.affluence & bit:
             circles += 1
-        if game.city == "rome":
-            fluid = self.fluid_colour()
-            if board.section_colour[section] == fluid and (circles or game.options.fluid_bonus == "always"):
+        if game.rome and (circles or game.fluid_always):
+            tickets = self.tickets
+            ticket = tickets[0] if game.fluid_first_ticket else tickets[-1]
+            if board.section_colour[section] == self.tables.tickets[ticket - 1].rome_fluid:
                 circles += 1
         sheet = self.sheets[p]
         if circles:
