@@ -90,6 +90,11 @@ def panels_for(game: Game) -> list[PanelFactory]:
     ]
 
 
+def _escape(text: str) -> str:
+    """Text for an HTML widget: ``<``, ``>`` and ``&`` escaped, quotes kept (they read better)."""
+    return html.escape(text, quote=False)
+
+
 def _css(widget: Any, *classes: str) -> Any:
     for name in classes:
         widget.add_class(name)
@@ -659,7 +664,7 @@ class Stepper:
     # ================================================================ internals: widgets
     def _build_widgets(self, speed: float) -> None:
         game = self.game
-        self.title = W.HTML(f"<b style='font-size:1.3em'>{html.escape(game.info.title)}</b>")
+        self.title = W.HTML(f"<b style='font-size:1.3em'>{_escape(game.info.title)}</b>")
         self.status = _css(W.HTML(), "gamelib-status")
         self.error_html = _css(W.HTML(), "gamelib-error")
 
@@ -723,8 +728,9 @@ class Stepper:
 
         self.seat_dropdowns: list[W.Dropdown] = []
         for player in range(game.num_players):
-            dropdown = _css(W.Dropdown(options=[(self.seats[player], self.seats[player])]), "gamelib-seat")
-            dropdown.value = self.seats[player]
+            dropdown = _css(
+                W.Dropdown(options=self._seat_options(), value=self.seats[player]), "gamelib-seat"
+            )
             dropdown.observe(self._on_seat(player), "value")
             self.seat_dropdowns.append(dropdown)
 
@@ -775,6 +781,9 @@ class Stepper:
             "gamelib-stepper",
         )
 
+    def _seat_options(self) -> list[tuple[str, str]]:
+        return [(n, n) for n in self.agents] + [(words("human"), HUMAN)]
+
     def _relabel(self) -> None:
         """Every label and tooltip in the language in force (only when it changed)."""
         lang = language()
@@ -817,7 +826,7 @@ class Stepper:
             ]
             self.perspective_dropdown.value = value
             for player, dropdown in enumerate(self.seat_dropdowns):
-                dropdown.options = [(n, n) for n in self.agents] + [(words("human"), HUMAN)]
+                dropdown.options = self._seat_options()
                 dropdown.value = self.seats[player]
                 dropdown.description = names[player]
                 dropdown.tooltip = words("seat_tip", player=names[player])
@@ -923,8 +932,8 @@ class Stepper:
         seat = self._name(self._next_seat())
         self.error = ""  # a refusal may name the previous seat's cards
         self.cover_html.value = (
-            f"<h2>{html.escape(words('cover_title', player=seat))}</h2>"
-            f"<p style='font-size:1.2em'>{html.escape(words('cover_text', player=seat))}</p>"
+            f"<h2>{_escape(words('cover_title', player=seat))}</h2>"
+            f"<p style='font-size:1.2em'>{_escape(words('cover_text', player=seat))}</p>"
         )
         self.reveal_button.description = words("reveal")
         self.reveal_button.tooltip = words("reveal_tip", player=seat)
@@ -944,8 +953,7 @@ class Stepper:
     def _show_error(self) -> None:
         if self.error:
             self.error_html.value = (
-                "<span style='color:#b00020;font-weight:bold;font-size:1.1em'>✗ "
-                f"{html.escape(self.error)}</span>"
+                f"<span style='color:#b00020;font-weight:bold;font-size:1.1em'>✗ {_escape(self.error)}</span>"
             )
         else:
             self.error_html.value = ""
@@ -956,7 +964,7 @@ class Stepper:
             self.board_image.value = png
             self.board.children = (self.board_image,)
         else:
-            self.board_text.value = f"<pre style='font-size:1.1em'>{html.escape(text)}</pre>"
+            self.board_text.value = f"<pre style='font-size:1.1em'>{_escape(text)}</pre>"
             self.board.children = (self.board_text,)
 
     def _render(self, state: State, perspective: int | None) -> tuple[bytes | None, str]:
@@ -1052,7 +1060,7 @@ class Stepper:
 
         if player >= 0 and not sees_moves:
             key = "waiting_human" if human else "waiting"
-            self.waiting.value = words(key, player=html.escape(self._name(player)))
+            self.waiting.value = words(key, player=_escape(self._name(player)))
             self.waiting.layout.display = None
         else:
             self.waiting.value = ""
@@ -1133,17 +1141,17 @@ class Stepper:
         return words("status_game_over", verdict=verdict) + " " + words("status_returns", scores=scores)
 
     def _status_html(self, state: State) -> str:
-        parts = [html.escape(words("status_move", n=len(state.history)))]
+        parts = [_escape(words("status_move", n=len(state.history)))]
         if state.is_terminal():
-            parts.append(f"<b>{html.escape(self._verdict(state))}</b>")
+            parts.append(f"<b>{_escape(self._verdict(state))}</b>")
         else:
-            parts.append(f"<b>{html.escape(self._to_move_text())}</b>")
+            parts.append(f"<b>{_escape(self._to_move_text())}</b>")
         if self._hot_seat:
-            parts.append(html.escape(words("status_hot_seat")))
+            parts.append(_escape(words("status_hot_seat")))
         if not self._covered:
             view = words("omniscient") if self._perspective is None else self._name(self._perspective)
-            parts.append(html.escape(words("status_view", view=view)))
+            parts.append(_escape(words("status_view", view=view)))
         if self._perspective is None and not self._hot_seat:
             # the seed and the move number give every sampled draw: only the omniscient view shows it
-            parts.append(html.escape(words("status_seed", seed=state.seed)))
+            parts.append(_escape(words("status_seed", seed=state.seed)))
         return "&nbsp;&nbsp;·&nbsp;&nbsp;" + " · ".join(parts)

@@ -69,10 +69,23 @@ def test_every_control_carries_its_css_class_and_a_description(pile_game: Secret
         "gamelib-roll": stepper.roll_button,
         "gamelib-force": stepper.force_button,
         "gamelib-stepper": stepper.widget,
+        "gamelib-autoplay": stepper.autoplay,
+        "gamelib-speed": stepper.speed_slider,
+        "gamelib-hot-seat": stepper.hot_seat_box,
+        "gamelib-reveal": stepper.reveal_button,
+        "gamelib-cover": stepper.cover,
     }
     for css, widget in expected.items():
         assert css in classes(widget), css
-    for button in (stepper.apply_button, stepper.undo_button, stepper.play_button, stepper.save_button):
+    for button in (
+        stepper.apply_button,
+        stepper.undo_button,
+        stepper.play_button,
+        stepper.save_button,
+        stepper.autoplay,
+        stepper.speed_slider,
+        stepper.hot_seat_box,
+    ):
         assert button.description and button.tooltip
     assert all("gamelib-action" in classes(b) for b in stepper.actions_box.children)
     bundle = stepper._repr_mimebundle_()
