@@ -5,11 +5,17 @@
 >>> stepper.apply("deal 5") or stepper.error   # the setup deal draws from cards 4 to 14
 True
 
-Game-specific panels live in submodules (``widgets.fugitive``) so importing this package does not
-import any game.  Nothing in ``gamelib`` imports ``widgets``.
+For a class: ``stepper.play()``/``pause()`` (or the Play button and its speed slider) let the
+seated agents and chance move one by one; ``Stepper(..., hot_seat=True)`` passes the laptop
+between seats behind a cover; ``gamelib.set_language("fr")`` switches every label to French.
+
+Game-specific panels live in submodules (``widgets.fugitive``, ``widgets.getonboard``,
+``widgets.delanopolis``) so importing this package does not import any game;
+``Stepper(..., panels="auto")`` shows the panels a game offers.  Nothing in ``gamelib`` imports
+``widgets``.
 """
 
-from widgets.stepper import MAX_BUTTONS, Panel, PanelFactory, Stepper
+from widgets.stepper import HUMAN, MAX_BUTTONS, Panel, PanelFactory, Stepper, panels_for
 from widgets.timeline import Timeline
 
-__all__ = ["MAX_BUTTONS", "Panel", "PanelFactory", "Stepper", "Timeline"]
+__all__ = ["HUMAN", "MAX_BUTTONS", "Panel", "PanelFactory", "Stepper", "Timeline", "panels_for"]
