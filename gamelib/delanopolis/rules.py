@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args, get_origin, get_type_hints
 
 from gamelib.core.errors import IllegalAction
@@ -599,6 +600,8 @@ class DelanopolisState(State):
     def __init__(self, game: DelanopolisGame, seed: int | None) -> None:
         super().__init__(game, seed)
         n = game.num_players
+        self.options: DelanopolisOptions = game.options
+        self._to_move = CHANCE
         self.phase = LOT
         self.mayor = -1
         self.vots = [0] * n
@@ -631,8 +634,13 @@ class DelanopolisState(State):
         self.winners: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ queries
-    @property
-    def current_player(self) -> int:
+    current_player = property(  # type: ignore[assignment]
+        attrgetter("_to_move"),
+        doc="The player to act, CHANCE or TERMINAL (kept up to date by every transition: the "
+        "benchmark loop asks it four times a step).",
+    )
+
+    def _who_moves(self) -> int:
         phase = self.phase
         if phase == OVER:
             return TERMINAL
@@ -641,10 +649,6 @@ class DelanopolisState(State):
         if phase in (BOOST_WINDOW, BIDDING):
             return self.queue[0]
         return self.roller
-
-    @property
-    def options(self) -> DelanopolisOptions:
-        return self.game.options
 
     @property
     def challengers(self) -> list[int]:
@@ -781,7 +785,7 @@ class DelanopolisState(State):
 
     # ------------------------------------------------------------------ errors
     def _explain_illegal(self, action: Action) -> IllegalAction:
-        phase, who = self.phase, self.current_player
+        phase, who = self.phase, self._who_moves()
         name = PHASE_NAMES[phase]
         if isinstance(action, (Lot, Dice)):
             if who != CHANCE:
@@ -855,7 +859,7 @@ class DelanopolisState(State):
             return IllegalAction(
                 "notation", f"terrains are numbered 1 to {TERRAINS}; Sell({terrain!r}) names none", action
             )
-        phase, who = self.phase, self.current_player
+        phase, who = self.phase, self._who_moves()
         if self.options.resale_when == "before_roll":
             before_dice = phase in (PRE_ROLL, BOOST_WINDOW, ROLL_DICE)
             if not before_dice or (phase != PRE_ROLL and terrain in self._sellable(self.roller)):
@@ -915,6 +919,7 @@ class DelanopolisState(State):
             self._pay_rent(self.roller, self.landed)
             self.prev_occupied[self.roller] = True
             self._end_turn()
+        self._to_move = self._who_moves()
 
     def _setup(self, mayor: int) -> None:
         o, n = self.options, self.game.num_players
