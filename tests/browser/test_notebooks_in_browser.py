@@ -17,6 +17,8 @@ import pytest
 from browser_support import (
     NOTEBOOK_TIMEOUT_S,
     STEP_TIMEOUT_S,
+    VOILA_USABLE_BOUND_S,
+    VOILA_USABLE_GOAL_S,
     BrowserPage,
     Timings,
     check_board_scale,
@@ -29,7 +31,7 @@ from lab_driver import open_notebook, run_all_cells, shutdown_kernels, wait_kern
 from notebook_servers import ManagedServer
 from page_checks import assert_page_healthy, scan_page
 from stepper_driver import exercise_stepper, wait_dom_quiet
-from voila_driver import open_classroom_page, start_voila
+from voila_driver import start_voila, time_to_usable
 
 pytestmark = pytest.mark.browser
 
@@ -167,11 +169,20 @@ def test_notebook_in_voila_classroom_mode(
     server = start_voila(notebook_copy / notebook.name, tmp_path)
     try:
         served = time.monotonic()
-        open_classroom_page(browser_page, server, NOTEBOOK_TIMEOUT_S)
+        uses_stepper = notebook_uses_stepper(notebook)
+        usable = time_to_usable(browser_page, server, NOTEBOOK_TIMEOUT_S, need_stepper=uses_stepper)
         server.record_descendants()
         loaded = time.monotonic()
+        timings.add("usable", notebook.stem, seconds=usable)
+        print(
+            f"\nVoilà {notebook.stem}: usable {usable:.1f} s after opening (goal {VOILA_USABLE_GOAL_S:.0f} s)"
+        )
         log_context = f"Voilà log:\n{server.log_tail()}"
         assert_page_healthy(browser_page, context=log_context)
+        assert usable <= VOILA_USABLE_BOUND_S, (
+            f"the classroom page of {notebook.name} took {usable:.1f} s to be usable "
+            f"(bound {VOILA_USABLE_BOUND_S:.0f} s, goal {VOILA_USABLE_GOAL_S:.0f} s)"
+        )
         code_shown = browser_page.locator(".jp-InputArea-editor, .cm-editor, .CodeMirror").count()
         assert code_shown == 0, (
             f"the classroom page shows {code_shown} code editors: code cells must be hidden"
@@ -179,7 +190,7 @@ def test_notebook_in_voila_classroom_mode(
 
         stepper = None
         report = None
-        if notebook_uses_stepper(notebook) or browser_page.locator(".gamelib-stepper").count():
+        if uses_stepper or browser_page.locator(".gamelib-stepper").count():
             stepper = browser_page.locator(".gamelib-stepper").first
             stepper.wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_S * 1000)
             _screenshot(browser_page, stepper, screenshot_dir / f"voila-{notebook.stem}-start.png")
@@ -200,6 +211,7 @@ def test_notebook_in_voila_classroom_mode(
             "voila",
             notebook.stem,
             server=served - started,
+            usable=usable,
             load=loaded - served,
             stepper=done - loaded,
             total=done - started,

@@ -7,6 +7,7 @@ command tested is the command documented.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -62,6 +63,40 @@ _RENDERED_JS = """
   return !document.getElementById('loading') && cells !== null && cells.style.display !== 'none';
 }
 """
+
+
+_USABLE_JS = """
+([needStepper]) => {
+  // usable: the cells are shown, no widget is still loading, every widget view has drawn itself,
+  // and the notebook's Stepper (if it has one) shows its buttons
+  const cells = document.getElementById('rendered_cells');
+  if (document.getElementById('loading') || cells === null || cells.style.display === 'none') return false;
+  if (document.body.innerText.includes('Loading widget')) return false;
+  const views = document.querySelectorAll('[data-mime-type="application/vnd.jupyter.widget-view+json"]');
+  for (const view of views) {
+    if (view.getBoundingClientRect().height === 0) return false;
+  }
+  if (needStepper) {
+    const stepper = document.querySelector('.gamelib-stepper');
+    if (stepper === null || stepper.getBoundingClientRect().height === 0) return false;
+    if (stepper.querySelectorAll('button').length === 0) return false;
+  }
+  return true;
+}
+"""
+
+
+def time_to_usable(page: Any, server: ManagedServer, timeout_s: float, need_stepper: bool) -> float:
+    """Open the classroom page and return the seconds until it is usable.
+
+    The clock starts when the browser asks for the page (the server already running, as when a
+    teacher reloads it: each load starts a fresh kernel that runs every cell) and stops when the
+    rendered cells are shown, every widget has drawn itself and the Stepper (if any) shows its buttons.
+    """
+    started = time.monotonic()
+    open_classroom_page(page, server, timeout_s)
+    page.wait_for_function(_USABLE_JS, arg=[need_stepper], timeout=timeout_s * 1000, polling=100)
+    return time.monotonic() - started
 
 
 def open_classroom_page(page: Any, server: ManagedServer, timeout_s: float) -> None:
