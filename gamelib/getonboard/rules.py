@@ -236,8 +236,6 @@ PHASE_NAMES = (
     "game over",
 )
 CHANCE_PHASES = (P_OBJECTIVE, P_SHEET, P_PERSONAL, P_DEAL, P_REVEAL)
-_PILES: dict[int, list[tuple[Action, float]]] = {}
-"""The reveal's outcomes by the set (bitmask) of tickets already revealed: shared, never mutated."""
 
 CITY_CHOICES = ("auto", "rome", "paris")
 CITY_PLAYERS = {"rome": (2, 3), "paris": (4, 5)}
@@ -555,6 +553,8 @@ class GetOnBoardGame(Game):
         self.whole_shape = opts.shape_fit == "whole-shape"
         self.lay_table: dict[tuple[int, int, str, int, int], tuple[tuple[int, int], ...]] = {}
         """Memo of :meth:`GetOnBoardState._shape_moves` (the board and options are fixed)."""
+        self.pile_table: dict[tuple[int, int], list[tuple[Action, float]]] = {}
+        """Memo of :meth:`GetOnBoardState._list_outcomes`: (phase, cards out) -> outcomes."""
         self.loops_allowed = opts.loops == "allowed"
         self.rome = city == "rome"
         self.fluid_always = opts.fluid_bonus == "always"
@@ -911,31 +911,46 @@ class GetOnBoardState(State):
         return list(outcomes)
 
     def _list_outcomes(self) -> list[tuple[Action, float]]:
+        """The cards left in the pile being dealt, equally likely; shared lists, never mutated.
+
+        They depend only on the phase and the set of cards already out of that pile (a bitmask),
+        so they are memoised on the game: a deck of ``k`` cards has at most ``2**k`` piles.
+        """
         phase = self.phase
-        left: list[Action]
-        if phase == P_OBJECTIVE:
-            left = [OBJECTIVES[i - 1] for i in range(1, 7) if i not in self.objectives]
+        used: tuple[int, ...]
+        if phase == P_REVEAL:
+            used = self.tickets
+        elif phase == P_OBJECTIVE:
+            used = self.objectives
         elif phase == P_SHEET:
-            left = [SHEETS[s] for s in range(5) if s not in self.sheet_of]
+            used = self.sheet_of
         elif phase == P_PERSONAL:
-            deck = len(self.tables.personal[self.game.city])
-            left = [PERSONALS[c] for c in range(deck) if c not in self.personal]
+            used = self.personal
         elif phase == P_DEAL:
-            used = {t for hand in self.dealt for t in hand}
-            left = [DEALS[t - 1] for t in self.board.starts if t not in used]
-        elif phase == P_REVEAL:
-            mask = 0
-            for t in self.tickets:
-                mask |= 1 << t
-            pile = _PILES.get(mask)
-            if pile is None:
-                left = [TICKETS[t - 1] for t in range(1, 13) if not mask >> t & 1]
-                pile = _PILES[mask] = [(a, 1.0 / len(left)) for a in left]
-            return pile
+            used = tuple(t for hand in self.dealt for t in hand)
         else:
             return []
-        p = 1.0 / len(left)
-        return [(a, p) for a in left]
+        mask = 0
+        for card in used:
+            mask |= 1 << card
+        key = (phase, mask)
+        table = self.game.pile_table
+        outcomes = table.get(key)
+        if outcomes is None:
+            left: list[Action]
+            if phase == P_REVEAL:
+                left = [TICKETS[t - 1] for t in range(1, 13) if not mask >> t & 1]
+            elif phase == P_OBJECTIVE:
+                left = [OBJECTIVES[i - 1] for i in range(1, 7) if not mask >> i & 1]
+            elif phase == P_SHEET:
+                left = [SHEETS[i] for i in range(5) if not mask >> i & 1]
+            elif phase == P_PERSONAL:
+                deck = len(self.tables.personal[self.game.city])
+                left = [PERSONALS[c] for c in range(deck) if not mask >> c & 1]
+            else:
+                left = [DEALS[t - 1] for t in self.board.starts if not mask >> t & 1]
+            outcomes = table[key] = [(a, 1.0 / len(left)) for a in left]
+        return outcomes
 
     # ------------------------------------------------------------------ errors
     def _explain_illegal(self, action: Action) -> IllegalAction:
