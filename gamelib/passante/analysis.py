@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import random
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,7 +31,6 @@ from gamelib.passante.rules import (
     WISHES,
     PassanteState,
     WishCard,
-    bits,
 )
 
 Position = tuple[tuple[int, ...], int]
@@ -229,117 +228,258 @@ def plot_distributions(results: dict[tuple[int, str], list[int]], title: str = "
 
 
 # ---------------------------------------------------------------------------- determinization
-DETERMINIZE_TRIES = 40
-"""Worlds :func:`determinize` samples before it gives up and returns the real state."""
+DETERMINIZE_TRIES = 60
+"""Proposals :func:`determinize` draws (rejection sampling) before it walks a Markov chain."""
+CHAIN_STEPS = 40
+"""Chain proposals per hidden card when rejection sampling finds no world."""
+
+_LATE = 1 << 30
+"""The end of a card's stay in a hand when it is still held."""
 
 
 def determinize(state: PassanteState, player: int, rng: random.Random) -> PassanteState:
     """A full game ``player`` cannot tell apart from ``state``, with its history rewritten.
 
-    Every step ``player`` did not see (a wish dealt to another player, another player's Poète
-    discard) is re-drawn while the game is replayed from its seed, step by step, so the result
-    is a real game: it replays to itself from its record, and ``player``'s observation, public
-    history and information state are those of ``state``.  The re-drawn cards respect
-    everything public: a wish another player laid down (or named) was dealt to that player
-    before, is kept until then and never discarded before; with automatic laying (option
-    ``lay_wishes="automatic"``), a card is never held while visible on the board.  Each hidden
-    card is drawn uniformly among the cards that keep the game consistent (a sequential
-    sampler, not an exact posterior).  If no consistent world is found in
-    :data:`DETERMINIZE_TRIES` attempts the real state is returned (a clone).
+    The steps ``player`` did not see are the wish cards dealt to the other players and their
+    Poète discards.  A world is built, not searched for: for each other seat, the public events
+    that end a card's stay in that seat's hand (a wish laid down — its number is public —, a
+    discard, or still held) are matched to the seat's deal steps (a card leaves a hand after it
+    was dealt), then cards are written on the deals: the laid wishes where their lay says, the
+    other cards drawn from those ``player`` could not have seen (not dealt to ``player``, not laid
+    down).  The world must also respect what the other seats showed: a wish named by the Poète's
+    privilege (``name N``) or hinted (``call X Z``, ``hint X Z``) was in the hand at that step,
+    and with automatic laying (``lay_wishes="automatic"``) no card stays in a hand while visible
+    on the board.  The deals are then replayed from the seed, so the world replays to itself from
+    its record and shows ``player`` exactly what ``state`` shows.
+
+    **Distribution.**  Uniform over the histories consistent with what ``player`` saw (each deal
+    is uniform over the deck, so every deal order is equally likely a priori; the other seats'
+    own choices — which card to discard, when to lay, what to say — are not modelled beyond
+    being legal and matching what was said).  Matchings and cards are proposed uniformly and
+    rejected when a constraint fails (exact: rejection sampling); when :data:`DETERMINIZE_TRIES`
+    proposals fail (long games with automatic laying or many hints), a Markov chain of swaps
+    between deals and undealt cards, each kept only if the world stays consistent, walks
+    :data:`CHAIN_STEPS` proposals per hidden card from the real deals towards the same uniform
+    distribution (approximate; it returns the real deals only if no swap keeps the world
+    consistent, i.e. when ``player`` can deduce them).
     """
-    if not state._hidden_steps(player):
+    hidden = {i: seat for i, seat in state.secrets if seat != player}
+    if not hidden or not state._hidden_steps(player):  # nothing hidden (one player, open hands)
         return state.clone()  # type: ignore[return-value]
-    sampler = _WorldSampler(state, player)
+    worlds = _Worlds(state, player, hidden)
     for _ in range(DETERMINIZE_TRIES):
-        world = sampler.sample(rng)
-        if world is not None:
-            return world
-    return state.clone()  # type: ignore[return-value]
+        proposal = worlds.propose(rng)
+        if proposal is not None and worlds.consistent(*proposal):
+            world = worlds.build(*proposal)
+            if world is not None:
+                return world
+    world = worlds.build(*worlds.chain(rng))
+    if world is None:  # pragma: no cover - the chain only keeps consistent worlds
+        raise AssertionError("determinize: the chain left the consistent worlds")
+    return world
 
 
-class _WorldSampler:
-    """What ``player`` knows of ``state``'s hidden steps, and a sampler of consistent worlds."""
+Deals = dict[int, int]
+"""History step of a hidden deal -> the card dealt there."""
+Consumed = dict[int, int]
+"""History step of a hidden discard -> the deal step whose card it discards."""
 
-    def __init__(self, state: PassanteState, player: int) -> None:
+
+class _Worlds:
+    """What ``player`` knows of ``state``'s hidden steps; proposes and checks worlds."""
+
+    def __init__(self, state: PassanteState, player: int, hidden: dict[int, int]) -> None:
         self.state = state
         self.player = player
-        self.hidden = {i: seat for i, seat in state.secrets if seat != player}
+        self.hidden = hidden
         history = state.history
-        self.slots: dict[int, list[int]] = {}
-        for i, seat in sorted(self.hidden.items()):
-            if isinstance(history[i], WishCard):
-                self.slots.setdefault(seat, []).append(i)
-        # cards whose owner and times are public: (latest deal step, step held until)
-        self.required: dict[int, tuple[int, int, int]] = {}
-        for card, seat, latest, until in _public_holdings(state):
-            if seat != player and card not in self.required:
-                self.required[card] = (seat, latest, until)
-        self.pinned = set(self.required)
-        self.pinned.update(state.hands[player], state.discards[player])
-        for laid in state.fulfilled:
-            self.pinned.update(laid)
         self.auto = _automatic(state)
-        self.visible_steps = _visible_steps(state) if self.auto else {}
+        self.seats = sorted(set(hidden.values()))
+        self.slots: dict[int, list[int]] = {q: [] for q in self.seats}
+        self.discards: dict[int, list[int]] = {q: [] for q in self.seats}
+        for i in sorted(hidden):
+            kind = self.slots if isinstance(history[i], WishCard) else self.discards
+            kind[hidden[i]].append(i)
+        self.lays: dict[int, list[tuple[int, int]]] = {q: [] for q in self.seats}
+        laid: set[int] = set()
+        for step, seat, card in state.laid_log:
+            laid.add(card)
+            if seat in self.lays:
+                self.lays[seat].append((step, card))
+        mine = {
+            dealt.wish
+            for i, seat in state.secrets
+            if seat == player and isinstance(dealt := history[i], WishCard)
+        }
+        self.free = [w for w in WISH_NUMBERS if w not in mine and w not in laid]
+        self.names: dict[int, list[tuple[int, int]]] = {q: [] for q in self.seats}
+        self.calls: dict[int, list[tuple[int, int, int]]] = {q: [] for q in self.seats}
+        for step, seat, said, a, b in state.said:
+            if seat in self.names:
+                if said == "name":
+                    self.names[seat].append((step, a))
+                else:
+                    self.calls[seat].append((step, a, b))
+        self.named = {w: q for q in self.seats for _, w in self.names[q]}
+        self.visible = _visible_steps(state) if self.auto else {}
+        self.truth: tuple[Deals, Consumed] = self._truth()
 
-    def _first_visible(self, card: int, step: int) -> int | None:
-        steps = self.visible_steps.get(card, [])
-        k = bisect_left(steps, step)
-        return steps[k] if k < len(steps) else None
+    def _truth(self) -> tuple[Deals, Consumed]:
+        history = self.state.history
+        deals = {i: history[i].wish for q in self.seats for i in self.slots[q]}  # type: ignore[attr-defined]
+        consumed: Consumed = {}
+        for q in self.seats:
+            held = {history[i].wish: i for i in self.slots[q]}  # type: ignore[attr-defined]
+            for e in self.discards[q]:
+                consumed[e] = held[history[e].wish]  # type: ignore[attr-defined]
+        return deals, consumed
 
-    def _pick_deal(self, world: PassanteState, seat: int, step: int, rng: random.Random) -> int | None:
-        deck = world.wish_deck
-        reqs = sorted(
-            (latest, card)
-            for card, (owner, latest, _) in self.required.items()
-            if owner == seat and deck >> card & 1
-        )
-        slots = self.slots[seat]
-        first = bisect_left(slots, step)
-        forced: list[int] | None = None
-        for j, (latest, _) in enumerate(reqs):
-            free = bisect_right(slots, latest) - first
-            if free < j + 1:
+    # -------------------------------------------------------------- proposals
+    def _lay_end(self, step: int) -> float:
+        # a lay by its owner's action needs the card dealt before it; an automatic lay happens
+        # in the settlement of the step itself, so a card dealt at that step counts
+        return step + 0.5 if self.auto else step - 0.5
+
+    def propose(self, rng: random.Random) -> tuple[Deals, Consumed] | None:
+        """Uniform matchings of ends to deals, uniform cards on the unlaid deals."""
+        deals: Deals = {}
+        consumed: Consumed = {}
+        open_slots: dict[int, list[int]] = {}
+        for q in self.seats:
+            slots = self.slots[q]
+            ends: list[tuple[float, int, int]] = [(self._lay_end(s), 0, w) for s, w in self.lays[q]]
+            ends += [(e - 0.5, 1, e) for e in self.discards[q]]
+            ends.sort()
+            used: set[int] = set()
+            for t, kind, what in ends:
+                choices = [k for k in slots if k < t and k not in used]
+                if not choices:
+                    return None  # cannot happen for a real game
+                k = choices[int(rng.random() * len(choices))]
+                used.add(k)
+                if kind == 0:
+                    deals[k] = what
+                else:
+                    consumed[what] = k
+            open_slots[q] = [k for k in slots if k not in deals]
+        pool = [w for w in self.free]
+        # a named wish that was not laid sits on one of its seat's deals that covers the naming
+        placed: set[int] = set()
+        for w, q in self.named.items():
+            if w in self.lays_cards(q):
+                continue
+            times = [h for h, n in self.names[q] if n == w]
+            stay = self._ends(q, deals, consumed)
+            cover = [k for k in open_slots[q] if all(k < h < stay.get(k, _LATE) for h in times)]
+            if not cover:
                 return None
-            if free == j + 1:
-                forced = [c for _, c in reqs[: j + 1]]
-                break
-
-        def required_ok(card: int) -> bool:
-            if not self.auto:
-                return True
-            seen = self._first_visible(card, step)
-            return seen is None or seen >= self.required[card][2]
-
-        if forced is not None:
-            choices = [c for c in forced if required_ok(c)]
-        else:
-            free_cards = [c for c in bits(deck) if c not in self.pinned]
-            if self.auto:
-                never = [c for c in free_cards if self._first_visible(c, step) is None]
-                free_cards = never or [c for c in free_cards if self._first_visible(c, step) != step]
-            choices = free_cards + [c for _, c in reqs if required_ok(c)]
-        if not choices:
+            k = cover[int(rng.random() * len(cover))]
+            if k in placed or w not in pool:
+                return None
+            placed.add(k)
+            deals[k] = w
+            pool.remove(w)
+        rest = [k for q in self.seats for k in open_slots[q] if k not in placed]
+        if len(rest) > len(pool):
             return None
-        return choices[int(rng.random() * len(choices))]
+        rng.shuffle(pool)
+        for k, w in zip(rest, pool, strict=False):
+            deals[k] = w
+        return deals, consumed
 
-    def sample(self, rng: random.Random) -> PassanteState | None:
+    def lays_cards(self, q: int) -> set[int]:
+        return {w for _, w in self.lays[q]}
+
+    def _ends(self, q: int, deals: Deals, consumed: Consumed) -> dict[int, int]:
+        ends = {consumed[e]: e for e in self.discards[q] if e in consumed}
+        slot_of = {deals[k]: k for k in self.slots[q] if k in deals}
+        for s, w in self.lays[q]:
+            if w in slot_of:
+                ends[slot_of[w]] = s
+        return ends
+
+    # -------------------------------------------------------------- the check
+    def consistent(self, deals: Deals, consumed: Consumed) -> bool:
+        """Does this world explain every public event of the other seats?"""
+        visible = self.visible
+        for q in self.seats:
+            slots = self.slots[q]
+            slot_of = {deals[k]: k for k in slots}
+            ends: dict[int, int] = {}
+            for e in self.discards[q]:
+                k = consumed[e]
+                if k not in slot_of.values() or k in ends or not k < e:
+                    return False
+                ends[k] = e
+            for s, w in self.lays[q]:
+                k = slot_of.get(w, -1)
+                if k < 0 or k in ends or not k < self._lay_end(s):
+                    return False
+                ends[k] = s
+            if self.auto:
+                for k in slots:
+                    steps = visible.get(deals[k])
+                    if steps:
+                        j = bisect_left(steps, k)
+                        if j < len(steps) and steps[j] < ends.get(k, _LATE):
+                            return False
+            for h, w in self.names[q]:
+                k = slot_of.get(w, -1)
+                if k < 0 or not k < h < ends.get(k, _LATE):
+                    return False
+            for h, char, zone in self.calls[q]:
+                if not any(
+                    k < h < ends.get(k, _LATE)
+                    and WISH_ZONE[deals[k]] == zone
+                    and char in WISHES[deals[k]].characters
+                    for k in slots
+                ):
+                    return False
+        return True
+
+    # -------------------------------------------------------------- the chain
+    def chain(self, rng: random.Random) -> tuple[Deals, Consumed]:
+        """Swaps from the real deals, each kept only if the world stays consistent."""
+        deals, consumed = dict(self.truth[0]), dict(self.truth[1])
+        slots = sorted(deals)
+        dealt = set(deals.values())
+        undealt = [w for w in self.free if w not in dealt]
+        discard_steps = sorted(consumed)
+        for _ in range(CHAIN_STEPS * len(slots)):
+            new_deals, new_consumed = dict(deals), consumed
+            u = rng.random()
+            k = slots[int(rng.random() * len(slots))]
+            if u < 0.45 or (not undealt and u < 0.9) or (not discard_steps and u >= 0.9):
+                k2 = slots[int(rng.random() * len(slots))]
+                new_deals[k], new_deals[k2] = deals[k2], deals[k]
+            elif u < 0.9:
+                j = int(rng.random() * len(undealt))
+                new_deals[k] = undealt[j]
+            else:
+                e = discard_steps[int(rng.random() * len(discard_steps))]
+                q = self.hidden[e]
+                k = self.slots[q][int(rng.random() * len(self.slots[q]))]
+                new_consumed = dict(consumed)
+                other = next((f for f, s in consumed.items() if s == k), None)
+                if other is not None:
+                    new_consumed[other] = consumed[e]
+                new_consumed[e] = k
+            if self.consistent(new_deals, new_consumed):
+                if new_deals is not deals and new_deals != deals:
+                    undealt = [w for w in self.free if w not in set(new_deals.values())]
+                deals, consumed = new_deals, new_consumed
+        return deals, consumed
+
+    # -------------------------------------------------------------- the world
+    def build(self, deals: Deals, consumed: Consumed) -> PassanteState | None:
+        """Replay the game with these hidden steps; None if it does not show ``player`` the same."""
         state = self.state
         world = state.game.new_game(seed=state.seed)
-        hidden = self.hidden
-        required = self.required
         for i, action in enumerate(state.history):
-            seat = hidden.get(i)
-            if seat is not None:
-                if isinstance(action, WishCard):
-                    card = self._pick_deal(world, seat, i, rng)
-                    if card is None:
-                        return None
-                    action = WISH_CARDS[card]
-                else:
-                    hand = [w for w in world.hands[seat] if not (w in required and required[w][2] > i)]
-                    if not hand:
-                        return None
-                    action = DISCARDS[hand[int(rng.random() * len(hand))]]
+            if i in deals:
+                action = WISH_CARDS[deals[i]]
+            elif i in consumed:
+                action = DISCARDS[deals[consumed[i]]]
             try:
                 world.apply(action)
             except IllegalAction:
@@ -352,16 +492,7 @@ class _WorldSampler:
 
 def _automatic(state: PassanteState) -> bool:
     """Are wishes laid down by the engine the moment they are visible?"""
-    return getattr(state.game.options, "lay_wishes", "automatic") == "automatic"
-
-
-def _public_holdings(state: PassanteState) -> Iterator[tuple[int, int, int, int]]:
-    """(card, seat, latest deal step, held until step) for every card a seat showed it held."""
-    auto = _automatic(state)
-    for step, seat, card in state.laid_log:
-        # laid by the engine in the step's settlement (a card dealt at that very step counts),
-        # or by the owner's own action (dealt before it)
-        yield card, seat, step if auto else step - 1, step
+    return state.game.options.lay_wishes == "automatic"
 
 
 def _visible_steps(state: PassanteState) -> dict[int, list[int]]:

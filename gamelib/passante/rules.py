@@ -830,6 +830,9 @@ class PassanteState(State):
         (``wish N``) and its Poète discards (``discard N``); the others see ``wish ?``."""
         self.laid_log: tuple[tuple[int, int, int], ...] = ()
         """(history index, seat, wish) of every wish laid down, in order (public)."""
+        self.said: tuple[tuple[int, int, str, int, int], ...] = ()
+        """(history index, seat, kind, a, b) of every signal that tells about a hand (public):
+        ``("call", char, zone)`` for ``hint``/``call``, ``("name", wish, 0)`` for ``name``."""
         self._settle()
 
     # ------------------------------------------------------------------ queries
@@ -1329,6 +1332,7 @@ class PassanteState(State):
             self._poete_next()
         elif isinstance(action, Hint):
             self.hints = (*self.hints, (self.turn_player, action.char, action.zone))
+            self.said = (*self.said, (len(self.history), self.turn_player, "call", action.char, action.zone))
             self.hinted = True
         elif isinstance(action, End):
             self._end_turn()

@@ -14,6 +14,7 @@ import pytest
 
 import gamelib
 from gamelib import CHANCE, IllegalAction
+from gamelib.core.checks import determinize_problems
 from gamelib.passante import analysis
 from gamelib.passante.rules import (
     NUM_WISHES,
@@ -190,13 +191,52 @@ def test_hand_built_actions_out_of_range_are_illegal(action: Any) -> None:
         assert "?" in str(action)  # writes without crashing, and never as a legal notation
 
 
-def test_fallback_count_is_small() -> None:
-    """The sampler finds a consistent world (the real one is the last resort)."""
-    misses = 0
-    tries = 0
-    for state in positions(3, {}, 10, seed=11):
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"lay_wishes": "automatic"}, {"table_talk": True}, {"lay_wishes": "automatic", "table_talk": True}],
+    ids=["default", "automatic", "hints", "automatic+hints"],
+)
+def test_determinize_always_gives_a_consistent_world(players: int, options: dict[str, Any]) -> None:
+    """Every position, every seat: the core check finds nothing, the world is never the truth handed back."""
+    rng = random.Random(players)
+    same = total = 0
+    for state in positions(players, options, 8, seed=10 * players):
+        for p in range(players):
+            assert determinize_problems(state, p, random.Random(p)) == []
+            world = state.determinize(p, rng)
+            total += 1
+            same += world.history == state.history
+    if players > 1:
+        assert same <= total // 8  # only where the seat can deduce every hidden card
+
+
+def test_determinize_without_a_fallback_to_the_truth(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With every proposal refused, the chain still returns a consistent world other than the real one."""
+    monkeypatch.setattr(analysis, "DETERMINIZE_TRIES", 0)
+    moved = 0
+    for state in positions(3, {"table_talk": True}, 6, seed=4):
         for p in range(3):
-            sampler = analysis._WorldSampler(state, p)
-            tries += 1
-            misses += all(sampler.sample(random.Random(k)) is None for k in range(3))
-    assert misses <= tries // 10
+            assert determinize_problems(state, p, random.Random(p)) == []
+            moved += state.determinize(p, random.Random(p)).history != state.history
+    assert moved >= 12
+
+
+def test_determinize_samples_uniformly_over_consistent_deals() -> None:
+    """Early in a game (no lay, no discard) the other hand is a uniform draw of the cards seat 0 did not see."""
+    game = gamelib.make("passante", players=2)
+    state = game.new_game(seed=1)
+    while state.current_player == CHANCE:
+        state.apply(state.sample_chance())
+    assert isinstance(state, PassanteState)
+    counts = dict.fromkeys((w for w in range(1, NUM_WISHES + 1) if w not in state.hands[0]), 0)
+    rng = random.Random(0)
+    draws = 2000
+    for _ in range(draws):
+        world = state.determinize(0, rng)
+        assert isinstance(world, PassanteState)
+        for w in world.hands[1]:
+            counts[w] += 1
+    expected = draws * 4 / len(counts)
+    chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
+    assert chi2 < 70  # 33 degrees of freedom: p < 0.001
