@@ -36,6 +36,7 @@ from gamelib.fugitive.rules import (
     GUESSES,
     HIDES,
     MANHUNT,
+    MANHUNT_CALL,
     PASS,
     REVEAL,
     SPRINTS,
@@ -174,6 +175,8 @@ class BeliefDetective:
             return DRAWS[self._draw_deck(state)]
         if phase not in (D_GUESS, D_SERIES, MANHUNT):
             return legal[int(rng.random() * len(legal))]
+        if MANHUNT_CALL in legal:
+            return MANHUNT_CALL  # the last turn: a manhunt finds at least what any series would
         b = belief(state)
         last = state.last
         blocked = state.face_up | state.dhand

@@ -208,7 +208,7 @@ def _facts_from_state(state: FugitiveState) -> _Facts:
     return _build_facts(
         hideouts=[h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)],
         sprint_counts=[len(s) for s in state.sprints],
-        face_up_sprints=[s if r else () for s, r in zip(state.sprints, state.revealed, strict=True)],
+        face_up_sprints=[s if state.sprints_shown(i) else () for i, s in enumerate(state.sprints)],
         detective_hand=state.dhand,
         draw_log=state.draw_log,
         phase=state.phase,
@@ -1417,7 +1417,7 @@ def _determinize_fugitive(state: FugitiveState, rng: random.Random) -> FugitiveS
     last_named: dict[int, int] = {}
     for index, action in enumerate(state.history):
         number = getattr(action, "number", None)
-        if number is not None:
+        if number is not None and state.refuse_known:  # else a held card may be named too
             last_named[number] = index
     attempts = _ATTEMPTS if state.canonical else 1
     for _ in range(attempts):

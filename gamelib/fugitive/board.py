@@ -226,7 +226,8 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
         zip(state.hideouts, state.revealed, state.sprints, strict=True)
     ):
         visible = revealed or see_all
-        known_fp = sum(footprints(c) for c in sprints) if visible else None
+        stack_visible = see_all or state.sprints_shown(i)  # option escape_sprints="hidden"
+        known_fp = sum(footprints(c) for c in sprints) if stack_visible else None
         cards.append(card if visible else None)
         fp_low.append(known_fp if known_fp is not None else len(sprints))
         fp_high.append(known_fp if known_fp is not None else 2 * len(sprints))
@@ -235,7 +236,7 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
             card=card if visible else None,
             revealed=revealed,
             sprint_count=len(sprints),
-            sprint_cards=tuple(sprints) if visible else None,
+            sprint_cards=tuple(sprints) if stack_visible else None,
             footprints=known_fp,
             footprints_range=(fp_low[i], fp_high[i]),
             pending=last_pending and i == n - 1,

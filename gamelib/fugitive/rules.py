@@ -10,7 +10,10 @@ branching stays small and every choice is explicit in the history:
 * fugitive: ``draw 1|2|3`` then the chance outcome ``deal N``; ``hide N`` then any number of
   ``sprint S`` and ``done``; or ``pass``;
 * detective: ``draw 1|2|3`` (twice on the first turn) then ``deal N``; ``guess N`` or a series
-  ``add N`` ... ``reveal``; during a manhunt, ``guess N`` until a miss.
+  ``add N`` ... ``reveal``; after the escape card, also ``manhunt``; during a manhunt, ``guess N``
+  until a miss.
+
+How a finished game ended is ``state.ended_by`` (one of :data:`ENDINGS`).
 """
 
 from __future__ import annotations
@@ -227,6 +230,14 @@ class Add(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Manhunt(Action):
+    """The detective launches the manhunt (after the escape card, option ``manhunt="choice"``)."""
+
+    def __str__(self) -> str:
+        return "manhunt"
+
+
+@dataclass(frozen=True, slots=True)
 class Reveal(Action):
     """The detective checks the series: all numbers hit, or nothing happens."""
 
@@ -241,7 +252,7 @@ HIDES = tuple(Hide(c) for c in range(43))
 SPRINTS = tuple(Sprint(c) for c in range(43))
 GUESSES = tuple(Guess(n) for n in range(43))
 ADDS = tuple(Add(n) for n in range(43))
-DONE, PASS, REVEAL = Done(), Pass(), Reveal()
+DONE, PASS, REVEAL, MANHUNT_CALL = Done(), Pass(), Reveal(), Manhunt()
 _UNIVERSE: tuple[Action, ...] = (
     *DRAWS,
     *DEALS[4:42],
@@ -252,8 +263,10 @@ _UNIVERSE: tuple[Action, ...] = (
     *GUESSES[1:42],
     *ADDS[1:42],
     REVEAL,
+    MANHUNT_CALL,
 )
-"""Every Fugitive action in a fixed order: its index is the action's integer id."""
+"""Every Fugitive action in a fixed order: its index is the action's integer id (``manhunt``, added
+with rules version 2, comes last so the older ids keep their meaning)."""
 _TENSOR_SIZE = 4 * 43 + 3 * 43 + 3 + 10 + 2 + 2
 
 
@@ -274,6 +287,14 @@ D_SERIES = 6  # detective: add N or reveal
 MANHUNT = 7  # detective: guess N until a miss
 DEAL = 8  # chance: the card drawn from ``draw_deck``
 OVER = 9
+
+ENDINGS = {
+    "escape": "the fugitive laid the escape card and no manhunt followed",
+    "manhunt-miss": "the detective missed during the manhunt: the fugitive escapes",
+    "caught": "every hideout was found: the detective wins",
+    "max_rounds": "the engine's round limit (option max_rounds) stopped the game: a draw, which no rule has",
+}
+"""The values of ``state.ended_by`` once the game is over, and what each means."""
 
 _PHASE_PLAYER = (
     CHANCE,
@@ -314,6 +335,17 @@ class FugitiveOptions:
     """The highest card (42 published).  Smaller decks (7..41) are for solvers and classrooms."""
     canonical_order: bool = False
     """Series numbers and the sprint cards under one hideout in increasing order (solvers)."""
+    manhunt: str = "choice"
+    """After the escape card (highest revealed at or below the threshold): ``"choice"`` (the
+    text): the detective draws, then guesses, names a series or calls ``manhunt``, and the fugitive
+    escapes when that turn ends; ``"immediate"`` (rules version 1): the manhunt starts at once."""
+    refuse_known_numbers: bool = False
+    """True: the detective may not name a number he holds or sees face up (a certain miss); for
+    agents and solvers.  False (the text, « un chiffre entre 1 et 41 »): any number 1..last-1."""
+    escape_sprints: str = "shown"
+    """The sprint cards under the escape card, which is laid face up: ``"shown"`` (default: like the
+    sprint cards of every face-up hideout, « elles sont aussi révélées ») or ``"hidden"`` (the
+    peer engine's reading: face down until the end; the exact belief does not model it yet)."""
 
     def __post_init__(self) -> None:
         if self.edition not in (1, 2):
@@ -321,6 +353,12 @@ class FugitiveOptions:
         if self.max_rounds < 1:
             raise ValueError(f"option 'max_rounds' must be >= 1, got {self.max_rounds}")
         layout_for(self.escape_card)  # validates the range
+        if self.manhunt not in ("choice", "immediate"):
+            raise ValueError(f"option 'manhunt' must be 'choice' or 'immediate', got {self.manhunt!r}")
+        if self.escape_sprints not in ("hidden", "shown"):
+            raise ValueError(
+                f"option 'escape_sprints' must be 'hidden' or 'shown', got {self.escape_sprints!r}"
+            )
 
 
 class FugitiveGame(Game):
@@ -343,6 +381,12 @@ class FugitiveGame(Game):
     )
     Options: ClassVar[type] = FugitiveOptions
     options: FugitiveOptions
+    version: ClassVar[str] = "2"
+    """2: the defaults follow the text (the manhunt a choice on the detective's turn, any number
+    may be named).  Records of version 1 replay with the version-1 readings below."""
+    legacy_defaults: ClassVar[dict[str, dict[str, Any]]] = {
+        "1": {"manhunt": "immediate", "refuse_known_numbers": True},
+    }
 
     @property
     def layout(self) -> Layout:
@@ -353,10 +397,14 @@ class FugitiveGame(Game):
     def max_game_length(self) -> int:
         # per round: 2 fugitive draw actions, hide+done (+pass deal), 4 detective draw actions,
         # a guess or a series of at most 41 numbers + reveal; every sprint card is laid once;
-        # the setup deal and a manhunt of at most 41 guesses.
+        # the setup deal, the detective's turn after the escape card (draws, a series or the
+        # manhunt call) and a manhunt of at most 41 guesses.
         last = self.layout.last
         per_round = 2 + 2 + 2 + 4 + last
-        return len(self.layout.setup_deals) + self.options.max_rounds * per_round + 2 * last + last
+        escape_turn = 4 + last + 1
+        return (
+            len(self.layout.setup_deals) + self.options.max_rounds * per_round + 2 * last + last + escape_turn
+        )
 
     def new_game(self, seed: int | None = None) -> FugitiveState:
         return FugitiveState(self, seed)
@@ -369,12 +417,12 @@ class FugitiveGame(Game):
 
     def parse_action(self, text: str) -> Action:
         verb, args = split_notation(
-            text, ("draw", "deal", "hide", "sprint", "done", "pass", "guess", "add", "reveal")
+            text, ("draw", "deal", "hide", "sprint", "done", "pass", "guess", "add", "reveal", "manhunt")
         )
-        if verb in ("done", "pass", "reveal"):
+        if verb in ("done", "pass", "reveal", "manhunt"):
             if args:
                 raise IllegalAction("notation", f"{verb!r} takes no argument, got {' '.join(args)!r}")
-            return {"done": DONE, "pass": PASS, "reveal": REVEAL}[verb]
+            return {"done": DONE, "pass": PASS, "reveal": REVEAL, "manhunt": MANHUNT_CALL}[verb]
         if len(args) != 1:
             raise IllegalAction("notation", f"{verb!r} takes exactly one number, e.g. '{verb} 5'")
         if verb == "draw":
@@ -402,7 +450,10 @@ class FugitiveState(State):
         super().__init__(game, seed)
         self.layout = layout = game.layout
         self.last = layout.last  # the escape card, read on hot paths
-        self.canonical = game.options.canonical_order
+        options = game.options
+        self.canonical = options.canonical_order
+        self.refuse_known = options.refuse_known_numbers
+        self.hide_escape_sprints = options.escape_sprints == "hidden"
         self.setup_left = len(layout.setup_deals)
         self.phase = SETUP if self.setup_left else F_PLACE
         self.fhand = mask_of(layout.start_hand)
@@ -420,6 +471,8 @@ class FugitiveState(State):
         self.series: tuple[int, ...] = ()
         self.round = 0  # detective turns completed
         self.winner = -1  # FUGITIVE, DETECTIVE, or -1 (none yet / draw)
+        self.ended_by: str | None = None  # how the game ended: a key of ENDINGS (None while playing)
+        self.escape_pending = False  # option manhunt="choice": the detective's turn after the escape card
         self.passed_draw = False  # edition 2: the deal after a pass
         # Public draw log: (player, deck, hideouts on the table at that moment).
         self.draw_log: list[tuple[int, int, int]] = []
@@ -470,9 +523,18 @@ class FugitiveState(State):
         for h, r, s in zip(self.hideouts, self.revealed, self.sprints, strict=True):
             if r:
                 m |= 1 << h
+                if h == self.last and self.hide_escape_sprints:
+                    continue  # laid face up, but never found: its sprint cards stay face down
                 for c in s:
                     m |= 1 << c
         return m
+
+    def sprints_shown(self, position: int) -> bool:
+        """Whether the detective sees the sprint cards under ``position`` (its hideout is face up,
+        and it is not the escape card under option ``escape_sprints="hidden"``)."""
+        if not self.revealed[position]:
+            return False
+        return not (self.hide_escape_sprints and self.hideouts[position] == self.last and position > 0)
 
     def _spare_footprints(self, exclude: int) -> int:
         """Footprints of every hand card that could still go under the hideout being laid."""
@@ -513,6 +575,8 @@ class FugitiveState(State):
             if phase == D_GUESS and len(nameable) >= 2:  # a series names two numbers or more
                 # in canonical order the first number of a series needs a higher one after it
                 guesses.extend(ADDS[n] for n in (nameable[:-1] if self.canonical else nameable))
+            if phase == D_GUESS and self.escape_pending:
+                guesses.append(MANHUNT_CALL)
             return guesses
         if phase == D_SERIES:
             chosen = mask_of(self.series)
@@ -548,8 +612,9 @@ class FugitiveState(State):
         return self.placed_this_turn >= needed
 
     def _nameable(self) -> list[int]:
-        """Numbers 1..last-1 the detective may name: not face up, not in the detective's own hand."""
-        return _nameable(self.face_up | self.dhand, self.last)
+        """Numbers 1..last-1 the detective may name (option ``refuse_known_numbers``: not face up,
+        not in the detective's own hand)."""
+        return _nameable(self.face_up | self.dhand if self.refuse_known else 0, self.last)
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.phase == SETUP:
@@ -628,13 +693,31 @@ class FugitiveState(State):
             if self.canonical and self.fhand >> action.card & 1:
                 return self._explain_canonical_sprint(action.card)
             return IllegalAction("card-in-hand", f"the fugitive does not hold card {action.card}", action)
-        if isinstance(action, (Guess, Add, Reveal)):
+        if isinstance(action, (Guess, Add, Reveal, Manhunt)):
             if who != DETECTIVE:
                 return IllegalAction("turn-order", f"it is not the detective's turn ({name})", action)
             if phase == D_DRAW:
                 return IllegalAction("draw-first", "the detective draws before guessing", action)
             if isinstance(action, Reveal):
                 return IllegalAction("series-size", "a series names at least two numbers ('add N')", action)
+            if isinstance(action, Manhunt):
+                if phase == MANHUNT:
+                    return IllegalAction("manhunt", "the manhunt is already on: name a number", action)
+                if phase == D_SERIES:
+                    return IllegalAction(
+                        "series-pending", "finish the series with 'add N' or 'reveal'", action
+                    )
+                return IllegalAction(
+                    "manhunt",
+                    f"a manhunt can only be called once the fugitive has laid card {self.last} and "
+                    f"while the highest revealed hideout is at most {self.layout.manhunt_threshold}"
+                    + (
+                        " (option manhunt='immediate': it starts by itself)"
+                        if self.game.options.manhunt == "immediate"
+                        else ""
+                    ),
+                    action,
+                )
             if phase == MANHUNT and isinstance(action, Add):
                 return IllegalAction("manhunt", "during a manhunt numbers are named one at a time", action)
             if phase == D_SERIES and isinstance(action, Guess):
@@ -657,8 +740,14 @@ class FugitiveState(State):
                     "name-unknown-card", f"{n} is not a hideout number (1 to {self.last - 1})", action
                 )
             if self.dhand >> n & 1:
-                return IllegalAction("name-unknown-card", f"{n} is in the detective's own hand", action)
-            return IllegalAction("name-unknown-card", f"{n} already lies face up", action)
+                return IllegalAction(
+                    "name-unknown-card",
+                    f"{n} is in the detective's own hand (option refuse_known_numbers)",
+                    action,
+                )
+            return IllegalAction(
+                "name-unknown-card", f"{n} already lies face up (option refuse_known_numbers)", action
+            )
         return IllegalAction("not-legal", f"{action} is not legal now ({name})", action)
 
     def _explain_canonical_sprint(self, card: int) -> IllegalAction:
@@ -737,7 +826,6 @@ class FugitiveState(State):
         elif isinstance(action, Done):
             self.deficit = 0
             if self.hideouts[-1] == self.last:
-                self._turn_face_up(len(self.hideouts) - 1)
                 self._escape()
             elif self.first_turn and self.placed_this_turn < 2:
                 self.phase = F_PLACE  # a second first-turn hideout, or pass (edition 1)
@@ -754,6 +842,8 @@ class FugitiveState(State):
             self._end_fugitive_turn()
         elif isinstance(action, Guess):
             self._guess(action.number)
+        elif isinstance(action, Manhunt):
+            self.phase = MANHUNT
         elif isinstance(action, Add):
             self.series = (*self.series, action.number)
             self.phase = D_SERIES
@@ -767,11 +857,12 @@ class FugitiveState(State):
                 self._end_detective_turn()
 
     def _turn_face_up(self, position: int) -> None:
-        """Reveal the hideout at ``position`` and the sprint cards under it."""
+        """Reveal the hideout at ``position`` and the sprint cards under it (see :meth:`sprints_shown`)."""
         self.revealed[position] = True
         self.face_up |= 1 << self.hideouts[position]
-        for card in self.sprints[position]:
-            self.face_up |= 1 << card
+        if self.sprints_shown(position):
+            for card in self.sprints[position]:
+                self.face_up |= 1 << card
 
     def _hidden_position_of(self, number: int) -> int:
         for i in range(len(self.hideouts) - 1, 0, -1):
@@ -781,28 +872,39 @@ class FugitiveState(State):
 
     def _guess(self, number: int) -> None:
         pos = self._hidden_position_of(number)
+        if self.phase == MANHUNT and pos < 0:
+            self._finish(FUGITIVE, "manhunt-miss")  # the first miss ends any manhunt
+            return
         if pos >= 0:
             self._turn_face_up(pos)
-        if self._detective_caught():
-            return
-        if self.phase == MANHUNT:
-            if pos < 0:
-                self._finish(FUGITIVE)  # the first miss ends the manhunt
+        if self._detective_caught() or self.phase == MANHUNT:
             return
         self._end_detective_turn()
 
     def _detective_caught(self) -> bool:
         if all(self.revealed):
-            self._finish(DETECTIVE)
+            self._finish(DETECTIVE, "caught")
             return True
         return False
 
     def _escape(self) -> None:
-        """The escape card is down: a manhunt if the detective lags (highest revealed <= 29), else escape."""
-        if self.highest_revealed() <= self.layout.manhunt_threshold:
+        """The escape card is down (laid face up: the fugitive announces it).
+
+        The fugitive escapes at once if the detective is ahead (highest revealed above the
+        threshold); the detective wins at once if no hideout is face down; otherwise a manhunt
+        is due: at once (option ``manhunt="immediate"``) or as a choice on the detective's turn.
+        """
+        position = len(self.hideouts) - 1
+        self._turn_face_up(position)
+        if self.highest_revealed() > self.layout.manhunt_threshold:
+            self._finish(FUGITIVE, "escape")
+        elif self._detective_caught():
+            pass  # nothing left face down: every hideout has been found
+        elif self.game.options.manhunt == "immediate":
             self.phase = MANHUNT
         else:
-            self._finish(FUGITIVE)
+            self.escape_pending = True
+            self._end_fugitive_turn()
 
     def _end_fugitive_turn(self) -> None:
         self.placed_this_turn = 0
@@ -819,13 +921,18 @@ class FugitiveState(State):
 
     def _end_detective_turn(self) -> None:
         self.round += 1
+        if self.escape_pending:
+            self._finish(FUGITIVE, "escape")  # the detective's last turn ended without a manhunt
+            return
         if self.round >= self.game.options.max_rounds:
-            self._finish(-1)
+            self._finish(-1, "max_rounds")
             return
         self.phase = F_DRAW if any(self.decks) else F_PLACE
 
-    def _finish(self, winner: int) -> None:
+    def _finish(self, winner: int, ended_by: str) -> None:
         self.winner = winner
+        self.ended_by = ended_by
+        self.escape_pending = False
         self.phase = OVER
 
     # ------------------------------------------------------------------ results & copies
@@ -865,6 +972,8 @@ class FugitiveState(State):
             self.series,
             self.round,
             self.winner,
+            self.ended_by,
+            self.escape_pending,
             self.passed_draw,
             tuple(self.draw_log),
         )
@@ -878,8 +987,8 @@ class FugitiveState(State):
         """
         see_all = player in (FUGITIVE, None)
         hideouts = tuple(
-            (h if (r or see_all) else None, len(s), s if (r or see_all) else None)
-            for h, r, s in zip(self.hideouts, self.revealed, self.sprints, strict=True)
+            (h if (r or see_all) else None, len(s), s if (see_all or self.sprints_shown(i)) else None)
+            for i, (h, r, s) in enumerate(zip(self.hideouts, self.revealed, self.sprints, strict=True))
         )
         return FugitiveObservation(
             player=player,
@@ -897,6 +1006,7 @@ class FugitiveState(State):
             first_turn=self.first_turn,
             round=self.round,
             winner=self.winner,
+            escape_pending=self.escape_pending,
         )
 
     def _observation_tensor(self, player: int) -> list[float]:
@@ -1002,3 +1112,5 @@ class FugitiveObservation:
     first_turn: bool
     round: int
     winner: int
+    escape_pending: bool = False
+    """The escape card is down and this is the detective's last turn (he may call ``manhunt``)."""

@@ -37,12 +37,20 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 SMALL_CONFIGURATIONS: dict[str, dict[str, Any]] = {
-    "fugitive": {"escape_card": 7, "max_rounds": 1, "canonical_order": True},
+    "fugitive": {
+        "escape_card": 7,
+        "max_rounds": 1,
+        "canonical_order": True,
+        "refuse_known_numbers": True,
+        "manhunt": "immediate",
+    },
 }
 """Rule options that make a game small enough for full-tree CFR (a few thousand histories).
 
 Fugitive: cards 0..7 (one card per draw pile), one detective turn, then a draw; series numbers and
-sprint cards named in increasing order so that no history is a mere reordering of another.
+sprint cards named in increasing order so that no history is a mere reordering of another; no
+certain misses (numbers held or face up) and the manhunt at once after the escape card (the
+rules-version-1 readings, pinned so the tree stays the size documented).
 The other three games have no such configuration: they are multi-player or cooperative, where
 CFR's equilibrium guarantee does not hold, and their smallest setups are still far too large.
 """

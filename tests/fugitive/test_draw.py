@@ -180,9 +180,11 @@ def test_fugitive_hand_is_shown_to_the_fugitive_and_hidden_from_the_detective() 
 
 
 # ---------------------------------------------------------------------------- game moments
-def find_state(predicate: Callable[[FugitiveState], bool], seeds: range = range(300)) -> FugitiveState:
+def find_state(
+    predicate: Callable[[FugitiveState], bool], seeds: range = range(300), **options: object
+) -> FugitiveState:
     """The first state of random games (in seed order) where ``predicate`` holds."""
-    game = gamelib.make("fugitive")
+    game = gamelib.make("fugitive", options=options)
     agent = RandomAgent()
     for seed in seeds:
         state = game.new_game(seed=seed)
@@ -196,7 +198,7 @@ def find_state(predicate: Callable[[FugitiveState], bool], seeds: range = range(
 
 
 def test_manhunt_and_game_over_are_announced() -> None:
-    manhunt = find_state(lambda s: s.phase == MANHUNT)
+    manhunt = find_state(lambda s: s.phase == MANHUNT, manhunt="immediate")
     assert any(s.startswith("MANHUNT") for s in labels(draw_state(manhunt, perspective=DETECTIVE)))
     for winner, words in (
         (FUGITIVE, "The fugitive escapes"),
@@ -382,6 +384,8 @@ def test_the_published_deck_keeps_its_title_and_strip() -> None:
 def test_a_small_decks_escape_card_is_drawn_as_the_escape_card() -> None:
     state = gamelib.make("fugitive", options={"escape_card": 7}).new_game(seed=0)
     for move in ("hide 3", "done", "hide 7", "sprint 1", "done"):  # 3 + 3 + 1 footprint = 7
+        state.apply(move)
+    for move in ("draw 1", "deal 4", "draw 2", "deal 5", "manhunt"):  # the detective draws, then hunts
         state.apply(move)
     assert isinstance(state, FugitiveState) and state.phase == MANHUNT
     shown = labels(draw_state(state, perspective=DETECTIVE))

@@ -255,7 +255,10 @@ def test_guess_numbers_between_1_and_41() -> None:
     state = play(setup(), "hide 3, done, pass, draw 1, deal 7, draw 2, deal 20")
     for bad in ("guess 0", "guess 42", "guess x"):
         assert rule_of(state, bad) == "notation"
-    assert rule_of(state, "guess 7") == "name-unknown-card"  # the detective holds 7
+    refusing = play(setup(refuse_known_numbers=True), "hide 3, done, pass, draw 1, deal 7, draw 2, deal 20")
+    assert rule_of(refusing, "guess 7") == "name-unknown-card"  # the detective holds 7
+    play(state, "guess 7")  # the text: any number 1-41, here a certain miss
+    assert state.current_player == FUGITIVE
 
 
 def test_a_miss_changes_nothing_but_the_turn() -> None:
@@ -294,9 +297,9 @@ def test_detective_wins_by_finding_every_hideout() -> None:
 
 
 # ------------------------------------------------------------------------ card 42 and the manhunt
-def run_to_42(highest_revealed: int) -> FugitiveState:
+def run_to_42(highest_revealed: int, **options: object) -> FugitiveState:
     """A forced game where the fugitive reaches 42 (hideouts laid by hand, test set-up)."""
-    state = after_first_round()
+    state = after_first_round(**options)
     state.phase = F_PLACE
     state.hideouts = [0, 3, 27, 30, 39]
     state.revealed = [True, False, highest_revealed == 27, highest_revealed == 30, False]
@@ -314,7 +317,7 @@ def test_42_with_highest_revealed_above_29_the_fugitive_wins_at_once() -> None:
 
 
 def test_42_with_highest_revealed_29_or_lower_starts_a_manhunt() -> None:
-    state = run_to_42(highest_revealed=27)
+    state = run_to_42(highest_revealed=27, manhunt="immediate")
     play(state, "hide 42, done")
     assert state.phase == MANHUNT and state.current_player == DETECTIVE
     assert rule_of(state, "add 3") == "manhunt"
@@ -326,9 +329,10 @@ def test_42_with_highest_revealed_29_or_lower_starts_a_manhunt() -> None:
     assert state.is_terminal() and state.winner == DETECTIVE
 
 
-def test_a_miss_in_the_manhunt_lets_the_fugitive_escape() -> None:
-    state = run_to_42(highest_revealed=27)
-    play(state, "hide 42, done, guess 3, guess 31")
+@pytest.mark.parametrize("manhunt", ["choice", "immediate"])
+def test_a_miss_in_the_manhunt_lets_the_fugitive_escape(manhunt: str) -> None:
+    state = run_to_42(highest_revealed=27, manhunt=manhunt)
+    play(state, "hide 42, done" + (", manhunt" if manhunt == "choice" else "") + ", guess 3, guess 31")
     assert state.is_terminal() and state.winner == FUGITIVE
     assert state.returns() == [1.0, -1.0]
 
@@ -341,7 +345,7 @@ def test_42_obeys_the_step_limit() -> None:
     state.fhand |= 1 << 41
     state.refresh()
     play(state, "hide 42, sprint 40, sprint 41, done")
-    assert state.phase == MANHUNT
+    assert state.escape_pending and "manhunt" in [str(a) for a in state.legal_actions()]
 
 
 # ------------------------------------------------------------------------ observation & options

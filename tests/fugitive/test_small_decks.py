@@ -92,7 +92,7 @@ def test_small_deck_setup_deals_from_its_own_first_pile() -> None:
 
 
 def test_numbers_above_the_small_deck_are_notation_errors() -> None:
-    state = small(7)
+    state = small(7, refuse_known_numbers=True)
     with pytest.raises(gamelib.IllegalAction, match="0 and 7"):
         state.apply("hide 8")
     play(state, "hide 3, done, pass, draw 1, deal 4, draw 2, deal 5")
@@ -111,9 +111,16 @@ def test_escape_card_of_a_small_deck_starts_a_manhunt_below_the_threshold() -> N
     assert rule_of(state, "done") == "step-limit"
     assert rule_of(state, "sprint 7") == "escape-card"
     play(state, "sprint 1, done")
-    assert state.phase == MANHUNT and state.highest_revealed() == 0 <= state.layout.manhunt_threshold
+    assert state.escape_pending and state.highest_revealed() == 0 <= state.layout.manhunt_threshold
+    play(state, "draw 1, deal 4, draw 2, deal 5, manhunt")  # the text: the detective draws first
+    assert state.phase == MANHUNT
     play(state, "guess 3")
-    assert state.phase == OVER and state.returns() == [-1.0, 1.0]
+    assert state.phase == OVER and state.returns() == [-1.0, 1.0] and state.ended_by == "caught"
+    immediate = small(7, manhunt="immediate")
+    play(immediate, "hide 3, done, hide 7, sprint 1, done")
+    assert immediate.phase == MANHUNT
+    play(immediate, "guess 3")
+    assert immediate.phase == OVER and immediate.returns() == [-1.0, 1.0]
 
 
 def test_escape_card_above_the_threshold_wins_at_once() -> None:
@@ -133,15 +140,17 @@ def test_escape_card_at_or_below_the_threshold_starts_a_manhunt() -> None:
     play(state, "draw 3, deal 8, hide 8, sprint 1, sprint 2, done")
     play(state, "draw 1, deal 5, guess 8")
     play(state, "draw 2, deal 7, hide 10, done")
+    assert state.escape_pending and state.deck_sizes == (0, 0, 1)
+    play(state, "draw 3, deal 9, manhunt")
     assert state.phase == MANHUNT
     assert rule_of(state, "add 3") == "manhunt"
-    play(state, "guess 9")  # the first miss ends the manhunt: the fugitive escapes
-    assert state.phase == OVER and state.returns() == [1.0, -1.0]
+    play(state, "guess 9")  # the detective's own card: a miss ends the manhunt, the fugitive escapes
+    assert state.phase == OVER and state.returns() == [1.0, -1.0] and state.ended_by == "manhunt-miss"
 
 
 # ------------------------------------------------------------------------ canonical order
 def test_canonical_series_names_numbers_in_increasing_order() -> None:
-    state = small(7, canonical_order=True)
+    state = small(7, canonical_order=True, refuse_known_numbers=True)
     play(state, "hide 2, done, hide 3, done, draw 1, deal 4, draw 3, deal 6")
     assert state.current_player == 1
     assert rule_of(state, "add 5") == "canonical-order"  # the highest nameable number cannot open a series
