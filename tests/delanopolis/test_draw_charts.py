@@ -76,3 +76,13 @@ def test_terrain_and_refuge_names_stay_off_the_terrain_circles() -> None:
             if text.string.replace("\n", "").replace("-", "").startswith(name.replace("-", "")):
                 continue  # its own circle (the name hangs from it)
             assert not text.box.overlaps(circle), (text.string, name)
+
+
+def test_every_outcome_has_words_in_both_languages() -> None:
+    from gamelib.core.i18n import Wording
+    from gamelib.delanopolis.rules import OUTCOME_TEXT
+
+    words = Wording("gamelib.delanopolis")
+    for outcome in OUTCOME_TEXT:
+        for lang in ("en", "fr"):
+            assert f"outcome_{outcome}" in words.table[lang], (outcome, lang)
