@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from gamelib.core.errors import IllegalAction, OptionError
@@ -690,9 +691,11 @@ class GetOnBoardState(State):
         """The current ticket number, 0 before the first reveal."""
         return self.tickets[-1] if self.tickets else 0
 
-    @property
-    def current_player(self) -> int:
-        return self._player
+    current_player = property(  # type: ignore[assignment]
+        attrgetter("_player"),
+        doc="The player to act, CHANCE or TERMINAL (set by every transition; a C-level getter, "
+        "since the play loop asks it several times a step).",
+    )
 
     def _player_to_move(self) -> int:
         """Who acts now, from the phase (cached in ``_player`` after every transition)."""
