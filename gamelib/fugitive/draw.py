@@ -38,6 +38,7 @@ from matplotlib.path import Path
 from matplotlib.transforms import Affine2D
 
 from gamelib.core.drawing import FontStyle, LabelCollection, glyph_ink
+from gamelib.core.i18n import Wording, using_language
 from gamelib.fugitive.board import check_last, check_perspective, hideout_graph
 from gamelib.fugitive.rules import (
     D_DRAW,
@@ -53,7 +54,6 @@ from gamelib.fugitive.rules import (
     MANHUNT,
     OVER,
     SETUP,
-    Guess,
     Layout,
     footprints,
 )
@@ -77,6 +77,10 @@ MINI_W, MINI_H, MINI_PITCH = 0.62, 0.86, 0.7
 DECK_PITCH = 1.45
 MARGIN = 0.45
 MIN_WIDTH = 14.5
+HAND_WIDTH = 8.0
+"""The least room the hands get left of the decks (a long legend widens the figure instead)."""
+CARD_TEXT = CARD_W - 0.12
+"""The widest a word on a card may be."""
 UNIT_INCHES = 0.62
 """Figure inches per card width when draw_state makes its own figure."""
 CAP_CENTER = 0.36
@@ -108,16 +112,19 @@ BELIEF_CMAP = "YlOrRd"
 IMPOSSIBLE = 1e-12
 """Probabilities at or below this are drawn blank (white): the number is ruled out."""
 
-VIEW_NAMES = {None: "everyone (omniscient)", FUGITIVE: "the fugitive", DETECTIVE: "the detective"}
-PHASE_LINES = {
-    SETUP: "Chance: dealing the fugitive's starting hand",
-    F_DRAW: "Fugitive to play: draw a card from a deck",
-    F_PLACE: "Fugitive to play: lay a hideout or pass",
-    F_SPRINT: "Fugitive to play: slip sprint cards under the new hideout, then done",
-    D_DRAW: "Detective to play: draw a card from a deck",
-    D_GUESS: "Detective to play: name one number, or start a series",
-    D_SERIES: "Detective to play: add numbers to the series, then reveal",
-    DEAL: "Chance: a card comes off the deck",
+WORDS = Wording("gamelib.fugitive")
+"""Every label of the drawing, from ``gamelib/fugitive/data/words.json`` (English by default,
+French after ``gamelib.set_language("fr")``)."""
+VIEW_KEYS = {None: "view_omniscient", FUGITIVE: "view_fugitive", DETECTIVE: "view_detective"}
+PHASE_KEYS = {
+    SETUP: "phase_setup",
+    F_DRAW: "phase_f_draw",
+    F_PLACE: "phase_f_place",
+    F_SPRINT: "phase_f_sprint",
+    D_DRAW: "phase_d_draw",
+    D_GUESS: "phase_d_guess",
+    D_SERIES: "phase_d_series",
+    DEAL: "phase_deal",
 }
 
 
@@ -198,9 +205,16 @@ class _Painter:
         ha: str = "center",
         weight: str = "normal",
         style: FontStyle = "normal",
+        fit: float | None = None,
     ) -> None:
-        """A label of em height ``size`` (card units), vertically centred on digit height at y."""
+        """A label of em height ``size`` (card units), vertically centred on digit height at y.
+
+        ``fit``: the widest the label may be; a longer one (a French word on a card, two digits
+        in a narrow cell) is drawn smaller instead of running into its neighbours.
+        """
         path, x0, x1 = glyph_ink(text, weight, style)
+        if fit is not None and (x1 - x0) * size > fit:
+            size = fit / (x1 - x0)
         shift = {"left": -x0, "center": -(x0 + x1) / 2, "right": -x1}[ha]
         transform = Affine2D().translate(shift, -CAP_CENTER).scale(size).translate(x, y)
         self.label_paths.append(transform.transform_path(path))
@@ -258,18 +272,18 @@ def _face_card(p: _Painter, x: float, y: float, card: int, found: bool, layout: 
     if card == 0:
         p.box(x, y, CARD_W, CARD_H, START_FACE, START_EDGE, lw=2.0)
         p.text(mid, y + CARD_H * 0.55, "0", 0.6, START_EDGE, weight="bold")
-        p.text(mid, y + 0.2, "start", 0.24, START_EDGE)
+        p.text(mid, y + 0.2, WORDS("start"), 0.24, START_EDGE, fit=CARD_TEXT)
         return
     if card == layout.last:
         p.box(x, y, CARD_W, CARD_H, ESCAPE_FACE, ESCAPE_EDGE, lw=2.5)
         p.text(mid, y + CARD_H * 0.55, str(card), 0.55, weight="bold")
-        p.text(mid, y + 0.2, "escape", 0.24)
+        p.text(mid, y + 0.2, WORDS("escape"), 0.24, fit=CARD_TEXT)
         return
     p.box(x, y, CARD_W, CARD_H, FACE, FOUND if found else FACE_EDGE, lw=2.5 if found else 1.2)
     p.rect(x + 0.1, y + CARD_H - 0.2, CARD_W - 0.2, 0.09, _band_colour(card, layout))
     p.text(mid, y + CARD_H * 0.52, str(card), 0.6, weight="bold")
     if found:
-        p.text(mid, y + 0.2, "found", 0.24, FOUND, weight="bold")
+        p.text(mid, y + 0.2, WORDS("found"), 0.24, FOUND, weight="bold", fit=CARD_TEXT)
 
 
 def _back_card(p: _Painter, x: float, y: float, card: int | None, low: int, high: int) -> None:
@@ -279,7 +293,7 @@ def _back_card(p: _Painter, x: float, y: float, card: int | None, low: int, high
     p.box(x + 0.1, y + 0.1, CARD_W - 0.2, CARD_H - 0.2, BACK_INNER, BACK_TEXT, lw=0.6, radius=0.05)
     if card is not None:
         p.text(mid, y + CARD_H * 0.52, str(card), 0.55, BACK_TEXT, style="italic")
-        p.text(mid, y + 0.25, "hidden", 0.22, BACK_TEXT)
+        p.text(mid, y + 0.25, WORDS("hidden"), 0.22, BACK_TEXT, fit=CARD_TEXT - 0.1)
     else:
         p.text(mid, y + CARD_H * 0.56, "?", 0.6, BACK_TEXT, weight="bold")
         p.text(mid, y + 0.25, f"{low}–{high}" if low < high else f"= {low}", 0.24, "white")
@@ -317,38 +331,52 @@ def _sprint_strip(p: _Painter, x: float, y: float, card: int | None, face_up: bo
 def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: float) -> float:
     """Title, whose turn and what to do (or the manhunt / the winner), the last move."""
     right = width - MARGIN
-    title = f"Fugitive · round {state.round + 1}"
-    if state.last != LAST:  # a smaller deck says so: its numbers stop early
-        title += f" · escape card {state.last}"
+    title, corner = _header_texts(state, perspective)
     p.text(MARGIN, -0.38, title, 0.42, ha="left", weight="bold")
-    corner = f"view: {VIEW_NAMES[perspective]}"
-    if state.history:
-        corner += f" · last: {state.public_history(perspective)[-1]}"
-    p.text(right, -0.38, corner, 0.28, MUTED, ha="right")
+    room = width - 2 * MARGIN - _ink_width(title, 0.42, "bold") - 0.4  # the corner never meets the title
+    p.text(right, -0.38, corner, 0.28, MUTED, ha="right", fit=room)
     banner = None
     if state.phase == OVER:
         banner = {
             FUGITIVE: (
-                "The fugitive escapes: the manhunt missed!"
-                if state.history and isinstance(state.history[-1], Guess)
-                else "The fugitive escapes!",
+                WORDS("banner_manhunt_missed" if state.ended_by == "manhunt-miss" else "banner_escapes"),
                 ESCAPE_EDGE,
             ),
-            DETECTIVE: ("The detective found every hideout!", FOUND),
-        }.get(state.winner, ("A draw: the round limit was reached", MUTED))
+            DETECTIVE: (WORDS("banner_caught"), FOUND),
+        }.get(state.winner, (WORDS("banner_round_limit"), MUTED))
     elif state.phase == MANHUNT:
-        banner = ("MANHUNT: one number at a time, the first miss frees the fugitive", FOUND)
+        banner = (WORDS("banner_manhunt"), FOUND)
+    elif state.escape_pending:
+        banner = (WORDS("banner_last_turn", last=state.last), FOUND)
     if banner is not None:
         message, colour = banner
         _, x0, x1 = glyph_ink(message, "bold", "normal")
         p.box(MARGIN - 0.1, -1.25, (x1 - x0) * 0.3 + 0.4, 0.56, "white", colour, lw=2.5)
         p.text(MARGIN + 0.1, -0.97, message, 0.3, colour, ha="left", weight="bold")
         return -1.4
-    p.text(MARGIN, -0.95, PHASE_LINES[state.phase], 0.28, ha="left")
+    p.text(MARGIN, -0.95, WORDS(PHASE_KEYS[state.phase]), 0.28, ha="left")
     if state.series:  # its own line: a long series would run into the status
-        p.text(MARGIN, -1.4, "series: " + ", ".join(map(str, state.series)), 0.28, ha="left", weight="bold")
+        numbers = ", ".join(map(str, state.series))
+        p.text(MARGIN, -1.4, WORDS("series", numbers=numbers), 0.28, ha="left", weight="bold")
         return -1.75
     return -1.3
+
+
+def _header_texts(state: FugitiveState, perspective: int | None) -> tuple[str, str]:
+    """The title (round, a small deck's escape card) and the corner (view, last move)."""
+    title = WORDS("title", n=state.round + 1)
+    if state.last != LAST:  # a smaller deck says so: its numbers stop early
+        title += WORDS("title_escape_card", n=state.last)
+    corner = WORDS("view", who=WORDS(VIEW_KEYS[perspective]))
+    if state.history:
+        corner += WORDS("last_move", move=state.public_history(perspective)[-1])
+    return title, corner
+
+
+def _header_width(state: FugitiveState, perspective: int | None) -> float:
+    """The width the header needs with the corner at its full size."""
+    title, corner = _header_texts(state, perspective)
+    return 2 * MARGIN + _ink_width(title, 0.42, "bold") + 0.4 + _ink_width(corner, 0.28)
 
 
 def _row_layout(n: int) -> tuple[int, int]:
@@ -383,7 +411,7 @@ def _hideouts(p: _Painter, state: FugitiveState, perspective: int | None, y: flo
                 short = graph.edges[i - 1, i]["sprint_needed"] - node["footprints"]
                 if short > 0:
                     sy = card_y - 0.42 - node["sprint_count"] * (STRIP_H + STRIP_GAP)
-                    p.text(x + CARD_W / 2 - 0.12, sy, f"{short} more", 0.24, PENDING, weight="bold")
+                    p.text(x + CARD_W / 2 - 0.12, sy, WORDS("more", n=short), 0.24, PENDING, weight="bold")
                     p.footprint(x + CARD_W + 0.05, sy, PENDING)
                     deepest = max(deepest, node["sprint_count"] + 1)
             for k in range(node["sprint_count"]):
@@ -426,22 +454,16 @@ def _hand(
     layout: Layout,
 ) -> float:
     """A titled hand: face-up cards, or ``size`` backs when hidden; wraps to ``width``."""
-    hidden = " (hidden)" if cards is None and size else ""
-    p.text(
-        x,
-        y - 0.22,
-        f"{title} · {size} card{'' if size == 1 else 's'}{hidden}",
-        0.27,
-        ha="left",
-        weight="bold",
-    )
+    hidden = WORDS("hand_hidden") if cards is None and size else ""
+    counted = WORDS("hand_title_one", title=title) if size == 1 else WORDS("hand_title", title=title, n=size)
+    p.text(x, y - 0.22, counted + hidden, 0.27, ha="left", weight="bold")
     card_y = y - 0.5 - MINI_H
     if cards is None:  # backs carry no information: a compact fanned stack
         pitch = min(0.24, (width - MINI_W) / max(1, size - 1))
         for k in range(size):
             _mini_card(p, x + k * pitch, card_y, None, layout)
         if not size:
-            p.text(x, card_y + MINI_H / 2, "no cards", 0.25, MUTED, ha="left", style="italic")
+            p.text(x, card_y + MINI_H / 2, WORDS("no_cards"), 0.25, MUTED, ha="left", style="italic")
         return card_y - 0.2
     per_line = max(1, int((width + MINI_PITCH - MINI_W) / MINI_PITCH))
     lines = max(1, math.ceil(len(cards) / per_line))
@@ -449,13 +471,13 @@ def _hand(
         line, col = divmod(k, per_line)
         _mini_card(p, x + col * MINI_PITCH, card_y - line * (MINI_H + 0.1), card, layout)
     if not cards:
-        p.text(x, card_y + MINI_H / 2, "no cards", 0.25, MUTED, ha="left", style="italic")
+        p.text(x, card_y + MINI_H / 2, WORDS("no_cards"), 0.25, MUTED, ha="left", style="italic")
     return card_y - (lines - 1) * (MINI_H + 0.1) - 0.2
 
 
 def _decks(p: _Painter, state: FugitiveState, x: float, y: float) -> float:
     """The three decks: a stack per range with its size, and the last deck each side drew from."""
-    p.text(x, y - 0.22, "Decks", 0.27, ha="left", weight="bold")
+    p.text(x, y - 0.22, WORDS("decks"), 0.27, ha="left", weight="bold")
     dy = y - 0.5 - CARD_H
     for d, ((lo, hi), n) in enumerate(zip(state.layout.deck_ranges, state.deck_sizes, strict=True)):
         dx = x + d * DECK_PITCH
@@ -466,33 +488,70 @@ def _decks(p: _Painter, state: FugitiveState, x: float, y: float) -> float:
             p.text(dx + CARD_W / 2, dy + CARD_H * 0.45, str(n), 0.45, "white", weight="bold")
         else:
             p.box(dx, dy, CARD_W, CARD_H, "none", MUTED, lw=1.0, ls="--")
-            p.text(dx + CARD_W / 2, dy + CARD_H * 0.45, "empty", 0.24, MUTED)
+            p.text(dx + CARD_W / 2, dy + CARD_H * 0.45, WORDS("empty"), 0.24, MUTED, fit=CARD_TEXT)
         p.text(dx + CARD_W / 2, dy - 0.3, _range_text(lo, hi), 0.26, DECK_COLOURS[d], weight="bold")
     last: dict[int, int] = {}
     for who, deck, _ in state.draw_log:
         last[who] = deck
     y = dy - 0.75
-    for who, name in ((FUGITIVE, "fugitive"), (DETECTIVE, "detective")):
+    for who, key in ((FUGITIVE, "last_drew_fugitive"), (DETECTIVE, "last_drew_detective")):
         if who in last:
-            p.text(x, y, f"{name} last drew: deck {last[who] + 1}", 0.25, MUTED, ha="left")
+            p.text(x, y, WORDS(key, d=last[who] + 1), 0.25, MUTED, ha="left")
             y -= 0.34
     return y
 
 
 def _legend(p: _Painter, x: float, y: float) -> float:
-    """What the card looks mean (the deck colours are explained by the decks themselves)."""
-    entries = (
-        (FACE, FACE_EDGE, 1.0, "face up"),
-        (BACK, BACK_TEXT, 1.0, "face down"),
-        (FACE, FOUND, 2.2, "found"),
-        ("none", PENDING, 2.2, "being laid"),
+    """What the card looks and the step markers mean (the decks explain their own colours).
+
+    Two columns of card looks, then one line per step marker ("+3" grey: a plain step;
+    orange and bold: a step paid with sprint cards).  The first column is as wide as its
+    longest label in the language in force, so a French label never runs into the second.
+    """
+    looks = (
+        (FACE, FACE_EDGE, 1.0, WORDS("legend_face_up")),
+        (BACK, BACK_TEXT, 1.0, WORDS("legend_face_down")),
+        (FACE, FOUND, 2.2, WORDS("legend_found")),
+        ("none", PENDING, 2.2, WORDS("legend_being_laid")),
     )
-    for k, (face, edge, lw, name) in enumerate(entries):
-        ex = x + (k % 2) * 2.0
+    column = _legend_column()
+    for k, (face, edge, lw, name) in enumerate(looks):
+        ex = x + (k % 2) * column
         ey = y - 0.2 - (k // 2) * 0.42
         p.box(ex, ey - 0.15, 0.24, 0.3, face, edge, lw=lw, radius=0.03)
-        p.text(ex + 0.36, ey, name, 0.26, MUTED, ha="left")
-    return y - 1.0
+        p.text(ex + 0.36, ey, name, LEGEND_SIZE, MUTED, ha="left")
+    ey = y - 0.2 - 2 * 0.42
+    for marker, colour, weight, key in (
+        ("+3", MUTED, "normal", "legend_step"),
+        ("+5", SPRINT_STEP, "bold", "legend_sprinted"),
+    ):
+        p.text(x + 0.12, ey, marker, 0.22, colour, weight=weight)
+        p.text(x + 0.36, ey, WORDS(key), STEP_LEGEND_SIZE, MUTED, ha="left")
+        ey -= 0.36
+    return ey - 0.1
+
+
+LEGEND_SIZE, STEP_LEGEND_SIZE = 0.26, 0.24
+
+
+def _legend_column() -> float:
+    first = max(_ink_width(WORDS(k), LEGEND_SIZE) for k in ("legend_face_up", "legend_found"))
+    return max(2.0, 0.36 + first + 0.3)
+
+
+def legend_width(lang: str | None = None) -> float:
+    """The width (card units) the legend needs in ``lang`` (the language in force by default)."""
+    with using_language(lang):
+        second = max(_ink_width(WORDS(k), LEGEND_SIZE) for k in ("legend_face_down", "legend_being_laid"))
+        steps = max(_ink_width(WORDS(k), STEP_LEGEND_SIZE) for k in ("legend_step", "legend_sprinted"))
+        drew = max(_ink_width(WORDS(k, d=3), 0.25) for k in ("last_drew_fugitive", "last_drew_detective"))
+        return max(_legend_column() + 0.36 + second, 0.36 + steps, drew)
+
+
+def _ink_width(text: str, size: float, weight: str = "normal") -> float:
+    """The width of ``text`` drawn at em height ``size`` (card units)."""
+    _, x0, x1 = glyph_ink(text, weight, "normal")
+    return (x1 - x0) * size
 
 
 def _belief_strip(
@@ -511,9 +570,7 @@ def _belief_strip(
     are marked underneath.  A small deck's cells are at most a card wide, the colour bar just
     after them.
     """
-    p.text(
-        x, y - 0.22, "Detective's belief: P(number is a face-down hideout)", 0.27, ha="left", weight="bold"
-    )
+    p.text(x, y - 0.22, WORDS("belief_strip_title"), 0.27, ha="left", weight="bold")
     bar_w = 1.9
     cells = last - 1
     cell = min(MAX_CELL, (width - bar_w) / cells)
@@ -524,12 +581,12 @@ def _belief_strip(
         cx = x + (n - 1) * cell
         if probs[n] <= IMPOSSIBLE:  # ruled out: blank, so that "unlikely" and "impossible" differ
             p.rect(cx, top - h, cell, h, "white", "#dddddd", lw=0.6)
-            p.text(cx + cell / 2, top - h / 2, str(n), 0.23, "#999999")
+            p.text(cx + cell / 2, top - h / 2, str(n), 0.23, "#999999", fit=0.86 * cell)
         else:
             rgba = cmap(float(probs[n]))
             p.rect(cx, top - h, cell, h, rgba, "white", lw=0.6)
             dark = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2] < 0.55
-            p.text(cx + cell / 2, top - h / 2, str(n), 0.23, "white" if dark else INK)
+            p.text(cx + cell / 2, top - h / 2, str(n), 0.23, "white" if dark else INK, fit=0.86 * cell)
         if n in hidden:
             p.rect(cx + 0.04, top - h - 0.13, cell - 0.08, 0.07, BACK)
     for n in series:  # drawn last, so that neighbouring cells do not cover the outline
@@ -546,7 +603,7 @@ def _belief_strip(
         p.text(
             x + 0.35,
             bottom - 0.33,
-            "the true face-down hideouts (unknown to the detective)",
+            WORDS("belief_truth"),
             0.22,
             MUTED,
             ha="left",
@@ -598,20 +655,28 @@ def draw_state(
     layout = state.layout
     probs = hideout_prob_of(belief, layout.last) if belief is not None else None
     _, cols = _row_layout(len(state.hideouts))
-    width = max(MIN_WIDTH, 2 * MARGIN + 0.3 + cols * PITCH)
+    # the decks and the legend under them share a right-hand block as wide as the wider of the
+    # two in the language in force; the hands keep at least HAND_WIDTH to its left
+    right_block = max(3 * DECK_PITCH - 0.45, legend_width())
+    width = max(
+        MIN_WIDTH,
+        2 * MARGIN + 0.3 + cols * PITCH,
+        2 * MARGIN + HAND_WIDTH + 0.8 + right_block,
+        min(_header_width(state, perspective), MIN_WIDTH + 3.0),  # a longer corner is drawn smaller
+    )
     see_fugitive = perspective in (None, FUGITIVE)
     see_detective = perspective in (None, DETECTIVE)
 
     p = _Painter()
     y = _hideouts(p, state, perspective, _header(p, state, perspective, width)) - 0.1
-    decks_x = width - MARGIN - 3 * DECK_PITCH + 0.45
+    decks_x = width - MARGIN - right_block
     hand_w = decks_x - MARGIN - 0.8
     below_hands = _hand(
         p,
         MARGIN,
         y,
         hand_w,
-        "Fugitive's hand",
+        WORDS("fugitive_hand"),
         state.fugitive_hand if see_fugitive else None,
         state.fhand.bit_count(),
         layout,
@@ -621,7 +686,7 @@ def draw_state(
         MARGIN,
         below_hands,
         hand_w,
-        "Detective's hand",
+        WORDS("detective_hand"),
         state.detective_hand if see_detective else None,
         state.dhand.bit_count(),
         layout,
@@ -687,6 +752,7 @@ def _point_labels(
         clip_on=False,
     )
     labels.strings = tuple(strings)
+    labels.bound = "figure"  # tick labels live outside the axes, inside the figure
     ax.add_collection(labels, autolim=False)
     return labels
 
@@ -714,7 +780,7 @@ def draw_belief(belief: Any, ax: Axes | None = None, last: int | None = None) ->
     last = belief_last(belief, last)
     probs = hideout_prob_of(belief, last)
     positions = getattr(belief, "position_probs", None) or {}
-    rows, labels = [probs[1:last]], ["any"]
+    rows, labels = [probs[1:last]], [WORDS("belief_any")]
     for pos in sorted(positions):
         values = [float(v) for v in positions[pos]]
         if len(values) not in (last + 1, LAST + 1):
@@ -757,9 +823,9 @@ def draw_belief(belief: Any, ax: Axes | None = None, last: int | None = None) ->
     ax.add_collection(LineCollection(grid, colors="#e4e4e4", linewidths=0.6, zorder=1.5), autolim=False)
     if len(rows) > 1:
         ax.plot([0.5, last - 0.5], [0.5, 0.5], color=MUTED, linewidth=1.5, zorder=2)
-    ax.set_xlabel("number", fontsize=12, labelpad=16)
-    ax.set_ylabel("face-down position", fontsize=12, labelpad=30)
-    ax.set_title("Detective's belief: where each face-down hideout may be", fontsize=14)
-    fig.colorbar(image, ax=ax, fraction=0.03, pad=0.01).set_label("probability", fontsize=11)
+    ax.set_xlabel(WORDS("belief_number"), fontsize=12, labelpad=16)
+    ax.set_ylabel(WORDS("belief_position"), fontsize=12, labelpad=30)
+    ax.set_title(WORDS("belief_title"), fontsize=14)
+    fig.colorbar(image, ax=ax, fraction=0.03, pad=0.01).set_label(WORDS("belief_probability"), fontsize=11)
     assert isinstance(fig, Figure)
     return fig
