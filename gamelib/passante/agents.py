@@ -1,8 +1,8 @@
 """Agents that know A Une Passante.
 
 * :class:`WishSeekerAgent`: greedy.  It scores a position by how close the wishes it knows are to
-  being visible (its own hand; every hand with ``open_hands``; the other players' hints with
-  ``table_talk``) and plays the one-step best action, looking through Omnibus boardings and
+  being visible (its own hand; every hand with ``open_hands``; the other players' hints and
+  ``call`` signals, and the wishes they ``name``) and plays the one-step best action, looking through Omnibus boardings and
   effect choices to their end.  It never reads another player's hidden hand.
 * :func:`cooperative_ismcts`: the generic IS-MCTS of :mod:`gamelib.agents` searching
   determinized worlds (the other hands sampled by ``state.determinize``), with short rollouts
@@ -26,13 +26,16 @@ from gamelib.passante.rules import (
     END,
     KEEP,
     POETE,
+    SIGNALS,
     WISH_NUMBERS,
     WISH_ZONE,
     WISHES,
     Board,
+    Call,
     Discard,
     DrawCharacter,
     Hint,
+    Name,
     PassanteState,
     Play,
 )
@@ -96,6 +99,7 @@ def heuristic(
     hint_weight: float = 0.1,
     prior: tuple[tuple[int, ...], float] = ((), 0.0),
     partner_weight: float = 0.0,
+    named_weight: float = 0.0,
 ) -> float:
     """``player``'s estimate of a position: wishes fulfilled, then known wishes' closeness.
 
@@ -117,6 +121,11 @@ def heuristic(
                 latest[hinter] = (char, zone)
         for char, zone in latest.values():
             value += hint_weight * closeness(STEPS[char][pos[char]][zone])
+    if named_weight and state.said:
+        done = {w for f in state.fulfilled for w in f}
+        for _, speaker, kind, wish, _ in state.said:
+            if kind == "name" and speaker != player and wish not in done:
+                value += named_weight * closeness(wish_cost(pos, wish))
     unseen, share = prior
     if partner_weight and share:
         expected = 0.0
@@ -147,7 +156,9 @@ class WishSeekerAgent:
 
     name = "seeker"
 
-    def __init__(self, depth: int = 4, hint_weight: float = 0.1, partner_weight: float = 0.0) -> None:
+    def __init__(
+        self, depth: int = 4, hint_weight: float = 0.1, partner_weight: float = 0.0, named_weight: float = 0.5
+    ) -> None:
         if depth < 1:
             raise ValueError(f"depth must be >= 1, got {depth}")
         if hint_weight < 0:
@@ -155,8 +166,11 @@ class WishSeekerAgent:
         self.depth = depth
         if partner_weight < 0:
             raise ValueError(f"partner_weight must be >= 0, got {partner_weight}")
+        if named_weight < 0:
+            raise ValueError(f"named_weight must be >= 0, got {named_weight}")
         self.hint_weight = hint_weight
         self.partner_weight = partner_weight
+        self.named_weight = named_weight
         self._prior: tuple[tuple[int, ...], float] = ((), 0.0)
 
     def act(self, state: State, player: int, rng: random.Random) -> Action:
@@ -166,15 +180,18 @@ class WishSeekerAgent:
             return self._poete(state, player, actions)
         if DrawCharacter() in actions:
             return actions[actions.index(DrawCharacter())]
-        hints = [a for a in actions if isinstance(a, Hint)]
+        hints = [a for a in actions if isinstance(a, (Hint, Call))]
         if hints:
             return self._best_hint(state, player, hints)
+        names = [a for a in actions if isinstance(a, Name)]
+        if names:  # the Poète's privilege: the wish nearest to the board, for the partners to finish
+            return min(names, key=lambda a: (wish_cost(state.pos, a.wish), a.wish))  # type: ignore[attr-defined]
         self._prior = partner_prior(state, player) if self.partner_weight else ((), 0.0)
         base = self._value(state, player)
         best: list[Action] = []
         best_value = base + 1e-9 if END in actions else float("-inf")
         for action in actions:
-            if action is END or isinstance(action, Hint):
+            if action is END or isinstance(action, (Hint, *SIGNALS)):  # the sounds mean nothing to it
                 continue
             value = self._value_after(state, player, action, self.depth)
             if value > best_value + 1e-12:
@@ -186,7 +203,7 @@ class WishSeekerAgent:
         return best[int(rng.random() * len(best))]
 
     def _value(self, state: PassanteState, player: int) -> float:
-        return heuristic(state, player, self.hint_weight, self._prior, self.partner_weight)
+        return heuristic(state, player, self.hint_weight, self._prior, self.partner_weight, self.named_weight)
 
     def _value_after(self, state: PassanteState, player: int, action: Action, depth: int) -> float:
         world = state.clone()
@@ -216,11 +233,11 @@ class WishSeekerAgent:
             return KEEP
         return far
 
-    def _best_hint(self, state: PassanteState, player: int, hints: Iterable[Hint]) -> Action:
+    def _best_hint(self, state: PassanteState, player: int, hints: Iterable[Hint | Call]) -> Action:
         """Point at the missing character of the wish nearest to completion."""
         pos = state.pos
 
-        def missing(h: Hint) -> tuple[int, int, int]:
+        def missing(h: Hint | Call) -> tuple[int, int, int]:
             return (STEPS[h.char][pos[h.char]][h.zone] == 0, STEPS[h.char][pos[h.char]][h.zone], h.char)
 
         return min(hints, key=missing)
@@ -228,7 +245,7 @@ class WishSeekerAgent:
     def __repr__(self) -> str:
         return (
             f"WishSeekerAgent(depth={self.depth}, hint_weight={self.hint_weight}, "
-            f"partner_weight={self.partner_weight})"
+            f"partner_weight={self.partner_weight}, named_weight={self.named_weight})"
         )
 
 

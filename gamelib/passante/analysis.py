@@ -4,8 +4,8 @@
   wish's characters and the Omnibus on the board graph (the other characters never block a move,
   so they are left out of the search space: at most 5^3 x 5 positions).
 * :func:`score_distribution`: final shared scores of many games, by player count and agent.
-* :func:`communication_value`: the same team with secret hands, with table talk (hints), and
-  with open hands: what communication is worth.
+* :func:`communication_value`: the same team with secret hands (no privilege), with table
+  talk (the ``hint`` fold), and with open hands: what communication is worth.
 * :func:`determinize`: a world a seat cannot tell apart from the real one, history rewritten.
 """
 
@@ -167,9 +167,9 @@ def score_distribution(
     return out
 
 
-COMMUNICATION = {
-    "secret hands": {},
-    "table talk": {"table_talk": True},
+COMMUNICATION: dict[str, dict[str, Any]] = {
+    "secret hands": {"privileges": "none"},
+    "table talk": {"privileges": "hint"},
     "open hands": {"open_hands": True},
 }
 """The three levels of communication compared by :func:`communication_value`."""
@@ -182,8 +182,9 @@ def communication_value(
     seed: int = 0,
     options: dict[str, Any] | None = None,
 ) -> dict[tuple[int, str], list[int]]:
-    """Scores of one team (default: seekers) with secret hands, table talk and open hands
-    (``options``: other rule options shared by the three settings)."""
+    """Scores of one team (default: seekers) with secret hands (no privilege), table talk (the
+    privileges folded into ``hint``) and open hands (``options``: other rule options shared by the
+    three settings)."""
     if agent is None:
         from gamelib.passante.agents import WishSeekerAgent
 

@@ -16,12 +16,15 @@ history (see "Notation" in the docs):
   then ``drive cafe``;
 * ``play chat`` then the effect's choices: ``target X``, ``send X Z``, ``discard N`` / ``keep``,
   chance ``die X``;
-* ``hint X Z`` (only with the ``table_talk`` option); ``end`` finishes the turn and walks the
-  Passante.
+* the table privileges (option ``privileges``): by default the player whose heart is on a
+  character gives that character's signal, once per turn (``name N``, ``call X Z``, ``meow``,
+  ``hiss``, ``purr``, ``mime X``, ``reach X``/``reach 2``, ``knock Z``, ``stand``, ``sit``,
+  ``glare 2``), or the fold ``hint X Z``; ``lay N`` lays a visible wish down; ``veto``/``allow``
+  answer for the Policier; ``end`` finishes the turn and walks the Passante.
 
 Chance outcomes: ``wish N`` (a wish card drawn by the player whose draw is pending), ``card X``
 (a character card), ``die X`` (the Comédienne's die), ``event X`` (the end-of-round card).
-Wishes are laid down automatically the moment they are visible on the board.
+With ``lay_wishes="automatic"`` wishes are laid down the moment they are visible on the board.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from typing import TYPE_CHECKING, Any, ClassVar, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, parse_int, split_notation
@@ -384,13 +387,121 @@ class Keep(Action):
 
 @dataclass(frozen=True, slots=True)
 class Hint(Action):
-    """Table talk (option ``table_talk``): point at a character and a zone of a wish in hand."""
+    """The privileges folded into one (option ``privileges="hint"``): point at a character and a
+    zone of a wish in hand."""
 
     char: int
     zone: int
 
     def __str__(self) -> str:
         return f"hint {_char_name(self.char)} {_loc_name(self.zone)}"
+
+
+# ---- the table privileges (option ``privileges="cards"``): one signal per card, for the player
+# whose heart is on that character, once per turn, on their own turn
+@dataclass(frozen=True, slots=True)
+class Name(Action):
+    """Le Poète: « nommer les cartes Souhaits que vous possédez » (by its title): wish N, in hand."""
+
+    wish: int
+
+    def __str__(self) -> str:
+        return f"name {_number(self.wish)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Action):
+    """Le Garçon de café: « nommer un personnage et une zone » (those of a wish in hand)."""
+
+    char: int
+    zone: int
+
+    def __str__(self) -> str:
+        return f"call {_char_name(self.char)} {_loc_name(self.zone)}"
+
+
+SOUND_NAMES = ("meow", "hiss", "purr")
+"""Le Chat: « miauler, feuler et ronronner »."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sound(Action):
+    """Le Chat: a sound (``meow``, ``hiss``, ``purr``); what it means is the players' convention."""
+
+    sound: int
+
+    def __str__(self) -> str:
+        return SOUND_NAMES[self.sound] if _in_range(self.sound, 3) else f"sound ?{self.sound!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Mime(Action):
+    """La Comédienne: « mimer n'importe quel personnage sur le plateau », without a sound."""
+
+    char: int
+
+    def __str__(self) -> str:
+        return f"mime {_char_name(self.char)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reach(Action):
+    """La Mendiante: « tendre la main vers n'importe quel joueur ou personnage » (a character)."""
+
+    char: int
+
+    def __str__(self) -> str:
+        return f"reach {_char_name(self.char)}"
+
+
+def _seat_name(player: object) -> str:
+    return str(player + 1) if _in_range(player, 4) else f"?{player!r}"  # type: ignore[operator]
+
+
+@dataclass(frozen=True, slots=True)
+class ReachPlayer(Action):
+    """La Mendiante holds out her hand towards another player (``reach 2``: joueur 2)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"reach {_seat_name(self.player)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Knock(Action):
+    """Le Gardien: « déplacer et faire toquer un objet vous appartenant, n'importe où sur la table »."""
+
+    zone: int
+
+    def __str__(self) -> str:
+        return f"knock {_loc_name(self.zone)}"
+
+
+@dataclass(frozen=True, slots=True)
+class Stand(Action):
+    """L'Institutrice: « vous lever »."""
+
+    def __str__(self) -> str:
+        return "stand"
+
+
+@dataclass(frozen=True, slots=True)
+class Sit(Action):
+    """L'Institutrice: « vous asseoir »."""
+
+    def __str__(self) -> str:
+        return "sit"
+
+
+@dataclass(frozen=True, slots=True)
+class Glare(Action):
+    """L'Institutrice: « faire les gros yeux à vos partenaires » (``glare 2``: at joueur 2)."""
+
+    player: int
+
+    def __str__(self) -> str:
+        return f"glare {_seat_name(self.player)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,8 +538,15 @@ class End(Action):
         return "end"
 
 
-FIELD_RANGES = {"char": (0, 7), "to": (0, 4), "zone": (0, 4), "wish": (1, NUM_WISHES)}
-"""The range of every action field (characters 0-7, locations 0-4, wish numbers 1-38)."""
+FIELD_RANGES = {
+    "char": (0, 7),
+    "to": (0, 4),
+    "zone": (0, 4),
+    "wish": (1, NUM_WISHES),
+    "sound": (0, 2),
+    "player": (0, 3),
+}
+"""The range of every action field (characters 0-7, locations 0-4, wish numbers 1-38, seats 0-3)."""
 
 
 def _bad_field(action: Action) -> str:
@@ -459,6 +577,48 @@ SENDS = tuple(tuple(Send(c, z) for z in LOCATIONS) for c in CHARACTERS)
 DISCARDS = tuple(Discard(w) for w in range(NUM_WISHES + 1))
 HINTS = tuple(tuple(Hint(c, z) for z in LOCATIONS) for c in CHARACTERS)
 LAYS = tuple(Lay(w) for w in range(NUM_WISHES + 1))
+NAMES = tuple(Name(w) for w in range(NUM_WISHES + 1))
+CALLS = tuple(tuple(Call(c, z) for z in LOCATIONS) for c in CHARACTERS)
+SOUNDS = tuple(Sound(k) for k in range(3))
+MIMES = tuple(Mime(c) for c in CHARACTERS)
+REACHES = tuple(Reach(c) for c in CHARACTERS)
+REACH_PLAYERS = tuple(ReachPlayer(q) for q in range(4))
+KNOCKS = tuple(Knock(z) for z in LOCATIONS)
+STAND, SIT = Stand(), Sit()
+GLARES = tuple(Glare(q) for q in range(4))
+PRIVILEGE: dict[type, int] = {
+    Name: POETE,
+    Call: GARCON,
+    Sound: CHAT,
+    Mime: COMEDIENNE,
+    Reach: MENDIANTE,
+    ReachPlayer: MENDIANTE,
+    Knock: GARDIEN,
+    Stand: INSTITUTRICE,
+    Sit: INSTITUTRICE,
+    Glare: INSTITUTRICE,
+}
+"""Each table privilege's signal and the character whose heart gives it (the Policier's is the veto)."""
+SIGNALS = tuple(PRIVILEGE)
+SIGNAL_VERBS = ("name", "call", "meow", "hiss", "purr", "mime", "reach", "knock", "stand", "sit", "glare")
+
+
+def _free_signals(char: int, player: int, n: int) -> tuple[Action, ...]:
+    """The signals of ``char``'s privilege that do not depend on the hand."""
+    partners = [q for q in range(n) if q != player]
+    if char == CHAT:
+        return SOUNDS
+    if char == COMEDIENNE:
+        return MIMES
+    if char == MENDIANTE:
+        return (*REACHES, *(REACH_PLAYERS[q] for q in partners))
+    if char == GARDIEN:
+        return KNOCKS
+    if char == INSTITUTRICE:
+        return (STAND, SIT, *(GLARES[q] for q in partners))
+    return ()
+
+
 MOVE_TABLE = tuple(
     tuple(tuple(MOVES[c][z] for z in (CHAT_MOVES[at] if c == CHAT else NEIGHBOURS[at])) for at in LOCATIONS)
     for c in CHARACTERS
@@ -567,8 +727,14 @@ class PassanteOptions:
     open_hands: bool = False
     """Analysis variant: every wish hand is public (perfect communication)."""
     table_talk: bool = False
-    """The characters' table privileges as one signal: a player whose heart is on a character
-    may, once per turn, point at a character and a zone of one of their wishes (``hint``)."""
+    """Rules version 2's switch for the fold (``privileges="hint"``): True selects the fold
+    whatever ``privileges`` says."""
+    privileges: Literal["cards", "hint", "none"] = "cards"
+    """The table privileges (« Vous pouvez à présent … »): "cards" (the text) = each character's
+    own signal for the player whose heart is on it, once per turn on their turn (``name``,
+    ``call``, ``meow``/``hiss``/``purr``, ``mime``, ``reach``, ``knock``, ``stand``/``sit``/
+    ``glare``; the Policier's is the veto); "hint" = all folded into one ``hint X Z`` any player
+    with a heart may give; "none" = no signal at all (rules versions 1 and 2)."""
     lay_wishes: str = "choice"
     """« son possesseur peut la poser »: "choice" = laying a visible wish down is its owner's
     action (``lay N``, on their turn); "automatic" = the engine lays it the moment it is visible."""
@@ -599,6 +765,12 @@ class PassanteOptions:
             )
         if self.lay_wishes not in ("choice", "automatic"):
             raise ValueError(f"option 'lay_wishes' must be 'choice' or 'automatic', got {self.lay_wishes!r}")
+        if self.privileges not in ("cards", "hint", "none"):
+            raise ValueError(
+                f"option 'privileges' must be 'cards', 'hint' or 'none', got {self.privileges!r}"
+            )
+        if self.table_talk:
+            object.__setattr__(self, "privileges", "hint")
         if not 0 <= self.poete_min_discard <= 3:
             raise ValueError(
                 f"option 'poete_min_discard' must be between 0 and 3, got {self.poete_min_discard}"
@@ -607,7 +779,7 @@ class PassanteOptions:
 
 def passante_tensor_size(num_players: int) -> int:
     """Length of :meth:`PassanteState.observation_tensor` for ``num_players`` players."""
-    return 281 + 62 * num_players
+    return 319 + 73 * num_players
 
 
 HAND_SIZE = {2: 4, 3: 3, 4: 2}
@@ -635,7 +807,7 @@ class PassanteGame(Game):
     )
     Options: ClassVar[type] = PassanteOptions
     options: PassanteOptions
-    version: ClassVar[str] = "2"
+    version: ClassVar[str] = "3"
     legacy_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "1": {
             "lay_wishes": "automatic",
@@ -643,10 +815,13 @@ class PassanteGame(Game):
             "play_while_boarding": False,
             "omnibus_must_leave": True,
             "policier_veto": False,
-        }
+            "privileges": "none",
+        },
+        "2": {"privileges": "none"},
     }
     """Version 1 (before the text's readings became the defaults) laid wishes automatically,
-    drew cards only first thing, allowed no card while boarding, made the Omnibus leave, had no veto."""
+    drew cards only first thing, allowed no card while boarding, made the Omnibus leave, had no veto;
+    versions 1 and 2 had no table privileges but the ``table_talk`` fold."""
 
     @property
     def hand_size(self) -> int:
@@ -676,8 +851,12 @@ class PassanteGame(Game):
         universe += [*DRIVES, *PLAYS, *TARGETS]
         universe += [SENDS[c][z] for c in CHARACTERS for z in LOCATIONS if not (c == CHAT and z == PLACE)]
         universe += [*DISCARDS[1:], KEEP]
-        if self.options.table_talk:
+        if self.options.privileges == "hint":
             universe += [HINTS[c][z] for c in CHARACTERS for z in ZONES]
+        if self.options.privileges == "cards":
+            universe += [*NAMES[1:], *(CALLS[c][z] for c in CHARACTERS for z in ZONES), *SOUNDS, *MIMES]
+            universe += [*REACHES, *REACH_PLAYERS[: self.num_players], *KNOCKS, STAND, SIT]
+            universe += GLARES[: self.num_players]
         if self.options.lay_wishes == "choice":
             universe += LAYS[1:]
         if self.options.policier_veto:
@@ -710,28 +889,68 @@ class PassanteGame(Game):
                 "discard",
                 "keep",
                 "hint",
+                "name",
+                "call",
+                "meow",
+                "hiss",
+                "purr",
+                "mime",
+                "reach",
+                "knock",
+                "stand",
+                "sit",
+                "glare",
                 "lay",
                 "veto",
                 "allow",
                 "end",
             ),
         )
-        arity = {"draw": 0, "keep": 0, "end": 0, "veto": 0, "allow": 0, "move": 2, "send": 2, "hint": 2}.get(
-            verb, 1
-        )
+        arity = {
+            "draw": 0,
+            "keep": 0,
+            "end": 0,
+            "veto": 0,
+            "allow": 0,
+            "meow": 0,
+            "hiss": 0,
+            "purr": 0,
+            "stand": 0,
+            "sit": 0,
+            "move": 2,
+            "send": 2,
+            "hint": 2,
+            "call": 2,
+        }.get(verb, 1)
         if len(args) != arity:
             example = {
                 0: verb,
-                1: f"{verb} {'12' if verb in ('wish', 'discard', 'lay') else 'cafe' if verb in ('start', 'drive') else 'chat'}",
+                1: f"{verb} {'12' if verb in ('wish', 'discard', 'lay', 'name') else '2' if verb == 'glare' else 'cafe' if verb in ('start', 'drive', 'knock') else 'chat'}",
                 2: f"{verb} poete parc",
             }[arity]
             raise IllegalAction("notation", f"{verb!r} takes {arity} argument(s), e.g. {example!r}")
         try:
-            if verb in ("draw", "keep", "end", "veto", "allow"):
-                return {"draw": DRAW, "keep": KEEP, "end": END, "veto": VETO, "allow": ALLOW}[verb]
-            if verb in ("wish", "discard", "lay"):
+            if arity == 0:
+                return {
+                    "draw": DRAW,
+                    "keep": KEEP,
+                    "end": END,
+                    "veto": VETO,
+                    "allow": ALLOW,
+                    "meow": SOUNDS[0],
+                    "hiss": SOUNDS[1],
+                    "purr": SOUNDS[2],
+                    "stand": STAND,
+                    "sit": SIT,
+                }[verb]
+            if verb in ("wish", "discard", "lay", "name"):
                 w = parse_int(args[0], "wish number", 1, NUM_WISHES)
-                return {"wish": WISH_CARDS, "discard": DISCARDS, "lay": LAYS}[verb][w]
+                return {"wish": WISH_CARDS, "discard": DISCARDS, "lay": LAYS, "name": NAMES}[verb][w]
+            if verb == "glare" or (verb == "reach" and args[0][:1].isdigit()):
+                q = parse_int(args[0], "player number", 1, self.num_players) - 1
+                return GLARES[q] if verb == "glare" else REACH_PLAYERS[q]
+            if verb == "knock":
+                return KNOCKS[location_of(args[0])]
             if verb == "start":
                 z = location_of(args[0])
                 if z not in STARTS:
@@ -746,7 +965,7 @@ class PassanteGame(Game):
                 )
             if arity == 2:
                 z = location_of(args[1])
-                return {"move": MOVES, "send": SENDS, "hint": HINTS}[verb][c][z]
+                return {"move": MOVES, "send": SENDS, "hint": HINTS, "call": CALLS}[verb][c][z]
             table = {
                 "card": CHARACTER_CARDS,
                 "die": DIE_ROLLS,
@@ -754,6 +973,8 @@ class PassanteGame(Game):
                 "board": BOARDS,
                 "play": PLAYS,
                 "target": TARGETS,
+                "mime": MIMES,
+                "reach": REACHES,
             }[verb]
             return table[c]
         except ValueError as exc:
@@ -806,6 +1027,9 @@ class PassanteState(State):
         self.hinted = False
         self.boarding: tuple[int, ...] = ()
         self.hints: tuple[tuple[int, int, int], ...] = ()
+        """(player, character, zone) of every ``hint`` and every Garçon's ``call``, in order."""
+        self.signals: tuple[tuple[int, str], ...] = ()
+        """(player, notation) of every privilege signal given, in order (public)."""
         self.passante = ECOLE
         self.pdir = 1
         self.arrivals = 0
@@ -949,8 +1173,11 @@ class PassanteState(State):
             acts.append(PLAYS[self.char_hand[p]])
         moves = self._piece_moves()
         acts.extend(moves)
-        if opts.table_talk and not self.hinted and self.hearts[p] >= 0:
-            acts.extend(self._hints(p))
+        if not self.hinted and self.hearts[p] >= 0 and opts.privileges != "none":
+            if opts.privileges == "cards":
+                acts.extend(self._signals(p))
+            else:
+                acts.extend(self._hints(p))
         if not opts.must_move_twice or self.moves >= 2 or not moves:
             acts.append(END)
         return acts
@@ -990,6 +1217,16 @@ class PassanteState(State):
     def _hints(self, player: int) -> list[Action]:
         pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISH_CHARS[w]}
         return [HINTS[c][z] for c, z in sorted(pairs)]
+
+    def _signals(self, player: int) -> list[Action]:
+        """The signals of the privilege of the character ``player``'s heart is on."""
+        char = self.hearts[player]
+        if char == POETE:
+            return [NAMES[w] for w in self.hands[player]]
+        if char == GARCON:
+            pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISH_CHARS[w]}
+            return [CALLS[c][z] for c, z in sorted(pairs)]
+        return list(_free_signals(char, player, self.game.num_players))
 
     def _effect_actions(self) -> list[Action]:
         eff = self.eff
@@ -1153,10 +1390,14 @@ class PassanteState(State):
                 f"{self.player_name(p)} does not hold the {PIECE_TITLES[action.char]} card",
                 action,
             )
+        if isinstance(action, SIGNALS):
+            return self._explain_signal(action)
         if isinstance(action, Hint):
-            if not self.game.options.table_talk:
+            if self.game.options.privileges != "hint":
                 return IllegalAction(
-                    "no-talking", "players do not communicate (option table_talk is off)", action
+                    "no-talking",
+                    "no 'hint': the privileges are not folded into one hint (option privileges='hint')",
+                    action,
                 )
             if self.hinted:
                 return IllegalAction("hint", "one hint per turn", action)
@@ -1200,6 +1441,34 @@ class PassanteState(State):
                 action,
             )
         return IllegalAction("not-legal", f"{action} is not legal now ({phase_name})", action)
+
+    def _explain_signal(self, action: Action) -> IllegalAction:
+        p = self.turn_player
+        privileges = self.game.options.privileges
+        char = PRIVILEGE[type(action)]
+        verb = str(action).split()[0]
+        if privileges != "cards":
+            return IllegalAction(
+                "no-talking",
+                f"'{verb}' is the {PIECE_TITLES[char]}'s privilege; the cards' privileges are off "
+                f"(option privileges={privileges!r})",
+                action,
+            )
+        if self.hinted:
+            return IllegalAction("privilege", "one signal per turn", action)
+        if self.hearts[p] != char:
+            return IllegalAction(
+                "privilege",
+                f"only the player whose heart is on the {PIECE_TITLES[char]} may '{verb}'",
+                action,
+            )
+        if isinstance(action, Name):
+            return IllegalAction("privilege", f"wish {action.wish} is not in the player's hand", action)
+        if isinstance(action, Call):
+            return IllegalAction(
+                "privilege", "'call' names a character and the zone of a wish in hand", action
+            )
+        return IllegalAction("privilege", "'reach' and 'glare' point at another player of the game", action)
 
     def _explain_board(self, char: int) -> IllegalAction:
         action = BOARDS[char]
@@ -1279,7 +1548,7 @@ class PassanteState(State):
             self.proposed = action
             self.phase = VETO_PHASE
             return
-        if isinstance(action, (DrawCharacter, Move, Board, Drive, Play, Hint)):
+        if isinstance(action, (DrawCharacter, Move, Board, Drive, Play, Hint, *SIGNALS)):
             self.fresh = False  # a character card is drawn first thing in the turn, or not at all
         if self.pending:
             self._deal_wish(action.wish)  # type: ignore[attr-defined]
@@ -1334,9 +1603,21 @@ class PassanteState(State):
             self.hints = (*self.hints, (self.turn_player, action.char, action.zone))
             self.said = (*self.said, (len(self.history), self.turn_player, "call", action.char, action.zone))
             self.hinted = True
+        elif isinstance(action, SIGNALS):
+            self._signal(action)
         elif isinstance(action, End):
             self._end_turn()
         self._settle()
+
+    def _signal(self, action: Action) -> None:
+        p = self.turn_player
+        self.hinted = True
+        self.signals = (*self.signals, (p, str(action)))
+        if isinstance(action, Call):
+            self.hints = (*self.hints, (p, action.char, action.zone))
+            self.said = (*self.said, (len(self.history), p, "call", action.char, action.zone))
+        elif isinstance(action, Name):
+            self.said = (*self.said, (len(self.history), p, "name", action.wish, 0))
 
     def _vetoable(self, action: Action) -> bool:
         """Is ``action`` a move or a card the Policier's player may stop now?"""
@@ -1637,6 +1918,7 @@ class PassanteState(State):
             self.hinted,
             self.boarding,
             self.hints,
+            self.signals,
             self.passante,
             self.pdir,
             self.arrivals,
@@ -1699,8 +1981,10 @@ class PassanteState(State):
         wishes waiting to be dealt, Chat attractions left, Poète discards, per player hand,
         discard and fulfilled sizes (3 x n), and the flags fresh / hinted / last turn / ended /
         effect returns to the round; the turn's draw and veto flags, the vetoed pieces and card (10), and
-        the move or card waiting for the veto (piece or card 10, destination 5).  Length:
-        :func:`passante_tensor_size` (``281 + 62 * n``).
+        the move or card waiting for the veto (piece or card 10, destination 5); the table
+        privileges: the wishes named with the Poète's privilege (38), and per player the verb of
+        their latest signal (n x 11, in :data:`SIGNAL_VERBS` order; ``call`` and ``hint`` targets
+        are in the hints block).  Length: :func:`passante_tensor_size` (``319 + 73 * n``).
         """
         n = self.game.num_players
         see_all = self.game.options.open_hands
@@ -1811,6 +2095,16 @@ class PassanteState(State):
             out[i + OMNIBUS] = 1.0
         elif isinstance(proposed, Play):
             out[i + PLAY_BIT] = 1.0
+        i += 15
+        for _, _, kind, wish, _ in self.said:
+            if kind == "name":
+                out[i + wish - 1] = 1.0
+        i += NUM_WISHES
+        latest: dict[int, str] = {}
+        for q, text in self.signals:
+            latest[q] = text.split(" ", 1)[0]
+        for q, verb in latest.items():
+            out[i + 11 * q + SIGNAL_VERBS.index(verb)] = 1.0
         return out
 
     def _determinize(self, player: int, rng: random.Random) -> PassanteState:

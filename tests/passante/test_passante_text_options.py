@@ -241,7 +241,7 @@ def test_version_1_records_replay_with_the_old_defaults() -> None:
     record["options"] = {k: v for k, v in record["options"].items() if k not in old}
     replayed = gamelib.from_record(record)
     assert replayed == state and replayed.game.options.lay_wishes == "automatic"
-    assert gamelib.make("passante").version == "2"
+    assert gamelib.make("passante").version == "3"
 
 
 def test_random_play_reaches_every_new_action() -> None:
