@@ -10,6 +10,10 @@ prints the median and 90th percentile, in milliseconds, of
   share (clone, timeline, buttons, history list, status);
 * ``undo (drawn)``: one undo back to a position already shown, so its PNG is cached;
 * ``undo (cold)``: one undo with the drawing cache emptied first (a rewind far back, or a new view);
+* ``apply+redraw, seat 0's view``: the same from the first seat's view (the history as that seat
+  saw it, ``state.public_history(0)``, and the board drawn from its perspective);
+* ``autoplay beat``: one beat of autoplay (what the Play widget's timer calls): the seated agent
+  (random here) or chance moves, and everything is redrawn;
 * ``play-to-end``: the random agents finish a game from the start (one redraw at the end), with
   the number of actions it took;
 * for Fugitive, ``apply+belief``: apply with the detective's belief panel live.
@@ -69,15 +73,25 @@ def measure_game(name: str, actions: int) -> list[tuple[str, str, str]]:
     bare = Stepper(game, seed=1)
     bare._render = lambda state, perspective: (b"", "")  # type: ignore[method-assign]
     bare_times = [timed(lambda text=text: bare.apply(text)) for text in line]
+    seat = Stepper(game, seed=1, perspective=0)
+    seat_times = []
+    for text in line:
+        seat_times.append(timed(lambda text=text: seat.apply(text)))
+        assert seat.error == "", seat.error
+    random_seats = {"random": RandomAgent()}
+    beats = Stepper(game, seed=1, agents=random_seats)
+    beat_times = [timed(beats.autoplay_tick) for _ in line]
     play_times, lengths = [], []
     for seed in range(3):
-        fresh = Stepper(game, seed=seed)
+        fresh = Stepper(game, seed=seed, agents=random_seats)
         play_times.append(timed(fresh.play_to_end))
         assert fresh.state.is_terminal(), fresh.error
         lengths.append(len(fresh.history))
     rows = [
         (name, f"apply+redraw ({drawn})", ms(apply_times)),
         (name, "apply, stepper only (no drawing)", ms(bare_times)),
+        (name, "apply+redraw, seat 0's view", ms(seat_times)),
+        (name, "autoplay beat (random agents)", ms(beat_times)),
         (name, "undo (drawn)", ms(undo_times)),
         (name, "undo (cold)", ms(cold_times)),
         (name, f"play-to-end ({statistics.median(lengths):.0f} actions)", ms(play_times)),

@@ -20,7 +20,7 @@ import ipywidgets as W
 
 import gamelib
 from gamelib import State
-from widgets.stepper import PanelFactory, Stepper, words
+from widgets.stepper import PNG_SPEED, PanelFactory, Stepper, words
 
 _PNG_CACHE_SIZE = 32
 
@@ -50,7 +50,7 @@ class BiddingPanel:
 
             figure = draw_auction(state, perspective=seat)  # type: ignore[arg-type]
             buffer = io.BytesIO()
-            figure.savefig(buffer, format="png", dpi=self.dpi)
+            figure.savefig(buffer, format="png", dpi=self.dpi, pil_kwargs=PNG_SPEED)
             png = buffer.getvalue()
             self._cache[key] = png
             while len(self._cache) > _PNG_CACHE_SIZE:

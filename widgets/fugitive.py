@@ -32,7 +32,7 @@ import gamelib
 from gamelib import State
 from gamelib.agents import make_agent
 from gamelib.agents.registry import default_agents
-from widgets.stepper import PanelFactory, Stepper, words
+from widgets.stepper import PNG_SPEED, PanelFactory, Stepper, words
 
 FUGITIVE, DETECTIVE = 0, 1
 _PNG_CACHE_SIZE = 32
@@ -186,7 +186,7 @@ class BeliefPanel:
             )
             draw_belief(belief, ax=axes, last=last)
             buffer = io.BytesIO()
-            figure.savefig(buffer, format="png", dpi=self.dpi)
+            figure.savefig(buffer, format="png", dpi=self.dpi, pil_kwargs=PNG_SPEED)
             png = buffer.getvalue()
             self._png_cache[key] = png
             while len(self._png_cache) > _PNG_CACHE_SIZE:
