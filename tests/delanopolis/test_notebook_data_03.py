@@ -1,0 +1,75 @@
+"""Notebook 03's stored experiments (notebooks/data/delanopolis_*.csv) are what their command computes.
+
+Each file says how it was made (``python notebooks/data/delanopolis_experiments.py NAME``), with its
+parameters and the gamelib version.  A small slice of each (the first games of every configuration,
+same seeds) is recomputed here and must equal the stored rows exactly.  If the Delanopolis engine or
+its agents change what is played, this fails: run the command again and re-execute the notebook.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import gamelib
+from gamelib.analysis.stored import default_params, load, path_of, verify
+
+pytest.importorskip("pandas")
+
+DATA = Path(__file__).resolve().parents[2] / "notebooks" / "data"
+_spec = importlib.util.spec_from_file_location("delanopolis_experiments", DATA / "delanopolis_experiments.py")
+assert _spec is not None and _spec.loader is not None
+experiments = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(experiments)
+
+NAMES = list(experiments.EXPERIMENTS)
+
+
+def test_every_experiment_has_a_slice_and_a_stored_file():
+    assert set(experiments.SLICES) == set(NAMES)
+    for name in NAMES:
+        assert name.startswith("delanopolis_")
+        assert path_of(name, DATA).exists(), f"run: {experiments.command(name)}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_provenance_names_the_command_and_the_stored_parameters(name):
+    meta = load(name, DATA).attrs["provenance"]
+    assert meta["command"] == experiments.command(name)
+    assert meta["gamelib"] == gamelib.__version__
+    assert meta["params"] == default_params(experiments.EXPERIMENTS[name])
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_slice_recomputes_exactly(name):
+    fresh = verify(name, experiments.EXPERIMENTS[name], DATA, **experiments.SLICES[name])
+    stored = load(name, DATA)
+    # every configuration of the stored file is in the slice (a prefix of each, not of the file)
+    keys = [
+        c
+        for c in stored.columns
+        if c not in ("game", "seed", "mayor", "outcome", "mayor_wins", "mayor_terrains", "actions")
+    ]
+    assert len(fresh.drop_duplicates(keys)) == len(stored.drop_duplicates(keys))
+
+
+def test_the_rows_follow_outcome_rates():
+    """A configuration's rows count what analysis.outcome_rates counts (same seeds, same agents)."""
+    from gamelib.delanopolis.agents import RoleAgent
+    from gamelib.delanopolis.analysis import outcome_rates
+
+    rows = experiments.game_rows(4, {}, [RoleAgent()] * 4, games=6, seed=0)
+    rates = outcome_rates(4, {}, agents=[RoleAgent()] * 4, games=6, seed=0)
+    assert sum(r["mayor_wins"] for r in rows) / 6 == rates.mayor_wins
+    assert sum(r["outcome"] == "president" for r in rows) / 6 == rates.president
+    assert sum(r["mayor_terrains"] for r in rows) / 6 == rates.mean_mayor_terrains
+
+
+def test_the_notebook_loads_every_stored_experiment():
+    source = (DATA.parent / "03_delanopolis.ipynb").read_text(encoding="utf-8")
+    assert "RECOMPUTE = False" in source
+    for name, compute in experiments.EXPERIMENTS.items():
+        short = name.removeprefix("delanopolis_")
+        assert f'stored(\\"{short}\\", \\"{compute.__name__}\\")' in source, name
