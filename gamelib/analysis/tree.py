@@ -42,7 +42,7 @@ class TreeSize:
     decision_nodes: list[int] = field(default_factory=list)
     """Histories where each player acts."""
     information_states: list[int] = field(default_factory=list)
-    """Distinct ``observation(player)`` views where each player acts (perfect recall)."""
+    """Distinct ``information_state_string(player)`` where each player acts (perfect recall)."""
     depth: int = 0
     """The longest history, in actions."""
 
@@ -62,7 +62,7 @@ def tree_size(game: Game, seed: int = 0, max_histories: int = 1_000_000) -> Tree
 
     Chance nodes branch on every outcome (``chance_outcomes``), so the count does not depend on
     ``seed`` for games whose chance is explicit.  Information states are the distinct
-    ``repr(state.observation(player))`` at that player's decisions: the same key OpenSpiel's CFR
+    ``state.information_state_string(player)`` at that player's decisions: the key OpenSpiel's CFR
     uses through :mod:`gamelib.interop.openspiel`.  Raises :class:`TreeTooLarge` as soon as more
     than ``max_histories`` histories have been seen.
     """
@@ -87,7 +87,7 @@ def tree_size(game: Game, seed: int = 0, max_histories: int = 1_000_000) -> Tree
             actions = [a for a, _ in state.chance_outcomes()]
         else:
             size.decision_nodes[player] += 1
-            seen[player].add(repr(state.observation(player)))
+            seen[player].add(state.information_state_string(player))
             actions = state.legal_actions()
         for action in actions:
             child = state.clone()
