@@ -19,7 +19,7 @@ from gamelib.core.drawing import (
     Backdrop,
     Labels,
 )
-from gamelib.core.i18n import Wording, language
+from gamelib.core.i18n import Wording, language, using_language
 from gamelib.getonboard.board import (
     DARK_LOVERS,
     ENTRANCE,
@@ -378,8 +378,9 @@ def _legend(state: GetOnBoardState, ax: Axes) -> None:
     """
     ax.axis("off")
     rome = state.board.city == "rome"
-    key = functools.partial(_map_key, rome)
-    ax.add_artist(Backdrop(("map key", rome, language()), key, zorder=1))
+    lang = language()
+    key = functools.partial(_map_key, rome, lang)
+    ax.add_artist(Backdrop(("map key", rome, lang), key, zorder=1))
     labels, marks, strokes = Labels(), Marks(), Strokes()
     top = ax.get_ylim()[1] - (KEY_ROWS + 0.5) * KEY_ROW - 0.1
     for p in range(state.num_players):
@@ -398,8 +399,17 @@ def _legend(state: GetOnBoardState, ax: Axes) -> None:
     _emit_key(ax, labels, marks, strokes)
 
 
-def _map_key(rome: bool, ax: Axes) -> None:
-    """The legend of the map: every feature's badge, the river, the streets, the markings."""
+def _map_key(rome: bool, lang: str, ax: Axes) -> None:
+    """The legend of the map: every feature's badge, the river, the streets, the markings.
+
+    Written in ``lang``, the language in force when the figure was made: the key is cached and
+    may be rendered later, after the language switched.
+    """
+    with using_language(lang):
+        _write_map_key(rome, ax)
+
+
+def _write_map_key(rome: bool, ax: Axes) -> None:
     labels, marks, strokes = Labels(), Marks(), Strokes()
     top = ax.get_ylim()[1] - 0.5 * KEY_ROW - 0.05
 

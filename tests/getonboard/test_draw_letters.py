@@ -56,3 +56,31 @@ def test_column_letters_keep_their_bars(dpi: int, tight: bool) -> None:
         rows = slice(int(y_top - box.y1) - 2, int(np.ceil(y_top - box.y0)) + 2)
         found = max(_runs(image[rows, x + dx]) for dx in (-1, 0, 1))
         assert found == bars, f"{letter} at {dpi} dpi (tight={tight}): {found} bars, expected {bars}"
+
+
+def test_the_map_key_keeps_the_language_of_its_figure() -> None:
+    """A figure made in French and shown after switching back to English must not leave an English
+    key cached for later French drawings (nor the reverse)."""
+    import io
+
+    import gamelib
+    from gamelib.core.drawing import text_boxes
+    from gamelib.core.i18n import using_language
+
+    state = gamelib.make("getonboard").new_game(seed=0)
+
+    def texts(fig: object) -> set[str]:
+        return {box.string for box in text_boxes(fig)}  # type: ignore[arg-type]
+
+    with using_language("fr"):
+        french = state.draw()
+    french.savefig(io.BytesIO(), format="png", dpi=72)  # rendered while English is in force
+    with using_language("fr"):
+        again = state.draw()
+        again.savefig(io.BytesIO(), format="png", dpi=72)
+        french_texts = texts(again)
+    english = state.draw()
+    english.savefig(io.BytesIO(), format="png", dpi=72)
+    assert french_texts != texts(english)
+    assert any("fleuve" in t for t in french_texts), sorted(french_texts)
+    assert not any("river" in t for t in french_texts)
