@@ -298,7 +298,7 @@ def _draw_panel(
     score = state.score()
     y = PANEL_TOP
     if state.phase == OVER:
-        verdict = WORDS("rating", text=textwrap.shorten(rating_text(score), 70, placeholder="…"))
+        verdict = WORDS("rating", text=textwrap.shorten(rating_text(score), 62, placeholder="…"))
     else:
         left = state.game.total_turns - state.turns
         verdict = WORDS("turns_left", left=left, arrivals=state.arrivals, players=state.game.num_players)
@@ -311,7 +311,7 @@ def _draw_panel(
         va="center",
         weight="bold",
     )
-    labels.add(X_MAX - 0.3, y, verdict, 12, colour="#555", ha="right", va="center", style="italic")
+    labels.add(X_MAX - 0.3, y, verdict, 11, colour="#555", ha="right", va="center", style="italic")
     top = y - 0.75
     half = (X_MAX - X_MIN) / 2
     for p in range(state.game.num_players):
