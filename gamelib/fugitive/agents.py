@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 
 from gamelib.core.game import Action
-from gamelib.fugitive.analysis import belief
+from gamelib.fugitive.analysis import MEASURES, belief
 from gamelib.fugitive.rules import (
     ADDS,
     D_DRAW,
@@ -160,12 +160,23 @@ class FugitiveHeuristic:
 
 
 class BeliefDetective:
-    """Names the most probable hideout under the exact belief; a series when two or more are certain."""
+    """Names the most probable hideout under the exact belief; a series when two or more are certain.
+
+    ``measure`` weighs the fugitive's possible worlds (:func:`gamelib.fugitive.belief.belief`):
+    ``"deals"`` (default, what shuffled decks imply) or ``"worlds"`` (each world once).
+    """
 
     name = "belief-detective"
 
+    def __init__(self, measure: str = "deals") -> None:
+        if measure not in MEASURES:
+            raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
+        self.measure = measure
+
     def __repr__(self) -> str:
-        return "BeliefDetective()"
+        return (
+            "BeliefDetective()" if self.measure == "deals" else f"BeliefDetective(measure={self.measure!r})"
+        )
 
     def act(self, state: FugitiveState, player: int, rng: random.Random) -> Action:  # type: ignore[override]
         state = _check(state)
@@ -177,7 +188,7 @@ class BeliefDetective:
             return legal[int(rng.random() * len(legal))]
         if MANHUNT_CALL in legal:
             return MANHUNT_CALL  # the last turn: a manhunt finds at least what any series would
-        b = belief(state)
+        b = belief(state, measure=self.measure)
         last = state.last
         blocked = state.face_up | state.dhand
         certain = [v for v in b.certain_numbers() if 1 <= v < last and not blocked >> v & 1]
@@ -204,7 +215,7 @@ class BeliefDetective:
     def _draw_deck(self, state: FugitiveState) -> int:
         """The deck just ahead of the fugitive: its cards are the ones it would lay next."""
         frontier = state.highest_revealed()
-        b = belief(state)
+        b = belief(state, measure=self.measure)
         newest = len(state.hideouts) - 1
         if newest in b.position_probs:
             frontier = max(frontier, b.most_likely(newest))

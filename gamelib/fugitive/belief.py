@@ -701,7 +701,15 @@ class _Programme:
         return sum(x * _coef(marks + jp, need) for jp, x in enumerate(conv) if x)
 
 
-def _build(facts: _Facts, measure: str, relaxed: bool = False, max_edges: int | None = None) -> _Programme:
+def _build(
+    facts: _Facts,
+    measure: str,
+    relaxed: bool = False,
+    max_edges: int | None = None,
+    fixed: dict[int, int] | None = None,
+) -> _Programme:
+    """The programme of ``facts``; ``fixed`` (position -> value) keeps only the worlds with those
+    face-down hideouts (tests count a marginal that way, independently of the backward pass)."""
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
     size = facts.size
@@ -741,6 +749,8 @@ def _build(facts: _Facts, measure: str, relaxed: bool = False, max_edges: int | 
     prog.known_at = known_at
     # the values each position may hold: reachable from the start and on to the end
     reach = _reachable(facts)
+    for i, v in (fixed or {}).items():
+        reach[i] &= 1 << v
     top = facts.last - 1
     spans = [0]
     prog.fixed_fp = [0]
@@ -795,7 +805,9 @@ def _build(facts: _Facts, measure: str, relaxed: bool = False, max_edges: int | 
                 layer[dst] = get(dst, 0) + weight * w
         if max_edges is not None and edges > max_edges:
             raise BeliefTooLarge(f"more than {max_edges:,} edges to count this position's worlds")
-        forward.append({k: v for k, v in layer.items() if v})
+        # keep states whose signed weight (the footprint identity) cancels to 0: the paths of one
+        # hideout value through them need not cancel, and the marginals walk them backward
+        forward.append(layer)
     prog.forward, prog.edges = forward, edges
     total = 0
     for key, weight in forward[-1].items():
@@ -1160,8 +1172,10 @@ def _card_locations(
     facts = prog.facts
     _backward(prog)
     class_of = facts.tables.class_of
-    finals = prog.finals
-    shares = {key: [float(x) for x in _shares(prog, key)] for key in finals}
+    # every final state, even one whose signed weight (the footprint identity) cancels to 0:
+    # its weighted shares need not cancel
+    shares = {key: [float(x) for x in _shares(prog, key)] for key in prog.forward[-1]}
+    shares = {key: s for key, s in shares.items() if any(s)}
     interest = sorted(
         {class_of[v] for i in range(1, facts.size + 1) if prog.hidden[i] for v in prog.values[i]}
     )
@@ -1325,6 +1339,9 @@ def determinize(
 
 
 _ATTEMPTS = 2000
+"""Samples of the relaxed programme tried before giving up (each one is replayed)."""
+_SAMPLER_STATS = {"calls": 0, "attempts": 0, "worst": 0}
+"""Rejection-sampling tallies of the detective's seat: determinize calls, worlds tried, most in one call."""
 
 
 def _deal_slots(state: FugitiveState) -> list[tuple[int, int, int, int]]:
@@ -1360,7 +1377,10 @@ def _determinize_detective(state: FugitiveState, rng: random.Random, measure: st
     slots = [s for s in _deal_slots(state) if s[1] == FUGITIVE]
     setups = len(state.layout.setup_deals)
     group_of_card = facts.tables.group_of
-    for _ in range(_ATTEMPTS):
+    _SAMPLER_STATS["calls"] += 1
+    for attempt in range(1, _ATTEMPTS + 1):
+        _SAMPLER_STATS["attempts"] += 1
+        _SAMPLER_STATS["worst"] = max(_SAMPLER_STATS["worst"], attempt)
         values, stacks, hand = _sample_world(facts, rng, measure)
         # which deal brought each of the fugitive's deck cards: laid at i -> drawn before i
         assignment: dict[int, int] = {}

@@ -398,3 +398,15 @@ def test_an_edge_budget_refuses_a_big_count_cleanly() -> None:
     full = belief(state)  # no budget: counted in full
     assert full.worlds > 0
     assert belief(state, max_edges=1) is full  # a counted position is remembered
+
+
+def test_belief_detective_takes_a_measure() -> None:
+    from gamelib.fugitive.agents import BeliefDetective, FugitiveHeuristic
+
+    assert repr(BeliefDetective()) == "BeliefDetective()" and BeliefDetective().measure == "deals"
+    worlds = BeliefDetective(measure="worlds")
+    assert repr(worlds) == "BeliefDetective(measure='worlds')"
+    with pytest.raises(ValueError, match="measure"):
+        BeliefDetective(measure="uniform")
+    final = gamelib.play(gamelib.make("fugitive"), [FugitiveHeuristic(), worlds], seed=4)
+    assert final.is_terminal()

@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 
 import gamelib
-from gamelib.fugitive.analysis import belief, determinize
+from gamelib.core.checks import determinize_problems
+from gamelib.fugitive.analysis import MEASURES, belief, determinize
 from gamelib.fugitive.rules import DETECTIVE, FUGITIVE, SETUP, FugitiveState
 
 
@@ -69,8 +70,8 @@ def test_worlds_differ_from_the_truth_sometimes() -> None:
     assert len(worlds) > 1, "determinize must sample, not copy the truth"
 
 
-def first_turn_state() -> FugitiveState:
-    state = gamelib.make("fugitive").new_game(seed=2)
+def first_turn_state(**options: object) -> FugitiveState:
+    state = gamelib.make("fugitive", options=options).new_game(seed=2)
     for line in ("deal 9", "deal 11", "deal 13", "deal 20", "deal 22", "hide 2", "done", "pass"):
         state.apply(line)
     assert isinstance(state, FugitiveState)
@@ -131,21 +132,136 @@ def test_fugitive_sampling_is_uniform_over_detective_hands() -> None:
 
 
 def test_fugitive_sampling_respects_the_detectives_guesses() -> None:
-    # a number the detective named cannot have been in its hand at that moment
-    state = first_turn_state()
-    for line in ("draw 3", "deal 30", "draw 3", "deal 31", "guess 35"):
-        state.apply(line)
-    for line in ("draw 1", "deal 4", "pass", "draw 3", "deal 32"):
-        state.apply(line)
-    rng = random.Random(5)
-    for _ in range(200):
-        world = determinize(state, FUGITIVE, rng)
-        deals = [str(a) for a in world.history]
-        # 35 may come with the last deal (after the guess), never with the first two
-        first_two = [d for d in deals[: deals.index("guess 35")] if d.startswith("deal 3")]
-        assert "deal 35" not in first_two[-2:]
+    # with refuse_known_numbers, a number the detective named cannot have been in its hand then;
+    # by default (the rule text) it may name a card it holds, so 35 may come with any deal
+    early = {}
+    for refuse in (True, False):
+        state = first_turn_state(refuse_known_numbers=refuse)
+        for line in ("draw 3", "deal 30", "draw 3", "deal 31", "guess 35"):
+            state.apply(line)
+        for line in ("draw 1", "deal 4", "pass", "draw 3", "deal 32"):
+            state.apply(line)
+        rng = random.Random(5)
+        early[refuse] = 0
+        for _ in range(200):
+            world = determinize(state, FUGITIVE, rng)
+            deals = [str(a) for a in world.history]
+            # 35 may come with the last deal (after the guess); before it only if it may be named held
+            first_two = [d for d in deals[: deals.index("guess 35")] if d.startswith("deal 3")]
+            early[refuse] += "deal 35" in first_two[-2:]
+    assert early[True] == 0 and early[False] > 0, early
 
 
 def test_determinize_rejects_unknown_players() -> None:
     with pytest.raises(ValueError, match="player"):
         determinize(first_turn_state(), 2, random.Random(0))
+
+
+# ------------------------------------------------------------------------------ both measures
+def small_deck_state(escape: int, seed: int, steps: int) -> FugitiveState:
+    game = gamelib.make("fugitive", options={"escape_card": escape})
+    rng = random.Random(seed)
+    state = game.new_game(seed=seed)
+    for _ in range(steps):
+        if state.is_terminal():
+            break
+        if state.current_player == gamelib.CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert isinstance(state, FugitiveState)
+    return state
+
+
+# small decks (escape card 10 or 12) and one early published position whose two measures differ
+MEASURED = [("small", 12, 11, 14), ("small", 12, 10, 18), ("small", 10, 2, 14), ("published", 42, 14, 30)]
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize(("kind", "escape", "seed", "steps"), MEASURED)
+def test_determinize_samples_the_exact_belief_of_each_measure(
+    measure: str, kind: str, escape: int, seed: int, steps: int
+) -> None:
+    """Hideout values (per position) and hand cards of the sampled worlds against the exact belief.
+
+    Pearson's chi-square per face-down position and a binomial test per card in hand, at the
+    0.1% level split over the tests (Bonferroni): a sampler off by a few percent fails.
+    """
+    scipy_stats = pytest.importorskip("scipy.stats")
+    state = small_deck_state(escape, seed, steps) if kind == "small" else random_state(seed, steps)
+    b = belief(state, measure=measure)
+    assert b.exact and b.measure == measure
+    hidden = state.hidden_positions()
+    assert hidden
+    rng = random.Random(1000 + seed)
+    samples = 1200
+    at = {i: Counter() for i in hidden}
+    hand: Counter[int] = Counter()
+    for _ in range(samples):
+        world = determinize(state, DETECTIVE, rng, measure=measure)
+        for i in hidden:
+            at[i][world.hideouts[i]] += 1
+        hand.update(world.fugitive_hand)
+    cards = [v for v in range(1, state.last) if 0 < b.hand_prob[v] < 1]
+    tests = len(hidden) + len(cards)
+    level = 1e-3 / tests
+    for i in hidden:
+        support = [v for v in range(43) if b.position_probs[i][v] > 0]
+        assert set(at[i]) <= set(support), (i, at[i], support)
+        if len(support) > 1:
+            observed = [at[i][v] for v in support]
+            expected = [samples * b.position_probs[i][v] for v in support]
+            assert scipy_stats.chisquare(observed, expected).pvalue > level, (i, observed, expected)
+    for v in cards:
+        assert scipy_stats.binomtest(hand[v], samples, b.hand_prob[v]).pvalue > level, (
+            v,
+            hand[v],
+            b.hand_prob[v],
+        )
+    for v in range(43):
+        if b.hand_prob[v] == 0:
+            assert hand[v] == 0, v
+
+
+@pytest.mark.parametrize("measure", MEASURES)
+@pytest.mark.parametrize(
+    ("seed", "steps", "escape"), [(s, t, e) for s in range(4) for t in (14, 30, 60) for e in (42, 10)]
+)
+def test_the_determinized_history_is_rewritten_and_replays_to_itself(
+    measure: str, seed: int, steps: int, escape: int
+) -> None:
+    state = small_deck_state(escape, seed, steps)
+    if state.phase == SETUP:
+        pytest.skip("setup deal")
+    rng = random.Random(seed)
+    world = determinize(state, DETECTIVE, rng, measure=measure)
+    assert gamelib.from_record(world.to_record()) == world
+    assert world.observation(DETECTIVE) == state.observation(DETECTIVE)
+    assert world.public_history(DETECTIVE) == state.public_history(DETECTIVE)
+    assert world.information_state(DETECTIVE) == state.information_state(DETECTIVE)
+    # the generic check of core: the detective (seat 1) and the fugitive (seat 0) are shown the same
+    assert determinize_problems(state, DETECTIVE, rng) == []
+    assert determinize_problems(state, FUGITIVE, rng) == []
+
+
+def test_the_rejection_sampler_accepts_quickly_and_gives_up_in_bounded_time(monkeypatch) -> None:
+    from gamelib.fugitive import belief as belief_module
+
+    stats = belief_module._SAMPLER_STATS
+    before = dict(stats)
+    rng = random.Random(0)
+    for seed in range(6):
+        state = random_state(seed, 40)
+        if state.phase == SETUP or state.is_terminal():
+            continue
+        for _ in range(5):
+            determinize(state, DETECTIVE, rng)
+    calls = stats["calls"] - before["calls"]
+    attempts = stats["attempts"] - before["attempts"]
+    assert calls > 0 and attempts / calls < 10, (calls, attempts)
+    # a world the rules always refuse: the sampler stops after _ATTEMPTS tries with a clear error
+    monkeypatch.setattr(belief_module, "_ATTEMPTS", 25)
+    monkeypatch.setattr(belief_module, "_replay", lambda state, actions: None)
+    state = random_state(2, 30)
+    with pytest.raises(RuntimeError, match="no consistent world"):
+        determinize(state, DETECTIVE, rng)

@@ -109,13 +109,25 @@ class Tally:
     deck: Counter[int] = dataclasses.field(default_factory=Counter)
 
 
+def seen_by_detective(state: FugitiveState) -> int:
+    """Mask of the cards the detective sees: its hand, the face-up hideouts and the sprint cards
+    shown under them (read from its observation: mid-stack the escape card is face up already)."""
+    seen = state.face_up | state.dhand
+    for value, _, cards in state.observation(DETECTIVE).hideouts:
+        if value is not None:
+            seen |= 1 << value
+        for c in cards or ():
+            seen |= 1 << c
+    return seen
+
+
 def candidate_worlds(
     state: FugitiveState,
 ) -> Iterator[tuple[dict[int, int], dict[int, tuple[int, ...]], set[int]]]:
     """Every filling of the face-down cards with cards the detective cannot see (rules unchecked)."""
     last = state.last
     hidden = state.hidden_positions()
-    seen = state.face_up | state.dhand
+    seen = seen_by_detective(state)
     unseen = [c for c in range(1, last) if not seen >> c & 1]
     hand_size = state.fhand.bit_count()
     escape_in_hand = last not in state.hideouts
@@ -194,7 +206,7 @@ def brute_force(state: FugitiveState, game: gamelib.Game | None = None) -> Tally
     """Every world consistent with the detective's view of ``state`` under ``game``'s rules."""
     game = game or state.game
     tally = Tally(at={i: Counter() for i in state.hidden_positions()})
-    seen = state.face_up | state.dhand
+    seen = seen_by_detective(state)
     unseen = {c for c in range(1, state.last) if not seen >> c & 1}
     for values, stacks, hand in candidate_worlds(state):
         if not replays(state, game, values, stacks, hand):
@@ -272,8 +284,10 @@ def test_belief_equals_the_exhaustive_enumeration(
         assert_equal(got, brute_force(state, relaxed))
 
 
-def hand_built(escape: int, edition: int, canonical: bool, lines: list[str]) -> FugitiveState:
-    options = {"escape_card": escape, "edition": edition, "canonical_order": canonical}
+def hand_built(
+    escape: int, edition: int, canonical: bool, lines: list[str], **extra: object
+) -> FugitiveState:
+    options = {"escape_card": escape, "edition": edition, "canonical_order": canonical, **extra}
     state = gamelib.make("fugitive", options=options).new_game(seed=0)
     for line in lines:
         state.apply(line)
@@ -418,9 +432,10 @@ def test_determinize_is_uniform_over_the_listed_worlds() -> None:
 def test_fugitive_seat_keeps_a_canonical_series_legal() -> None:
     # escape card 12: decks 4-5, 6-8, 9-11.  The detective drew one card of deck 2 and one of
     # deck 3, then started a series with 10: in canonical order a higher nameable number must
-    # exist, so its deck-3 card cannot be 11 (nor 10, which it named): it is 9
+    # exist, so (with refuse_known_numbers: a held card is not nameable) its deck-3 card cannot
+    # be 11 (nor 10, which it named): it is 9
     lines = ["deal 5", "hide 2", "sprint 5", "done", "pass", "draw 2", "deal 8", "draw 3", "deal 9", "add 10"]
-    state = hand_built(12, 1, True, lines)
+    state = hand_built(12, 1, True, lines, refuse_known_numbers=True)
     rng = random.Random(3)
     second: Counter[int] = Counter()
     for _ in range(60):
@@ -430,7 +445,7 @@ def test_fugitive_seat_keeps_a_canonical_series_legal() -> None:
         second.update(c for c in world.detective_hand if c in (6, 7, 8))
     assert set(second) == {6, 7, 8}  # the other card is still sampled
     # without canonical order the same history lets 11 be the deck-3 card
-    loose = hand_built(12, 1, False, lines)
+    loose = hand_built(12, 1, False, lines, refuse_known_numbers=True)
     assert any(determinize(loose, FUGITIVE, rng).dhand >> 11 & 1 for _ in range(60))
 
 
