@@ -173,11 +173,6 @@ def test_the_belief_panel_follows_moves_undo_and_redo() -> None:
 
 
 @needs_analysis
-@pytest.mark.xfail(
-    reason="gamelib.fugitive.belief(max_edges=...) gives negative probabilities (seed 2, 132 actions): "
-    "reported to the Fugitive owner",
-    strict=False,
-)
 def test_the_belief_panel_survives_whole_games() -> None:
     """Positions all along random games get a belief: the panel never reports an error.
 

@@ -68,25 +68,8 @@ def mid_game(name: str, seed: int) -> State:
     return state
 
 
-def converted(name: str) -> bool:
-    """Whether the game is on the core information protocol (its hooks, not the old overrides)."""
-    cls = type(gamelib.make(name).new_game(seed=0))
-    if gamelib.make(name).info.perfect_information:
-        return "determinize" not in vars(cls) and "observation" not in vars(cls)
-    return all(hook in vars(cls) for hook in ("_determinize", "_hidden_steps")) and not any(
-        old in vars(cls) for old in ("determinize", "observation")
-    )
-
-
 CASES = [
-    pytest.param(
-        name,
-        seat,
-        marks=[]
-        if converted(name)
-        else [pytest.mark.xfail(reason=f"{name} not on the core information protocol yet", strict=False)],
-        id=f"{name}-seat{seat}",
-    )
+    pytest.param(name, seat, id=f"{name}-seat{seat}")
     for name in gamelib.registered_games()
     for seat in range(gamelib.make(name).num_players)
 ]
@@ -97,10 +80,7 @@ def test_a_seat_is_shown_the_same_for_a_position_and_its_determinization(name: s
     rng = random.Random(seat)
     for seed in (1, 2, 3):
         state = mid_game(name, seed)
-        try:
-            world = state.determinize(seat, rng)
-        except ValueError as exc:  # the game's own bug, caught by tests/test_information.py too
-            pytest.xfail(f"{name}: determinize({seat}) fails after {len(state.history)} actions: {exc}")
+        world = state.determinize(seat, rng)
         problems = differences(seat_view(state, seat), seat_view(world, seat))
         assert not problems, f"{name}, seat {seat}, seed {seed}, {len(state.history)} actions: {problems[:3]}"
 
