@@ -65,8 +65,9 @@ PANELS: dict[str, tuple[tuple[str | None, str], ...]] = {
 """The panels each game offers, with the ``GameInfo`` capability each needs (None: none):
 ``panels="auto"`` shows those whose capability the game declares."""
 
-RATINGS: dict[str, str] = {"passante": "gamelib.passante.rules:rating"}
-"""Cooperative games whose final score has a rating text: ``"module:function(score) -> str"``."""
+RATINGS: dict[str, str] = {"passante": "gamelib.passante.draw:rating_text"}
+"""Cooperative games whose final score has a rating text, in the language in force:
+``"module:function(score) -> str"``."""
 
 
 class Panel(Protocol):

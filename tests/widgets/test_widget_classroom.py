@@ -153,14 +153,30 @@ def test_hot_seat_with_an_agent_seat_autoplays_the_agent() -> None:
 
 # ---------------------------------------------------------------- the end of a cooperative game
 def test_a_finished_passante_game_says_its_score_and_rating() -> None:
-    from gamelib.passante.rules import rating
+    from gamelib.passante.draw import rating_text
 
     stepper = Stepper("passante", seed=3)
     assert stepper.play_to_end(), stepper.error
     score = round(stepper.state.returns()[0])
     status = stepper.status.value
-    assert f"score {score}" in status and "draw" not in status
-    assert rating(score)[:20] in status.replace("&#x27;", "'")
+    assert f"score {score}: {rating_text(score)}" in status and "draw" not in status
+    with gamelib.core.i18n.using_language("fr"):
+        stepper.refresh()
+        assert f"score {score} : {rating_text(score)}" in stepper.status.value
+        assert "partie terminée" in stepper.status.value and "égalité" not in stepper.status.value
+
+
+def test_every_word_the_widgets_ask_for_is_in_words_json() -> None:
+    import re
+    from pathlib import Path
+
+    import widgets
+
+    keys = set()
+    for source in Path(widgets.__file__).parent.glob("*.py"):
+        keys |= set(re.findall(r"""words\(\s*["']([a-z_0-9]+)["']""", source.read_text()))
+    assert len(keys) > 60
+    assert keys <= words.keys(), sorted(keys - words.keys())
 
 
 # ---------------------------------------------------------------- French
