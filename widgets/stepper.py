@@ -437,8 +437,10 @@ class Stepper:
         Turning it on seats a human at ``humans`` (default: every seat).  Whenever a human seat
         other than the one shown is to move, a cover ("Hand over to the detective") hides the
         board, the history, the controls and the panels until that player presses Reveal
-        (:meth:`reveal`); agents and chance move under the view of the seat shown.  Turning it
-        off goes back to the omniscient view.
+        (:meth:`reveal`); agents and chance move under the view of the seat shown.  While it is
+        on, the View menu, the Hot seat box and the record box are hidden, so nobody at the
+        keyboard can get round the cover; ``set_hot_seat(False)`` (from code) goes back to the
+        omniscient view.
         """
         self.pause()
         if on:
@@ -911,7 +913,9 @@ class Stepper:
                 self._show_board(state)
                 self._show_controls(state)
                 self._show_history()
+            # no way round the cover from the keyboard: the teacher turns hot seat off from code
             self.perspective_dropdown.layout.display = "none" if self._hot_seat else None
+            self.hot_seat_box.layout.display = "none" if self._hot_seat else None
             self._record_box.layout.display = "none" if self._hot_seat else None
             self.undo_button.disabled = not self._timeline.can_undo()
             self.redo_button.disabled = not self._timeline.can_redo()

@@ -98,6 +98,7 @@ def test_hot_seat_covers_the_board_between_seats() -> None:
     stepper.reveal_button.click()
     assert not stepper.covered and stepper.perspective == 0
     assert stepper.perspective_dropdown.layout.display == "none", "no way round the cover"
+    assert stepper.hot_seat_box.layout.display == "none" and stepper._record_box.layout.display == "none"
     while stepper.state.current_player != 1:  # the fugitive plays her first turn
         state = stepper.state
         assert not stepper.covered
@@ -114,6 +115,7 @@ def test_hot_seat_covers_the_board_between_seats() -> None:
     assert stepper.redo() and not stepper.covered, "back to the detective's turn, still shown"
     stepper.set_hot_seat(False)
     assert not stepper.covered and stepper.perspective is None
+    assert stepper.hot_seat_box.layout.display is None and stepper.perspective_dropdown.layout.display is None
 
 
 def test_the_cover_shows_nothing_of_the_seat_that_just_played() -> None:
