@@ -755,9 +755,12 @@ class Stepper:
         self.cover_html = W.HTML()
         self.reveal_button = _button("gamelib-reveal", "primary")
         self.reveal_button.on_click(lambda _: self.reveal())
+        # a misclick before the hand-over can be taken back: the view stays the seat's own
+        self.cover_undo_button = _button("gamelib-cover-undo")
+        self.cover_undo_button.on_click(lambda _: self.undo())
         self.cover = _css(
             W.VBox(
-                [self.cover_html, self.reveal_button],
+                [self.cover_html, W.HBox([self.reveal_button, self.cover_undo_button])],
                 layout=W.Layout(min_height="420px", padding="2em", border="2px solid #888"),
             ),
             "gamelib-cover",
@@ -946,6 +949,9 @@ class Stepper:
         )
         self.reveal_button.description = words("reveal")
         self.reveal_button.tooltip = words("reveal_tip", player=seat)
+        self.cover_undo_button.description = words("undo")
+        self.cover_undo_button.tooltip = words("cover_undo_tip")
+        self.cover_undo_button.disabled = not self._timeline.can_undo()
         self.widget.children = (self._header, self.error_html, self.cover)
         # the hidden widgets keep nothing of the seat that was shown
         self.board_image.value = b""

@@ -104,6 +104,10 @@ def test_hot_seat_covers_the_board_between_seats() -> None:
         assert not stepper.covered
         assert stepper.roll() if state.is_chance_node() else stepper.apply(state.legal_actions()[0])
     assert stepper.covered and "Hand over to the detective" in stepper.cover_html.value
+    moves = len(stepper.history)
+    stepper.cover_undo_button.click()  # the fugitive takes back a misclick before handing over
+    assert not stepper.covered and stepper.perspective == 0 and len(stepper.history) == moves - 1
+    assert stepper.redo() and stepper.covered
     assert stepper.history_select.options == () and stepper.board_image.value == b""
     assert stepper.actions_box.children == () and stepper.notation.placeholder == ""
     stepper.reveal()
