@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from gamelib.core import rng as _rng
 from gamelib.core.game import CHANCE, Action, Game, State
@@ -20,12 +20,38 @@ class Agent(Protocol):
 AgentLike = Agent | Callable[[State, int, random.Random], Any]
 
 
-def as_agent_fn(agent: AgentLike) -> Callable[[State, int, random.Random], Any]:
-    if isinstance(agent, Agent):
-        return agent.act
+AgentFn = Callable[[State, int, random.Random], Any]
+
+
+def as_agent_fn(agent: object, name: object = None) -> AgentFn:
+    """The function to call for ``agent``: its ``act`` method, or the agent itself if callable.
+
+    The one place that says what an agent is; TypeError (naming ``name`` when given) otherwise.
+    """
+    act = getattr(agent, "act", None)
+    if callable(act):
+        return cast(AgentFn, act)
     if callable(agent):
-        return agent
-    raise TypeError(f"an agent needs an act(state, player, rng) method, got {agent!r}")
+        return cast(AgentFn, agent)
+    label = f"agent {name!r}" if name is not None else f"{agent!r}"
+    raise TypeError(f"{label} needs an act(state, player, rng) method, got {agent!r}")
+
+
+def random_playout(state: State, rng: random.Random, max_actions: int | None = None) -> State:
+    """Play ``state`` on to the end at random and return it (it is changed in place).
+
+    Chance nodes draw an outcome with its probability (:meth:`State.sample_chance` with ``rng``),
+    players pick uniformly among their legal actions (``rng.choice``); at most ``max_actions``
+    actions when given.  The loop every random-play test, benchmark and rollout needs, said once.
+    """
+    steps = 0
+    while not state.is_terminal() and (max_actions is None or steps < max_actions):
+        if state.current_player == CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+        steps += 1
+    return state
 
 
 def play(
