@@ -476,6 +476,14 @@ class Stepper:
         self._refresh()
         return True
 
+    def undo_behind_cover(self) -> bool:
+        """Take back the last move without showing anything: the cover then asks for the seat to
+        move (whoever holds the laptop may not be the player who made the move)."""
+        if not self._covered:
+            return self.undo()
+        self._perspective = None
+        return self.undo()
+
     def _next_seat(self) -> int:
         """The seat the hot-seat cover asks for: the human to move, else the first human seat."""
         player = self._timeline.current.current_player
@@ -755,9 +763,9 @@ class Stepper:
         self.cover_html = W.HTML()
         self.reveal_button = _button("gamelib-reveal", "primary")
         self.reveal_button.on_click(lambda _: self.reveal())
-        # a misclick before the hand-over can be taken back: the view stays the seat's own
+        # a misclick before the hand-over can be taken back, behind the cover still
         self.cover_undo_button = _button("gamelib-cover-undo")
-        self.cover_undo_button.on_click(lambda _: self.undo())
+        self.cover_undo_button.on_click(lambda _: self.undo_behind_cover())
         self.cover = _css(
             W.VBox(
                 [self.cover_html, W.HBox([self.reveal_button, self.cover_undo_button])],

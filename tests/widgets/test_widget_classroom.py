@@ -106,7 +106,10 @@ def test_hot_seat_covers_the_board_between_seats() -> None:
     assert stepper.covered and "Hand over to the detective" in stepper.cover_html.value
     moves = len(stepper.history)
     stepper.cover_undo_button.click()  # the fugitive takes back a misclick before handing over
-    assert not stepper.covered and stepper.perspective == 0 and len(stepper.history) == moves - 1
+    assert len(stepper.history) == moves - 1 and stepper.state.current_player == 0
+    assert stepper.covered and "Hand over to the fugitive" in stepper.cover_html.value, "still covered"
+    stepper.reveal()
+    assert not stepper.covered and stepper.perspective == 0
     assert stepper.redo() and stepper.covered
     assert stepper.history_select.options == () and stepper.board_image.value == b""
     assert stepper.actions_box.children == () and stepper.notation.placeholder == ""
