@@ -68,8 +68,17 @@ def roles(games: int = 150, seed: int = 1, progress: bool = True) -> Any:
 
 
 # ---------------------------------------------------------------------------- 05: agents vs a random field
-CONTENDERS = {
-    "fugitive": ["first", "greedy"],
+class LastLegal:
+    """Plays the last legal action (the agent written in a cell of 05_strategy_lab)."""
+
+    name = "last"
+
+    def act(self, state: Any, player: int, rng: Any) -> Any:
+        return state.legal_actions()[-1]
+
+
+CONTENDERS: dict[str, list[Any]] = {
+    "fugitive": ["first", LastLegal()],
     "passante": ["seeker", "ismcts(iterations=16)"],
     "delanopolis": ["role", "mayor", "fraction", "value"],
     "getonboard": ["greedy", "planner"],
@@ -231,7 +240,7 @@ def exploitability(
 
 # ---------------------------------------------------------------------------- 05: what is thinking worth
 def thinking(
-    games: int = 64, budgets: tuple[int, ...] = (1, 4, 16, 64), seed: int = 11, progress: bool = True
+    games: int = 32, budgets: tuple[int, ...] = (1, 4, 16, 64), seed: int = 11, progress: bool = True
 ) -> Any:
     """A Une Passante: one IS-MCTS player (budget = iterations per move) among random partners."""
     comparison = compare_agents(
