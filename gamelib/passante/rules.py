@@ -34,6 +34,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from functools import cache, lru_cache
 from importlib import resources
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
 
 from gamelib.core.errors import IllegalAction
@@ -603,6 +604,7 @@ SIGNALS = tuple(PRIVILEGE)
 SIGNAL_VERBS = ("name", "call", "meow", "hiss", "purr", "mime", "reach", "knock", "stand", "sit", "glare")
 
 
+@lru_cache(maxsize=256)
 def _free_signals(char: int, player: int, n: int) -> tuple[Action, ...]:
     """The signals of ``char``'s privilege that do not depend on the hand."""
     partners = [q for q in range(n) if q != player]
@@ -625,13 +627,53 @@ MOVE_TABLE = tuple(
 )
 """Every ordinary move of character ``c`` from location ``at``: ``MOVE_TABLE[c][at]``."""
 VETO, ALLOW = Veto(), Allow()
+DRIVES_AWAY = tuple(tuple(d for d in DRIVES if d.to != at) for at in LOCATIONS)
+"""The Omnibus's drives from each location to another one (option ``omnibus_must_leave``)."""
+BOARDABLE = tuple(c for c in CHARACTERS if c != CHAT)
+"""Characters that ever ride the Omnibus (never the Chat)."""
 PLAY_BIT = 9
 """Bit of ``vetoed`` that stands for playing the character card (bits 0-8: the pieces)."""
 
 
+_WISH_CACHE: dict[int, tuple[tuple[WishCard, ...], tuple[tuple[Action, float], ...]]] = {}
+"""Deals and chance outcomes by wish-deck contents (a deck's two lists are built once: the chance
+node asks for its outcomes, then the deal checks its legality; a search revisits the same decks)."""
+
+
+_CHUNK_BITS = 13
+_CHUNKS: tuple[dict[int, tuple[WishCard, ...]], ...] = ({}, {}, {})
+"""The wish cards of each 13-bit slice of a deck mask, by slice value (filled on demand)."""
+
+
+def _chunk_cards(k: int, value: int) -> tuple[WishCard, ...]:
+    table = _CHUNKS[k]
+    cards = table.get(value)
+    if cards is None:
+        base = k * _CHUNK_BITS
+        cards = tuple(WISH_CARDS[base + b] for b in range(_CHUNK_BITS) if value >> b & 1)
+        table[value] = cards
+    return cards
+
+
+def _wish_deck_lists(deck: int) -> tuple[tuple[WishCard, ...], tuple[tuple[Action, float], ...]]:
+    cached = _WISH_CACHE.get(deck)
+    if cached is None:
+        mask = (1 << _CHUNK_BITS) - 1
+        draws = (
+            _chunk_cards(0, deck & mask)
+            + _chunk_cards(1, deck >> _CHUNK_BITS & mask)
+            + _chunk_cards(2, deck >> 2 * _CHUNK_BITS)
+        )
+        p = 1.0 / len(draws) if draws else 0.0
+        cached = (draws, tuple(zip(draws, repeat(p, len(draws)), strict=True)))
+        if len(_WISH_CACHE) >= 64:  # small: random play never comes back, and a big cache slows the GC
+            _WISH_CACHE.clear()
+        _WISH_CACHE[deck] = cached
+    return cached
+
+
 def _wish_draws(deck: int) -> list[Action]:
-    # decks rarely repeat across games: no cache
-    return [WISH_CARDS[w] for w in WISH_NUMBERS if deck >> w & 1]
+    return list(_wish_deck_lists(deck)[0])
 
 
 @lru_cache(maxsize=512)
@@ -640,9 +682,7 @@ def _character_draws(deck: int) -> tuple[CharacterCard, ...]:
 
 
 def _wish_outcomes(deck: int) -> list[tuple[Action, float]]:
-    draws = _wish_draws(deck)
-    p = 1.0 / len(draws)
-    return [(a, p) for a in draws]
+    return list(_wish_deck_lists(deck)[1])
 
 
 @lru_cache(maxsize=512)
@@ -675,6 +715,7 @@ PHASE_NAMES = (
 )
 
 # Effect kinds resolved in the EFFECT phase are the characters' own indices.
+_CHANCE_PHASES = frozenset({CARD_DRAW, DIE, EVENT})
 RETURN_TURN, RETURN_ROUND = 0, 1
 """Where an effect hands control back: to the turn it was played in, or to the next round."""
 
@@ -1124,13 +1165,13 @@ class PassanteState(State):
     def _legal_actions(self) -> list[Action]:
         if self.pending:
             return _wish_draws(self.wish_deck)
-        if self.current_player == CHANCE:
-            return [a for a, _ in self._chance_outcomes()]
         phase = self.phase
-        if phase == SETUP:
-            return [STARTS[ECOLE], STARTS[CAFE]]
         if phase == MAIN:
             return self._main_actions()
+        if phase in _CHANCE_PHASES:
+            return [a for a, _ in self._chance_outcomes()]
+        if phase == SETUP:
+            return [STARTS[ECOLE], STARTS[CAFE]]
         if phase == BOARDING:
             acts: list[Action] = []
             if len(self.boarding) < 3:
@@ -1147,35 +1188,45 @@ class PassanteState(State):
             return [VETO, ALLOW]
         return []
 
-    def _drives(self) -> list[Action]:
+    def _drives(self) -> tuple[Action, ...]:
         if self.game.options.omnibus_must_leave:
-            return [DRIVES[z] for z in LOCATIONS if z != self.bus]
-        return list(DRIVES)
+            return DRIVES_AWAY[self.bus]
+        return DRIVES
 
     def _layable(self, player: int) -> list[int]:
         """Wishes of ``player``'s hand visible on the board now (choice mode: ``lay N``)."""
-        hand = self.hands[player]
-        if not hand:
-            return []
-        occ = self.occupancy()
-        return [w for w in hand if occ[WISH_ZONE[w]] & WISH_MASK[w] == WISH_MASK[w]]
+        pos = self.pos
+        out = []
+        for w in self.hands[player]:
+            zone = WISH_ZONE[w]
+            for c in WISH_CHARS[w]:
+                if pos[c] != zone:
+                    break
+            else:
+                out.append(w)
+        return out
 
     def _main_actions(self) -> list[Action]:
         p = self.turn_player
         opts = self.game.options
-        acts: list[Action] = []
-        if not self.auto_lay:
-            acts.extend(LAYS[w] for w in self._layable(p))
-        first_ok = self.fresh if opts.draw_first else not self.drew
-        if first_ok and self.char_hand[p] < 0 and self.char_deck_size() > 0:
-            acts.append(DRAW)
-        if self.char_hand[p] >= 0 and not self.vetoed >> PLAY_BIT & 1:
-            acts.append(PLAYS[self.char_hand[p]])
+        acts: list[Action] = (
+            [LAYS[w] for w in self._layable(p)] if not self.auto_lay and self.hands[p] else []
+        )
+        card = self.char_hand[p]
+        if card < 0:
+            if (self.fresh if opts.draw_first else not self.drew) and (self.char_deck or self.char_under):
+                acts.append(DRAW)
+        elif not self.vetoed >> PLAY_BIT & 1:
+            acts.append(PLAYS[card])
         moves = self._piece_moves()
-        acts.extend(moves)
+        acts += moves
         if not self.hinted and self.hearts[p] >= 0 and opts.privileges != "none":
             if opts.privileges == "cards":
-                acts.extend(self._signals(p))
+                char = self.hearts[p]
+                if char in (POETE, GARCON):
+                    acts.extend(self._signals(p))
+                else:
+                    acts.extend(_free_signals(char, p, self.game.num_players))
             else:
                 acts.extend(self._hints(p))
         if not opts.must_move_twice or self.moves >= 2 or not moves:
@@ -1185,16 +1236,21 @@ class PassanteState(State):
     def _piece_moves(self) -> list[Action]:
         if self.moves >= 2:
             return []
-        p = self.turn_player
         acts: list[Action] = []
         blocked = self.moved | self.vetoed
-        own = self.hearts[p]
-        for h in self.hearts:
-            if h >= 0 and h != own:
-                blocked |= 1 << h
+        hearts = self.hearts
+        if len(hearts) > 1:
+            own = hearts[self.turn_player]
+            for h in hearts:
+                if h >= 0 and h != own:
+                    blocked |= 1 << h
         pos = self.pos
-        for c in CHARACTERS:
-            if not blocked >> c & 1:
+        if blocked:
+            for c in CHARACTERS:
+                if not blocked >> c & 1:
+                    acts += MOVE_TABLE[c][pos[c]]
+        else:
+            for c in CHARACTERS:
                 acts += MOVE_TABLE[c][pos[c]]
         if not blocked >> OMNIBUS & 1:
             acts.extend(BOARDS[c] for c in self._boardable())
@@ -1203,16 +1259,14 @@ class PassanteState(State):
 
     def _boardable(self) -> list[int]:
         """Characters that may climb into the Omnibus where it stands."""
+        bus, pos = self.bus, self.pos
+        here = [c for c in BOARDABLE if pos[c] == bus]
+        if not here:
+            return here
         p = self.turn_player
         carry_controlled = self.game.options.omnibus_carries_controlled
-        return [
-            c
-            for c in CHARACTERS
-            if self.pos[c] == self.bus
-            and c != CHAT
-            and c not in self.boarding
-            and (carry_controlled or self._may_move(p, c))
-        ]
+        boarding = self.boarding
+        return [c for c in here if c not in boarding and (carry_controlled or self._may_move(p, c))]
 
     def _hints(self, player: int) -> list[Action]:
         pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISH_CHARS[w]}
@@ -1544,72 +1598,93 @@ class PassanteState(State):
                 return
             assert proposed is not None
             action = proposed
-        elif self._vetoable(action):
+        elif not self.veto_used and POLICIER in self.hearts and self._vetoable(action):
             self.proposed = action
             self.phase = VETO_PHASE
             return
-        if isinstance(action, (DrawCharacter, Move, Board, Drive, Play, Hint, *SIGNALS)):
-            self.fresh = False  # a character card is drawn first thing in the turn, or not at all
+        kind = type(action)
+        if kind in _TURN_ACTIONS:
+            self.fresh = False  # with draw_first, a character card is drawn first thing or not at all
         if self.pending:
             self._deal_wish(action.wish)  # type: ignore[attr-defined]
-        elif isinstance(action, Start):
-            self.passante = action.zone
-            self.pdir = 1 if action.zone == ECOLE else -1
-            self._start_turn(0)
-        elif isinstance(action, CharacterCard):
-            self._take_character(action.char)
-        elif isinstance(action, DieRoll):
-            self._die(action.char)
-        elif isinstance(action, RoundEvent):
-            self._round_event(action.char)
-        elif isinstance(action, DrawCharacter):
-            self.phase = CARD_DRAW
-            self.drew = True
-        elif isinstance(action, Lay):
-            p = self.turn_player
-            self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
-            self.fulfilled[p] = (*self.fulfilled[p], action.wish)
-            self.laid_log = (*self.laid_log, (len(self.history), p, action.wish))
-            if self.wish_deck:
-                self.pending = (*self.pending, p)
-        elif isinstance(action, Move):
-            self.pos[action.char] = action.to
-            self.moved |= 1 << action.char
-            self.moves += 1
-        elif isinstance(action, Board):
-            self.boarding = (*self.boarding, action.char)
-            self.phase = BOARDING
-        elif isinstance(action, Drive):
-            self._drive(action.to)
-        elif isinstance(action, Play):
-            self._play(action.char)
-        elif isinstance(action, Target):
-            self._target(action.char)
-        elif isinstance(action, Send):
-            self.pos[action.char] = action.to
-            self.eff_queue = self.eff_queue[1:]
-            if not self.eff_queue:
-                self._end_effect()
-        elif isinstance(action, Discard):
-            p = self.actor
-            self.secrets = (*self.secrets, (len(self.history), p))
-            self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
-            self.discards[p] = (*self.discards[p], action.wish)
-            self.eff_count += 1
-        elif isinstance(action, Keep):
-            self.pending = self.pending + (self.actor,) * self.eff_count
-            self._poete_next()
-        elif isinstance(action, Hint):
-            self.hints = (*self.hints, (self.turn_player, action.char, action.zone))
-            self.said = (*self.said, (len(self.history), self.turn_player, "call", action.char, action.zone))
-            self.hinted = True
-        elif isinstance(action, SIGNALS):
-            self._signal(action)
-        elif isinstance(action, End):
-            self._end_turn()
-        self._settle()
+        else:
+            _DISPATCH[kind](self, action)
+        if self.auto_lay:
+            self._settle()
+        elif not self.wish_deck:
+            self.pending = ()
 
-    def _signal(self, action: Action) -> None:
+    # one method per action type (dispatched by type through _DISPATCH)
+    def _do_start(self, action: Start) -> None:
+        self.passante = action.zone
+        self.pdir = 1 if action.zone == ECOLE else -1
+        self._start_turn(0)
+
+    def _do_card(self, action: CharacterCard) -> None:
+        self._take_character(action.char)
+
+    def _do_die(self, action: DieRoll) -> None:
+        self._die(action.char)
+
+    def _do_event(self, action: RoundEvent) -> None:
+        self._round_event(action.char)
+
+    def _do_draw(self, action: DrawCharacter) -> None:
+        self.phase = CARD_DRAW
+        self.drew = True
+
+    def _do_lay(self, action: Lay) -> None:
+        p = self.turn_player
+        self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
+        self.fulfilled[p] = (*self.fulfilled[p], action.wish)
+        self.laid_log = (*self.laid_log, (len(self.history), p, action.wish))
+        if self.wish_deck:
+            self.pending = (*self.pending, p)
+
+    def _do_move(self, action: Move) -> None:
+        self.pos[action.char] = action.to
+        self.moved |= 1 << action.char
+        self.moves += 1
+
+    def _do_board(self, action: Board) -> None:
+        self.boarding = (*self.boarding, action.char)
+        self.phase = BOARDING
+
+    def _do_drive(self, action: Drive) -> None:
+        self._drive(action.to)
+
+    def _do_play(self, action: Play) -> None:
+        self._play(action.char)
+
+    def _do_target(self, action: Target) -> None:
+        self._target(action.char)
+
+    def _do_send(self, action: Send) -> None:
+        self.pos[action.char] = action.to
+        self.eff_queue = self.eff_queue[1:]
+        if not self.eff_queue:
+            self._end_effect()
+
+    def _do_discard(self, action: Discard) -> None:
+        p = self.actor
+        self.secrets = (*self.secrets, (len(self.history), p))
+        self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
+        self.discards[p] = (*self.discards[p], action.wish)
+        self.eff_count += 1
+
+    def _do_keep(self, action: Keep) -> None:
+        self.pending = self.pending + (self.actor,) * self.eff_count
+        self._poete_next()
+
+    def _do_hint(self, action: Hint) -> None:
+        self.hints = (*self.hints, (self.turn_player, action.char, action.zone))
+        self.said = (*self.said, (len(self.history), self.turn_player, "call", action.char, action.zone))
+        self.hinted = True
+
+    def _do_end(self, action: End) -> None:
+        self._end_turn()
+
+    def _do_signal(self, action: Action) -> None:
         p = self.turn_player
         self.hinted = True
         self.signals = (*self.signals, (p, str(action)))
@@ -2138,6 +2213,30 @@ class PassanteState(State):
             )
         lines.append(f"  wishes fulfilled: {self.score()}")
         return "\n".join(lines)
+
+
+_DISPATCH: dict[type, Any] = {
+    Start: PassanteState._do_start,
+    CharacterCard: PassanteState._do_card,
+    DieRoll: PassanteState._do_die,
+    RoundEvent: PassanteState._do_event,
+    DrawCharacter: PassanteState._do_draw,
+    Lay: PassanteState._do_lay,
+    Move: PassanteState._do_move,
+    Board: PassanteState._do_board,
+    Drive: PassanteState._do_drive,
+    Play: PassanteState._do_play,
+    Target: PassanteState._do_target,
+    Send: PassanteState._do_send,
+    Discard: PassanteState._do_discard,
+    Keep: PassanteState._do_keep,
+    Hint: PassanteState._do_hint,
+    End: PassanteState._do_end,
+    **dict.fromkeys(SIGNALS, PassanteState._do_signal),
+}
+"""How each action type changes the state (wish deals are served before: ``pending``)."""
+_TURN_ACTIONS = frozenset({DrawCharacter, Move, Board, Drive, Play, Hint, *SIGNALS})
+"""The actions that make a turn no longer fresh (option ``draw_first``)."""
 
 
 @dataclass(frozen=True)
