@@ -148,6 +148,12 @@ _CLASS_OF = _tables(LAST).class_of
 _GROUP_OF = _tables(LAST).group_of
 
 
+_COMB = [[math.comb(n, k) for k in range(n + 1)] + [0] * (64 - n) for n in range(64)]
+"""Binomial coefficients C(n, k) for n < 64 (0 for k > n): the hot loops read them as lists."""
+_FALL = [[math.perm(n, k) for k in range(n + 1)] + [0] * (64 - n) for n in range(64)]
+"""Falling factorials n (n-1) ... (n-k+1) for n < 64 (0 for k > n)."""
+
+
 def _falling(n: int, k: int) -> int:
     """n (n-1) ... (n-k+1): ordered choices of k distinct cards among n (0 if impossible)."""
     if k < 0 or n < k:
@@ -505,6 +511,8 @@ class _Programme:
     stacks: int = 1  # product of n_i! over hidden stacks: the ordered-to-set divisor
     edges: int = 0
     back: list[dict[int, int]] | None = None
+    saved: list[dict[int, list[tuple[int, int, int]]]] | None = None  # forward edges, until the backward pass
+    weights_memo: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -604,47 +612,66 @@ class _Programme:
 
     def _group_moves(self, i: int, g: int, src: int) -> list[tuple[int, int, int]]:
         left = (src >> _LEFT) & 63
-        need = (src >> _NEED) & 127
-        marks = (src >> _JM) & 63
         u_shift = _U_SH[g]
         u = (src >> u_shift) & 31
-        room = min(left, self.capg[i][g] - u)
-        closing = g == GROUPS - 1
-        pending = self.facts.pending and i == self.size
-        if closing:
+        cap = self.capg[i]
+        room = cap[g] - u
+        if room > left:
+            room = left
+        if g == GROUPS - 1:  # the last group takes what is left, and the position closes
             if left > room:
                 return []
-            counts: range | tuple[int] = (left,)
+            lowest = left
         else:
-            counts = range(room + 1)
+            # the groups after this one must have room for the rest of the stack
+            later = 0
+            for h in range(g + 1, GROUPS):
+                later += cap[h] - ((src >> _U_SH[h]) & 31)
+            lowest = left - later
+            if lowest < 0:
+                lowest = 0
+            if lowest > room:
+                return []
+        closing = g == GROUPS - 1
+        need = (src >> _NEED) & 127
+        pending = self.facts.pending and i == self.size  # the hand may still pay: no closing weight
         evens = 0
         if need:
             evens = self.avail[2 * g + 1] - ((src >> _HE_SH[g]) & 15) - ((src >> _M_SH[g]) & 15)
-        deals = self.measure == "deals" and g > 0
-        free_slots = self.drawn[i][g - 1] - u - self.known_before[i][g - 1] if deals else 0
+        marks = (src >> _JM) & 63
+        comb = _COMB
+        free_slots = -1
+        if g and self.measure == "deals":
+            free_slots = self.drawn[i][g - 1] - u - self.known_before[i][g - 1]
+        m_shift = _M_SH[g]
         out = []
-        for k in counts:
-            wk = math.comb(left, k)
-            if deals and k:
-                wk *= _falling(free_slots, k)
-                if not wk:
+        for k in range(lowest, room + 1):
+            wk = comb[left][k]
+            if free_slots >= 0 and k:
+                if k > free_slots:
                     break
+                wk *= _FALL[free_slots][k]
             step = src + (k << u_shift) - (k << _LEFT)
-            for j in range(min(k, evens) + 1):
-                w = wk * math.comb(k, j) if j else wk
+            if not need:
+                if closing and not pending:
+                    if marks:
+                        continue  # _coef(marks, 0) is 0
+                    step &= ~_SCRATCH
+                out.append((step, wk, k))
+                continue
+            rest = left - k
+            for j in range((k if k < evens else evens) + 1):
                 m = marks + j
-                dst = step + (j << _M_SH[g]) + (j << _JM) if j else step
-                if closing:
-                    if not self._close_ok(i, dst):
-                        continue
-                    if not pending:
-                        c = _coef(m, need)
-                        if not c:
-                            continue
-                        w *= c
-                        dst &= ~_SCRATCH
-                elif need and not pending and m + left - k < need:
+                if not pending and m + rest < need:
                     continue  # even the cards still to allocate could not all be marked enough
+                w = wk * comb[k][j] if j else wk
+                dst = step + (j << m_shift) + (j << _JM) if j else step
+                if closing and not pending:
+                    c = _coef(m, need)
+                    if not c:
+                        continue
+                    w *= c
+                    dst &= ~_SCRATCH
                 out.append((dst, w, k))
         return out
 
@@ -655,6 +682,13 @@ class _Programme:
         h = (state >> _H_SH[g]) & 15
         he = (state >> _HE_SH[g]) & 15
         m = (state >> _M_SH[g]) & 15
+        key = (g | hand_marks << 2, u | h << 5 | he << 9, m)
+        hit = self.weights_memo.get(key)
+        if hit is None:
+            hit = self.weights_memo[key] = self._group_weights_of(g, u, h, he, m, hand_marks)
+        return hit
+
+    def _group_weights_of(self, g: int, u: int, h: int, he: int, m: int, hand_marks: int) -> list[int]:
         a = self.gavail[g]
         a_even = self.avail[2 * g + 1]
         f = u - h - m
@@ -793,22 +827,26 @@ def _build(
         if stack[i]:
             layers.extend((i, _GROUP, g) for g in range(GROUPS))
     forward: list[dict[int, int]] = [{0: 1}] if backward_ok[0] & 1 else [{}]
+    saved: list[dict[int, list[tuple[int, int, int]]]] = []  # the edges again for the backward pass
     edges = 0
     for t in range(len(layers)):
         layer: dict[int, int] = {}
         get = layer.get
         moves = prog.moves
+        kept: dict[int, list[tuple[int, int, int]]] = {}
         for src, weight in forward[-1].items():
             out = moves(t, src)
+            kept[src] = out
             edges += len(out)
             for dst, w, _ in out:
                 layer[dst] = get(dst, 0) + weight * w
+        saved.append(kept)
         if max_edges is not None and edges > max_edges:
             raise BeliefTooLarge(f"more than {max_edges:,} edges to count this position's worlds")
         # keep states whose signed weight (the footprint identity) cancels to 0: the paths of one
         # hideout value through them need not cancel, and the marginals walk them backward
         forward.append(layer)
-    prog.forward, prog.edges = forward, edges
+    prog.forward, prog.edges, prog.saved = forward, edges, saved
     total = 0
     for key, weight in forward[-1].items():
         fin = prog.final_weight(key)
@@ -833,9 +871,10 @@ def _backward(prog: _Programme) -> list[dict[int, int]]:
         tally = None
         if kind == _VALUE and prog.hidden[i]:
             tally = marginals.setdefault(i, [0] * 43)
+        kept = prog.saved[t] if prog.saved is not None else None
         for src, fw in prog.forward[t].items():
             b = 0
-            for dst, w, label in prog.moves(t, src):
+            for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
                 x = nxt.get(dst)
                 if x:
                     x *= w
@@ -845,6 +884,7 @@ def _backward(prog: _Programme) -> list[dict[int, int]]:
             if b:
                 cur[src] = b
     prog.back, prog.marginals = back, marginals
+    prog.saved = None  # the edges served their turn: free them
     return back
 
 
