@@ -1,0 +1,70 @@
+"""Notebook 02's stored experiments (notebooks/data/passante_*.csv) are what their command computes.
+
+Each file says how it was made (``python notebooks/data/passante_experiments.py NAME``), with its
+parameters and the gamelib version.  A small slice of each (the first games, same seeds) is recomputed
+here and must equal the stored rows exactly.  If the A Une Passante engine or its agents change what
+is played, this fails: run the command again and re-execute the notebook.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+import gamelib
+from gamelib.analysis.stored import default_params, load, path_of, verify
+
+pytest.importorskip("pandas")
+
+DATA = Path(__file__).resolve().parents[2] / "notebooks" / "data"
+_spec = importlib.util.spec_from_file_location("passante_experiments", DATA / "passante_experiments.py")
+assert _spec is not None and _spec.loader is not None
+experiments = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(experiments)
+
+NAMES = list(experiments.EXPERIMENTS)
+
+
+def test_every_experiment_has_a_slice_and_a_stored_file():
+    assert set(experiments.SLICES) == set(NAMES)
+    for name in NAMES:
+        assert name.startswith("passante_")
+        assert path_of(name, DATA).exists(), f"run: {experiments.command(name)}"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_provenance_names_the_command_and_the_stored_parameters(name):
+    meta = load(name, DATA).attrs["provenance"]
+    assert meta["command"] == experiments.command(name)
+    assert meta["gamelib"] == gamelib.__version__
+    # tuples are stored as JSON lists
+    assert meta["params"] == json.loads(json.dumps(default_params(experiments.EXPERIMENTS[name])))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_slice_recomputes_exactly(name):
+    fresh = verify(name, experiments.EXPERIMENTS[name], DATA, **experiments.SLICES[name])
+    assert len(fresh) > 0
+
+
+def test_one_row_per_game_and_setting():
+    """Cooperative: one shared score per game; every setting plays the same seeds (paired games)."""
+    scores = load("passante_scores", DATA)
+    assert (scores.groupby(["players", "team"]).size() == 200).all()
+    talk = load("passante_talk", DATA)
+    assert set(talk.communication) == set(experiments.TALK)
+    seeds = talk.groupby(["players", "communication"])["seed"].apply(tuple)
+    assert len(set(seeds)) == 1
+    assert talk.score.between(0, 38).all() and scores.score.between(0, 38).all()
+
+
+def test_the_rows_follow_score_distribution():
+    """The stored games are analysis.score_distribution's games: same seeds, same teams."""
+    from gamelib.passante.agents import WishSeekerAgent
+    from gamelib.passante.analysis import score_distribution
+
+    expected = score_distribution(players=(2,), agents={"seeker": WishSeekerAgent}, games=2, seed=0)
+    assert experiments.team_scores(2, WishSeekerAgent, games=2, seed=0) == expected[(2, "seeker")]
