@@ -392,6 +392,11 @@ _PROG = 93
 _SCRATCH = ((1 << _PROG) - 1) ^ ((1 << _LEFT) - 1)
 _KEEP = (1 << _PREV) - 1
 _DONE = 63
+_LATER = tuple(
+    sum((15 if sh != _U_SH else 31) << sh[x] for sh in (_U_SH, _H_SH, _HE_SH, _M_SH) for x in range(g, 4))
+    for g in range(5)
+)
+"""Per group g: the mask of the counts of groups g..3 (what the last stack's completion from g reads)."""
 """Progress value of a failed series already explained (one of its numbers was skipped)."""
 
 MEASURES = ("deals", "worlds")
@@ -513,6 +518,8 @@ class _Programme:
     back: list[dict[int, int]] | None = None
     saved: list[dict[int, list[tuple[int, int, int]]]] | None = None  # forward edges, until the backward pass
     weights_memo: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
+    folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
+    completions: dict[tuple[Any, ...], int] = field(default_factory=dict)
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -560,7 +567,7 @@ class _Programme:
         values = self.values[i]
         lo = bisect.bisect_right(values, prev)
         hi = bisect.bisect_right(values, prev + self.span[i])
-        last = i == self.size
+        last = i == facts.size
         pending = facts.pending and last
         n = self.stack[i]
         deals = self.measure == "deals"
@@ -676,6 +683,57 @@ class _Programme:
         return out
 
     # ------------------------------------------------------------------ final weights
+    def _complete(self, g: int, left: int, marks: int, need: int, state: int) -> int:
+        """The last stack's completions from group ``g`` on, times the final weights of groups >= g.
+
+        ``left`` cards of the stack still to allocate, ``marks`` marked even cards so far (with the
+        hand's when pending); ``state`` holds each group's (u, H, He, M) before this stack's share.
+        The same sums as the group layers, memoised on the groups still to come only.
+        """
+        if g == GROUPS:
+            return 0 if left else _coef(marks, need)
+        key = (g, left, marks, need, state & _LATER[g])
+        hit = self.completions.get(key)
+        if hit is not None:
+            return hit
+        cap = self.capg[self.facts.size]
+        u = (state >> _U_SH[g]) & 31
+        h = (state >> _H_SH[g]) & 15
+        he = (state >> _HE_SH[g]) & 15
+        m = (state >> _M_SH[g]) & 15
+        room = min(left, cap[g] - u)
+        lowest = left
+        for x in range(g + 1, GROUPS):
+            lowest -= cap[x] - ((state >> _U_SH[x]) & 31)
+        pending = self.facts.pending
+        evens = self.avail[2 * g + 1] - he - m if need else 0
+        limit = self.hand_count if pending and need else 0
+        free_slots = -1
+        if g and self.measure == "deals":
+            free_slots = self.drawn[self.facts.size][g - 1] - u - self.known_before[self.facts.size][g - 1]
+        memo = self.weights_memo
+        total = 0
+        for k in range(max(lowest, 0), room + 1):
+            wk = _COMB[left][k]
+            if free_slots >= 0 and k:
+                if k > free_slots:
+                    break
+                wk *= _FALL[free_slots][k]
+            rest = left - k
+            for j in range(min(k, evens) + 1):
+                if not pending and marks + j + rest < need:
+                    continue
+                wkey = (g | limit << 2, (u + k) | h << 5 | he << 9, m + j)
+                parts = memo.get(wkey)
+                if parts is None:
+                    parts = memo[wkey] = self._group_weights_of(g, u + k, h, he, m + j, limit)
+                w = wk * _COMB[k][j]
+                for jp, x in enumerate(parts):
+                    if x:
+                        total += w * x * self._complete(g + 1, rest, marks + j + jp, need, state)
+        self.completions[key] = total
+        return total
+
     def _group_weights(self, state: int, g: int, hand_marks: int) -> list[int]:
         """Completions of group ``g``, by the number of marked even cards in the hand (pending)."""
         u = (state >> _U_SH[g]) & 31
@@ -713,6 +771,10 @@ class _Programme:
 
     def final_weight(self, state: int) -> int:
         facts = self.facts
+        if self.folded:
+            return self._complete(
+                0, (state >> _LEFT) & 63, (state >> _JM) & 63, (state >> _NEED) & 127, state
+            )
         if not facts.pending:
             w = 1
             for g in range(GROUPS):
@@ -741,6 +803,7 @@ def _build(
     relaxed: bool = False,
     max_edges: int | None = None,
     fixed: dict[int, int] | None = None,
+    full: bool = False,
 ) -> _Programme:
     """The programme of ``facts``; ``fixed`` (position -> value) keeps only the worlds with those
     face-down hideouts (tests count a marginal that way, independently of the backward pass)."""
@@ -822,9 +885,12 @@ def _build(
     ]
     # run forward
     layers = prog.layers
+    # the last stack needs no layers of its own (unless a caller walks its groups: card locations
+    # and sampling): nothing follows it, so its completions are summed group by group, memoised
+    prog.folded = bool(size and stack[size] and not (full or relaxed))
     for i in range(1, size + 1):
         layers.append((i, _VALUE, -1))
-        if stack[i]:
+        if stack[i] and not (prog.folded and i == size):
             layers.extend((i, _GROUP, g) for g in range(GROUPS))
     forward: list[dict[int, int]] = [{0: 1}] if backward_ok[0] & 1 else [{}]
     saved: list[dict[int, list[tuple[int, int, int]]]] = []  # the edges again for the backward pass
@@ -1024,13 +1090,13 @@ def _facts_key(facts: _Facts) -> tuple[Any, ...]:
 
 
 def _programme_for(
-    facts: _Facts, measure: str, relaxed: bool = False, max_edges: int | None = None
+    facts: _Facts, measure: str, relaxed: bool = False, max_edges: int | None = None, full: bool = False
 ) -> _Programme:
-    key = (*_facts_key(facts), measure, relaxed)
+    key = (*_facts_key(facts), measure, relaxed, full)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
-    prog = _build(facts, measure, relaxed, max_edges)
+    prog = _build(facts, measure, relaxed, max_edges, full=full)
     if prog.edges > _CACHE_EDGES:
         return prog  # too big to keep around
     if len(_CACHE) >= _CACHE_SIZE:
@@ -1132,7 +1198,7 @@ def _belief_of(facts: _Facts, measure: str, max_edges: int | None = None) -> Bel
         exact=not (facts.stuck_first_turn or facts.canonical_pending),
         measure=measure,
         worlds=worlds,
-        where=lambda: _card_locations(_programme_for(facts, measure), hideout),
+        where=lambda: _card_locations(_programme_for(facts, measure, full=True), hideout),
     )
 
 
