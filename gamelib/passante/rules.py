@@ -34,7 +34,6 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from functools import cache, lru_cache
 from importlib import resources
-from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
 
 from gamelib.core.errors import IllegalAction
@@ -641,31 +640,39 @@ node asks for its outcomes, then the deal checks its legality; a search revisits
 
 
 _CHUNK_BITS = 13
-_CHUNKS: tuple[dict[int, tuple[WishCard, ...]], ...] = ({}, {}, {})
-"""The wish cards of each 13-bit slice of a deck mask, by slice value (filled on demand)."""
+_CHUNKS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {})
+"""The wish numbers of each 13-bit slice of a deck mask, by slice value (filled on demand)."""
+_PAIRS = tuple(
+    tuple((WISH_CARDS[w], 1.0 / n if n else 0.0) for w in range(NUM_WISHES + 1))
+    for n in range(NUM_WISHES + 1)
+)
+"""``_PAIRS[n][w]``: the chance outcome ``(wish w, 1/n)`` of a deck of ``n`` cards, made once."""
 
 
-def _chunk_cards(k: int, value: int) -> tuple[WishCard, ...]:
+def _chunk_numbers(k: int, value: int) -> tuple[int, ...]:
     table = _CHUNKS[k]
-    cards = table.get(value)
-    if cards is None:
+    numbers = table.get(value)
+    if numbers is None:
         base = k * _CHUNK_BITS
-        cards = tuple(WISH_CARDS[base + b] for b in range(_CHUNK_BITS) if value >> b & 1)
-        table[value] = cards
-    return cards
+        numbers = tuple(base + b for b in range(_CHUNK_BITS) if value >> b & 1)
+        table[value] = numbers
+    return numbers
 
 
 def _wish_deck_lists(deck: int) -> tuple[tuple[WishCard, ...], tuple[tuple[Action, float], ...]]:
     cached = _WISH_CACHE.get(deck)
     if cached is None:
         mask = (1 << _CHUNK_BITS) - 1
-        draws = (
-            _chunk_cards(0, deck & mask)
-            + _chunk_cards(1, deck >> _CHUNK_BITS & mask)
-            + _chunk_cards(2, deck >> 2 * _CHUNK_BITS)
+        numbers = (
+            _chunk_numbers(0, deck & mask)
+            + _chunk_numbers(1, deck >> _CHUNK_BITS & mask)
+            + _chunk_numbers(2, deck >> 2 * _CHUNK_BITS)
         )
-        p = 1.0 / len(draws) if draws else 0.0
-        cached = (draws, tuple(zip(draws, repeat(p, len(draws)), strict=True)))
+        # no tuple is allocated per outcome: cards and (card, 1/n) pairs are shared
+        cached = (
+            tuple(map(WISH_CARDS.__getitem__, numbers)),
+            tuple(map(_PAIRS[len(numbers)].__getitem__, numbers)),
+        )
         if len(_WISH_CACHE) >= 64:  # small: random play never comes back, and a big cache slows the GC
             _WISH_CACHE.clear()
         _WISH_CACHE[deck] = cached
