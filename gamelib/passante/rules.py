@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, parse_int, split_notation
+from gamelib.core.i18n import Wording
 from gamelib.passante.board import (
     CAFE,
     CHARACTERS,
@@ -68,6 +69,9 @@ from gamelib.passante.board import (
     location_of,
     piece_of,
 )
+
+_WORDS = Wording("gamelib.passante")
+"""What a student reads (player names), in the language in force."""
 
 if TYPE_CHECKING:
     import random
@@ -916,7 +920,8 @@ class PassanteGame(Game):
         return PassanteState(self, seed)
 
     def player_name(self, player: int) -> str:
-        return f"joueur {player + 1}"
+        """``player 1`` (seat 0), or ``joueur 1`` under ``gamelib.set_language("fr")``."""
+        return _WORDS("player", n=player + 1)
 
     def parse_action(self, text: str) -> Action:
         verb, args = split_notation(
