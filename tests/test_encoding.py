@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 
 import gamelib
+from gamelib.core.encoding import Block, Encoding, Piece, bits, encoding_of
 from gamelib.core.play import random_playout
 
 GOLDEN = Path(__file__).parent / "data" / "observation_tensors.json"
@@ -111,6 +112,179 @@ def test_tensors_are_bit_identical_to_the_recorded_ones(
             assert got[str(step)] == entry["tensors"][str(step)], (
                 f"seed {entry['seed']}, after {step} actions"
             )
+
+
+# ---------------------------------------------------------------------------- the pieces of each game
+def sample_positions(game: gamelib.Game, count: int = 12) -> list[gamelib.State]:
+    final = random_playout(game.new_game(seed=3), random.Random(3))
+    state, every, out = game.new_game(seed=3), max(1, len(final.history) // count), []
+    for index, action in enumerate(final.history):
+        if index % every == 0:
+            out.append(state.clone())
+        state.apply(action)
+    return [*out, state]
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "options"), configurations(), ids=[config_id(*c) for c in configurations()]
+)
+def test_every_piece_writes_its_own_slice(name: str, players: int, options: dict[str, Any]) -> None:
+    game = gamelib.make(name, players=players, options=options)
+    encoding = encoding_of(game)
+    for state in sample_positions(game):
+        for player in range(players):
+            tensor = state.observation_tensor(player)
+            assert len(tensor) == len(encoding)
+            encoding.check(state, player)
+            for slot in encoding.slots:
+                assert encoding.encode_piece(slot, state, player) == encoding.piece(slot, tensor)
+
+
+def test_each_tensor_game_declares_its_pieces_or_says_it_does_not() -> None:
+    for name in gamelib.registered_games():
+        game = gamelib.make(name)
+        if not game.info.has("observation_tensor"):
+            continue
+        try:
+            encoding = encoding_of(game)
+        except NotImplementedError as exc:
+            assert "named pieces" in str(exc)
+            continue
+        assert len(encoding) == len(game.new_game(seed=0).observation_tensor(0))
+        text = str(encoding.describe())
+        assert all(slot in text for slot in encoding.slots)
+        assert "<table>" in encoding.describe()._repr_html_()
+
+
+def test_the_game_size_functions_are_the_encodings_sizes() -> None:
+    from gamelib.delanopolis.rules import delanopolis_tensor_size
+    from gamelib.getonboard.rules import GetOnBoardGame, getonboard_tensor_size
+
+    assert len(encoding_of(gamelib.make("fugitive"))) == 318
+    for n in range(3, 7):
+        assert (
+            delanopolis_tensor_size(n)
+            == 42 * n + 57
+            == len(encoding_of(gamelib.make("delanopolis", players=n)))
+        )
+    game = gamelib.make("getonboard", players=4)
+    assert isinstance(game, GetOnBoardGame)
+    assert getonboard_tensor_size(game) == len(encoding_of(game))
+
+
+def test_fugitive_pieces_read_back() -> None:
+    game = gamelib.make("fugitive")
+    state = random_playout(game.new_game(seed=1), random.Random(1), max_actions=60)
+    encoding = encoding_of(game)
+    tensor = state.observation_tensor(0)
+    hand = [card for card, row in enumerate(encoding.piece("cards", tensor)) if row[0]]  # type: ignore[index]
+    assert hand == sorted(state.observation(0).fugitive_hand)
+    assert encoding.piece("me", tensor) == [1.0, 0.0]
+    assert encoding.piece("decks", tensor) == [size / 14 for size in state.deck_sizes]  # type: ignore[attr-defined]
+    assert encoding.where(encoding.offset("phase") + 2) == "phase[2]"
+
+
+# ---------------------------------------------------------------------------- core.encoding itself
+def toy() -> Encoding[dict[str, Any]]:
+    def hand(state: dict[str, Any], player: int, out: list[float], at: int) -> None:
+        for card in state["hands"][player]:
+            out[at + card] = 1.0
+
+    def score(state: dict[str, Any], player: int, out: list[float], at: range) -> None:
+        for seat, i in enumerate(at):
+            out[i] = state["scores"][seat] / 10
+
+    return Encoding(
+        "toy",
+        [
+            Piece("hand", 4, hand, doc="cards in my hand"),
+            Block(
+                "seat",
+                2,
+                [Piece("score", 1, score), Piece("me", 1, values=lambda s, p, q: [float(p == q)])],
+            ),
+            Piece("grid", (2, 3), values=lambda s, p: range(6), columns=("a", "b", "c")),
+        ],
+    )
+
+
+TOY_STATE = {"hands": [[0, 2], [3]], "scores": [5, 10]}
+
+
+def test_offsets_sizes_and_reading_back() -> None:
+    enc = toy()
+    assert len(enc) == enc.size == 4 + 2 * 2 + 6
+    assert [enc.offset(n) for n in enc.slots] == [0, 4, 5, 8]
+    tensor = enc.encode(TOY_STATE, 1)
+    assert tensor == [0, 0, 0, 1, 0.5, 0, 1, 1, 0, 1, 2, 3, 4, 5]
+    assert enc.piece("hand", tensor) == [0, 0, 0, 1]
+    assert enc.piece("seat.score", tensor) == [[0.5], [1.0]]
+    assert enc.piece("seat[1].me", tensor) == [1.0]
+    assert enc.piece("grid", tensor) == [[0, 1, 2], [3, 4, 5]]
+    assert enc.encode_piece("seat.me", TOY_STATE, 0) == [[1.0], [0.0]]
+    assert enc.where(7) == "seat[1].me[0]"
+    enc.check(TOY_STATE, 0)
+    with pytest.raises(KeyError, match="no piece 'nope'"):
+        enc.piece("nope", tensor)
+    with pytest.raises(IndexError):
+        enc.piece("seat[2].me", tensor)
+    with pytest.raises(ValueError, match="14 floats long"):
+        enc.piece("hand", tensor[:-1])
+
+
+def test_describe_is_a_table() -> None:
+    table = toy().describe()
+    lines = str(table).splitlines()
+    assert lines[0] == "toy: 14 floats"
+    assert lines[1].split() == ["piece", "offset", "size", "shape", "stride", "doc"]
+    assert any(line.split()[:3] == ["grid", "8", "6"] and "(a, b, c)" in line for line in lines)
+    assert any(line.split()[:2] == ["seat.me", "5"] and line.split()[4] == "2" for line in lines)
+    assert table._repr_html_().count("<tr>") == len(lines) - 1
+
+
+def test_a_piece_that_writes_outside_its_slice_is_named() -> None:
+    def sloppy(state: object, player: int, out: list[float], at: int) -> None:
+        out[at + 2] = 1.0  # one past its size of 2
+
+    enc: Encoding[object] = Encoding(
+        "bad", [Piece("first", 2, sloppy), Piece("second", 2, values=lambda s, p: [0, 0])]
+    )
+    with pytest.raises(ValueError, match="'first' wrote outside its slice, at second\\[0\\]"):
+        enc.check(None, 0)
+
+
+def test_a_values_piece_of_the_wrong_length_is_named() -> None:
+    enc: Encoding[object] = Encoding("bad", [Piece("short", 3, values=lambda s, p: [1.0])])
+    with pytest.raises(ValueError, match="piece 'short' wrote -2 floats"):
+        enc.encode(None, 0)
+
+
+def test_declaration_errors() -> None:
+    with pytest.raises(ValueError, match="exactly one of"):
+        Piece("x", 1)
+    with pytest.raises(ValueError, match="identifier"):
+        Piece("two words", 1, values=lambda s, p: [0])
+    with pytest.raises(ValueError, match="column names"):
+        Piece("x", (2, 3), values=lambda s, p: [0] * 6, columns=("a",))
+    with pytest.raises(ValueError, match="two pieces are named 'x'"):
+        Encoding("dup", [Piece("x", 1, values=lambda s, p: [0]), Piece("x", 1, values=lambda s, p: [0])])
+
+
+def test_bits_match_the_bit_loop() -> None:
+    rng = random.Random(0)
+    for size in (0, 1, 7, 8, 9, 43, 120):
+        for _ in range(20):
+            mask = rng.getrandbits(size + 5)
+            assert bits(mask, size) == [float(mask >> k & 1) for k in range(size)]
+
+
+def test_docstring_examples() -> None:
+    import doctest
+
+    import gamelib.core.encoding
+
+    result = doctest.testmod(gamelib.core.encoding)
+    assert result.attempted > 0 and result.failed == 0
 
 
 def write_golden() -> None:

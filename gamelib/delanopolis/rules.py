@@ -356,14 +356,11 @@ def bids_up_to(top: int, step: int) -> tuple[Bid, ...]:
     return bids
 
 
-_PLAYER_FEATURES = 13 + 1 + TERRAINS + 4
-"""Per-player block of the observation tensor: 13 flags/amounts, then the square one-hot
-(start, the 12 terrains, the 4 refuges)."""
-
-
 def delanopolis_tensor_size(num_players: int) -> int:
-    """Length of :meth:`DelanopolisState.observation_tensor` for ``num_players`` players."""
-    return num_players * _PLAYER_FEATURES + TERRAINS * (num_players + 4) + 7 + 2
+    """Length of :meth:`DelanopolisState.observation_tensor` for ``num_players`` players (``42 * n + 57``)."""
+    from gamelib.delanopolis.encoding import layout
+
+    return len(layout(num_players))
 
 
 def points_bound(game: DelanopolisGame) -> int:
@@ -1341,60 +1338,11 @@ class DelanopolisState(State):
         )
 
     def _observation_tensor(self, player: int) -> list[float]:
-        """``observation(player)`` as a fixed-length vector of floats in [0, 1] (for learning agents).
+        """``observation(player)`` as ``42 * n + 57`` floats in [0, 1]: the pieces of
+        ``gamelib.delanopolis.encoding`` (the others' sealed bids stay hidden until the reveal)."""
+        from gamelib.delanopolis.encoding import observation_tensor
 
-        Amounts are divided by :func:`points_bound`, the most points a game can ever hold.
-        With ``n`` players the layout is, in order: per player (n blocks of ``_PLAYER_FEATURES``):
-        is the mayor, is me, is to act, is rolling, VOT'S, COM'S, atouts/jokers (/ rounds), skips
-        the next turn, landed on an occupied terrain last time, boosted, has bid, the bid if
-        ``player`` may see it (the others' sealed bids stay hidden until the reveal), is a winner,
-        then the square one-hot (start, 12 terrains, 4 refuges); per terrain (12 blocks of
-        ``n + 4``): owner one-hot (n), free, price, points set aside, under auction; then the phase
-        one-hot (7), the turn (/ the game's last turn) and whether a chained auction ran.
-        Length: :func:`delanopolis_tensor_size` (``42 * n + 57``).
-        """
-        n = self.game.num_players
-        scale = points_bound(self.game)
-        hidden = self._hidden_bidders(player)
-        mover = self.current_player
-        out = [0.0] * delanopolis_tensor_size(n)
-        i = 0
-        for p in range(n):
-            out[i] = float(p == self.mayor)
-            out[i + 1] = float(p == player)
-            out[i + 2] = float(p == mover)
-            out[i + 3] = float(p == self.roller)
-            out[i + 4] = min(self.vots[p] / scale, 1.0)
-            out[i + 5] = min(self.coms[p] / scale, 1.0)
-            out[i + 6] = min(self.tokens[p] / self.options.rounds, 1.0)
-            out[i + 7] = float(self.skip_next[p])
-            out[i + 8] = float(self.prev_occupied[p])
-            out[i + 9] = float(self.boosted[p])
-            out[i + 10] = float(self.bids[p] >= 0)
-            if self.bids[p] >= 0 and p not in hidden:
-                out[i + 11] = min(self.bids[p] / scale, 1.0)
-            out[i + 12] = float(p in self.winners)
-            code = self.where[p]
-            square = (
-                0 if code == START else 1 + code if code < REFUGE_BASE else 1 + TERRAINS + code - REFUGE_BASE
-            )
-            out[i + 13 + square] = 1.0
-            i += _PLAYER_FEATURES
-        for t in range(TERRAINS):
-            owner = self.owner[t]
-            if owner >= 0:
-                out[i + owner] = 1.0
-            else:
-                out[i + n] = 1.0
-            out[i + n + 1] = min(self.price[t] / scale, 1.0)
-            out[i + n + 2] = min(self.aside[t] / scale, 1.0)
-            out[i + n + 3] = float(t == self.landed)
-            i += n + 4
-        out[i + self.phase] = 1.0
-        i += 7
-        out[i] = min(self.turn / (self.options.rounds * n), 1.0)
-        out[i + 1] = float(self.chained)
-        return out
+        return observation_tensor(self, player)
 
     # ------------------------------------------------------------------ hidden information
     def hidden_bidders(self, viewer: int | None) -> list[int]:

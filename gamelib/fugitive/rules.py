@@ -267,7 +267,6 @@ _UNIVERSE: tuple[Action, ...] = (
 )
 """Every Fugitive action in a fixed order: its index is the action's integer id (``manhunt``, added
 with rules version 2, comes last so the older ids keep their meaning)."""
-_TENSOR_SIZE = 4 * 43 + 3 * 43 + 3 + 10 + 2 + 2
 
 
 @functools.lru_cache(maxsize=8192)
@@ -1010,36 +1009,10 @@ class FugitiveState(State):
         )
 
     def _observation_tensor(self, player: int) -> list[float]:
-        """``observation(player)`` as a fixed-length vector of floats in [0, 1] (for learning agents).
+        """``observation(player)`` as 318 floats in [0, 1]: the pieces of ``gamelib.fugitive.encoding``."""
+        from gamelib.fugitive.encoding import observation_tensor
 
-        Per card 0..42: in my hand, face-up hideout, face-up sprint card, named in the pending series;
-        per table position 0..42: occupied, face down, sprint-card count / 4; then deck sizes, the
-        phase, who I am, and both hand sizes.
-        """
-        mine = self.fhand if player == FUGITIVE else self.dhand
-        face_up_hideouts = sum(1 << h for h, r in zip(self.hideouts, self.revealed, strict=True) if r)
-        face_up_sprints = self.face_up & ~face_up_hideouts
-        series = mask_of(self.series)
-        out = [0.0] * _TENSOR_SIZE
-        for card in range(43):
-            base = 4 * card
-            out[base] = float(mine >> card & 1)
-            out[base + 1] = float(face_up_hideouts >> card & 1)
-            out[base + 2] = float(face_up_sprints >> card & 1)
-            out[base + 3] = float(series >> card & 1)
-        for pos, (r, s) in enumerate(zip(self.revealed, self.sprints, strict=True)):
-            base = 172 + 3 * pos
-            out[base] = 1.0
-            out[base + 1] = 0.0 if r else 1.0
-            out[base + 2] = min(len(s), 4) / 4.0
-        base = 172 + 129
-        for d, size in enumerate(self.deck_sizes):
-            out[base + d] = size / 14.0
-        out[base + 3 + self.phase] = 1.0
-        out[base + 13 + player] = 1.0
-        out[base + 15] = self.fhand.bit_count() / 43.0
-        out[base + 16] = self.dhand.bit_count() / 43.0
-        return out
+        return observation_tensor(self, player)
 
     def _hidden_steps(self, player: int) -> dict[int, str]:
         """The steps ``player`` did not see: the other side's ``deal N`` (``deal ?``), and for the

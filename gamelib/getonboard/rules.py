@@ -496,15 +496,11 @@ class GetOnBoardObservation:
 
 
 # ---------------------------------------------------------------------------- the game
-_SHEET_FEATURES = 30
-"""Score-sheet boxes in each player's block of the observation tensor."""
-
-
 def getonboard_tensor_size(game: GetOnBoardGame) -> int:
     """Length of ``state.observation_tensor(p)`` for ``game``'s city and player count."""
-    board = game.board
-    per_player = board.num_sections + 3 * board.num_nodes + 2 * len(board.starts) + 14 + _SHEET_FEATURES
-    return game.num_players * per_player + 14 + 24 + 9 + 2 + len(game.tables.shapes) + 2
+    from gamelib.getonboard.encoding import encoding_for
+
+    return len(encoding_for(game))
 
 
 class GetOnBoardGame(Game):
@@ -1269,99 +1265,11 @@ class GetOnBoardState(State):
         )
 
     def _observation_tensor(self, player: int) -> list[float]:
-        """The position as a fixed-length vector of floats in [0, 1] (for learning agents).
+        """The position as floats in [0, 1]: the pieces of ``gamelib.getonboard.encoding`` (perfect
+        information: ``player`` only sets the "is me" flags)."""
+        from gamelib.getonboard.encoding import observation_tensor
 
-        The game has perfect information, so every player sees the same table; ``player`` only
-        sets the "is me" flags.  With ``n`` players, ``N`` intersections, ``S`` sections and ``K``
-        starts of the city, the layout is, in order: per player (n blocks of
-        ``S + 3N + 2K + 44``): sections owned (S), line end one-hot (N), intersections visited
-        (N), the three personal-objective intersections (N), heading one-hot (4), eliminated / is
-        me / is to act / is the Contrôleur, sheet one-hot (5), personal objective progress,
-        start tickets dealt and start chosen (K + K), then the score sheet's boxes each divided by
-        its printed maximum (grannies, students, cinemas, 3 tourist rows, tourist rows closed, 3
-        light and 3 dark lover rows, lover rows closed, entrances circled and spent, transfers,
-        modifications, the 2 common-objective points, the 10 feature visit counts / N); then per
-        common objective slot its id one-hot (6) and flipped; the tickets revealed (12) and the
-        current one (12); the phase one-hot (9); round / rounds, stick step / 3, the current
-        shape one-hot, forced straight, turn position / n.
-        Length: :func:`getonboard_tensor_size`.
-        """
-        n = self.num_players
-        board, tables = self.board, self.tables
-        nodes, sections, starts = board.num_nodes, board.num_sections, len(board.starts)
-        out = [0.0] * getonboard_tensor_size(self.game)
-        mover = self.current_player
-        controller = self.controller if self.tickets else -1
-        i = 0
-        for p in range(n):
-            owned, visited = self.owned[p], self.visited[p]
-            for s in range(sections):
-                out[i + s] = float(owned >> s & 1)
-            i += sections
-            if self.end[p] >= 0:
-                out[i + self.end[p]] = 1.0
-            i += nodes
-            for v in range(nodes):
-                out[i + v] = float(visited >> v & 1)
-            i += nodes
-            if p < len(self.personal):
-                for letter in self.personal_letters(p):
-                    out[i + board.letters[letter]] = 1.0
-            i += nodes
-            if self.heading[p] != NO_HEADING:
-                out[i + self.heading[p]] = 1.0
-            out[i + 4] = float(self.eliminated[p])
-            out[i + 5] = float(p == player)
-            out[i + 6] = float(p == mover)
-            out[i + 7] = float(p == controller)
-            if p < len(self.sheet_of):
-                out[i + 8 + self.sheet_of[p]] = 1.0
-            if p < len(self.personal):
-                out[i + 13] = self.personal_reached(p) / 3
-            i += 14
-            if p < len(self.dealt):
-                for t in self.dealt[p]:
-                    out[i + t - 1] = 1.0
-            if p < len(self.start_of):
-                out[i + starts + self.start_of[p] - 1] = 1.0
-            i += 2 * starts
-            sheet = self.sheets[p]
-            boxes = [
-                sheet.grannies / len(tables.granny_track),
-                sheet.students / tables.students_max,
-                sheet.cinemas / tables.cinemas_max,
-                *(row / tables.tourist_row_size for row in sheet.tourist_rows),
-                sheet.tourists_closed / tables.tourist_rows,
-                *(row / tables.lovers_per_colour for row in sheet.light),
-                *(row / tables.lovers_per_colour for row in sheet.dark),
-                sheet.lovers_closed / tables.lover_rows,
-                sheet.entrances / tables.entrance_boxes,
-                sheet.spent / tables.entrance_boxes,
-                sheet.transfers / (len(tables.transfer_track) - 1),
-                sheet.modifications / tables.max_modifications,
-                *(points / tables.first_points for points in sheet.objective_points),
-                *(count / nodes for count in sheet.visits),
-            ]
-            out[i : i + _SHEET_FEATURES] = [min(b, 1.0) for b in boxes]
-            i += _SHEET_FEATURES
-        for j, oid in enumerate(self.objectives):
-            out[i + 7 * j + oid - 1] = 1.0
-            out[i + 7 * j + 6] = float(j < len(self.flipped) and self.flipped[j])
-        i += 14
-        for t in self.tickets:
-            out[i + t - 1] = 1.0
-        if self.tickets:
-            out[i + 12 + self.tickets[-1] - 1] = 1.0
-        i += 24
-        out[i + self.phase] = 1.0
-        i += 9
-        out[i] = self.round / self.game.options.rounds
-        out[i + 1] = min(self.step / 3, 1.0)
-        out[i + 2 + tables.shapes.index(self.shape)] = 1.0
-        i += 2 + len(tables.shapes)
-        out[i] = float(self.forced_straight)
-        out[i + 1] = min(self.turn_index / n, 1.0)
-        return out
+        return observation_tensor(self, player)
 
     # ------------------------------------------------------------------ results & copies
     def returns(self) -> list[float]:
