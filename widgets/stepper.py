@@ -838,11 +838,11 @@ class Stepper:
         self.record_text.placeholder = words("record_placeholder")
         self._refreshing = True
         try:
-            value = self.perspective_dropdown.value
             self.perspective_dropdown.options = [(words("omniscient"), 0)] + [
                 (n, i + 1) for i, n in enumerate(names)
             ]
-            self.perspective_dropdown.value = value
+            # the View menu shows the perspective in force (Stepper(..., perspective=0) included)
+            self.perspective_dropdown.value = self._perspective_value(self._perspective)
             for player, dropdown in enumerate(self.seat_dropdowns):
                 dropdown.options = self._seat_options()
                 dropdown.value = self.seats[player]
