@@ -392,12 +392,15 @@ _PROG = 93
 _SCRATCH = ((1 << _PROG) - 1) ^ ((1 << _LEFT) - 1)
 _KEEP = (1 << _PREV) - 1
 _DONE = 63
-_LATER = tuple(
-    sum((15 if sh != _U_SH else 31) << sh[x] for sh in (_U_SH, _H_SH, _HE_SH, _M_SH) for x in range(g, 4))
-    for g in range(5)
-)
-"""Per group g: the mask of the counts of groups g..3 (what the last stack's completion from g reads)."""
 """Progress value of a failed series already explained (one of its numbers was skipped)."""
+_CLOSED = 15
+"""H value of a group whose cards are all laid: its final weight is already in (count only)."""
+_LOWER = tuple(
+    sum((15 if sh != _U_SH else 31) << sh[x] for sh in (_U_SH, _H_SH, _HE_SH, _M_SH) for x in range(g + 1))
+    for g in range(4)
+)
+"""Per group g: the mask of the counts of groups 0..g (what the last stack's completion from g reads:
+it runs from group 3 down, so the group a late hideout changes is behind it and the rest is shared)."""
 
 MEASURES = ("deals", "worlds")
 """``deals``: a world weighs the number of deal orders that produce it (shuffled decks);
@@ -519,6 +522,9 @@ class _Programme:
     saved: list[dict[int, list[tuple[int, int, int]]]] | None = None  # forward edges, until the backward pass
     weights_memo: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
+    npos: int = 0  # positions on the table (facts.size, read on the hot paths)
+    full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
+    closing: bool = False  # fold closed groups' final weights in as they close (the count only)
     completions: dict[tuple[Any, ...], int] = field(default_factory=dict)
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
@@ -535,7 +541,7 @@ class _Programme:
 
     @property
     def size(self) -> int:
-        return self.facts.size
+        return self.npos
 
     @property
     def mass(self) -> int:
@@ -567,7 +573,7 @@ class _Programme:
         values = self.values[i]
         lo = bisect.bisect_right(values, prev)
         hi = bisect.bisect_right(values, prev + self.span[i])
-        last = i == facts.size
+        last = i == self.npos
         pending = facts.pending and last
         n = self.stack[i]
         deals = self.measure == "deals"
@@ -610,6 +616,11 @@ class _Programme:
                     dst = new | (need << _NEED)
                 elif need:
                     continue
+                elif self.closing and not last:
+                    dst, f = self._close_groups(new)
+                    w *= f
+                    if not w:
+                        continue
                 else:
                     dst = new
             if not last:
@@ -641,7 +652,7 @@ class _Programme:
                 return []
         closing = g == GROUPS - 1
         need = (src >> _NEED) & 127
-        pending = self.facts.pending and i == self.size  # the hand may still pay: no closing weight
+        pending = self.facts.pending and i == self.npos  # the hand may still pay: no closing weight
         evens = 0
         if need:
             evens = self.avail[2 * g + 1] - ((src >> _HE_SH[g]) & 15) - ((src >> _M_SH[g]) & 15)
@@ -664,6 +675,11 @@ class _Programme:
                     if marks:
                         continue  # _coef(marks, 0) is 0
                     step &= ~_SCRATCH
+                    if self.closing:
+                        step, f = self._close_groups(step)
+                        wk *= f
+                        if not wk:
+                            continue
                 out.append((step, wk, k))
                 continue
             rest = left - k
@@ -679,38 +695,44 @@ class _Programme:
                         continue
                     w *= c
                     dst &= ~_SCRATCH
+                    if self.closing:
+                        dst, f = self._close_groups(dst)
+                        w *= f
+                        if not w:
+                            continue
                 out.append((dst, w, k))
         return out
 
     # ------------------------------------------------------------------ final weights
     def _complete(self, g: int, left: int, marks: int, need: int, state: int) -> int:
-        """The last stack's completions from group ``g`` on, times the final weights of groups >= g.
+        """The last stack's completions over groups ``g``, ``g - 1``, ..., 0, times their final weights.
 
         ``left`` cards of the stack still to allocate, ``marks`` marked even cards so far (with the
         hand's when pending); ``state`` holds each group's (u, H, He, M) before this stack's share.
         The same sums as the group layers, memoised on the groups still to come only.
         """
-        if g == GROUPS:
+        if g < 0:
             return 0 if left else _coef(marks, need)
-        key = (g, left, marks, need, state & _LATER[g])
+        key = (g, left, marks, need, state & _LOWER[g])
         hit = self.completions.get(key)
         if hit is not None:
             return hit
-        cap = self.capg[self.facts.size]
+        size = self.npos
+        cap = self.capg[size]
         u = (state >> _U_SH[g]) & 31
         h = (state >> _H_SH[g]) & 15
         he = (state >> _HE_SH[g]) & 15
         m = (state >> _M_SH[g]) & 15
         room = min(left, cap[g] - u)
         lowest = left
-        for x in range(g + 1, GROUPS):
+        for x in range(g):
             lowest -= cap[x] - ((state >> _U_SH[x]) & 31)
         pending = self.facts.pending
         evens = self.avail[2 * g + 1] - he - m if need else 0
         limit = self.hand_count if pending and need else 0
         free_slots = -1
         if g and self.measure == "deals":
-            free_slots = self.drawn[self.facts.size][g - 1] - u - self.known_before[self.facts.size][g - 1]
+            free_slots = self.drawn[size][g - 1] - u - self.known_before[size][g - 1]
         memo = self.weights_memo
         total = 0
         for k in range(max(lowest, 0), room + 1):
@@ -730,9 +752,20 @@ class _Programme:
                 w = wk * _COMB[k][j]
                 for jp, x in enumerate(parts):
                     if x:
-                        total += w * x * self._complete(g + 1, rest, marks + j + jp, need, state)
+                        total += w * x * self._complete(g - 1, rest, marks + j + jp, need, state)
         self.completions[key] = total
         return total
+
+    def _close_groups(self, state: int) -> tuple[int, int]:
+        """Fold in the final weight of every group that can take no more card (all of its cards
+        laid), and forget its hideout and mark counts (H = 15 marks it closed): states merge."""
+        factor = 1
+        for g in range(GROUPS):
+            if (state >> _U_SH[g]) & 31 == self.full_u[g] and (state >> _H_SH[g]) & 15 != _CLOSED:
+                factor *= self._group_weights(state, g, 0)[0]
+                state &= ~((15 << _H_SH[g]) | (15 << _HE_SH[g]) | (15 << _M_SH[g]))
+                state |= _CLOSED << _H_SH[g]
+        return state, factor
 
     def _group_weights(self, state: int, g: int, hand_marks: int) -> list[int]:
         """Completions of group ``g``, by the number of marked even cards in the hand (pending)."""
@@ -747,6 +780,8 @@ class _Programme:
         return hit
 
     def _group_weights_of(self, g: int, u: int, h: int, he: int, m: int, hand_marks: int) -> list[int]:
+        if h == _CLOSED:
+            return [1]  # folded in when the group closed
         a = self.gavail[g]
         a_even = self.avail[2 * g + 1]
         f = u - h - m
@@ -772,9 +807,8 @@ class _Programme:
     def final_weight(self, state: int) -> int:
         facts = self.facts
         if self.folded:
-            return self._complete(
-                0, (state >> _LEFT) & 63, (state >> _JM) & 63, (state >> _NEED) & 127, state
-            )
+            left, marks, need = (state >> _LEFT) & 63, (state >> _JM) & 63, (state >> _NEED) & 127
+            return self._complete(GROUPS - 1, left, marks, need, state)
         if not facts.pending:
             w = 1
             for g in range(GROUPS):
@@ -821,6 +855,8 @@ def _build(
     hidden_cards = sum(hidden) + sum(stack)
     hand_count = gavail[0] + sum(facts.hand_unknown) - hidden_cards
     prog = _Programme(facts, measure, relaxed, avail, gavail, fug, hand_count)
+    prog.npos = size
+    prog.full_u = (gavail[0], *(min(fug[g], gavail[g]) for g in range(1, GROUPS)))
     prog.hidden, prog.stack = hidden, stack
     for i in range(1, size + 1):
         prog.stacks *= math.factorial(stack[i])
@@ -888,6 +924,7 @@ def _build(
     # the last stack needs no layers of its own (unless a caller walks its groups: card locations
     # and sampling): nothing follows it, so its completions are summed group by group, memoised
     prog.folded = bool(size and stack[size] and not (full or relaxed))
+    prog.closing = not (full or relaxed)
     for i in range(1, size + 1):
         layers.append((i, _VALUE, -1))
         if stack[i] and not (prog.folded and i == size):
