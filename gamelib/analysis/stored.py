@@ -40,6 +40,8 @@ For the game notebooks, the usual pattern (tournament rows in, TournamentResults
   :func:`split_results` turns them back into :class:`TournamentResults`, so ``stats()``, ``plot()``
   and ``summary()`` work, and ``Comparison``, ``SweepResults`` and ``RoundRobin`` can be rebuilt
   around them.  Rebuilt results have agent *names*, not agents: to replay a game, run the tournament.
+* Experiments are computed in English (``using_language("en")``), so the seat names in the rows
+  ("player 1", "fugitive") do not depend on the language a notebook has switched to.
 * Regenerate stored data from a script (``benchmarks/notebook_data.py`` for the strategy lab) and
   pass ``command=`` so the file says how to make it again.
 """
@@ -60,6 +62,7 @@ from typing import Any
 from gamelib.analysis.executors import GameOutcome
 from gamelib.analysis.tournament import TournamentResults, resolve_game
 from gamelib.core.game import Game
+from gamelib.core.i18n import using_language
 
 MARKER = "# gamelib stored experiment: the next line is its provenance (JSON), then the CSV"
 """The first line of every stored experiment file."""
@@ -289,7 +292,8 @@ def _run(compute: Callable[..., Any], params: dict[str, Any], progress: bool) ->
     if accepts and "progress" not in kwargs:
         kwargs["progress"] = progress
     start = time.perf_counter()
-    frame = compute(**kwargs)
+    with using_language("en"):  # seat names in the rows must not depend on the language in force
+        frame = compute(**kwargs)
     seconds = time.perf_counter() - start
     if not hasattr(frame, "to_csv"):
         raise TypeError(f"compute must return a pandas DataFrame, got {type(frame).__name__}")

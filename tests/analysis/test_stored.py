@@ -130,3 +130,18 @@ def test_compute_by_import_path(tmp_path):
     verify("editions", f"{__name__}:editions", tmp_path, games=1)
     with pytest.raises(ValueError, match=r"package\.module:function"):
         experiment("other", "editions", folder=tmp_path)
+
+
+def test_computed_in_english_whatever_the_language_in_force(tmp_path):
+    def seats(progress: bool = False):
+        import pandas as pd
+
+        game = gamelib.make("passante", players=2)
+        return pd.DataFrame({"role": [game.player_name(p) for p in range(game.num_players)]})
+
+    with gamelib.core.i18n.using_language("fr"):
+        frame = experiment("seats", seats, folder=tmp_path)
+        assert gamelib.language() == "fr"
+    with gamelib.core.i18n.using_language("en"):
+        english = list(seats()["role"])
+    assert list(frame["role"]) == english
