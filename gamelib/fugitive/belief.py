@@ -16,39 +16,42 @@ public) and the fugitive's hand (its size is public), such that
   positions on the table at that moment, and a failed series was not entirely made of them;
 * mid-turn (laying sprint cards), the pending hideout is still reachable with the hand left.
 
-:func:`belief` counts these worlds exactly (Python ints) and gives, uniformly over them, the
-probability of each number at each face-down position, of being any hideout, a sprint card or in
-the fugitive's hand.  :func:`determinize` samples one world uniformly and turns it into a full
+:func:`belief` weighs these worlds exactly (Python ints) under a measure — ``"deals"`` (default:
+a world counts as many times as deal orders produce it, what shuffled decks imply) or
+``"worlds"`` (each world once) — and gives the probability of each number at each face-down
+position, of being any hideout, a sprint card or in the fugitive's hand.  :func:`determinize`
+samples one world exactly from a measure and turns it into a full
 :class:`~gamelib.fugitive.rules.FugitiveState` whose history replays.
 
-How the count works (a forward/backward dynamic programme over positions, like the C++
-``belief.cc`` of smsxgz/fugitive, with sprint identities and hands counted exactly):
+How the count works (a forward/backward dynamic programme over positions):
 
-* cards are split into 8 *classes*: {1, 2, 3} and the three decks, each by parity.  Only the
-  class of a sprint card matters to the rules (its deck for timing, its parity for footprints),
-  so a sprint card's identity is deferred: the DP chooses classes, and at the end
-  ``falling(A_c - h_c, s_c)`` ways pick the actual cards of class ``c`` (``A_c`` unknown cards of
-  the class, ``h_c`` used as hideouts, ``s_c`` as sprints).  Where the footprints are not tight
-  (the hideout is within 3 + stack size of the previous one) a card's parity does not matter
-  either: only its group is chosen, and the final count picks it from both parities;
-* a DP state is one int: the previous hideout value, per-class counts of hideouts and sprint
-  cards so far, per-group totals (checked against the timing caps with a carry-guard trick),
-  the progress through each failed series and the pending deficit.  A position is a few
-  layers (its mode, one layer per sprint card, its value) so that states merge after each card;
-* the fugitive's hand is what is left: a binomial per deck (all of {1, 2, 3} that is left), and
-  the final weights factor by group (a convolution over hand parities when a pending hideout
-  needs footprints from the hand);
-* sprint stacks are counted as ordered sequences (one DP edge per card) and divided by
-  ``prod(n_i!)`` at the end, so every weight stays an integer;
-* the card-location probabilities (sprint, hand, deck) use, by symmetry inside a class, the
-  share of a class's non-hideout cards in each place, weighted through a second backward pass.
+* cards fall into 4 *groups* ({1, 2, 3} and the three decks), each split by parity into 2
+  *classes*.  Only a sprint card's group matters to the rules (timing) and, for footprints, how
+  many of a stack are even, so sprint identities are deferred: the programme chooses how many
+  cards of each group a stack takes (binomial weights, a share the later groups could not
+  complete is never tried), and final per-group weights (falling factorials) pick the cards;
+* footprints: a stack needs at least ``need`` even cards.  With the signed identity
+  ``1[e >= need] = sum_j (-1)^(j-need) C(j-1, need-1) C(e, j)`` only *marked* even cards enter the
+  state; weights may then be negative, and a state whose weight cancels to 0 stays in the
+  programme (one hideout value's paths through it need not cancel);
+* a state is one int: per group the cards laid, the hideouts and even hideouts, the marked
+  evens; the previous hideout; the failed series' progress; mid-stack scratch.  A group whose
+  cards are all laid folds its final weight in and forgets its counts (count only), so states
+  merge; the last stack has no layers of its own: its completions are summed group by group,
+  memoised on the groups still to come;
+* ``"deals"`` multiplies, per position and deck, the ways to give the cards laid there a free
+  draw made before (a falling factorial), and the hand's cards the rest (``hand!``);
+* the hideout probabilities come from one backward pass over the forward edges; the card
+  locations (sprint, hand, deck) use, by symmetry inside a class, the share of a class's
+  non-hideout cards in each place, through a second backward pass on a programme that keeps every
+  layer (computed on first use).
 
 Two cases are not counted exactly: in the second edition, a fugitive who stops after a single
 first-turn hideout must have been unable to place another; and with ``canonical_order``, a
 fugitive in the middle of a sprint stack must still hold, above its last sprint card, the
 footprints the hideout needs (the DP only knows the classes of the cards, not their order).
 :func:`belief` ignores those constraints (``Belief.exact`` is then False) and :func:`determinize`
-rejects the worlds that break them, so its samples stay exactly uniform.
+rejects the worlds that break them, so its samples stay exact.
 """
 
 from __future__ import annotations
@@ -195,22 +198,27 @@ class _Facts:
         return _tables(self.last)
 
 
+_PUBLIC_VERBS: dict[type, str] = {
+    Hide: "hide",
+    Guess: "guess",
+    Add: "add",
+    Reveal: "reveal",
+    Pass: "pass",
+    Draw: "draw",
+    Deal: "deal",
+}
+"""The actions whose kind the detective sees (what the facts read), by their exact class."""
+
+
 def _facts_from_state(state: FugitiveState) -> _Facts:
     """The detective's facts read straight from a state (no observation strings to build)."""
     public: list[tuple[str, int]] = []
+    verbs = _PUBLIC_VERBS
     for action in state.history:
-        if isinstance(action, Hide):
-            public.append(("hide", 0))
-        elif isinstance(action, (Guess, Add)):
-            public.append(("guess" if isinstance(action, Guess) else "add", action.number))
-        elif isinstance(action, Reveal):
-            public.append(("reveal", 0))
-        elif isinstance(action, Pass):
-            public.append(("pass", 0))
-        elif isinstance(action, Draw):
-            public.append(("draw", 0))
-        elif isinstance(action, Deal):
-            public.append(("deal", 0))
+        verb = verbs.get(type(action))
+        if verb is None:
+            continue
+        public.append((verb, action.number if verb == "guess" or verb == "add" else 0))  # type: ignore[attr-defined]
     return _build_facts(
         hideouts=[h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)],
         sprint_counts=[len(s) for s in state.sprints],
