@@ -14,6 +14,7 @@ from collections.abc import Callable
 import numpy as np
 
 import gamelib
+from gamelib.core.play import random_playout
 
 
 def rate(play_one: Callable[[int], int], seconds: float) -> float:
@@ -28,14 +29,7 @@ def native(name: str) -> Callable[[int], int]:
     game = gamelib.make(name)
 
     def play_one(seed: int) -> int:
-        rng, state, n = random.Random(seed), game.new_game(seed=seed), 0
-        while not state.is_terminal():
-            if state.current_player == gamelib.CHANCE:
-                state.apply(state.sample_chance())
-            else:
-                state.apply(rng.choice(state.legal_actions()))
-            n += 1
-        return n
+        return len(random_playout(game.new_game(seed=seed), random.Random(seed)).history)
 
     return play_one
 

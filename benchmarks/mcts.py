@@ -16,21 +16,15 @@ import time
 
 import gamelib
 from gamelib.agents import ISMCTSAgent, MCTSAgent
+from gamelib.core.play import random_playout
 
 
 def positions(game: gamelib.Game, count: int) -> list[gamelib.State]:
-    found = []
+    found: list[gamelib.State] = []
     seed = 0
     while len(found) < count and seed < 50 * count:
         rng = random.Random(seed)
-        state = game.new_game(seed=seed)
-        for _ in range(rng.randrange(5, 40)):
-            if state.is_terminal():
-                break
-            if state.current_player == gamelib.CHANCE:
-                state.apply(state.sample_chance(rng))
-            else:
-                state.apply(rng.choice(state.legal_actions()))
+        state = random_playout(game.new_game(seed=seed), rng, max_actions=rng.randrange(5, 40))
         if not state.is_terminal() and state.current_player >= 0 and len(state.legal_actions()) > 1:
             found.append(state)
         seed += 1
@@ -57,17 +51,11 @@ def main() -> None:
         states = positions(game, 5)
         mcts = MCTSAgent(iterations=iterations, omniscient=not game.info.perfect_information)
         ismcts = ISMCTSAgent(iterations=iterations)
-        lengths = [len(gamelib.play(game, [_Random()] * game.num_players, seed=s).history) for s in range(20)]
+        lengths = [len(random_playout(game.new_game(seed=s), random.Random(s)).history) for s in range(20)]
         print(
             f"{name:<14}{rate(mcts, states, iterations):>16}{rate(ismcts, states, iterations):>16}"
             f"{sum(lengths) / len(lengths):>22.0f}"
         )
-
-
-class _Random:
-    def act(self, state: gamelib.State, player: int, rng: random.Random) -> gamelib.Action:
-        actions = state.legal_actions()
-        return actions[int(rng.random() * len(actions))]
 
 
 if __name__ == "__main__":

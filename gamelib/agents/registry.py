@@ -24,6 +24,8 @@ import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from gamelib.core.play import as_agent_fn
+
 if TYPE_CHECKING:
     import random
 
@@ -111,20 +113,7 @@ def default_agents(game: Game) -> list[str]:
 
 
 AgentFn = Callable[["State", int, "random.Random"], "Action | str"]
-
-
-def as_agent_fn(agent: Any, name: object = None) -> AgentFn:
-    """The function to call for ``agent``: its ``act`` method, or the agent itself if callable.
-
-    TypeError (naming ``name`` when given) for anything else.
-    """
-    act = getattr(agent, "act", None)
-    if callable(act):
-        return act  # type: ignore[no-any-return]
-    if callable(agent):
-        return agent  # type: ignore[no-any-return]
-    label = f"agent {name!r}" if name is not None else f"{agent!r}"
-    raise TypeError(f"{label} needs an act(state, player, rng) method, got {agent!r}")
+# as_agent_fn lives in gamelib.core.play (the one place that says what an agent is); re-exported here.
 
 
 def registered_agents(game: str | None = None) -> list[str]:

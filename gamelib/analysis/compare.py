@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any
 from gamelib.analysis.tournament import (
     Stat,
     TournamentResults,
-    agent_label,
     labelled_agents,
     resolve_game,
     tournament,
 )
 from gamelib.core.game import Game
+from gamelib.core.play import agent_label, unique_names
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -113,10 +113,11 @@ def compare_agents(
         raise ValueError("compare_agents needs at least one agent")
     base_name = baseline if isinstance(baseline, str) else agent_label(baseline)
     results = {}
+    others = the_game.num_players - 1
     for name, agent in pairs:
-        field = {name: agent}
-        for k in range(1, the_game.num_players):
-            field[f"{base_name} #{k}"] = baseline
+        field = dict(
+            zip(unique_names([name, *[base_name] * others]), [agent, *[baseline] * others], strict=True)
+        )
         results[name] = tournament(
             the_game, field, games=games, seed=seed, executor=executor, progress=progress, **tournament_kwargs
         )

@@ -23,9 +23,9 @@ from gamelib.analysis.tournament import (
     labelled_agents,
     resolve_game,
     tournament,
-    unique_names,
 )
 from gamelib.core.game import Game
+from gamelib.core.play import unique_names
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure

@@ -38,6 +38,7 @@ from gamelib.analysis.progress import progress_bar
 from gamelib.analysis.stats import mean_interval, wilson_interval
 from gamelib.core import rng as _rng
 from gamelib.core.game import Game, State
+from gamelib.core.play import agent_label, as_agent_fn, unique_names
 from gamelib.core.registry import make
 
 if TYPE_CHECKING:
@@ -59,13 +60,6 @@ def resolve_game(
     return make(game.name, players=players if players is not None else game.num_players, options=merged)
 
 
-def agent_label(agent: Any) -> str:
-    name = getattr(agent, "name", None)
-    if isinstance(name, str) and name:
-        return name
-    return getattr(agent, "__name__", None) or type(agent).__name__
-
-
 def labelled_agents(agents: Sequence[Any] | Mapping[str, Any]) -> list[tuple[str, Any]]:
     """``(label, agent)`` pairs: a dict's keys, else each spec string or the agent's own label."""
     if isinstance(agents, Mapping):
@@ -75,17 +69,6 @@ def labelled_agents(agents: Sequence[Any] | Mapping[str, Any]) -> list[tuple[str
     return [(a if isinstance(a, str) else agent_label(a), a) for a in agents]
 
 
-def unique_names(labels: Sequence[str]) -> list[str]:
-    """The labels with repeats numbered (``random``, ``random#2``...), so results can be keyed by name."""
-    names: list[str] = []
-    for label in labels:
-        name, k = label, 2
-        while name in names:
-            name, k = f"{label}#{k}", k + 1
-        names.append(name)
-    return names
-
-
 def resolve_agents(game: Game, agents: Sequence[Any] | Mapping[str, Any]) -> tuple[list[str], list[Any]]:
     """Agent objects and unique display names; strings are agent specs (``"mcts(iterations=50)"``)."""
     from gamelib.agents.registry import make_agent
@@ -93,8 +76,7 @@ def resolve_agents(game: Game, agents: Sequence[Any] | Mapping[str, Any]) -> tup
     pairs = labelled_agents(agents)
     objects = [make_agent(a, game.name) if isinstance(a, str) else a for _, a in pairs]
     for (label, _), obj in zip(pairs, objects, strict=True):
-        if not hasattr(obj, "act") and not callable(obj):
-            raise TypeError(f"agent {label!r} has no act(state, player, rng) method: {obj!r}")
+        as_agent_fn(obj, label)  # TypeError naming the agent if it cannot play
     names = unique_names([label for label, _ in pairs])
     if len(objects) != game.num_players:
         raise ValueError(

@@ -37,6 +37,27 @@ def as_agent_fn(agent: object, name: object = None) -> AgentFn:
     raise TypeError(f"{label} needs an act(state, player, rng) method, got {agent!r}")
 
 
+def agent_label(agent: object) -> str:
+    """How an agent is called in tables: its ``name``, else its ``__name__`` (a function), else its class."""
+    name = getattr(agent, "name", None)
+    if isinstance(name, str) and name:
+        return name
+    named = getattr(agent, "__name__", None)
+    return named if isinstance(named, str) and named else type(agent).__name__
+
+
+def unique_names(labels: Sequence[str]) -> list[str]:
+    """The labels with repeats numbered: ``random``, ``random#2``, ``random#3`` (the one numbering,
+    so that results can be keyed by name in tournaments, comparisons and round robins)."""
+    names: list[str] = []
+    for label in labels:
+        name, k = label, 2
+        while name in names:
+            name, k = f"{label}#{k}", k + 1
+        names.append(name)
+    return names
+
+
 def random_playout(state: State, rng: random.Random, max_actions: int | None = None) -> State:
     """Play ``state`` on to the end at random and return it (it is changed in place).
 

@@ -12,7 +12,10 @@
   use the greedy agent and are cut after a few rounds, where ``position_value`` estimates
   every player's outcome.
 
-``AGENTS`` exposes them to :func:`gamelib.agents.make_agent` (``"planner"``, ``"mcts"``...).
+``AGENTS`` exposes them to :func:`gamelib.agents.make_agent` under their own names
+(``"stick_greedy"``, ``"planner"``, ``"lookahead"``, ``"ticket_mcts"``): the generic ``"greedy"``
+and ``"mcts"`` stay the game-independent agents here as in every game (``"greedy(samples=4)"``).
+The agents' ``name`` (their label in tables) is unchanged: stored experiments keep their labels.
 """
 
 from __future__ import annotations
@@ -157,11 +160,12 @@ def ticket_mcts(iterations: int = 200, rollout_rounds: int = 2, c: float = 1.0, 
 
 
 AGENTS: dict[str, Any] = {
-    "greedy": GreedyAgent,
+    "stick_greedy": GreedyAgent,
     "planner": PlannerAgent,
     "lookahead": LookaheadAgent,
-    "mcts": ticket_mcts,
+    "ticket_mcts": ticket_mcts,
 }
+"""The game's own agents, by names that do not shadow the generic ``greedy`` and ``mcts``."""
 
 SEAT_AGENTS = "planner"
 """The agent each seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""

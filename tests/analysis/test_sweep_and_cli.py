@@ -146,8 +146,8 @@ def test_compare_agents_against_a_common_field(toy_games: None) -> None:
     assert comparison.stat("first", "player 0").win_rate == 1.0
     assert comparison.results["mcts(iterations=200)"].agent_names == [
         "mcts(iterations=200)",
-        "first #1",
-        "first #2",
+        "first",
+        "first#2",
     ]
     assert list(comparison.summary().index) == ["first", "mcts(iterations=200)"]
     fig = comparison.plot()

@@ -151,7 +151,7 @@ def test_agents_by_spec_and_options(toy_games: None) -> None:
         ({"agents": ["random"]}, ValueError, "needs 2 agents"),
         ({"agents": "random"}, TypeError, "agents must be a list"),
         ({"agents": ["random", "nobody"]}, ValueError, "unknown agent 'nobody'"),
-        ({"agents": ["random", 42]}, TypeError, "no act"),
+        ({"agents": ["random", 42]}, TypeError, "needs an act"),
         ({"games": 0}, ValueError, "games must be"),
         ({"seed": -1}, ValueError, "seed must be"),
         ({"executor": "threads"}, ValueError, "executor must be"),

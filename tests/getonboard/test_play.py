@@ -87,8 +87,11 @@ def test_greedy_and_mcts_play_legal_games() -> None:
     state = gamelib.play(game, [GreedyAgent(), ticket_mcts(iterations=20)], seed=2)
     assert state.is_terminal()
     assert isinstance(make_agent("planner", "getonboard"), PlannerAgent)
-    assert isinstance(make_agent("greedy", "getonboard"), GreedyAgent)
-    assert make_agent("mcts(iterations=7)", "getonboard").iterations == 7
+    assert isinstance(make_agent("stick_greedy", "getonboard"), GreedyAgent)
+    assert make_agent("ticket_mcts(iterations=7)", "getonboard").iterations == 7
+    # the generic agents keep their names here too (the game's own do not shadow them)
+    assert make_agent("greedy(samples=4)", "getonboard").samples == 4
+    assert make_agent("mcts(iterations=7)", "getonboard").evaluate is None
 
 
 @pytest.mark.parametrize("loops", ["allowed", "forced-only"])

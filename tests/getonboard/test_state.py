@@ -7,6 +7,7 @@ import random
 import pytest
 
 import gamelib
+from gamelib.core.play import random_playout
 from gamelib.getonboard.analysis import hypothetical_turn
 from gamelib.getonboard.board import completable, load_map, load_tables
 from gamelib.getonboard.rules import P_LAY, GetOnBoardState
@@ -64,9 +65,7 @@ def test_clones_share_nothing_mutable() -> None:
         if state.is_terminal():
             continue
         before = state.key()
-        copy = state.clone()
-        while not copy.is_terminal():
-            copy.apply(copy.sample_chance(rng) if copy.is_chance_node() else rng.choice(copy.legal_actions()))
+        random_playout(state.clone(), rng)
         assert state.key() == before
 
 

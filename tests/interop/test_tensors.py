@@ -22,9 +22,7 @@ from gamelib.delanopolis.rules import delanopolis_tensor_size
 from gamelib.getonboard.rules import getonboard_tensor_size
 from gamelib.passante.rules import passante_tensor_size
 
-TENSOR_GAMES = [
-    n for n in gamelib.registered_games() if hasattr(gamelib.make(n).new_game(0), "observation_tensor")
-]
+TENSOR_GAMES = [n for n in gamelib.registered_games() if gamelib.make(n).info.has("observation_tensor")]
 
 # Rule options that change what the tensor has to encode (open hands, hints, other boards).
 VARIANTS: dict[str, list[dict[str, Any]]] = {
@@ -70,7 +68,7 @@ def walk(state: State, rng: random.Random) -> Iterator[State]:
 
 
 def tensors(state: State) -> list[list[float]]:
-    return [state.observation_tensor(p) for p in range(state.game.num_players)]  # type: ignore[attr-defined]
+    return [state.observation_tensor(p) for p in range(state.game.num_players)]
 
 
 @pytest.mark.parametrize(("name", "players", "options"), CONFIGS, ids=IDS)
@@ -78,7 +76,7 @@ def test_length_is_constant_and_values_in_unit_interval(
     name: str, players: int, options: dict[str, Any]
 ) -> None:
     game = gamelib.make(name, players=players, options=options)
-    expected = len(game.new_game(0).observation_tensor(0))  # type: ignore[attr-defined]
+    expected = len(game.new_game(0).observation_tensor(0))
     if name in EXPECTED_SIZE:
         assert expected == EXPECTED_SIZE[name](game), "the documented size function disagrees"
     for seed in range(SEEDS):
@@ -173,4 +171,4 @@ def test_observation_tensor_rejects_a_bad_player() -> None:
     for name in [n for n in TENSOR_GAMES if n in EXPECTED_SIZE]:
         state = gamelib.make(name).new_game(0)
         with pytest.raises(ValueError, match="player"):
-            state.observation_tensor(99)  # type: ignore[attr-defined]
+            state.observation_tensor(99)
