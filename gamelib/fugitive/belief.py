@@ -62,7 +62,6 @@ import math
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from gamelib.core.errors import IllegalAction
@@ -1247,15 +1246,22 @@ def _belief_of(facts: _Facts, measure: str, max_edges: int | None = None) -> Bel
     )
 
 
-def _shares(prog: _Programme, state: int) -> list[Fraction]:
+def _shares(prog: _Programme, state: int) -> list[float]:
     """Per class: the completions of ``state`` weighted by the share of the class's non-hideout
-    cards under sprint stacks (entries 2c) and in the hand (entries 2c + 1)."""
+    cards under sprint stacks (entries 2c) and in the hand (entries 2c + 1).
+
+    The sums are exact integers until the last division by the class's free cards: the unmarked
+    cards of a group are a uniform choice from its pool, and ``falling(pool, f) * f / pool`` and
+    ``falling(pool, f) * C(pool - f, r) * r / pool`` are integers.
+    """
     facts = prog.facts
     need = (state >> _NEED) & 127 if facts.pending else 0
     marks = (state >> _JM) & 63 if facts.pending else 0
     limit = prog.hand_count if need else 0
+    deals = prog.measure == "deals"
+    zero = [0] * (4 * GROUPS)
     # per group, per hand-mark count: (weight, [sprint odd, sprint even, hand odd, hand even] sums)
-    conv: list[tuple[int, list[Fraction]]] = [(1, [Fraction(0)] * (4 * GROUPS))]
+    conv: list[tuple[int, list[int]]] = [(1, zero)]
     for g in range(GROUPS):
         weights = prog._group_weights(state, g, limit)
         u = (state >> _U_SH[g]) & 31
@@ -1266,18 +1272,20 @@ def _shares(prog: _Programme, state: int) -> list[Fraction]:
         evens, odds = prog.avail[2 * g + 1] - he, prog.avail[2 * g] - (h - he)
         f = u - h - m
         hand = a - u if g == 0 else prog.fug[g] - u
-        part = []
+        base = _falling(evens, m) * (math.factorial(hand) if deals and g else 1)
+        part: list[tuple[int, list[int]]] = []
         for jp, w in enumerate(weights):
             if not w:
-                part.append((0, [Fraction(0)] * 4))
+                part.append((0, [0, 0, 0, 0]))
                 continue
             pool = a - h - m - jp
-            fe = Fraction(f * (evens - m - jp), pool) if pool else Fraction(0)
-            fo = Fraction(f * odds, pool) if pool else Fraction(0)
-            he_ = jp + (Fraction((hand - jp) * (evens - m - jp), pool) if pool else Fraction(0))
-            ho = Fraction((hand - jp) * odds, pool) if pool else Fraction(0)
-            part.append((w, [w * fo, w * (m + fe), w * ho, w * he_]))
-        nxt: dict[int, tuple[int, list[Fraction]]] = {}
+            rest = hand - jp
+            core = base * math.comb(evens - m, jp)
+            spr = core * f * _falling(pool - 1, f - 1) * math.comb(pool - f, rest) if f else 0
+            hnd = core * _falling(pool - 1, f) * math.comb(pool - f - 1, rest - 1) if rest else 0
+            free_evens = evens - m - jp
+            part.append((w, [spr * odds, m * w + spr * free_evens, hnd * odds, jp * w + hnd * free_evens]))
+        nxt: dict[int, tuple[int, list[int]]] = {}
         for a_, (w1, x1) in enumerate(conv):
             if not w1:
                 continue
@@ -1292,21 +1300,27 @@ def _shares(prog: _Programme, state: int) -> list[Fraction]:
                     nxt[a_ + b_] = (w1 * w2, x)
                 else:
                     nxt[a_ + b_] = (old[0] + w1 * w2, [p + q for p, q in zip(old[1], x, strict=True)])
-        conv = [nxt.get(k, (0, [Fraction(0)] * (4 * GROUPS))) for k in range(max(nxt, default=-1) + 1)]
-    out = [Fraction(0)] * (2 * CLASSES)
+        conv = [nxt.get(k, (0, zero)) for k in range(max(nxt, default=-1) + 1)]
+    sums = [0] * (2 * CLASSES)
     for jp, (_, x) in enumerate(conv):
         c = _coef(marks + jp, need) if facts.pending else 1
         if not c:
             continue
         for g in range(GROUPS):
-            h = (state >> _H_SH[g]) & 15
-            he = (state >> _HE_SH[g]) & 15
-            free = (prog.avail[2 * g] - (h - he), prog.avail[2 * g + 1] - he)
             for parity in range(2):
-                if free[parity]:
-                    cls = 2 * g + parity
-                    out[2 * cls] += c * x[4 * g + parity] / free[parity]
-                    out[2 * cls + 1] += c * x[4 * g + 2 + parity] / free[parity]
+                cls = 2 * g + parity
+                sums[2 * cls] += c * x[4 * g + parity]
+                sums[2 * cls + 1] += c * x[4 * g + 2 + parity]
+    out = [0.0] * (2 * CLASSES)
+    for g in range(GROUPS):
+        h = (state >> _H_SH[g]) & 15
+        he = (state >> _HE_SH[g]) & 15
+        free = (prog.avail[2 * g] - (h - he), prog.avail[2 * g + 1] - he)
+        for parity in range(2):
+            if free[parity]:
+                cls = 2 * g + parity
+                out[2 * cls] = sums[2 * cls] / free[parity]
+                out[2 * cls + 1] = sums[2 * cls + 1] / free[parity]
     return out
 
 
@@ -1321,11 +1335,11 @@ def _card_locations(
     rho, for the classes a hideout can come from.
     """
     facts = prog.facts
-    _backward(prog)
+    saved, prog.saved = prog.saved, None  # the forward edges, if still kept: walked once more here
     class_of = facts.tables.class_of
     # every final state, even one whose signed weight (the footprint identity) cancels to 0:
     # its weighted shares need not cancel
-    shares = {key: [float(x) for x in _shares(prog, key)] for key in prog.forward[-1]}
+    shares = {key: _shares(prog, key) for key in prog.forward[-1]}
     shares = {key: s for key, s in shares.items() if any(s)}
     interest = sorted(
         {class_of[v] for i in range(1, facts.size + 1) if prog.hidden[i] for v in prog.values[i]}
@@ -1340,10 +1354,11 @@ def _card_locations(
         i, kind, _ = prog.layers[t]
         cur: dict[int, list[float]] = {}
         record = kind == _VALUE and prog.hidden[i]
+        kept = saved[t] if saved is not None else None
         for src, fw in prog.forward[t].items():
             acc = [0.0] * width
             live = False
-            for dst, w, label in prog.moves(t, src):
+            for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
                 b = back.get(dst)
                 if b is None:
                     continue
