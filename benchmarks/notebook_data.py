@@ -6,7 +6,7 @@ The notebooks load the CSV files with ``gamelib.analysis.stored.experiment(name,
 recompute=RECOMPUTE)``; every file starts with the command below, its parameters and versions.
 
     python benchmarks/notebook_data.py --list            # names, sizes
-    python benchmarks/notebook_data.py                   # recompute all of them (about 15 min on 2 cores)
+    python benchmarks/notebook_data.py                   # recompute all of them (about 20 min on 2 cores)
     python benchmarks/notebook_data.py 05_roles 05_round_robin
 
 ``SLICES`` says, for each experiment, the smaller parameters that ``tests/test_notebook_data.py``
