@@ -533,6 +533,7 @@ class _Programme:
     full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
     closing: bool = False  # fold closed groups' final weights in as they close (the count only)
     completions: dict[tuple[Any, ...], int] = field(default_factory=dict)
+    mark_vectors: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -763,6 +764,60 @@ class _Programme:
         self.completions[key] = total
         return total
 
+    def _mark_vector(self, g: int, left: int, state: int) -> list[int]:
+        """:meth:`_complete` for every need at once: entry ``t`` sums the completions over groups
+        ``g``..0 with ``t`` marked even cards (the hand's too when pending)."""
+        if g < 0:
+            return [] if left else [1]
+        key = (g, left, state & _LOWER[g])
+        hit = self.mark_vectors.get(key)
+        if hit is not None:
+            return hit
+        size = self.npos
+        cap = self.capg[size]
+        u = (state >> _U_SH[g]) & 31
+        h = (state >> _H_SH[g]) & 15
+        he = (state >> _HE_SH[g]) & 15
+        m = (state >> _M_SH[g]) & 15
+        room = min(left, cap[g] - u)
+        lowest = left
+        for x in range(g):
+            lowest -= cap[x] - ((state >> _U_SH[x]) & 31)
+        evens = self.avail[2 * g + 1] - he - m
+        limit = self.hand_count if self.facts.pending else 0
+        free_slots = -1
+        if g and self.measure == "deals":
+            free_slots = self.drawn[size][g - 1] - u - self.known_before[size][g - 1]
+        memo = self.weights_memo
+        out: list[int] = []
+        for k in range(max(lowest, 0), room + 1):
+            wk = _COMB[left][k]
+            if free_slots >= 0 and k:
+                if k > free_slots:
+                    break
+                wk *= _FALL[free_slots][k]
+            sub = self._mark_vector(g - 1, left - k, state)
+            if not sub:
+                continue
+            for j in range(min(k, evens) + 1):
+                wkey = (g | limit << 2, (u + k) | h << 5 | he << 9, m + j)
+                parts = memo.get(wkey)
+                if parts is None:
+                    parts = memo[wkey] = self._group_weights_of(g, u + k, h, he, m + j, limit)
+                w = wk * _COMB[k][j]
+                for jp, x in enumerate(parts):
+                    if not x:
+                        continue
+                    f = w * x
+                    shift = j + jp
+                    if len(out) < shift + len(sub):
+                        out.extend([0] * (shift + len(sub) - len(out)))
+                    for t, y in enumerate(sub):
+                        if y:
+                            out[shift + t] += f * y
+        self.mark_vectors[key] = out
+        return out
+
     def _close_groups(self, state: int) -> tuple[int, int]:
         """Fold in the final weight of every group that can take no more card (all of its cards
         laid), and forget its hideout and mark counts (H = 15 marks it closed): states merge."""
@@ -815,7 +870,11 @@ class _Programme:
         facts = self.facts
         if self.folded:
             left, marks, need = (state >> _LEFT) & 63, (state >> _JM) & 63, (state >> _NEED) & 127
-            return self._complete(GROUPS - 1, left, marks, need, state)
+            if not need:
+                return self._complete(GROUPS - 1, left, marks, 0, state)
+            # the same sums for every need: by the number of marked evens, then weighed
+            vector = self._mark_vector(GROUPS - 1, left, state)
+            return sum(_coef(marks + t, need) * x for t, x in enumerate(vector) if x)
         if not facts.pending:
             w = 1
             for g in range(GROUPS):
