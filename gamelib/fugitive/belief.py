@@ -444,9 +444,12 @@ def _reachable(facts: _Facts) -> list[int]:
     return reach
 
 
-def _active_series(facts: _Facts) -> list[tuple[tuple[int, ...], int]]:
+def _active_series(facts: _Facts, reach: list[int] | None = None) -> list[tuple[tuple[int, ...], int]]:
     """The failed series that can still constrain the worlds, their numbers trimmed."""
-    reach = _reachable(facts)
+    if not facts.series:
+        return []
+    if reach is None:
+        reach = _reachable(facts)
     out = []
     for numbers, deadline in facts.series:
         rest = []
@@ -913,7 +916,10 @@ def _build(
     tables = facts.tables
     class_of, group = tables.class_of, tables.group_of
     unknown = cards_of(facts.unknown)
-    avail = tuple(sum(1 for c in unknown if class_of[c] == k) for k in range(CLASSES))
+    counted = [0] * CLASSES
+    for c in unknown:
+        counted[class_of[c]] += 1
+    avail = tuple(counted)
     gavail = tuple(avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS))
     fug = (gavail[0], *facts.hand_unknown)
     hidden = [False] + [facts.known[i] < 0 for i in range(1, size + 1)]
@@ -980,7 +986,7 @@ def _build(
     prog.values = [[]] + [
         [v for v in cards_of(backward_ok[i]) if v <= top or not hidden[i]] for i in range(1, size + 1)
     ]
-    series = _active_series(facts)
+    series = _active_series(facts, None if fixed else reach)
     prog.active = [[]] + [
         [(j, numbers, deadline) for j, (numbers, deadline) in enumerate(series) if deadline >= i]
         for i in range(1, size + 1)
