@@ -533,6 +533,10 @@ class _Programme:
     weights_memo: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
     npos: int = 0  # positions on the table (facts.size, read on the hot paths)
+    pending_pos: int = -1  # the position still getting sprint cards (the hand may pay), or -1
+    slots: list[tuple[int, ...]] = field(
+        default_factory=list
+    )  # per position, per group: draws - face-up before (-1: none)
     full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
     closing: bool = False  # fold closed groups' final weights in as they close (the count only)
     completions: dict[tuple[Any, ...], int] = field(default_factory=dict)
@@ -663,15 +667,15 @@ class _Programme:
                 return []
         closing = g == GROUPS - 1
         need = (src >> _NEED) & 127
-        pending = self.facts.pending and i == self.npos  # the hand may still pay: no closing weight
+        pending = i == self.pending_pos  # the hand may still pay: no closing weight
         evens = 0
         if need:
             evens = self.avail[2 * g + 1] - ((src >> _HE_SH[g]) & 15) - ((src >> _M_SH[g]) & 15)
         marks = (src >> _JM) & 63
         comb = _COMB
-        free_slots = -1
-        if g and self.measure == "deals":
-            free_slots = self.drawn[i][g - 1] - u - self.known_before[i][g - 1]
+        free_slots = self.slots[i][g]
+        if free_slots >= 0:
+            free_slots -= u
         m_shift = _M_SH[g]
         out = []
         for k in range(lowest, room + 1):
@@ -952,6 +956,11 @@ def _build(
             raise ValueError(f"inconsistent observation: position {i} uses more deck cards than drawn")
         prog.capg.append((gavail[0], *(min(cap[d], gavail[d + 1]) for d in range(3))))
     prog.known_at = known_at
+    prog.pending_pos = size if facts.pending else -1
+    prog.slots = [
+        (-1, *(prog.drawn[i][d] - prog.known_before[i][d] if measure == "deals" else -1 for d in range(3)))
+        for i in range(size + 1)
+    ]
     # the values each position may hold: reachable from the start and on to the end
     reach = _reachable(facts)
     for i, v in (fixed or {}).items():
@@ -1007,10 +1016,11 @@ def _build(
     for t in range(len(layers)):
         layer: dict[int, int] = {}
         get = layer.get
-        moves = prog.moves
+        i, kind, g = layers[t]
         kept: dict[int, list[tuple[int, int, int]]] = {}
+        value_moves, group_moves = prog._value_moves, prog._group_moves
         for src, weight in forward[-1].items():
-            out = moves(t, src)
+            out = value_moves(i, src) if kind == _VALUE else group_moves(i, g, src)
             kept[src] = out
             edges += len(out)
             for dst, w, _ in out:
