@@ -81,7 +81,7 @@ CONTENDERS: dict[str, list[Any]] = {
     "fugitive": ["first", LastLegal()],
     "passante": ["seeker", "ismcts(iterations=16)"],
     "delanopolis": ["role", "mayor", "fraction", "value"],
-    "getonboard": ["greedy", "planner"],
+    "getonboard": ["stick_greedy", "planner"],
 }
 
 
@@ -108,9 +108,14 @@ def compare_getonboard(games: int = 200, seed: int = 3, progress: bool = True) -
 
 # ---------------------------------------------------------------------------- 05: round robin
 def round_robin(games: int = 300, seed: int = 2, progress: bool = True) -> Any:
-    """Get on Board at two players: planner, greedy and random, every pair on the same seeds."""
+    """Get on Board at two players: planner, stick_greedy and random, every pair on the same seeds."""
     robin = analysis.round_robin(
-        "getonboard", ["planner", "greedy", "random"], players=2, games=games, seed=seed, progress=progress
+        "getonboard",
+        ["planner", "stick_greedy", "random"],
+        players=2,
+        games=games,
+        seed=seed,
+        progress=progress,
     )
     return results_frame({" vs ".join(pair): res for pair, res in robin.results.items()}, key="pair")
 
