@@ -890,10 +890,10 @@ class DelanopolisState(State):
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
         phase = self.phase
-        if phase == LOT:
-            self._setup(action.player)  # type: ignore[attr-defined]
-        elif phase == ROLL_DICE:
-            self._land(action.a, action.b)  # type: ignore[attr-defined]
+        if isinstance(action, Dice):
+            self._land(action.a, action.b)
+        elif isinstance(action, Lot):
+            self._setup(action.player)
         elif isinstance(action, Sell):
             self._resell(self.roller, action.terrain)
         elif isinstance(action, Boost):

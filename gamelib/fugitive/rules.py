@@ -779,18 +779,17 @@ class FugitiveState(State):
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
-        phase = self.phase
-        if phase == SETUP:
-            card = action.card  # type: ignore[attr-defined]
-            deals = self.layout.setup_deals
-            deck = deals[len(deals) - self.setup_left]
-            self.decks[deck] &= ~(1 << card)
-            self.fhand |= 1 << card
-            self.setup_left -= 1
-            if self.setup_left == 0:
-                self.phase = F_PLACE  # first turn: the fugitive draws nothing
-        elif phase == DEAL:
-            card = action.card  # type: ignore[attr-defined]
+        if isinstance(action, Deal):  # the chance outcome of the setup or of a draw
+            card = action.card
+            if self.phase == SETUP:
+                deals = self.layout.setup_deals
+                deck = deals[len(deals) - self.setup_left]
+                self.decks[deck] &= ~(1 << card)
+                self.fhand |= 1 << card
+                self.setup_left -= 1
+                if self.setup_left == 0:
+                    self.phase = F_PLACE  # first turn: the fugitive draws nothing
+                return
             self.decks[self.draw_deck] &= ~(1 << card)
             if self.draw_for == FUGITIVE:
                 self.fhand |= 1 << card

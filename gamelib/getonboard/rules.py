@@ -1077,9 +1077,9 @@ class GetOnBoardState(State):
     def _transition(self, action: Action) -> None:
         phase = self.phase
         n = self.num_players
-        if phase == P_LAY:
+        if isinstance(action, Go):  # phase P_LAY (each phase has its own action class)
             p = self._player
-            d = action.direction  # type: ignore[attr-defined]
+            d = action.direction
             if not self.forced_straight and self.step:
                 cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
                 if cost:
@@ -1098,21 +1098,21 @@ class GetOnBoardState(State):
                 self.sheets[p] = s._replace(spent=s.spent + 1)
                 self._lay_stick(p, action.direction)
             self._next_player()
-        elif phase == P_OBJECTIVE:
-            self.objectives = (*self.objectives, action.objective)  # type: ignore[attr-defined]
+        elif isinstance(action, DrawObjective):  # P_OBJECTIVE
+            self.objectives = (*self.objectives, action.objective)
             if len(self.objectives) == 2:
                 self.flipped = (False, False)
                 self.phase = P_SHEET
-        elif phase == P_SHEET:
-            self.sheet_of = (*self.sheet_of, action.sheet - 1)  # type: ignore[attr-defined]
+        elif isinstance(action, DealSheet):  # P_SHEET
+            self.sheet_of = (*self.sheet_of, action.sheet - 1)
             if len(self.sheet_of) == n:
                 self.phase = P_PERSONAL
-        elif phase == P_PERSONAL:
-            self.personal = (*self.personal, action.card - 1)  # type: ignore[attr-defined]
+        elif isinstance(action, DealPersonal):  # P_PERSONAL
+            self.personal = (*self.personal, action.card - 1)
             if len(self.personal) == n:
                 self.phase = P_DEAL
-        elif phase == P_DEAL:
-            number = action.number  # type: ignore[attr-defined]
+        elif isinstance(action, DealStart):  # P_DEAL
+            number = action.number
             per = self.game.deals_per_player
             dealt = list(self.dealt)
             if not dealt or len(dealt[-1]) == per:
@@ -1121,9 +1121,9 @@ class GetOnBoardState(State):
             self.dealt = tuple(dealt)
             if len(dealt) == n and len(dealt[-1]) == per:
                 self.phase = P_START
-        elif phase == P_START:
+        elif isinstance(action, ChooseStart):  # P_START
             p = len(self.start_of)
-            number = action.number  # type: ignore[attr-defined]
+            number = action.number
             node = self.board.starts[number]
             self.start_of = (*self.start_of, number)
             self.end[p] = node
@@ -1135,8 +1135,8 @@ class GetOnBoardState(State):
                 )
             if len(self.start_of) == n:
                 self.phase = P_REVEAL
-        elif phase == P_REVEAL:
-            self.tickets = (*self.tickets, action.number)  # type: ignore[attr-defined]
+        elif isinstance(action, RevealTicket):  # P_REVEAL
+            self.tickets = (*self.tickets, action.number)
             self.turn_index = 0
             self._begin_turn_or_skip()
 
