@@ -149,7 +149,7 @@ class Runner:
 
 def _dask_workers(client: Any) -> int:
     try:
-        return max(1, sum(client.nthreads().values()))
+        return max(1, int(sum(client.nthreads().values())))
     except Exception:  # a client that cannot answer yet still runs tasks
         return 1
 

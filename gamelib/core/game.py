@@ -249,7 +249,7 @@ class Game(ABC):
             tokens = 1 + len(ids) + len(masks)
             code = (ids, masks, max(1, (tokens - 1).bit_length()), self.max_game_length)
             self.__dict__["_history_code_cache"] = code
-        return code  # type: ignore[no-any-return]
+        return code
 
     def information_state_tensor_size(self) -> int:
         """Length of :meth:`State.information_state_tensor`: the observation tensor's, plus the history."""
