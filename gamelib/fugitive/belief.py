@@ -315,15 +315,18 @@ def _build_facts(
     log = list(draw_log)
     if phase == DEAL and log:
         log = log[:-1]  # the last draw is waiting for its card
-    drawn_before = [[0] * 3 for _ in range(size + 2)]  # [i][d]: fugitive cards of deck d usable at i
+    # [i][d]: fugitive cards of deck d usable at i (draws counted where they start, then summed)
+    starts = [[0] * 3 for _ in range(size + 2)]
     for d in setup_deals[:setup_done]:
-        for i in range(size + 2):
-            drawn_before[i][d] += 1
+        starts[0][d] += 1
     for player, deck, on_table in log:
-        if player != FUGITIVE:
-            continue
-        for i in range(on_table + 1, size + 2):
-            drawn_before[i][deck] += 1
+        if player == FUGITIVE and on_table + 1 <= size + 1:
+            starts[on_table + 1][deck] += 1
+    drawn_before = []
+    running = [0, 0, 0]
+    for row in starts:
+        running = [running[d] + row[d] for d in range(3)]
+        drawn_before.append(running)
     known_used = [0, 0, 0]
     caps = [(0, 0, 0)]
     for i in range(1, size + 1):
@@ -1298,12 +1301,16 @@ def _belief_of(facts: _Facts, measure: str, max_edges: int | None = None) -> Bel
     total = prog.total
     mass, rest = divmod(total, prog.stacks)
     assert rest == 0, "ordered sprint stacks must divide evenly"
-    position_probs = {i: tuple(c / total for c in counts) for i, counts in prog.marginals.items()}
+    # big-integer divisions only where a count is not 0 (most numbers are out of reach)
+    position_probs = {
+        i: tuple(c / total if c else 0.0 for c in counts) for i, counts in prog.marginals.items()
+    }
     hideout_count = [0] * 43
     for counts in prog.marginals.values():
         for v, c in enumerate(counts):
-            hideout_count[v] += c
-    hideout = tuple(c / total for c in hideout_count)
+            if c:
+                hideout_count[v] += c
+    hideout = tuple(c / total if c else 0.0 for c in hideout_count)
     worlds: int | Callable[[], int] | None = None
     if measure != "worlds":
 
