@@ -431,10 +431,8 @@ def _reachable(facts: _Facts) -> list[int]:
     reach = [0] * (size + 1)
     reach[0] = 1
     for i in range(1, size + 1):
-        if facts.known[i] >= 0:
-            span = STEP_LIMIT + sum(2 - c % 2 for c in facts.known_sprints[i])
-        else:
-            span = STEP_LIMIT + 2 * facts.sprint_counts[i]
+        shown = facts.known_sprints[i]
+        span = STEP_LIMIT + sum(2 - c % 2 for c in shown) + 2 * (facts.sprint_counts[i] - len(shown))
         if facts.pending and i == size:
             span = facts.last
         m, prev = 0, reach[i - 1]
@@ -930,7 +928,9 @@ def _build(
     gavail = tuple(avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS))
     fug = (gavail[0], *facts.hand_unknown)
     hidden = [False] + [facts.known[i] < 0 for i in range(1, size + 1)]
-    stack = [0] + [facts.sprint_counts[i] if hidden[i] else 0 for i in range(1, size + 1)]
+    # the face-down sprint cards of each position: all of them under a face-down hideout, none under
+    # a face-up one, unless its sprint cards stay face down (the escape card, escape_sprints="hidden")
+    stack = [0] + [facts.sprint_counts[i] - len(facts.known_sprints[i]) for i in range(1, size + 1)]
     hidden_cards = sum(hidden) + sum(stack)
     hand_count = gavail[0] + sum(facts.hand_unknown) - hidden_cards
     prog = _Programme(facts, measure, relaxed, avail, gavail, fug, hand_count)
@@ -972,11 +972,8 @@ def _build(
     spans = [0]
     prog.fixed_fp = [0]
     for i in range(1, size + 1):
-        if hidden[i]:
-            fp, span = 0, STEP_LIMIT + 2 * stack[i]
-        else:
-            fp = sum(2 - c % 2 for c in facts.known_sprints[i])
-            span = STEP_LIMIT + fp
+        fp = sum(2 - c % 2 for c in facts.known_sprints[i])
+        span = STEP_LIMIT + fp + 2 * stack[i]
         if facts.pending and i == size:
             span = facts.last  # the hand may pay
         prog.fixed_fp.append(fp)
@@ -1514,8 +1511,8 @@ def _sample_world(
         rng.shuffle(pool)
     stacks: list[list[int]] = [[] for _ in range(size + 1)]
     for i in range(1, size + 1):
-        if not prog.hidden[i]:
-            stacks[i] = list(facts.known_sprints[i])
+        stacks[i] = list(facts.known_sprints[i])
+        if not prog.stack[i]:
             continue
         for g in range(GROUPS):
             stacks[i] += [pools[g].pop() for _ in range(counts[i][g])]
@@ -1620,6 +1617,18 @@ def _replay(state: FugitiveState, actions: list[Any]) -> FugitiveState | None:
     return world
 
 
+def _footprints_hold(facts: _Facts, values: list[int], stacks: list[list[int]]) -> bool:
+    """Every finished hideout within 3 plus its sprint cards' footprints of the previous one.
+
+    The last hideout while it still gets sprint cards (the hand may pay) is left to the replay.
+    """
+    last = facts.size - (1 if facts.pending else 0)
+    for i in range(1, last + 1):
+        if values[i] - values[i - 1] > STEP_LIMIT + sum(2 - c % 2 for c in stacks[i]):
+            return False
+    return True
+
+
 def _determinize_detective(state: FugitiveState, rng: random.Random, measure: str) -> FugitiveState:
     facts = _facts_from_state(state)
     slots = [s for s in _deal_slots(state) if s[1] == FUGITIVE]
@@ -1630,6 +1639,8 @@ def _determinize_detective(state: FugitiveState, rng: random.Random, measure: st
         _SAMPLER_STATS["attempts"] += 1
         _SAMPLER_STATS["worst"] = max(_SAMPLER_STATS["worst"], attempt)
         values, stacks, hand = _sample_world(facts, rng, measure)
+        if not _footprints_hold(facts, values, stacks):
+            continue  # the relaxed programme ignores footprints: refuse at once, without a replay
         # which deal brought each of the fugitive's deck cards: laid at i -> drawn before i
         assignment: dict[int, int] = {}
         ok = True

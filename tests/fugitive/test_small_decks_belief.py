@@ -132,13 +132,25 @@ def candidate_worlds(
     hand_size = state.fhand.bit_count()
     escape_in_hand = last not in state.hideouts
 
+    # face-up hideouts whose sprint cards stay face down (the escape card, escape_sprints="hidden")
+    stack_only = [
+        i for i in range(1, len(state.hideouts)) if state.revealed[i] and not state.sprints_shown(i)
+    ]
+    spots = sorted(hidden + stack_only)
+
     def fill(
         k: int, cards: list[int], floor: int
     ) -> Iterator[tuple[dict[int, int], dict[int, tuple[int, ...]]]]:
-        if k == len(hidden):
+        if k == len(spots):
             yield {}, {}
             return
-        i = hidden[k]
+        i = spots[k]
+        if i in stack_only:
+            for stack in itertools.combinations(cards, len(state.sprints[i])):
+                left = [c for c in cards if c not in stack]
+                for values, stacks in fill(k + 1, left, state.hideouts[i]):
+                    yield values, {i: stack, **stacks}
+            return
         for v in cards:
             if v <= floor:  # hideouts increase along the row (a face-up one in between is checked later)
                 continue
@@ -162,7 +174,9 @@ def replays(state: FugitiveState, game: gamelib.Game, values, stacks, hand) -> b
     mine = set(hand).union(values.values(), *stacks.values())
     for i in range(1, len(state.hideouts)):
         if state.revealed[i]:
-            mine |= {state.hideouts[i], *state.sprints[i]}
+            mine |= {state.hideouts[i]}
+        if state.sprints_shown(i):
+            mine |= set(state.sprints[i])
     by_deck = [sorted(c for c in mine if layout.deck_of(c) == d) for d in range(3)]
     slot_by_deck = [[s for s in slots if s[1] == d] for d in range(3)]
     if any(len(by_deck[d]) != len(slot_by_deck[d]) for d in range(3)):
@@ -282,6 +296,32 @@ def test_belief_equals_the_exhaustive_enumeration(
     if belief(twin).exact:  # not also an edition-2 first-turn pass
         assert state.canonical and state.phase == F_SPRINT
         assert_equal(got, brute_force(state, relaxed))
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_hidden_escape_sprints_are_counted(seed: int) -> None:
+    """escape_sprints="hidden": the escape card lies face up, its sprint cards face down (the DP
+    places them like any face-down stack, under a known hideout)."""
+    escape = (9, 10, 12)[seed % 3]
+    game = gamelib.make("fugitive", options={"escape_card": escape, "escape_sprints": "hidden"})
+    state, rng = game.new_game(seed=seed), random.Random(seed)
+    while not state.is_terminal():
+        if state.current_player == DETECTIVE and state.last in state.hideouts:
+            break
+        if state.current_player == gamelib.CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(rng.choice(state.legal_actions()))
+    assert isinstance(state, FugitiveState)
+    if state.is_terminal() or too_big(state) or not state.sprints[state.hideouts.index(state.last)]:
+        pytest.skip("no face-down escape stack to count here")
+    analysis.clear_caches()
+    got = belief(state, measure="worlds")
+    assert got.exact
+    assert_equal(got, brute_force(state))
+    world = determinize(state, DETECTIVE, random.Random(seed))
+    assert world.observation(DETECTIVE) == state.observation(DETECTIVE)
+    assert gamelib.from_record(world.to_record()) == world
 
 
 def hand_built(
