@@ -106,3 +106,15 @@ def test_a_drawing_speaks_the_language_in_force(name: str) -> None:
     }[name]
     assert any(sample[0] in s for s in english) and not any(sample[0] in s for s in french)
     assert any(sample[1] in s for s in french)
+
+
+@pytest.mark.parametrize("name", gamelib.registered_games())
+def test_player_names_follow_the_language(name: str) -> None:
+    from gamelib.core.i18n import using_language
+
+    game = gamelib.make(name)
+    english = [game.player_name(p) for p in range(game.num_players)]
+    with using_language("fr"):
+        french = [game.player_name(p) for p in range(game.num_players)]
+    assert english != french
+    assert all(n.isascii() for n in english)

@@ -37,7 +37,11 @@ from gamelib.core.game import (
     parse_int,
     split_notation,
 )
+from gamelib.core.i18n import Wording
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, content
+
+_WORDS = Wording("gamelib.delanopolis")
+"""Player names in the language in force (``gamelib.set_language``)."""
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -532,7 +536,8 @@ class DelanopolisGame(Game):
         return DelanopolisState(self, seed)
 
     def player_name(self, player: int) -> str:
-        return f"player {player}"
+        """``player 0`` (``joueur 0`` in French): seats are numbered as in the notation."""
+        return _WORDS("seat_name", n=player)
 
     def parse_action(self, text: str) -> Action:
         verb, args = split_notation(

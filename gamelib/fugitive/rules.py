@@ -33,6 +33,10 @@ from gamelib.core.game import (
     parse_int,
     split_notation,
 )
+from gamelib.core.i18n import Wording
+
+_WORDS = Wording("gamelib.fugitive")
+"""Player names in the language in force (``gamelib.set_language``)."""
 
 if TYPE_CHECKING:
     import random
@@ -412,7 +416,8 @@ class FugitiveGame(Game):
         return _UNIVERSE
 
     def player_name(self, player: int) -> str:
-        return PLAYER_NAMES[player]
+        """``fugitive`` / ``detective`` (``fugitif`` / ``détective`` in French)."""
+        return _WORDS(f"seat_{PLAYER_NAMES[player]}")
 
     def parse_action(self, text: str) -> Action:
         verb, args = split_notation(

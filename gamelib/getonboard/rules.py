@@ -39,6 +39,7 @@ from gamelib.core.game import (
     parse_int,
     split_notation,
 )
+from gamelib.core.i18n import Wording
 from gamelib.getonboard.board import (
     CINEMA,
     DARK_LOVERS,
@@ -70,6 +71,10 @@ ROUNDS = 12
 STICKS = 32
 """Sticks per player: exactly enough, since the 12 tickets ask for 26 sticks on every sheet (each
 colour twice: 2 x (2+2+2+1+3+3)) and at most 6 more come from metro entrances."""
+
+_WORDS = Wording("gamelib.getonboard")
+"""Player names in the language in force (``gamelib.set_language``)."""
+
 PLAYER_COLOURS = ("red", "blue", "green", "purple", "orange")
 MONUMENTS = (THEATRE, OPERA)
 DESTINATIONS = (THEATRE, OPERA, RESTAURANT)
@@ -586,7 +591,8 @@ class GetOnBoardGame(Game):
         return GetOnBoardState(self, seed)
 
     def player_name(self, player: int) -> str:
-        return f"player {player} ({PLAYER_COLOURS[player]})"
+        """``player 0 (red)`` (``joueur 0 (rouge)`` in French)."""
+        return _WORDS("player", n=player, colour=_WORDS(f"colour_{PLAYER_COLOURS[player]}"))
 
     def parse_action(self, text: str) -> Action:
         verb, args = split_notation(
