@@ -173,5 +173,7 @@ def test_information_states_have_perfect_recall_on_the_small_tree() -> None:
         seen = state.public_history(player)
         assert own_moves.setdefault(key, seen) == seen
         assert spiel_state.observation_string(player) != key
-    observations = {repr(s.gamelib_state.observation(s.gamelib_state.current_player)) for s in states.values()}
+    observations = {
+        repr(s.gamelib_state.observation(s.gamelib_state.current_player)) for s in states.values()
+    }
     assert sum(len(s) for s in strings_by_seat) >= len(observations)
