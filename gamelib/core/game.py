@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import operator
 import typing
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from gamelib.core import rng as _rng
@@ -484,9 +486,12 @@ class State(ABC):
             )
         if self.current_player == TERMINAL:
             raise IllegalAction("game-over", f"the game is over; {action} cannot be played", action)
-        if self._legal_cache is None:
-            self._legal_cache = self._legal_actions()
-        if action not in self._legal_cache:
+        legal = self._legal_cache
+        if legal is None:
+            legal = self._legal_cache = self._legal_actions()
+        # Games intern their actions, so the one played is usually one of these very objects: an
+        # identity scan (in C) finds it without calling each dataclass's __eq__ on the way.
+        if not any(map(operator.is_, legal, repeat(action))) and action not in legal:
             raise self._explain_illegal(action)
         self._legal_cache = None
         self._apply(action)
