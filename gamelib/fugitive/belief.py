@@ -504,6 +504,10 @@ def _coef(marks: int, need: int) -> int:
     return -c if (marks - need) & 1 else c
 
 
+_COEFS = [[_coef(marks, need) for marks in range(128)] for need in range(128)]
+"""``_COEFS[need][marks]`` is ``_coef(marks, need)``: the hot loops read it as lists."""
+
+
 class BeliefTooLarge(ValueError):
     """Counting the worlds would exceed the edge budget given to :func:`belief`.
 
@@ -540,8 +544,8 @@ class _Programme:
     )  # per position, per group: draws - face-up before (-1: none)
     full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
     closing: bool = False  # fold closed groups' final weights in as they close (the count only)
-    completions: dict[tuple[Any, ...], int] = field(default_factory=dict)
     mark_vectors: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
+    closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -674,6 +678,7 @@ class _Programme:
             evens = self.avail[2 * g + 1] - ((src >> _HE_SH[g]) & 15) - ((src >> _M_SH[g]) & 15)
         marks = (src >> _JM) & 63
         comb = _COMB
+        coefs = _COEFS[need]
         free_slots = self.slots[i][g]
         if free_slots >= 0:
             free_slots -= u
@@ -706,7 +711,7 @@ class _Programme:
                 w = wk * comb[k][j] if j else wk
                 dst = step + (j << m_shift) + (j << _JM) if j else step
                 if closing and not pending:
-                    c = _coef(m, need)
+                    c = coefs[m]
                     if not c:
                         continue
                     w *= c
@@ -720,61 +725,12 @@ class _Programme:
         return out
 
     # ------------------------------------------------------------------ final weights
-    def _complete(self, g: int, left: int, marks: int, need: int, state: int) -> int:
-        """The last stack's completions over groups ``g``, ``g - 1``, ..., 0, times their final weights.
-
-        ``left`` cards of the stack still to allocate, ``marks`` marked even cards so far (with the
-        hand's when pending); ``state`` holds each group's (u, H, He, M) before this stack's share.
-        The same sums as the group layers, memoised on the groups still to come only.
-        """
-        if g < 0:
-            return 0 if left else _coef(marks, need)
-        key = (g, left, marks, need, state & _LOWER[g])
-        hit = self.completions.get(key)
-        if hit is not None:
-            return hit
-        size = self.npos
-        cap = self.capg[size]
-        u = (state >> _U_SH[g]) & 31
-        h = (state >> _H_SH[g]) & 15
-        he = (state >> _HE_SH[g]) & 15
-        m = (state >> _M_SH[g]) & 15
-        room = min(left, cap[g] - u)
-        lowest = left
-        for x in range(g):
-            lowest -= cap[x] - ((state >> _U_SH[x]) & 31)
-        pending = self.facts.pending
-        evens = self.avail[2 * g + 1] - he - m if need else 0
-        limit = self.hand_count if pending and need else 0
-        free_slots = -1
-        if g and self.measure == "deals":
-            free_slots = self.drawn[size][g - 1] - u - self.known_before[size][g - 1]
-        memo = self.weights_memo
-        total = 0
-        for k in range(max(lowest, 0), room + 1):
-            wk = _COMB[left][k]
-            if free_slots >= 0 and k:
-                if k > free_slots:
-                    break
-                wk *= _FALL[free_slots][k]
-            rest = left - k
-            for j in range(min(k, evens) + 1):
-                if not pending and marks + j + rest < need:
-                    continue
-                wkey = (g | limit << 2, (u + k) | h << 5 | he << 9, m + j)
-                parts = memo.get(wkey)
-                if parts is None:
-                    parts = memo[wkey] = self._group_weights_of(g, u + k, h, he, m + j, limit)
-                w = wk * _COMB[k][j]
-                for jp, x in enumerate(parts):
-                    if x:
-                        total += w * x * self._complete(g - 1, rest, marks + j + jp, need, state)
-        self.completions[key] = total
-        return total
-
     def _mark_vector(self, g: int, left: int, state: int) -> list[int]:
-        """:meth:`_complete` for every need at once: entry ``t`` sums the completions over groups
-        ``g``..0 with ``t`` marked even cards (the hand's too when pending)."""
+        """The last stack's completions over groups ``g``, ``g - 1``, ..., 0, times their final
+        weights, for every need at once: entry ``t`` sums them with ``t`` marked even cards (the
+        hand's too when pending).  ``left`` cards of the stack are still to allocate; ``state`` holds
+        each group's (u, H, He, M) before this stack's share.  The same sums as the group layers,
+        memoised on the groups still to come only, and shared by every need (0 included)."""
         if g < 0:
             return [] if left else [1]
         key = (g, left, state & _LOWER[g])
@@ -829,13 +785,17 @@ class _Programme:
     def _close_groups(self, state: int) -> tuple[int, int]:
         """Fold in the final weight of every group that can take no more card (all of its cards
         laid), and forget its hideout and mark counts (H = 15 marks it closed): states merge."""
-        factor = 1
-        for g in range(GROUPS):
-            if (state >> _U_SH[g]) & 31 == self.full_u[g] and (state >> _H_SH[g]) & 15 != _CLOSED:
-                factor *= self._group_weights(state, g, 0)[0]
-                state &= ~((15 << _H_SH[g]) | (15 << _HE_SH[g]) | (15 << _M_SH[g]))
-                state |= _CLOSED << _H_SH[g]
-        return state, factor
+        low = state & _KEEP  # the per-group counts: all that closing reads and changes
+        hit = self.closed_memo.get(low)
+        if hit is None:
+            factor, new = 1, low
+            for g in range(GROUPS):
+                if (new >> _U_SH[g]) & 31 == self.full_u[g] and (new >> _H_SH[g]) & 15 != _CLOSED:
+                    factor *= self._group_weights(new, g, 0)[0]
+                    new &= ~((15 << _H_SH[g]) | (15 << _HE_SH[g]) | (15 << _M_SH[g]))
+                    new |= _CLOSED << _H_SH[g]
+            hit = self.closed_memo[low] = (new, factor)
+        return (state ^ low) | hit[0], hit[1]
 
     def _group_weights(self, state: int, g: int, hand_marks: int) -> list[int]:
         """Completions of group ``g``, by the number of marked even cards in the hand (pending)."""
@@ -878,11 +838,14 @@ class _Programme:
         facts = self.facts
         if self.folded:
             left, marks, need = (state >> _LEFT) & 63, (state >> _JM) & 63, (state >> _NEED) & 127
-            if not need:
-                return self._complete(GROUPS - 1, left, marks, 0, state)
             # the same sums for every need: by the number of marked evens, then weighed
             vector = self._mark_vector(GROUPS - 1, left, state)
-            return sum(_coef(marks + t, need) * x for t, x in enumerate(vector) if x)
+            coefs = _COEFS[need]
+            total = 0
+            for t, x in enumerate(vector, marks):
+                if x:
+                    total += coefs[t] * x
+            return total
         if not facts.pending:
             w = 1
             for g in range(GROUPS):
