@@ -412,6 +412,14 @@ _LOWER = tuple(
 """Per group g: the mask of the counts of groups 0..g (what the last stack's completion from g reads:
 it runs from group 3 down, so the group a late hideout changes is behind it and the rest is shared)."""
 
+_HALVES = {
+    first: sum(
+        (31 << _U_SH[g]) | (15 << _H_SH[g]) | (15 << _HE_SH[g]) | (15 << _M_SH[g]) for g in (first, first + 1)
+    )
+    for first in (0, 2)
+}
+"""The counts of groups {0, 1} and of groups {2, 3}: what each half of the last stack's sum reads."""
+
 MEASURES = ("deals", "worlds")
 """``deals``: a world weighs the number of deal orders that produce it (shuffled decks);
 ``worlds``: every consistent world counts once."""
@@ -544,7 +552,8 @@ class _Programme:
     )  # per position, per group: draws - face-up before (-1: none)
     full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
     closing: bool = False  # fold closed groups' final weights in as they close (the count only)
-    mark_vectors: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
+    mark_vectors: dict[tuple[int, int], list[int]] = field(default_factory=dict)
+    halves: dict[tuple[int, int], list[list[int]]] = field(default_factory=dict)
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
@@ -725,61 +734,111 @@ class _Programme:
         return out
 
     # ------------------------------------------------------------------ final weights
-    def _mark_vector(self, g: int, left: int, state: int) -> list[int]:
-        """The last stack's completions over groups ``g``, ``g - 1``, ..., 0, times their final
-        weights, for every need at once: entry ``t`` sums them with ``t`` marked even cards (the
-        hand's too when pending).  ``left`` cards of the stack are still to allocate; ``state`` holds
-        each group's (u, H, He, M) before this stack's share.  The same sums as the group layers,
-        memoised on the groups still to come only, and shared by every need (0 included)."""
-        if g < 0:
-            return [] if left else [1]
-        key = (g, left, state & _LOWER[g])
+    def _mark_vector(self, left: int, state: int) -> list[int]:
+        """The last stack's completions, times every group's final weight, for every need at once:
+        entry ``t`` sums them with ``t`` marked even cards (the hand's too when pending).
+
+        ``left`` cards of the stack are still to allocate; ``state`` holds each group's
+        (u, H, He, M) before this stack's share.  The stack's cards go to the groups in
+        ``C(left; k0, k1, k2, k3)`` ways, so the sum splits into groups {0, 1} and {2, 3}
+        (:meth:`_half`), each memoised on its own counts, met here: the same sums as the group
+        layers, shared by every need (0 included).
+        """
+        key = (left, state & _LOWER[GROUPS - 1])
         hit = self.mark_vectors.get(key)
         if hit is not None:
             return hit
+        low, high = self._half(0, state), self._half(2, state)
+        out: list[int] = []
+        comb = _COMB[left]
+        for a in range(min(left, len(low) - 1) + 1):
+            b = left - a
+            if b >= len(high):
+                continue
+            x, y = low[a], high[b]
+            if not x or not y:
+                continue
+            c = comb[a]
+            need = len(x) + len(y) - 1
+            if len(out) < need:
+                out.extend([0] * (need - len(out)))
+            for s, xs in enumerate(x):
+                if xs:
+                    xs *= c
+                    for t, yt in enumerate(y, s):
+                        if yt:
+                            out[t] += xs * yt
+        self.mark_vectors[key] = out
+        return out
+
+    def _half(self, first: int, state: int) -> list[list[int]]:
+        """Groups ``first`` and ``first + 1`` of the last stack: entry ``k`` is, by marked even
+        cards, the weight of giving them ``k`` of its cards (``C(k, k0)`` ways to split them),
+        times their final weights."""
+        key = (first, state & _HALVES[first])
+        hit = self.halves.get(key)
+        if hit is not None:
+            return hit
+        p, q = self._group_poly(first, state), self._group_poly(first + 1, state)
+        out: list[list[int]] = []
+        for k0, x in enumerate(p):
+            if not x:
+                continue
+            for k1, y in enumerate(q):
+                if not y:
+                    continue
+                k = k0 + k1
+                while len(out) <= k:
+                    out.append([])
+                acc = out[k]
+                c = _COMB[k][k0]
+                need = len(x) + len(y) - 1
+                if len(acc) < need:
+                    acc.extend([0] * (need - len(acc)))
+                for s, xs in enumerate(x):
+                    if xs:
+                        xs *= c
+                        for t, yt in enumerate(y, s):
+                            if yt:
+                                acc[t] += xs * yt
+        self.halves[key] = out
+        return out
+
+    def _group_poly(self, g: int, state: int) -> list[list[int]]:
+        """Group ``g`` of the last stack: entry ``k`` is, by marked even cards, the weight of
+        giving it ``k`` of the stack's cards (free draws, marked evens) times its final weight."""
         size = self.npos
-        cap = self.capg[size]
         u = (state >> _U_SH[g]) & 31
         h = (state >> _H_SH[g]) & 15
         he = (state >> _HE_SH[g]) & 15
         m = (state >> _M_SH[g]) & 15
-        room = min(left, cap[g] - u)
-        lowest = left
-        for x in range(g):
-            lowest -= cap[x] - ((state >> _U_SH[x]) & 31)
+        room = min(self.stack[size], self.capg[size][g] - u)
         evens = self.avail[2 * g + 1] - he - m
         limit = self.hand_count if self.facts.pending else 0
         free_slots = -1
         if g and self.measure == "deals":
             free_slots = self.drawn[size][g - 1] - u - self.known_before[size][g - 1]
         memo = self.weights_memo
-        out: list[int] = []
-        for k in range(max(lowest, 0), room + 1):
-            wk = _COMB[left][k]
+        out: list[list[int]] = []
+        for k in range(max(room, -1) + 1):
+            wk = 1
             if free_slots >= 0 and k:
                 if k > free_slots:
                     break
-                wk *= _FALL[free_slots][k]
-            sub = self._mark_vector(g - 1, left - k, state)
-            if not sub:
-                continue
+                wk = _FALL[free_slots][k]
+            row: list[int] = []
             for j in range(min(k, evens) + 1):
                 wkey = (g | limit << 2, (u + k) | h << 5 | he << 9, m + j)
                 parts = memo.get(wkey)
                 if parts is None:
                     parts = memo[wkey] = self._group_weights_of(g, u + k, h, he, m + j, limit)
                 w = wk * _COMB[k][j]
-                for jp, x in enumerate(parts):
-                    if not x:
-                        continue
-                    f = w * x
-                    shift = j + jp
-                    if len(out) < shift + len(sub):
-                        out.extend([0] * (shift + len(sub) - len(out)))
-                    for t, y in enumerate(sub):
-                        if y:
-                            out[shift + t] += f * y
-        self.mark_vectors[key] = out
+                for jp, x in enumerate(parts, j):
+                    if x:
+                        while len(row) <= jp:
+                            row.append(0)
+                        row[jp] += w * x
+            out.append(row)
         return out
 
     def _close_groups(self, state: int) -> tuple[int, int]:
@@ -839,7 +898,7 @@ class _Programme:
         if self.folded:
             left, marks, need = (state >> _LEFT) & 63, (state >> _JM) & 63, (state >> _NEED) & 127
             # the same sums for every need: by the number of marked evens, then weighed
-            vector = self._mark_vector(GROUPS - 1, left, state)
+            vector = self._mark_vector(left, state)
             coefs = _COEFS[need]
             total = 0
             for t, x in enumerate(vector, marks):
