@@ -550,6 +550,8 @@ class _Programme:
     slots: list[tuple[int, ...]] = field(
         default_factory=list
     )  # per position, per group: draws - face-up before (-1: none)
+    group_tab: tuple[int, ...] = ()  # per card: its group (facts.tables.group_of)
+    hide_inc: tuple[int, ...] = ()  # per card: what hiding it adds to the counts (u, H, He of its group)
     full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
     closing: bool = False  # fold closed groups' final weights in as they close (the count only)
     mark_vectors: dict[tuple[int, int], list[int]] = field(default_factory=dict)
@@ -594,19 +596,43 @@ class _Programme:
         )
 
     def _value_moves(self, i: int, src: int) -> list[tuple[int, int, int]]:
-        facts = self.facts
-        group = facts.tables.group_of
         prev = (src >> _PREV) & 63
         progress = src >> _PROG
         base = src & _KEEP
         values = self.values[i]
         lo = bisect.bisect_right(values, prev)
         hi = bisect.bisect_right(values, prev + self.span[i])
+        if lo >= hi:
+            return []
         last = i == self.npos
-        pending = facts.pending and last
+        pending = self.facts.pending and last
         n = self.stack[i]
         deals = self.measure == "deals"
         active = self.active[i]
+        relaxed = self.relaxed
+        # need = v - offset: the even cards the stack must hold beyond its odd footprints
+        offset = prev + STEP_LIMIT + self.fixed_fp[i] + n + (self.hand_count if pending else 0)
+        hidden = self.hidden[i]
+        w = 1
+        if hidden:
+            # per group: -1 if it has no card left for this position, else the free draws (deals)
+            cap, drawn, before = self.capg[i], self.drawn[i], self.known_before[i]
+            room = []
+            for g in range(GROUPS):
+                u = (base >> _U_SH[g]) & 31
+                if u >= cap[g]:
+                    room.append(-1)
+                else:
+                    room.append(drawn[g - 1] - u - before[g - 1] if deals and g else 1)
+            group, inc = self.group_tab, self.hide_inc
+        elif deals:
+            known_at, drawn, before = self.known_at[i], self.drawn[i], self.known_before[i]
+            for d in range(3):
+                c = known_at[d]
+                if c:
+                    w *= _falling(drawn[d] - ((base >> _U_SH[d + 1]) & 31) - before[d], c)
+            if not w:
+                return []
         out = []
         for v in values[lo:hi]:
             new_progress = progress
@@ -614,28 +640,15 @@ class _Programme:
                 new_progress = _advance(progress, active, v, i)
                 if new_progress < 0:
                     continue
-            need = v - prev - STEP_LIMIT - self.fixed_fp[i] - n - (self.hand_count if pending else 0)
-            if self.relaxed or need < 0:
+            need = v - offset
+            if relaxed or need < 0:
                 need = 0
-            w = 1
             new = base
-            if self.hidden[i]:
-                gv = group[v]
-                u = (base >> _U_SH[gv]) & 31
-                if u >= self.capg[i][gv]:
+            if hidden:
+                w = room[group[v]]
+                if w < 0:
                     continue
-                if deals and gv:
-                    w = self.drawn[i][gv - 1] - u - self.known_before[i][gv - 1]
-                new += (1 << _U_SH[gv]) + (1 << _H_SH[gv]) + ((1 - v % 2) << _HE_SH[gv])
-            elif deals:
-                for d in range(3):
-                    c = self.known_at[i][d]
-                    if c:
-                        w *= _falling(
-                            self.drawn[i][d] - ((base >> _U_SH[d + 1]) & 31) - self.known_before[i][d], c
-                        )
-                if not w:
-                    continue
+                new += inc[v]
             if n:
                 dst = new | (n << _LEFT) | (need << _NEED)
             else:
@@ -647,9 +660,10 @@ class _Programme:
                     continue
                 elif self.closing and not last:
                     dst, f = self._close_groups(new)
-                    w *= f
-                    if not w:
+                    if not f:
                         continue
+                    out.append((dst | (v << _PREV) | (new_progress << _PROG), w * f, v))
+                    continue
                 else:
                     dst = new
             if not last:
@@ -957,6 +971,13 @@ def _build(
     hand_count = gavail[0] + sum(facts.hand_unknown) - hidden_cards
     prog = _Programme(facts, measure, relaxed, avail, gavail, fug, hand_count)
     prog.npos = size
+    prog.group_tab = group
+    prog.hide_inc = tuple(
+        (1 << _U_SH[group[v]]) + (1 << _H_SH[group[v]]) + ((1 - v % 2) << _HE_SH[group[v]])
+        if group[v] >= 0
+        else 0
+        for v in range(43)
+    )
     prog.full_u = (gavail[0], *(min(fug[g], gavail[g]) for g in range(1, GROUPS)))
     prog.hidden, prog.stack = hidden, stack
     for i in range(1, size + 1):
