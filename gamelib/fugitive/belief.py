@@ -420,11 +420,15 @@ _HALVES = {
 }
 """The counts of groups {0, 1} and of groups {2, 3}: what each half of the last stack's sum reads."""
 
+"""The first group of each pair of group layers composed into one layer (counting only)."""
+
 MEASURES = ("deals", "worlds")
 """``deals``: a world weighs the number of deal orders that produce it (shuffled decks);
 ``worlds``: every consistent world counts once."""
 
-_VALUE, _GROUP = 0, 1
+_VALUE, _GROUP, _PAIR = 0, 1, 2
+_PAIRED = ((_PAIR, 0), (_PAIR, 2))
+"""A stack's layers when only counting: groups {0, 1}, then {2, 3}, each pair composed in one layer."""
 
 
 def _reachable(facts: _Facts) -> list[int]:
@@ -584,7 +588,25 @@ class _Programme:
         i, kind, g = self.layers[t]
         if kind == _VALUE:
             return self._value_moves(i, src)
+        if kind == _PAIR:
+            return self._pair_moves(i, g, src, {})
         return self._group_moves(i, g, src)
+
+    def _pair_moves(
+        self, i: int, g: int, src: int, memo: dict[int, list[tuple[int, int, int]]]
+    ) -> list[tuple[int, int, int]]:
+        """Groups ``g`` and ``g + 1`` in one layer (their moves composed; ``memo`` holds the second
+        group's moves by intermediate state): no layer of intermediate states to store and walk."""
+        out = []
+        group_moves = self._group_moves
+        g2 = g + 1
+        for mid, w1, _ in group_moves(i, g, src):
+            second = memo.get(mid)
+            if second is None:
+                second = memo[mid] = group_moves(i, g2, mid)
+            for dst, w2, _ in second:
+                out.append((dst, w1 * w2, 0))
+        return out
 
     def _close_ok(self, i: int, state: int) -> bool:
         cap = self.capg[i]
@@ -1052,7 +1074,10 @@ def _build(
     for i in range(1, size + 1):
         layers.append((i, _VALUE, -1))
         if stack[i] and not (prog.folded and i == size):
-            layers.extend((i, _GROUP, g) for g in range(GROUPS))
+            if prog.closing:  # groups composed in pairs (nothing reads the group labels then)
+                layers.extend((i, kind, g) for kind, g in _PAIRED)
+            else:
+                layers.extend((i, _GROUP, g) for g in range(GROUPS))
     forward: list[dict[int, int]] = [{0: 1}] if backward_ok[0] & 1 else [{}]
     saved: list[dict[int, list[tuple[int, int, int]]]] = []  # the edges again for the backward pass
     edges = 0
@@ -1061,9 +1086,15 @@ def _build(
         get = layer.get
         i, kind, g = layers[t]
         kept: dict[int, list[tuple[int, int, int]]] = {}
-        value_moves, group_moves = prog._value_moves, prog._group_moves
+        value_moves, group_moves, pair_moves = prog._value_moves, prog._group_moves, prog._pair_moves
+        memo: dict[int, list[tuple[int, int, int]]] = {}
         for src, weight in forward[-1].items():
-            out = value_moves(i, src) if kind == _VALUE else group_moves(i, g, src)
+            if kind == _VALUE:
+                out = value_moves(i, src)
+            elif kind == _PAIR:
+                out = pair_moves(i, g, src, memo)
+            else:
+                out = group_moves(i, g, src)
             kept[src] = out
             edges += len(out)
             for dst, w, _ in out:
