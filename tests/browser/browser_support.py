@@ -48,6 +48,11 @@ test machine is slower than a quiet one."""
 VOILA_USABLE_BOUND_S = float(os.environ.get("GAMELIB_VOILA_USABLE_BOUND", "60"))
 """The asserted bound on the same time: generous, so that only a real regression (a notebook that plays
 its experiments live again, say) fails on a busy machine."""
+CLICK_LATENCY_CLICKS = int(os.environ.get("GAMELIB_CLICK_LATENCY_CLICKS", "10"))
+"""Mouse clicks on Step timed per Voilà page (the first Stepper of each notebook): click to new board."""
+CLICK_LATENCY_BOUND_MS = float(os.environ.get("GAMELIB_CLICK_LATENCY_BOUND", "2000"))
+"""The asserted bound on the median click-to-new-board time: generous (a busy two-core machine), so that
+only a real regression fails, while a page that never answers a click fails for sure."""
 
 
 def chromium_path() -> str | None:

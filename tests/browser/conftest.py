@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_support import (
     CHROMIUM_FLAGS,
+    CLICK_LATENCY_BOUND_MS,
     NOTEBOOK_DIR,
     SCREENSHOT_DIR,
     TIMINGS,
@@ -60,7 +61,7 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     write = terminalreporter.write_line
     terminalreporter.section("browser timings (seconds)")
     for row in TIMINGS.rows:
-        if row["mode"] == "usable":
+        if row["mode"] in ("usable", "click"):
             continue
         phases = ", ".join(
             f"{k} {v:.1f}" if isinstance(v, float) else f"{k} {v}"
@@ -82,6 +83,24 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
             verdict = "within the goal" if row["seconds"] <= VOILA_USABLE_GOAL_S else "OVER the goal"
             write(f"{row['notebook']:<24} {row['seconds']:5.1f} s  {verdict}")
         write("(a machine busy with other work is slower: compare with a quiet run before concluding)")
+    clicks = [row for row in TIMINGS.rows if row["mode"] == "click"]
+    if clicks:
+        terminalreporter.section(
+            "Voilà Steppers: milliseconds from a mouse click on Step to the new board shown "
+            f"(asserted bound on the median {CLICK_LATENCY_BOUND_MS:.0f} ms)"
+        )
+        write(
+            f"{'notebook':<24} {'game':<26} {'clicks':>6} {'median':>7} {'p90':>7} {'max':>7} {'history':>8} {'still':>7}"
+        )
+        for row in clicks:
+            write(
+                f"{row['notebook']:<24} {row['game']:<26} {row['clicks']:>6} {row['median_ms']:>7.0f} "
+                f"{row['p90_ms']:>7.0f} {row['max_ms']:>7.0f} {row['history_ms']:>8.0f} {row['still_ms']:>7.0f}"
+            )
+        write(
+            "(new board: the picture replaced, decoded and painted; history: the move listed; still: the "
+            "stepper's panels done redrawing.  Kernel-side apply + redraw alone: benchmarks/widget_latency.py)"
+        )
     SCREENSHOT_DIR.mkdir(exist_ok=True)
     (SCREENSHOT_DIR / "timings.json").write_text(json.dumps(TIMINGS.rows, indent=1), encoding="utf-8")
 

@@ -324,3 +324,163 @@ def exercise_stepper(
             for natural, shown in zip(finished.board_natural_sizes, finished.board_sizes, strict=True)
         ),
     )
+
+
+# ---------------------------------------------------------------------------------------------- latency
+_ARM_CLICK_JS = """
+(root, [quietMs, timeoutMs]) => {
+  // Arm a probe on the stepper; the test then clicks Step with the mouse.  The probe records, in the
+  // page's own clock: the click (a capture listener on the button), the history list changing, the
+  // board picture replaced AND decoded AND painted (two animation frames after decode), and the last
+  // change to the stepper before it stayed still for quietMs (the panels redraw after the board).
+  const board = root.querySelector('.gamelib-board');
+  const select = root.querySelector('.gamelib-history select');
+  const button = root.querySelector('button.gamelib-step');
+  const sources = () => Array.from(board ? board.querySelectorAll('img') : []).map((i) => i.src).join('|');
+  const historyKey = () => (select ? select.options.length + ':' + select.selectedIndex : '');
+  const probe = {t0: null, history: null, board: null, quiet: null, timedOut: false,
+                 src0: sources(), h0: historyKey()};
+  window.__gamelibClickProbe = probe;
+  button.addEventListener('click', () => { probe.t0 = performance.now(); }, {capture: true, once: true});
+  probe.done = new Promise((resolve) => {
+    let lastChange = performance.now();
+    let boardSeen = false;
+    let boardDrawn = true;
+    const observer = new MutationObserver(() => {
+      lastChange = performance.now();
+      if (probe.t0 === null) return;
+      if (probe.history === null && historyKey() !== probe.h0) probe.history = lastChange;
+      if (!boardSeen && sources() !== probe.src0) {
+        boardSeen = true;
+        boardDrawn = false;
+        const images = Array.from(board.querySelectorAll('img'));
+        Promise.all(images.map((i) => i.decode().catch(() => null))).then(() => {
+          requestAnimationFrame(() => requestAnimationFrame(() => {
+            probe.board = performance.now();
+            boardDrawn = true;
+          }));
+        });
+      }
+    });
+    observer.observe(root, {subtree: true, childList: true, attributes: true, characterData: true});
+    const timer = setInterval(() => {
+      const now = performance.now();
+      const settled = probe.t0 !== null && probe.history !== null && boardDrawn && now - lastChange >= quietMs;
+      const late = probe.t0 !== null && now - probe.t0 > timeoutMs;
+      if (settled || late) {
+        probe.quiet = lastChange;
+        probe.timedOut = !settled;
+        observer.disconnect();
+        clearInterval(timer);
+        resolve();
+      }
+    }, 25);
+  });
+  return null;
+}
+"""
+
+_AWAIT_CLICK_JS = """
+async () => {
+  const probe = window.__gamelibClickProbe;
+  await probe.done;
+  const since = (t) => (t === null || probe.t0 === null ? null : t - probe.t0);
+  return {history: since(probe.history), board: since(probe.board), quiet: since(probe.quiet),
+          timedOut: probe.timedOut, clicked: probe.t0 !== null};
+}
+"""
+
+
+def quantile(values: list[float], q: float) -> float:
+    """The nearest-rank quantile of ``values`` (-1.0 when there is none: nothing was measured)."""
+    if not values:
+        return -1.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+@dataclass
+class ClickLatency:
+    """Milliseconds from a mouse click on Step to what the page shows, one entry per click."""
+
+    game: str
+    board_ms: list[float]
+    """Click to the new board picture decoded and painted (the history's time when the picture stays
+    the same, as for a hidden move seen from a seat)."""
+    history_ms: list[float]
+    quiet_ms: list[float]
+    """Click to the last change of the stepper (panels included) before it stayed still."""
+    unchanged_boards: int = 0
+
+    @property
+    def clicks(self) -> int:
+        return len(self.board_ms)
+
+    @property
+    def median_ms(self) -> float:
+        return quantile(self.board_ms, 0.5)
+
+    @property
+    def p90_ms(self) -> float:
+        return quantile(self.board_ms, 0.9)
+
+    @property
+    def history_median_ms(self) -> float:
+        return quantile(self.history_ms, 0.5)
+
+    @property
+    def still_median_ms(self) -> float:
+        return quantile(self.quiet_ms, 0.5)
+
+    def describe(self) -> str:
+        if not self.clicks:
+            return "no Step click could be timed"
+        same = f", {self.unchanged_boards} with the same picture" if self.unchanged_boards else ""
+        return (
+            f"click Step -> new board: median {self.median_ms:.0f} ms, p90 {self.p90_ms:.0f} ms, "
+            f"max {max(self.board_ms):.0f} ms over {self.clicks} clicks{same} "
+            f"(history {self.history_median_ms:.0f} ms, stepper still {self.still_median_ms:.0f} ms, medians)"
+        )
+
+
+def stepper_title(stepper: Any) -> str:
+    """The game's title as the stepper's header shows it."""
+    return str(stepper.evaluate("(el) => (el.querySelector('b') || {innerText: '?'}).innerText.trim()"))
+
+
+def measure_click_latency(
+    stepper: Any, clicks: int = 10, timeout_s: float = 120.0, quiet_ms: int = 250
+) -> ClickLatency:
+    """Click Step ``clicks`` times with the mouse; time each click to the new board in the page's clock.
+
+    Each click waits for the previous one to finish (the stepper still for ``quiet_ms``), so a click
+    measures one move, not a queue.  A stepper left at the end of a game is Reset first (not timed);
+    the run stops early if the game ends.
+    """
+    stepper.scroll_into_view_if_needed()
+    step = stepper.locator("button.gamelib-step")
+    result = ClickLatency(game=stepper_title(stepper), board_ms=[], history_ms=[], quiet_ms=[])
+    if step.is_disabled():
+        stepper.locator("button.gamelib-reset").click()
+        wait_for_view(stepper, lambda v: not v.game_over, "Reset before timing Step", timeout_s)
+        wait_dom_quiet(stepper, quiet_s=0.5, timeout_s=timeout_s)
+    for _ in range(clicks):
+        if step.is_disabled():
+            break
+        stepper.evaluate(_ARM_CLICK_JS, [quiet_ms, timeout_s * 1000])
+        step.click()
+        probe = stepper.page.evaluate(_AWAIT_CLICK_JS)
+        assert probe["clicked"], "the Step button did not receive the click"
+        if probe["timedOut"]:
+            raise AssertionError(
+                f"{result.game}: after clicking Step the stepper did not show a new move within "
+                f"{timeout_s:.0f} s: {read_view(stepper).describe()}"
+            )
+        error = stepper.locator(".gamelib-error").inner_text().strip()
+        assert not error, f"{result.game}: Step reported an error: {error!r}"
+        if probe["board"] is None:
+            result.unchanged_boards += 1
+        result.history_ms.append(probe["history"])
+        result.board_ms.append(probe["board"] if probe["board"] is not None else probe["history"])
+        result.quiet_ms.append(probe["quiet"])
+    return result

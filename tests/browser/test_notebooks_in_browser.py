@@ -15,6 +15,8 @@ from typing import Any
 
 import pytest
 from browser_support import (
+    CLICK_LATENCY_BOUND_MS,
+    CLICK_LATENCY_CLICKS,
     NOTEBOOK_TIMEOUT_S,
     STEP_TIMEOUT_S,
     VOILA_USABLE_BOUND_S,
@@ -30,7 +32,7 @@ from browser_support import (
 from lab_driver import open_notebook, run_all_cells, shutdown_kernels, wait_kernel_idle, wait_run_all_done
 from notebook_servers import ManagedServer
 from page_checks import assert_page_healthy, scan_page
-from stepper_driver import exercise_stepper, wait_dom_quiet
+from stepper_driver import exercise_stepper, measure_click_latency, wait_dom_quiet
 from voila_driver import start_voila, time_to_usable
 
 pytestmark = pytest.mark.browser
@@ -190,10 +192,33 @@ def test_notebook_in_voila_classroom_mode(
 
         stepper = None
         report = None
+        clicked = loaded
         if uses_stepper or browser_page.locator(".gamelib-stepper").count():
             stepper = browser_page.locator(".gamelib-stepper").first
             stepper.wait_for(state="visible", timeout=NOTEBOOK_TIMEOUT_S * 1000)
             _screenshot(browser_page, stepper, screenshot_dir / f"voila-{notebook.stem}-start.png")
+            latency = measure_click_latency(stepper, clicks=CLICK_LATENCY_CLICKS, timeout_s=STEP_TIMEOUT_S)
+            clicked = time.monotonic()
+            timings.add(
+                "click",
+                notebook.stem,
+                game=latency.game,
+                clicks=latency.clicks,
+                median_ms=latency.median_ms,
+                p90_ms=latency.p90_ms,
+                max_ms=max(latency.board_ms, default=-1.0),
+                history_ms=latency.history_median_ms,
+                still_ms=latency.still_median_ms,
+                same_picture=latency.unchanged_boards,
+            )
+            print(f"\nVoilà {notebook.stem} ({latency.game}): {latency.describe()}")
+            assert latency.clicks >= min(3, CLICK_LATENCY_CLICKS), (
+                f"only {latency.clicks} Step clicks could be timed (the game ended?): nothing measured"
+            )
+            assert latency.median_ms <= CLICK_LATENCY_BOUND_MS, (
+                f"{notebook.name}: clicking Step takes {latency.median_ms:.0f} ms (median) to show the new "
+                f"board (bound {CLICK_LATENCY_BOUND_MS:.0f} ms): {latency.describe()}"
+            )
             report = exercise_stepper(
                 stepper,
                 settle=lambda: wait_dom_quiet(stepper, timeout_s=STEP_TIMEOUT_S),
@@ -213,7 +238,8 @@ def test_notebook_in_voila_classroom_mode(
             server=served - started,
             usable=usable,
             load=loaded - served,
-            stepper=done - loaded,
+            clicks=clicked - loaded,
+            stepper=done - clicked,
             total=done - started,
             moves=report.moves_to_end if report else "-",
             prepared="+".join(report.prepared) if report and report.prepared else "-",
