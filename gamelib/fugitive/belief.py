@@ -548,6 +548,7 @@ class _Programme:
     back: list[dict[int, int]] | None = None
     saved: list[dict[int, list[tuple[int, int, int]]]] | None = None  # forward edges, until the backward pass
     weights_memo: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
+    tail: bool = False  # the last layer's edges carry their final weights (counting only)
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
     npos: int = 0  # positions on the table (facts.size, read on the hot paths)
     pending_pos: int = -1  # the position still getting sprint cards (the hand may pay), or -1
@@ -807,6 +808,23 @@ class _Programme:
         self.mark_vectors[key] = out
         return out
 
+    def _unmarked(self, left: int, state: int) -> int:
+        """Entry 0 of :meth:`_mark_vector` (what a hideout that needs no even card reads), alone."""
+        key = (left, state & _LOWER[GROUPS - 1])
+        hit = self.mark_vectors.get(key)
+        if hit is not None:
+            return hit[0] if hit else 0
+        low, high = self._half(0, state), self._half(2, state)
+        comb = _COMB[left]
+        total = 0
+        for a in range(min(left, len(low) - 1) + 1):
+            b = left - a
+            if b < len(high):
+                x, y = low[a], high[b]
+                if x and y and x[0] and y[0]:
+                    total += comb[a] * x[0] * y[0]
+        return total
+
     def _half(self, first: int, state: int) -> list[list[int]]:
         """Groups ``first`` and ``first + 1`` of the last stack: entry ``k`` is, by marked even
         cards, the weight of giving them ``k`` of its cards (``C(k, k0)`` ways to split them),
@@ -933,6 +951,8 @@ class _Programme:
         facts = self.facts
         if self.folded:
             left, marks, need = (state >> _LEFT) & 63, (state >> _JM) & 63, (state >> _NEED) & 127
+            if not need and not marks:  # no even card needed: only the unmarked completions
+                return self._unmarked(left, state)
             # the same sums for every need: by the number of marked evens, then weighed
             vector = self._mark_vector(left, state)
             coefs = _COEFS[need]
@@ -1081,7 +1101,36 @@ def _build(
     forward: list[dict[int, int]] = [{0: 1}] if backward_ok[0] & 1 else [{}]
     saved: list[dict[int, list[tuple[int, int, int]]]] = []  # the edges again for the backward pass
     edges = 0
+    # when only counting, the last layer's moves end in final states: each edge is weighed by its
+    # final weight at once (no layer of final states to store; the backward pass reads the sums)
+    prog.tail = prog.closing and bool(layers)
+    total = 0
     for t in range(len(layers)):
+        if prog.tail and t == len(layers) - 1:
+            i = layers[t][0]
+            finals: dict[int, int] = {}
+            tail: dict[int, list[tuple[int, int, int]]] = {}
+            final_weight, value_moves = prog.final_weight, prog._value_moves
+            for src, weight in forward[-1].items():
+                out = value_moves(i, src)
+                edges += len(out)
+                ends = []
+                b = 0
+                for dst, w, v in out:
+                    fin = finals.get(dst)
+                    if fin is None:
+                        fin = finals[dst] = final_weight(dst)
+                    if fin and w:
+                        x = w * fin
+                        ends.append((0, x, v))
+                        b += x
+                tail[src] = ends
+                total += weight * b
+            saved.append(tail)
+            if max_edges is not None and edges > max_edges:
+                raise BeliefTooLarge(f"more than {max_edges:,} edges to count this position's worlds")
+            forward.append({})
+            break
         layer: dict[int, int] = {}
         get = layer.get
         i, kind, g = layers[t]
@@ -1106,12 +1155,12 @@ def _build(
         # hideout value through them need not cancel, and the marginals walk them backward
         forward.append(layer)
     prog.forward, prog.edges, prog.saved = forward, edges, saved
-    total = 0
-    for key, weight in forward[-1].items():
-        fin = prog.final_weight(key)
-        if fin:
-            prog.finals[key] = fin
-            total += weight * fin
+    if not prog.tail:
+        for key, weight in forward[-1].items():
+            fin = prog.final_weight(key)
+            if fin:
+                prog.finals[key] = fin
+                total += weight * fin
     prog.total = total
     return prog
 
@@ -1131,6 +1180,17 @@ def _backward(prog: _Programme) -> list[dict[int, int]]:
         if kind == _VALUE and prog.hidden[i]:
             tally = marginals.setdefault(i, [0] * 43)
         kept = prog.saved[t] if prog.saved is not None else None
+        if prog.tail and t == count - 1:
+            assert kept is not None
+            for src, fw in prog.forward[t].items():  # edges weighed by their final weights
+                b = 0
+                for _, y, label in kept[src]:
+                    b += y
+                    if tally is not None:
+                        tally[label] += fw * y
+                if b:
+                    cur[src] = b
+            continue
         for src, fw in prog.forward[t].items():
             b = 0
             for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
