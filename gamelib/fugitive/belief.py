@@ -428,6 +428,16 @@ MEASURES = ("deals", "worlds")
 
 _VALUE, _GROUP, _PAIR = 0, 1, 2
 _PAIRED = ((_PAIR, 0), (_PAIR, 2))
+_PAIR_READS = {
+    first: (63 << _LEFT)
+    | (63 << _JM)
+    | (127 << _NEED)
+    | sum(31 << _U_SH[g] for g in range(first, GROUPS))
+    | sum((15 << _HE_SH[g]) | (15 << _M_SH[g]) for g in (first, first + 1))
+    for first in (0, 2)
+}
+"""Per pair of groups: the state's bits their moves read (cards to allocate, marks, need, the
+counts of these groups and of the later ones, their even hideouts and marks)."""
 """A stack's layers when only counting: groups {0, 1}, then {2, 3}, each pair composed in one layer."""
 
 
@@ -594,20 +604,31 @@ class _Programme:
         return self._group_moves(i, g, src)
 
     def _pair_moves(
-        self, i: int, g: int, src: int, memo: dict[int, list[tuple[int, int, int]]]
+        self, i: int, g: int, src: int, memo: dict[int, list[tuple[int, int]]]
     ) -> list[tuple[int, int, int]]:
-        """Groups ``g`` and ``g + 1`` in one layer (their moves composed; ``memo`` holds the second
-        group's moves by intermediate state): no layer of intermediate states to store and walk."""
-        out = []
-        group_moves = self._group_moves
-        g2 = g + 1
-        for mid, w1, _ in group_moves(i, g, src):
-            second = memo.get(mid)
-            if second is None:
-                second = memo[mid] = group_moves(i, g2, mid)
-            for dst, w2, _ in second:
-                out.append((dst, w1 * w2, 0))
-        return out
+        """Groups ``g`` and ``g + 1`` in one layer (their moves composed): no layer of intermediate
+        states to store and walk.  The moves add to the state what depends only on the bits the two
+        groups read (``_PAIR_READS``): ``memo`` keeps them by those bits, for the whole layer."""
+        sig = src & _PAIR_READS[g]
+        hit = memo.get(sig)
+        if hit is None:
+            hit = []
+            group_moves = self._group_moves
+            for mid, w1, _ in group_moves(i, g, sig, False):
+                for dst, w2, _ in group_moves(i, g + 1, mid, False):
+                    w = w1 * w2
+                    if w:
+                        hit.append((dst - sig, w))
+            memo[sig] = hit
+        if g + 1 == GROUPS - 1 and self.closing and i != self.pending_pos:
+            out = []
+            close_groups = self._close_groups
+            for delta, w in hit:  # the position closes: fold in the groups it completes
+                dst, f = close_groups(src + delta)
+                if f:
+                    out.append((dst, w * f, 0))
+            return out
+        return [(src + delta, w, 0) for delta, w in hit]
 
     def _close_ok(self, i: int, state: int) -> bool:
         cap = self.capg[i]
@@ -694,7 +715,7 @@ class _Programme:
             out.append((dst, w, v))
         return out
 
-    def _group_moves(self, i: int, g: int, src: int) -> list[tuple[int, int, int]]:
+    def _group_moves(self, i: int, g: int, src: int, close: bool = True) -> list[tuple[int, int, int]]:
         left = (src >> _LEFT) & 63
         u_shift = _U_SH[g]
         u = (src >> u_shift) & 31
@@ -742,7 +763,7 @@ class _Programme:
                     if marks:
                         continue  # _coef(marks, 0) is 0
                     step &= ~_SCRATCH
-                    if self.closing:
+                    if close and self.closing:
                         step, f = self._close_groups(step)
                         wk *= f
                         if not wk:
@@ -762,7 +783,7 @@ class _Programme:
                         continue
                     w *= c
                     dst &= ~_SCRATCH
-                    if self.closing:
+                    if close and self.closing:
                         dst, f = self._close_groups(dst)
                         w *= f
                         if not w:
@@ -1136,7 +1157,7 @@ def _build(
         i, kind, g = layers[t]
         kept: dict[int, list[tuple[int, int, int]]] = {}
         value_moves, group_moves, pair_moves = prog._value_moves, prog._group_moves, prog._pair_moves
-        memo: dict[int, list[tuple[int, int, int]]] = {}
+        memo: dict[int, list[tuple[int, int]]] = {}
         for src, weight in forward[-1].items():
             if kind == _VALUE:
                 out = value_moves(i, src)
