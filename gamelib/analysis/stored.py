@@ -322,3 +322,46 @@ def _gamelib_version() -> str:
     import gamelib
 
     return str(gamelib.__version__)
+
+
+def command_line(
+    experiments: Mapping[str, Callable[..., Any]],
+    folder: str | Path,
+    command: Callable[[str], str],
+    description: str | None = None,
+    argv: list[str] | None = None,
+) -> int:
+    """The command line of an experiments script: recompute the named experiments (default: all).
+
+    ``python notebooks/data/<game>_experiments.py [NAME ...] [--list]`` recomputes each experiment
+    with its stored parameters and writes it to ``folder`` with ``command(name)`` as its provenance.
+    """
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("names", nargs="*", help="experiments to recompute (default: all)")
+    parser.add_argument("--list", action="store_true", help="list the experiments and their stored sizes")
+    args = parser.parse_args(argv)
+    if args.list:
+        width = max(len(name) for name in experiments) + 2
+        for name, compute in experiments.items():
+            print(f"{name:{width}s} {default_params(compute)}")
+        return 0
+    unknown = [n for n in args.names if n not in experiments]
+    if unknown:
+        parser.error(f"unknown experiment(s) {unknown}; known: {', '.join(experiments)}")
+    for name in args.names or list(experiments):
+        compute = experiments[name]
+        frame = experiment(
+            name,
+            compute,
+            recompute=True,
+            folder=folder,
+            params=default_params(compute),
+            command=command(name),
+        )
+        meta = frame.attrs["provenance"]
+        print(f"{name}: {meta['rows']} rows in {meta['seconds']} s", flush=True)
+    return 0

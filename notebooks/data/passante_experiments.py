@@ -15,7 +15,6 @@ with ``gamelib.analysis.stored.experiment(name, "passante_experiments:function",
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -136,29 +135,9 @@ def command(name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from gamelib.analysis.stored import default_params, experiment
+    from gamelib.analysis.stored import command_line
 
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("names", nargs="*", help="experiments to recompute (default: all)")
-    parser.add_argument("--list", action="store_true", help="list the experiments and their stored sizes")
-    args = parser.parse_args(argv)
-    if args.list:
-        for name, compute in EXPERIMENTS.items():
-            print(f"{name:20s} {default_params(compute)}")
-        return 0
-    unknown = [n for n in args.names if n not in EXPERIMENTS]
-    if unknown:
-        parser.error(f"unknown experiment(s) {unknown}; known: {', '.join(EXPERIMENTS)}")
-    for name in args.names or list(EXPERIMENTS):
-        compute = EXPERIMENTS[name]
-        frame = experiment(
-            name, compute, recompute=True, folder=HERE, params=default_params(compute), command=command(name)
-        )
-        meta = frame.attrs["provenance"]
-        print(f"{name}: {meta['rows']} rows in {meta['seconds']} s", flush=True)
-    return 0
+    return command_line(EXPERIMENTS, HERE, command, description=__doc__, argv=argv)
 
 
 if __name__ == "__main__":

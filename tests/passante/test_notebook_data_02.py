@@ -8,40 +8,29 @@ is played, this fails: run the command again and re-execute the notebook.
 
 from __future__ import annotations
 
-import importlib.util
-import json
+import sys
 from pathlib import Path
 
 import pytest
 
-import gamelib
-from gamelib.analysis.stored import default_params, load, path_of, verify
+from gamelib.analysis.stored import load, verify
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from stored_support import DATA, check_every_experiment_is_stored, check_provenance, experiments_script
 
 pytest.importorskip("pandas")
 
-DATA = Path(__file__).resolve().parents[2] / "notebooks" / "data"
-_spec = importlib.util.spec_from_file_location("passante_experiments", DATA / "passante_experiments.py")
-assert _spec is not None and _spec.loader is not None
-experiments = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(experiments)
-
+experiments = experiments_script("passante_experiments.py")
 NAMES = list(experiments.EXPERIMENTS)
 
 
 def test_every_experiment_has_a_slice_and_a_stored_file():
-    assert set(experiments.SLICES) == set(NAMES)
-    for name in NAMES:
-        assert name.startswith("passante_")
-        assert path_of(name, DATA).exists(), f"run: {experiments.command(name)}"
+    check_every_experiment_is_stored(experiments, "passante_")
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_provenance_names_the_command_and_the_stored_parameters(name):
-    meta = load(name, DATA).attrs["provenance"]
-    assert meta["command"] == experiments.command(name)
-    assert meta["gamelib"] == gamelib.__version__
-    # tuples are stored as JSON lists
-    assert meta["params"] == json.loads(json.dumps(default_params(experiments.EXPERIMENTS[name])))
+    check_provenance(experiments, name)
 
 
 @pytest.mark.parametrize("name", NAMES)
