@@ -428,6 +428,9 @@ MEASURES = ("deals", "worlds")
 
 _VALUE, _GROUP, _PAIR = 0, 1, 2
 _PAIRED = ((_PAIR, 0), (_PAIR, 2))
+_VALUE_READS = sum(31 << sh for sh in _U_SH) | ~((1 << _PREV) - 1)
+"""The state's bits a value move reads: the groups' card counts, the previous hideout, the
+series' progress (and the scratch, empty between positions)."""
 _PAIR_READS = {
     first: (63 << _LEFT)
     | (63 << _JM)
@@ -603,6 +606,28 @@ class _Programme:
             return self._pair_moves(i, g, src, {})
         return self._group_moves(i, g, src)
 
+    def _memo_value_moves(
+        self, i: int, src: int, memo: dict[int, list[tuple[int, int, int]]], closes: bool
+    ) -> list[tuple[int, int, int]]:
+        """:meth:`_value_moves` through ``memo`` (one layer): the moves add to the state's counts
+        what depends only on the groups' card counts, the previous hideout and the series'
+        progress (``_VALUE_READS``); a position that closes then folds in the groups it completes."""
+        sig = src & _VALUE_READS
+        hit = memo.get(sig)
+        if hit is None:
+            base = sig & _KEEP
+            hit = memo[sig] = [(dst - base, w, v) for dst, w, v in self._value_moves(i, sig, False) if w]
+        base = src & _KEEP
+        if not closes:
+            return [(base + delta, w, v) for delta, w, v in hit]
+        out = []
+        close_groups = self._close_groups
+        for delta, w, v in hit:
+            dst, f = close_groups(base + delta)
+            if f:
+                out.append((dst, w * f, v))
+        return out
+
     def _pair_moves(
         self, i: int, g: int, src: int, memo: dict[int, list[tuple[int, int]]]
     ) -> list[tuple[int, int, int]]:
@@ -639,7 +664,7 @@ class _Programme:
             and (state >> 15) & 31 <= cap[3]
         )
 
-    def _value_moves(self, i: int, src: int) -> list[tuple[int, int, int]]:
+    def _value_moves(self, i: int, src: int, close: bool = True) -> list[tuple[int, int, int]]:
         prev = (src >> _PREV) & 63
         progress = src >> _PROG
         base = src & _KEEP
@@ -702,7 +727,7 @@ class _Programme:
                     dst = new | (need << _NEED)
                 elif need:
                     continue
-                elif self.closing and not last:
+                elif close and self.closing and not last:
                     dst, f = self._close_groups(new)
                     if not f:
                         continue
@@ -1158,9 +1183,12 @@ def _build(
         kept: dict[int, list[tuple[int, int, int]]] = {}
         value_moves, group_moves, pair_moves = prog._value_moves, prog._group_moves, prog._pair_moves
         memo: dict[int, list[tuple[int, int]]] = {}
+        vmemo: dict[int, list[tuple[int, int, int]]] = {}
+        memo_value_moves = prog._memo_value_moves
+        closes = prog.closing and i != size and not stack[i]  # the value move ends the position
         for src, weight in forward[-1].items():
             if kind == _VALUE:
-                out = value_moves(i, src)
+                out = memo_value_moves(i, src, vmemo, closes)
             elif kind == _PAIR:
                 out = pair_moves(i, g, src, memo)
             else:
