@@ -1156,9 +1156,10 @@ def _build(
             i = layers[t][0]
             finals: dict[int, int] = {}
             tail: dict[int, list[tuple[int, int, int]]] = {}
-            final_weight, value_moves = prog.final_weight, prog._value_moves
+            final_weight, memo_moves = prog.final_weight, prog._memo_value_moves
+            tail_memo: dict[int, list[tuple[int, int, int]]] = {}
             for src, weight in forward[-1].items():
-                out = value_moves(i, src)
+                out = memo_moves(i, src, tail_memo, False)
                 edges += len(out)
                 ends = []
                 b = 0
@@ -1181,7 +1182,7 @@ def _build(
         get = layer.get
         i, kind, g = layers[t]
         kept: dict[int, list[tuple[int, int, int]]] = {}
-        value_moves, group_moves, pair_moves = prog._value_moves, prog._group_moves, prog._pair_moves
+        group_moves, pair_moves = prog._group_moves, prog._pair_moves
         memo: dict[int, list[tuple[int, int]]] = {}
         vmemo: dict[int, list[tuple[int, int, int]]] = {}
         memo_value_moves = prog._memo_value_moves
