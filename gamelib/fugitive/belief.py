@@ -428,6 +428,8 @@ MEASURES = ("deals", "worlds")
 
 _VALUE, _GROUP, _PAIR = 0, 1, 2
 _PAIRED = ((_PAIR, 0), (_PAIR, 2))
+_GROUP_BITS = tuple((15 << _H_SH[g]) | (15 << _HE_SH[g]) | (15 << _M_SH[g]) for g in range(4))
+"""Per group: its hideout, even hideout and mark counts (with u, what its final weight reads)."""
 _VALUE_READS = sum(31 << sh for sh in _U_SH) | ~((1 << _PREV) - 1)
 """The state's bits a value move reads: the groups' card counts, the previous hideout, the
 series' progress (and the scratch, empty between positions)."""
@@ -574,6 +576,7 @@ class _Programme:
     closing: bool = False  # fold closed groups' final weights in as they close (the count only)
     mark_vectors: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     halves: dict[tuple[int, int], list[list[int]]] = field(default_factory=dict)
+    polys: dict[tuple[int, int, int], list[list[int]]] = field(default_factory=dict)  # _group_poly
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
@@ -621,11 +624,16 @@ class _Programme:
         if not closes:
             return [(base + delta, w, v) for delta, w, v in hit]
         out = []
-        close_groups = self._close_groups
+        closed, close_groups = self.closed_memo, self._close_groups
         for delta, w, v in hit:
-            dst, f = close_groups(base + delta)
-            if f:
-                out.append((dst, w * f, v))
+            dst = base + delta
+            low = dst & _KEEP
+            shut = closed.get(low)
+            if shut is None:
+                close_groups(dst)
+                shut = closed[low]
+            if shut[1]:
+                out.append(((dst ^ low) | shut[0], w * shut[1], v))
         return out
 
     def _pair_moves(
@@ -647,11 +655,16 @@ class _Programme:
             memo[sig] = hit
         if g + 1 == GROUPS - 1 and self.closing and i != self.pending_pos:
             out = []
-            close_groups = self._close_groups
+            closed, close_groups = self.closed_memo, self._close_groups
             for delta, w in hit:  # the position closes: fold in the groups it completes
-                dst, f = close_groups(src + delta)
-                if f:
-                    out.append((dst, w * f, 0))
+                dst = src + delta
+                low = dst & _KEEP
+                shut = closed.get(low)
+                if shut is None:
+                    close_groups(dst)  # memoises it
+                    shut = closed[low]
+                if shut[1]:
+                    out.append(((dst ^ low) | shut[0], w * shut[1], 0))
             return out
         return [(src + delta, w, 0) for delta, w in hit]
 
@@ -879,7 +892,15 @@ class _Programme:
         hit = self.halves.get(key)
         if hit is not None:
             return hit
-        p, q = self._group_poly(first, state), self._group_poly(first + 1, state)
+        polys = self.polys
+        pkey = (first, (state >> _U_SH[first]) & 31, state & _GROUP_BITS[first])
+        p = polys.get(pkey)
+        if p is None:
+            p = polys[pkey] = self._group_poly(first, state)
+        qkey = (first + 1, (state >> _U_SH[first + 1]) & 31, state & _GROUP_BITS[first + 1])
+        q = polys.get(qkey)
+        if q is None:
+            q = polys[qkey] = self._group_poly(first + 1, state)
         out: list[list[int]] = []
         for k0, x in enumerate(p):
             if not x:
