@@ -454,19 +454,23 @@ def measure_click_latency(
     """Click Step ``clicks`` times with the mouse; time each click to the new board in the page's clock.
 
     Each click waits for the previous one to finish (the stepper still for ``quiet_ms``), so a click
-    measures one move, not a queue.  A stepper left at the end of a game is Reset first (not timed);
-    the run stops early if the game ends.
+    measures one move, not a queue.  When the game is over (or ends on the way) the stepper is Reset,
+    untimed, and the clicks go on from the start.
     """
     stepper.scroll_into_view_if_needed()
     step = stepper.locator("button.gamelib-step")
     result = ClickLatency(game=stepper_title(stepper), board_ms=[], history_ms=[], quiet_ms=[])
-    if step.is_disabled():
-        stepper.locator("button.gamelib-reset").click()
-        wait_for_view(stepper, lambda v: not v.game_over, "Reset before timing Step", timeout_s)
-        wait_dom_quiet(stepper, quiet_s=0.5, timeout_s=timeout_s)
-    for _ in range(clicks):
+    resets = 0
+    while result.clicks < clicks:
         if step.is_disabled():
-            break
+            # the game is over (a notebook may leave its stepper near the end): Reset, untimed
+            if resets == 2:
+                break
+            resets += 1
+            stepper.locator("button.gamelib-reset").click()
+            wait_for_view(stepper, lambda v: not v.game_over, "Reset before timing Step", timeout_s)
+            wait_dom_quiet(stepper, quiet_s=0.5, timeout_s=timeout_s)
+            continue
         stepper.evaluate(_ARM_CLICK_JS, [quiet_ms, timeout_s * 1000])
         step.click()
         probe = stepper.page.evaluate(_AWAIT_CLICK_JS)
