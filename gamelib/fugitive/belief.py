@@ -574,8 +574,8 @@ class _Programme:
     hide_inc: tuple[int, ...] = ()  # per card: what hiding it adds to the counts (u, H, He of its group)
     full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
     closing: bool = False  # fold closed groups' final weights in as they close (the count only)
-    mark_vectors: dict[tuple[int, int], list[int]] = field(default_factory=dict)
-    halves: dict[tuple[int, int], list[list[int]]] = field(default_factory=dict)
+    mark_vectors: dict[int, list[int]] = field(default_factory=dict)  # by counts | left << _LEFT
+    halves: dict[int, list[list[int]]] = field(default_factory=dict)  # by counts | first << _LEFT
     polys: dict[tuple[int, int, int], list[list[int]]] = field(default_factory=dict)  # _group_poly
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     marginals: dict[int, list[int]] | None = None
@@ -840,7 +840,7 @@ class _Programme:
         (:meth:`_half`), each memoised on its own counts, met here: the same sums as the group
         layers, shared by every need (0 included).
         """
-        key = (left, state & _LOWER[GROUPS - 1])
+        key = (state & _LOWER[GROUPS - 1]) | left << _LEFT
         hit = self.mark_vectors.get(key)
         if hit is not None:
             return hit
@@ -869,7 +869,7 @@ class _Programme:
 
     def _unmarked(self, left: int, state: int) -> int:
         """Entry 0 of :meth:`_mark_vector` (what a hideout that needs no even card reads), alone."""
-        key = (left, state & _LOWER[GROUPS - 1])
+        key = (state & _LOWER[GROUPS - 1]) | left << _LEFT
         hit = self.mark_vectors.get(key)
         if hit is not None:
             return hit[0] if hit else 0
@@ -888,7 +888,7 @@ class _Programme:
         """Groups ``first`` and ``first + 1`` of the last stack: entry ``k`` is, by marked even
         cards, the weight of giving them ``k`` of its cards (``C(k, k0)`` ways to split them),
         times their final weights."""
-        key = (first, state & _HALVES[first])
+        key = (state & _HALVES[first]) | first << _LEFT
         hit = self.halves.get(key)
         if hit is not None:
             return hit
