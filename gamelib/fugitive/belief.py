@@ -1262,6 +1262,17 @@ def _backward(prog: _Programme) -> list[dict[int, int]]:
                 if b:
                     cur[src] = b
             continue
+        if tally is None and kept is not None:  # no marginal to tally: the completions alone
+            get = nxt.get
+            for src, out in kept.items():
+                b = 0
+                for dst, w, _ in out:
+                    x = get(dst)
+                    if x:
+                        b += x * w
+                if b:
+                    cur[src] = b
+            continue
         for src, fw in prog.forward[t].items():
             b = 0
             for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
