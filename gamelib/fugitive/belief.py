@@ -844,7 +844,13 @@ class _Programme:
         hit = self.mark_vectors.get(key)
         if hit is not None:
             return hit
-        low, high = self._half(0, state), self._half(2, state)
+        halves = self.halves
+        low = halves.get(state & _HALVES[0])  # the keys of :meth:`_half`
+        if low is None:
+            low = self._half(0, state)
+        high = halves.get((state & _HALVES[2]) | 2 << _LEFT)
+        if high is None:
+            high = self._half(2, state)
         out: list[int] = []
         comb = _COMB[left]
         for a in range(min(left, len(low) - 1) + 1):
@@ -873,7 +879,13 @@ class _Programme:
         hit = self.mark_vectors.get(key)
         if hit is not None:
             return hit[0] if hit else 0
-        low, high = self._half(0, state), self._half(2, state)
+        halves = self.halves
+        low = halves.get(state & _HALVES[0])  # the keys of :meth:`_half`
+        if low is None:
+            low = self._half(0, state)
+        high = halves.get((state & _HALVES[2]) | 2 << _LEFT)
+        if high is None:
+            high = self._half(2, state)
         comb = _COMB[left]
         total = 0
         for a in range(min(left, len(low) - 1) + 1):
