@@ -1,6 +1,6 @@
 """The detective's exact belief on the reference positions, beside the C++ reference's times.
 
-Reads ``/work/shared/bench/fugitive_belief_positions.jsonl.gz`` (or ``--file``): 640 positions
+Reads ``tests/fugitive/data/fugitive_belief_positions.jsonl.gz``, a copy of shared/bench/ (or ``--file``): 640 positions
 (agent and random play) with the exact world count, the deal-weighted mass and the C++
 reference's time.  For each subset prints our median / p90 / p99 / max (caches cleared before
 each position, default measure ``deals``) beside the reference's and the ratio, checks the
@@ -21,11 +21,14 @@ import json
 import os
 import time
 import tracemalloc
+from pathlib import Path
 
 import gamelib
 from gamelib.fugitive import belief as belief_module
 
-DEFAULT = "/work/shared/bench/fugitive_belief_positions.jsonl.gz"
+DEFAULT = str(
+    Path(__file__).resolve().parents[1] / "tests" / "fugitive" / "data" / "fugitive_belief_positions.jsonl.gz"
+)
 
 
 def percentile(values: list[float], q: float) -> float:

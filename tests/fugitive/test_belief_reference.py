@@ -1,6 +1,6 @@
 """The exact belief against an independent C++ count on 640 reference positions.
 
-``/work/shared/bench/fugitive_belief_positions.jsonl.gz`` holds detective decisions from agent and
+``tests/fugitive/data/fugitive_belief_positions.jsonl.gz`` (a copy of shared/bench/) holds detective decisions from agent and
 random play with the world count (each world once) and the deal-weighted mass (each world weighed
 by the deal orders that produce it) of smsxgz/fugitive ``belief.cc``: both measures must agree
 exactly (the deal mass uses the same normalisation: injective assignments of the fugitive's deck
@@ -18,9 +18,9 @@ import pytest
 import gamelib
 from gamelib.fugitive import belief as belief_module
 
-REFERENCE = Path("/work/shared/bench/fugitive_belief_positions.jsonl.gz")
-
-pytestmark = pytest.mark.skipif(not REFERENCE.exists(), reason="reference positions not available")
+REFERENCE = Path(__file__).parent / "data" / "fugitive_belief_positions.jsonl.gz"
+"""A copy of the project's shared reference file (shared/bench/, see its README), kept with the tests
+so that they never depend on where the shared folder lies."""
 
 
 def rows() -> list[dict]:
