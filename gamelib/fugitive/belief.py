@@ -37,8 +37,13 @@ How the count works (a forward/backward dynamic programme over positions):
 * a state is one int: per group the cards laid, the hideouts and even hideouts, the marked
   evens; the previous hideout; the failed series' progress; mid-stack scratch.  A group whose
   cards are all laid folds its final weight in and forgets its counts (count only), so states
-  merge; the last stack has no layers of its own: its completions are summed group by group,
-  memoised on the groups still to come;
+  merge; the last stack has no layers of its own: its completions are summed in closed form,
+  groups {0, 1} and {2, 3} each memoised on their own counts and met by a binomial convolution
+  (one vector by marked evens serves every need);
+* counting only (no card locations, no sampling), a stack's four group layers run as two
+  composed pairs, and every layer's moves are memoised on the bits of the state they read and
+  added to each state (the closing groups then folded in through a memo on the counts); the last
+  layer's edges carry their final weights directly (no layer of final states);
 * ``"deals"`` multiplies, per position and deck, the ways to give the cards laid there a free
   draw made before (a falling factorial), and the hand's cards the rest (``hand!``);
 * the hideout probabilities come from one backward pass over the forward edges; the card
