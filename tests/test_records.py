@@ -150,3 +150,44 @@ def test_record_round_trip_at_any_point(seed: int, steps: int) -> None:
                 break
             state.apply(rng.choice(state.legal_actions()))
         assert gamelib.from_record(json.loads(json.dumps(state.to_record()))) == state
+
+
+# ------------------------------------------------------------- issue 12: records that lie
+@pytest.mark.parametrize("name", gamelib.registered_games())
+def test_an_action_after_the_end_is_a_record_error_naming_the_step(name: str) -> None:
+    from gamelib.agents import RandomAgent
+
+    game = gamelib.make(name)
+    final = gamelib.play(game, [RandomAgent()] * game.num_players, seed=4)
+    record = final.to_record()
+    record["actions"] = [*record["actions"], record["actions"][-1]]
+    with pytest.raises(gamelib.RecordError) as info:
+        gamelib.from_record(record)
+    assert info.value.step == len(final.history)
+    assert "after the end of the game" in str(info.value)
+    assert "-4" not in str(info.value) and "-3" not in str(info.value)
+
+
+@pytest.mark.parametrize("players", [0, 9, -1])
+def test_a_wrong_player_count_is_reported_as_the_players_field(players: int) -> None:
+    record = gamelib.make("fugitive").new_game(seed=0).to_record()
+    record["players"] = players
+    with pytest.raises(gamelib.RecordError) as info:
+        gamelib.from_record(record)
+    assert info.value.field == "players"
+
+
+def test_a_result_that_contradicts_the_replay_is_refused() -> None:
+    from gamelib.agents import RandomAgent
+
+    game = gamelib.make("fugitive")
+    final = gamelib.play(game, [RandomAgent(), RandomAgent()], seed=2)
+    record = final.to_record()
+    assert gamelib.from_record({**record, "result": final.returns()}) == final
+    for lie in ([9.0, 9.0], [1.0], "fugitive", [True, False]):
+        with pytest.raises(gamelib.RecordError) as info:
+            gamelib.from_record({**record, "result": lie})
+        assert info.value.field == "result"
+    unfinished = {**record, "actions": record["actions"][:3], "result": final.returns()}
+    with pytest.raises(gamelib.RecordError, match="end of the game"):
+        gamelib.from_record(unfinished)
