@@ -15,7 +15,6 @@ recomputes and compares exactly with the stored rows (same seeds, same games).
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable
 from functools import lru_cache
@@ -30,7 +29,7 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
 import gamelib  # noqa: E402
 from gamelib import analysis  # noqa: E402
 from gamelib.analysis import compare_agents  # noqa: E402
-from gamelib.analysis.stored import experiment, results_frame  # noqa: E402
+from gamelib.analysis.stored import command_line, results_frame  # noqa: E402
 
 # ---------------------------------------------------------------------------- 00_start_here
 
@@ -306,37 +305,8 @@ def command(name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
-    parser.add_argument("names", nargs="*", help="experiments to recompute (default: all)")
-    parser.add_argument("--list", action="store_true", help="list the experiments and their stored sizes")
-    parser.add_argument("--folder", default=str(DATA), help="where to write (default: notebooks/data)")
-    args = parser.parse_args(argv)
-    if args.list:
-        from gamelib.analysis.stored import default_params
-
-        for name, compute in EXPERIMENTS.items():
-            print(f"{name:24s} {default_params(compute)}")
-        return 0
-    unknown = [n for n in args.names if n not in EXPERIMENTS]
-    if unknown:
-        parser.error(f"unknown experiment(s) {unknown}; known: {', '.join(EXPERIMENTS)}")
-    for name in args.names or list(EXPERIMENTS):
-        # the compute functions' defaults are the stored sizes: recompute from them, not from the file
-        from gamelib.analysis.stored import default_params
-
-        frame = experiment(
-            name,
-            EXPERIMENTS[name],
-            recompute=True,
-            folder=args.folder,
-            params=default_params(EXPERIMENTS[name]),
-            command=command(name),
-        )
-        meta = frame.attrs["provenance"]
-        print(f"{name}: {meta['rows']} rows in {meta['seconds']} s", flush=True)
-    return 0
+    # the compute functions' defaults are the stored sizes: recompute from them, not from the file
+    return command_line(EXPERIMENTS, DATA, command, description=__doc__, argv=argv)
 
 
 if __name__ == "__main__":

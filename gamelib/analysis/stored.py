@@ -343,6 +343,7 @@ def command_line(
     )
     parser.add_argument("names", nargs="*", help="experiments to recompute (default: all)")
     parser.add_argument("--list", action="store_true", help="list the experiments and their stored sizes")
+    parser.add_argument("--folder", default=str(folder), help=f"where to write (default: {folder})")
     args = parser.parse_args(argv)
     if args.list:
         width = max(len(name) for name in experiments) + 2
@@ -358,7 +359,7 @@ def command_line(
             name,
             compute,
             recompute=True,
-            folder=folder,
+            folder=args.folder,
             params=default_params(compute),
             command=command(name),
         )
