@@ -362,8 +362,3 @@ def legend_text() -> str:
     """The abbreviations used on the tokens, for a caption."""
     return " · ".join(f"{s} = {PIECE_TITLES[c]}" for c, s in enumerate(SHORT))
 
-
-def save_png(state: PassanteState, path: str, perspective: int | None = None, dpi: int = 80) -> None:
-    """Draw and save (handy in scripts and tests)."""
-    fig = draw_state(state, perspective=perspective)
-    fig.savefig(path, dpi=dpi)
