@@ -361,4 +361,3 @@ def _wish_line(wish: int) -> str:
 def legend_text() -> str:
     """The abbreviations used on the tokens, for a caption."""
     return " · ".join(f"{s} = {PIECE_TITLES[c]}" for c, s in enumerate(SHORT))
-
