@@ -830,8 +830,10 @@ class PassanteOptions:
 
 
 def passante_tensor_size(num_players: int) -> int:
-    """Length of :meth:`PassanteState.observation_tensor` for ``num_players`` players."""
-    return 319 + 73 * num_players
+    """Length of :meth:`PassanteState.observation_tensor` for ``num_players`` players (``319 + 73 * n``)."""
+    from gamelib.passante.encoding import layout
+
+    return len(layout(num_players))
 
 
 HAND_SIZE = {2: 4, 3: 3, 4: 2}
@@ -2052,147 +2054,12 @@ class PassanteState(State):
         }
 
     def _observation_tensor(self, player: int) -> list[float]:
-        """``observation(player)`` as a fixed-length vector of floats in [0, 1] (for learning agents).
+        """``observation(player)`` as ``319 + 73 * n`` floats in [0, 1]: the pieces of
+        ``gamelib.passante.encoding`` (the others' hands and Poète discards stay hidden unless the
+        ``open_hands`` option shows them)."""
+        from gamelib.passante.encoding import observation_tensor
 
-        With ``n`` players the layout is, in order: per character, its location one-hot (8 x 5);
-        the Omnibus and the Passante location one-hots (5 + 5) and her direction (1); per player,
-        their heart and their character card as one-hots over the characters (n x (8 + 8)); per
-        character card, in the shuffled deck / under it / out of the game (8 x 3); per wish card,
-        in each player's hand (n x 38: only ``player``'s own unless the ``open_hands`` option shows
-        them all), discarded where ``player`` sees it, laid down (38 + 38); the phase one-hot (9);
-        who I am, whose turn it is, who resolves the effect, who played this round, the players the
-        Poète's discards still wait for (5 x n); the
-        pieces moved this turn (9), the characters boarding (8), the effect's character, source
-        and queued characters (8 x 3), the hints on the table per character and location (8 x 5);
-        then counters scaled to [0, 1]: moves, turns, rounds, Passante exits, wishes in the deck,
-        wishes waiting to be dealt, Chat attractions left, Poète discards, per player hand,
-        discard and fulfilled sizes (3 x n), and the flags fresh / hinted / last turn / ended /
-        effect returns to the round; the turn's draw and veto flags, the vetoed pieces and card (10), and
-        the move or card waiting for the veto (piece or card 10, destination 5); the table
-        privileges: the wishes named with the Poète's privilege (38), and per player the verb of
-        their latest signal (n x 11, in :data:`SIGNAL_VERBS` order; ``call`` and ``hint`` targets
-        are in the hints block).  Length: :func:`passante_tensor_size` (``319 + 73 * n``).
-        """
-        n = self.game.num_players
-        see_all = self.game.options.open_hands
-        out = [0.0] * passante_tensor_size(n)
-        i = 0
-        for c in CHARACTERS:
-            out[i + 5 * c + self.pos[c]] = 1.0
-        i += 40
-        out[i + self.bus] = 1.0
-        out[i + 5 + self.passante] = 1.0
-        out[i + 10] = 1.0 if self.pdir == 1 else 0.0
-        i += 11
-        for p in range(n):
-            if self.hearts[p] >= 0:
-                out[i + self.hearts[p]] = 1.0
-            if self.char_hand[p] >= 0:
-                out[i + 8 + self.char_hand[p]] = 1.0
-            i += 16
-        under = 0
-        for c in self.char_under:
-            under |= 1 << c
-        for c in CHARACTERS:
-            out[i + 3 * c] = float(self.char_deck >> c & 1)
-            out[i + 3 * c + 1] = float(under >> c & 1)
-            out[i + 3 * c + 2] = float(self.char_out >> c & 1)
-        i += 24
-        for p in range(n):
-            if see_all or p == player:
-                for w in self.hands[p]:
-                    out[i + w - 1] = 1.0
-            i += NUM_WISHES
-        for p in range(n):
-            if see_all or p == player:
-                for w in self.discards[p]:
-                    out[i + w - 1] = 1.0
-        i += NUM_WISHES
-        for laid in self.fulfilled:
-            for w in laid:
-                out[i + w - 1] = 1.0
-        i += NUM_WISHES
-        out[i + self.phase] = 1.0
-        i += 9
-        out[i + player] = 1.0
-        out[i + n + self.turn_player] = 1.0
-        if self.actor >= 0:
-            out[i + 2 * n + self.actor] = 1.0
-        for p in range(n):
-            out[i + 3 * n + p] = float(self.played >> p & 1)
-        if self.eff == POETE:
-            for p in self.eff_queue:
-                out[i + 4 * n + p] = 1.0
-        i += 5 * n
-        for piece in range(9):
-            out[i + piece] = float(self.moved >> piece & 1)
-        i += 9
-        for c in self.boarding:
-            out[i + c] = 1.0
-        i += 8
-        if self.eff >= 0:
-            out[i + self.eff] = 1.0
-        if self.src >= 0:
-            out[i + 8 + self.src] = 1.0
-        if self.eff == POLICIER:  # the Policier's queue holds characters (the Poète's: players)
-            for c in self.eff_queue:
-                out[i + 16 + c] = 1.0
-        i += 24
-        for _, c, z in self.hints:
-            out[i + 5 * c + z] = 1.0
-        i += 40
-        hand_size = self.game.hand_size
-        total = self.game.total_turns
-        counters = [
-            min(self.moves, 4) / 4,
-            min(self.turns, total) / total,
-            min(self.rounds, 5) / 5,
-            min(self.arrivals, n) / n,
-            self.wish_deck.bit_count() / NUM_WISHES,
-            min(len(self.pending), NUM_WISHES) / NUM_WISHES,
-            min(self.eff_left, 2) / 2,
-            min(self.eff_count, NUM_WISHES) / NUM_WISHES,
-            float(self.fresh),
-            float(self.hinted),
-            float(self.last_turn),
-            float(self.ended),
-            float(self.eff_return == RETURN_ROUND),
-        ]
-        out[i : i + len(counters)] = counters
-        i += len(counters)
-        for p in range(n):
-            out[i] = min(len(self.hands[p]), hand_size) / hand_size
-            out[i + 1] = len(self.discards[p]) / NUM_WISHES
-            out[i + 2] = len(self.fulfilled[p]) / NUM_WISHES
-            i += 3
-        # the turn's draw, the veto used, what was vetoed (pieces and card), what is announced
-        out[i] = float(self.drew)
-        out[i + 1] = float(self.veto_used)
-        for b in range(10):
-            out[i + 2 + b] = float(self.vetoed >> b & 1)
-        i += 12
-        proposed = self.proposed
-        if isinstance(proposed, Move):
-            out[i + proposed.char] = 1.0
-            out[i + 10 + proposed.to] = 1.0
-        elif isinstance(proposed, Drive):
-            out[i + OMNIBUS] = 1.0
-            out[i + 10 + proposed.to] = 1.0
-        elif isinstance(proposed, Board):
-            out[i + OMNIBUS] = 1.0
-        elif isinstance(proposed, Play):
-            out[i + PLAY_BIT] = 1.0
-        i += 15
-        for _, _, kind, wish, _ in self.said:
-            if kind == "name":
-                out[i + wish - 1] = 1.0
-        i += NUM_WISHES
-        latest: dict[int, str] = {}
-        for q, text in self.signals:
-            latest[q] = text.split(" ", 1)[0]
-        for q, verb in latest.items():
-            out[i + 11 * q + SIGNAL_VERBS.index(verb)] = 1.0
-        return out
+        return observation_tensor(self, player)
 
     def _determinize(self, player: int, rng: random.Random) -> PassanteState:
         """A real game ``player`` cannot tell apart from this one (:func:`.analysis.determinize`)."""

@@ -1,0 +1,340 @@
+"""A Une Passante's observation tensor, piece by piece (``state.observation_tensor(player)``).
+
+``319 + 73 * n`` floats in [0, 1] for ``n`` players; ``print(layout(3).describe())`` shows the
+layout (``gamelib.core.encoding.encoding_of(game)`` finds it from a game).  What
+``player`` may not see stays zero: the other hands and Poète discards, unless the ``open_hands``
+option shows them.  The layout is a contract (the OpenSpiel and PettingZoo adapters and stored
+learning data read it): ``tests/test_encoding.py`` pins it bit for bit.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from gamelib.core.encoding import Block, Encoding, Piece, bits
+from gamelib.passante.board import CHARACTERS, LOCATION_NAMES, LOCATIONS, OMNIBUS, PIECE_NAMES
+from gamelib.passante.rules import (
+    NUM_WISHES,
+    PHASE_NAMES,
+    PLAY_BIT,
+    POETE,
+    POLICIER,
+    RETURN_ROUND,
+    SIGNAL_VERBS,
+    Board,
+    Drive,
+    Move,
+    PassanteGame,
+    PassanteState,
+    Play,
+)
+
+CHARS = len(CHARACTERS)
+PLACES = len(LOCATIONS)
+PIECES = CHARS + 1
+"""The pieces that move: the eight characters and the Omnibus."""
+VETOABLE = (*PIECE_NAMES, "character card")
+COUNTERS = (
+    "moves / 4",
+    "turns / total turns",
+    "rounds / 5",
+    "Passante exits / n",
+    "wishes in the deck / 38",
+    "wishes waiting to be dealt / 38",
+    "Chat attractions left / 2",
+    "Poète discards / 38",
+    "fresh",
+    "hinted",
+    "last turn",
+    "ended",
+    "effect returns to the round",
+)
+"""Counters scaled to [0, 1] (capped), then flags."""
+SIZES = ("hand / hand size", "discards / 38", "fulfilled / 38")
+
+
+# ---------------------------------------------------------------------------- the board
+def characters(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    for c, where in enumerate(s.pos):
+        out[at + PLACES * c + where] = 1.0
+
+
+def omnibus(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    out[at + s.bus] = 1.0
+
+
+def passante(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    out[at + s.passante] = 1.0
+
+
+def direction(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    out[at] = 1.0 if s.pdir == 1 else 0.0
+
+
+# ---------------------------------------------------------------------------- the cards
+def heart(s: PassanteState, player: int, out: list[float], at: range) -> None:
+    for h, i in zip(s.hearts, at, strict=True):
+        if h >= 0:
+            out[i + h] = 1.0
+
+
+def card(s: PassanteState, player: int, out: list[float], at: range) -> None:
+    for c, i in zip(s.char_hand, at, strict=True):
+        if c >= 0:
+            out[i + c] = 1.0
+
+
+def character_cards(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    under = 0
+    for c in s.char_under:
+        under |= 1 << c
+    end = at + 3 * CHARS
+    out[at:end:3] = bits(s.char_deck, CHARS)
+    out[at + 1 : end : 3] = bits(under, CHARS)
+    out[at + 2 : end : 3] = bits(s.char_out, CHARS)
+
+
+def hands(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    see_all = s.game.options.open_hands
+    for p, hand in enumerate(s.hands):
+        if see_all or p == player:
+            i = at + NUM_WISHES * p - 1
+            for w in hand:
+                out[i + w] = 1.0
+
+
+def discards(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    see_all = s.game.options.open_hands
+    for p, thrown in enumerate(s.discards):
+        if see_all or p == player:
+            for w in thrown:
+                out[at + w - 1] = 1.0
+
+
+def laid(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    for wishes in s.fulfilled:
+        for w in wishes:
+            out[at + w - 1] = 1.0
+
+
+# ---------------------------------------------------------------------------- whose turn, what is going on
+def phase(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    out[at + s.phase] = 1.0
+
+
+def me(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    out[at + player] = 1.0
+
+
+def turn(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    out[at + s.turn_player] = 1.0
+
+
+def actor(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    if s.actor >= 0:
+        out[at + s.actor] = 1.0
+
+
+def played(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    n = s.game.num_players
+    out[at : at + n] = bits(s.played, n)
+
+
+def poete_waits(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    if s.eff == POETE:  # the Poète's queue holds players
+        for p in s.eff_queue:
+            out[at + p] = 1.0
+
+
+def moved(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    out[at : at + PIECES] = bits(s.moved, PIECES)
+
+
+def boarding(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    for c in s.boarding:
+        out[at + c] = 1.0
+
+
+def effect(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    if s.eff >= 0:
+        out[at + s.eff] = 1.0
+
+
+def source(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    if s.src >= 0:
+        out[at + s.src] = 1.0
+
+
+def policier_queue(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    if s.eff == POLICIER:  # the Policier's queue holds characters
+        for c in s.eff_queue:
+            out[at + c] = 1.0
+
+
+def hints(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    for _, c, z in s.hints:
+        out[at + PLACES * c + z] = 1.0
+
+
+# ---------------------------------------------------------------------------- counters
+def counters(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    n = s.game.num_players
+    total = s.game.total_turns
+    out[at : at + len(COUNTERS)] = [
+        min(s.moves, 4) / 4,
+        min(s.turns, total) / total,
+        min(s.rounds, 5) / 5,
+        min(s.arrivals, n) / n,
+        s.wish_deck.bit_count() / NUM_WISHES,
+        min(len(s.pending), NUM_WISHES) / NUM_WISHES,
+        min(s.eff_left, 2) / 2,
+        min(s.eff_count, NUM_WISHES) / NUM_WISHES,
+        float(s.fresh),
+        float(s.hinted),
+        float(s.last_turn),
+        float(s.ended),
+        float(s.eff_return == RETURN_ROUND),
+    ]
+
+
+def sizes(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    hand_size = s.game.hand_size
+    for p, (hand, thrown, wishes) in enumerate(zip(s.hands, s.discards, s.fulfilled, strict=True)):
+        i = at + 3 * p
+        out[i] = min(len(hand), hand_size) / hand_size
+        out[i + 1] = len(thrown) / NUM_WISHES
+        out[i + 2] = len(wishes) / NUM_WISHES
+
+
+# ---------------------------------------------------------------------------- the Policier's veto
+def veto(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    out[at] = float(s.drew)
+    out[at + 1] = float(s.veto_used)
+
+
+def vetoed(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    out[at : at + len(VETOABLE)] = bits(s.vetoed, len(VETOABLE))
+
+
+def announced(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    proposed = s.proposed
+    if isinstance(proposed, Move):
+        out[at + proposed.char] = 1.0
+    elif isinstance(proposed, (Drive, Board)):
+        out[at + OMNIBUS] = 1.0
+    elif isinstance(proposed, Play):
+        out[at + PLAY_BIT] = 1.0
+
+
+def announced_to(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    proposed = s.proposed
+    if isinstance(proposed, (Move, Drive)):
+        out[at + proposed.to] = 1.0
+
+
+# ---------------------------------------------------------------------------- the table privileges
+def named(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    for _, _, kind, wish, _ in s.said:
+        if kind == "name":
+            out[at + wish - 1] = 1.0
+
+
+def signals(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    latest: dict[int, str] = {}
+    for q, text in s.signals:
+        latest[q] = text.split(" ", 1)[0]
+    for q, verb in latest.items():
+        out[at + len(SIGNAL_VERBS) * q + SIGNAL_VERBS.index(verb)] = 1.0
+
+
+def encoding_for(game: PassanteGame) -> Encoding[PassanteState]:
+    """``game``'s layout (only the player count changes it)."""
+    return layout(game.num_players)
+
+
+@functools.cache
+def layout(num_players: int) -> Encoding[PassanteState]:
+    """The layout for ``num_players`` players."""
+    n = num_players
+    places = LOCATION_NAMES
+    return Encoding(
+        "passante",
+        [
+            Piece(
+                "characters",
+                (CHARS, PLACES),
+                characters,
+                doc="per character (PIECE_NAMES order: so are the 8-float pieces)",
+                columns=places,
+            ),
+            Piece("omnibus", PLACES, omnibus, doc="one-hot: where the Omnibus is"),
+            Piece("passante", PLACES, passante, doc="one-hot: where the Passante is"),
+            Piece("direction", 1, direction, doc="the Passante walks in direction +1"),
+            Block(
+                "player",
+                n,
+                [
+                    Piece("heart", CHARS, heart, doc="one-hot: the character their heart is on"),
+                    Piece("card", CHARS, card, doc="one-hot: the character card in their hand"),
+                ],
+            ),
+            Piece(
+                "character_cards",
+                (CHARS, 3),
+                character_cards,
+                doc="per character card",
+                columns=("in the deck", "under the deck", "out of the game"),
+            ),
+            Piece("hands", (n, NUM_WISHES), hands, doc="per player: wishes 1-38 in hand, if I may see them"),
+            Piece("discards", NUM_WISHES, discards, doc="wishes discarded where I may see them"),
+            Piece("laid", NUM_WISHES, laid, doc="wishes laid down (fulfilled)"),
+            Piece("phase", len(PHASE_NAMES), phase, doc="one-hot", columns=PHASE_NAMES),
+            Piece("me", n, me, doc="one-hot: the player I am"),
+            Piece("turn", n, turn, doc="one-hot: whose turn it is"),
+            Piece("actor", n, actor, doc="one-hot: who resolves the effect"),
+            Piece("played", n, played, doc="the players who played this round"),
+            Piece("poete_waits", n, poete_waits, doc="the players the Poète's discards still wait for"),
+            Piece("moved", PIECES, moved, doc="pieces moved this turn", columns=PIECE_NAMES),
+            Piece("boarding", CHARS, boarding, doc="characters boarding the Omnibus"),
+            Piece("effect", CHARS, effect, doc="one-hot: the effect's character"),
+            Piece("source", CHARS, source, doc="one-hot: the effect's source"),
+            Piece(
+                "policier_queue",
+                CHARS,
+                policier_queue,
+                doc="characters the Policier's effect still moves",
+            ),
+            Piece(
+                "hints",
+                (CHARS, PLACES),
+                hints,
+                doc="hints and calls on the table, per character",
+                columns=places,
+            ),
+            Piece("counters", len(COUNTERS), counters, columns=COUNTERS),
+            Piece("sizes", (n, len(SIZES)), sizes, doc="per player", columns=SIZES),
+            Piece("veto", 2, veto, columns=("drew this turn", "veto used")),
+            Piece("vetoed", len(VETOABLE), vetoed, doc="vetoed this turn", columns=VETOABLE),
+            Piece(
+                "announced",
+                len(VETOABLE),
+                announced,
+                doc="waiting for the veto: the piece moved or the character card played",
+                columns=VETOABLE,
+            ),
+            Piece("announced_to", PLACES, announced_to, doc="one-hot: the announced move's destination"),
+            Piece("named", NUM_WISHES, named, doc="wishes named with the Poète's privilege"),
+            Piece(
+                "signals",
+                (n, len(SIGNAL_VERBS)),
+                signals,
+                doc="per player: the verb of their latest signal (call and hint targets: hints)",
+                columns=SIGNAL_VERBS,
+            ),
+        ],
+    )
+
+
+def observation_tensor(state: PassanteState, player: int) -> list[float]:
+    """``observation(player)`` as ``319 + 73 * n`` floats in [0, 1] (see :func:`layout`)."""
+    return layout(state.game.num_players).encode(state, player)
