@@ -23,7 +23,7 @@ from gamelib.core.encoding import Block, Encoding, Piece, bits, encoding_of
 from gamelib.core.play import random_playout
 
 GOLDEN = Path(__file__).parent / "data" / "observation_tensors.json"
-GAMES = ("fugitive", "delanopolis", "getonboard")
+GAMES = ("fugitive", "delanopolis", "getonboard", "passante")
 VARIANTS: dict[str, list[dict[str, Any]]] = {
     "fugitive": [{"edition": 2, "manhunt": "immediate", "escape_sprints": "hidden"}],
     "delanopolis": [
@@ -31,6 +31,7 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
         {"refuges": 0, "chain_auctions": True, "boost_timing": "any_roll", "bid_step": 1},
     ],
     "getonboard": [{"city": "paris", "free_city": True}],
+    "passante": [{"open_hands": True}, {"table_talk": True}],
 }
 POSITIONS = 50
 GAMES_PER_CONFIG = 2
@@ -159,6 +160,7 @@ def test_each_tensor_game_declares_its_pieces_or_says_it_does_not() -> None:
 def test_the_game_size_functions_are_the_encodings_sizes() -> None:
     from gamelib.delanopolis.rules import delanopolis_tensor_size
     from gamelib.getonboard.rules import GetOnBoardGame, getonboard_tensor_size
+    from gamelib.passante.rules import passante_tensor_size
 
     assert len(encoding_of(gamelib.make("fugitive"))) == 318
     for n in range(3, 7):
@@ -170,6 +172,10 @@ def test_the_game_size_functions_are_the_encodings_sizes() -> None:
     game = gamelib.make("getonboard", players=4)
     assert isinstance(game, GetOnBoardGame)
     assert getonboard_tensor_size(game) == len(encoding_of(game))
+    for n in range(1, 5):
+        assert (
+            passante_tensor_size(n) == 319 + 73 * n == len(encoding_of(gamelib.make("passante", players=n)))
+        )
 
 
 def test_fugitive_pieces_read_back() -> None:
@@ -182,6 +188,23 @@ def test_fugitive_pieces_read_back() -> None:
     assert encoding.piece("me", tensor) == [1.0, 0.0]
     assert encoding.piece("decks", tensor) == [size / 14 for size in state.deck_sizes]  # type: ignore[attr-defined]
     assert encoding.where(encoding.offset("phase") + 2) == "phase[2]"
+
+
+def test_passante_pieces_read_back() -> None:
+    game = gamelib.make("passante", players=3)
+    state = random_playout(game.new_game(seed=2), random.Random(2), max_actions=40)
+    encoding = encoding_of(game)
+    tensor = state.observation_tensor(1)
+    hands = encoding.piece("hands", tensor)
+    assert [[w + 1 for w, x in enumerate(row) if x] for row in hands] == [  # type: ignore[arg-type]
+        [],
+        sorted(state.observation(1).hands[1]),  # type: ignore[attr-defined]
+        [],
+    ]
+    assert encoding.piece("me", tensor) == [0.0, 1.0, 0.0]
+    where = [row.index(1.0) for row in encoding.piece("characters", tensor)]  # type: ignore[union-attr]
+    assert where == list(state.pos)  # type: ignore[attr-defined]
+    assert encoding.where(encoding.offset("player.card") + 16 + 3) == "player[1].card[3]"
 
 
 # ---------------------------------------------------------------------------- core.encoding itself
