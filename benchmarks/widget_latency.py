@@ -1,6 +1,6 @@
 """Stepper latency per registered game: what a teacher waits for after each click.
 
-For every registered game this drives a :class:`widgets.Stepper` from Python (no browser: the
+For every registered game this drives a :class:`gamelib_widgets.Stepper` from Python (no browser: the
 figures are the kernel side of a click, which is where the time goes) along a random game and
 prints the median and 90th percentile, in milliseconds, of
 
@@ -31,7 +31,7 @@ from collections.abc import Callable, Sequence
 
 import gamelib
 from gamelib.agents import RandomAgent
-from widgets import Stepper
+from gamelib_widgets import Stepper
 
 
 def ms(samples: Sequence[float]) -> str:
@@ -97,7 +97,7 @@ def measure_game(name: str, actions: int) -> list[tuple[str, str, str]]:
         (name, f"play-to-end ({statistics.median(lengths):.0f} actions)", ms(play_times)),
     ]
     if name == "fugitive":
-        from widgets.fugitive import BeliefPanel
+        from gamelib_widgets.fugitive import BeliefPanel
 
         with_panel = Stepper(game, seed=1, panels=[BeliefPanel])
         belief_times = [timed(lambda text=text: with_panel.apply(text)) for text in line]

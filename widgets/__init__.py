@@ -1,6 +1,9 @@
 """The Jupyter layer of gamelib: ipywidgets views built only on gamelib's public API.
 
->>> from widgets import Stepper
+The folder is ``widgets/``; it installs and imports as ``gamelib_widgets`` (pyproject.toml maps
+the name to the folder), so it cannot collide with another distribution's ``widgets``.
+
+>>> from gamelib_widgets import Stepper
 >>> stepper = Stepper("fugitive", seed=7)      # display it in a notebook cell
 >>> stepper.apply("deal 5") or stepper.error   # the setup deal draws from cards 4 to 14
 True
@@ -9,13 +12,13 @@ For a class: ``stepper.play()``/``pause()`` (or the Play button and its speed sl
 seated agents and chance move one by one; ``Stepper(..., hot_seat=True)`` passes the laptop
 between seats behind a cover; ``gamelib.set_language("fr")`` switches every label to French.
 
-Game-specific panels live in submodules (``widgets.fugitive``, ``widgets.getonboard``,
-``widgets.delanopolis``) so importing this package does not import any game;
-``Stepper(..., panels="auto")`` shows the panels a game offers.  Nothing in ``gamelib`` imports
-``widgets``.
+Game-specific panels live in submodules (``gamelib_widgets.fugitive``,
+``gamelib_widgets.getonboard``, ``gamelib_widgets.delanopolis``) so importing this package does
+not import any game; ``Stepper(..., panels="auto")`` shows the panels a game offers.  Nothing in
+``gamelib`` imports ``gamelib_widgets``.
 """
 
-from widgets.stepper import HUMAN, MAX_BUTTONS, Panel, PanelFactory, Stepper, panels_for
-from widgets.timeline import Timeline
+from .stepper import HUMAN, MAX_BUTTONS, Panel, PanelFactory, Stepper, panels_for
+from .timeline import Timeline
 
 __all__ = ["HUMAN", "MAX_BUTTONS", "Panel", "PanelFactory", "Stepper", "Timeline", "panels_for"]

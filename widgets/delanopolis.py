@@ -20,7 +20,8 @@ import ipywidgets as W
 
 import gamelib
 from gamelib import State
-from widgets.stepper import PNG_SPEED, PanelFactory, Stepper, words
+
+from .stepper import PNG_SPEED, PanelFactory, Stepper, words
 
 _PNG_CACHE_SIZE = 32
 

@@ -32,7 +32,8 @@ import gamelib
 from gamelib import State
 from gamelib.agents import make_agent
 from gamelib.agents.registry import default_agents
-from widgets.stepper import PNG_SPEED, PanelFactory, Stepper, words
+
+from .stepper import PNG_SPEED, PanelFactory, Stepper, words
 
 FUGITIVE, DETECTIVE = 0, 1
 _PNG_CACHE_SIZE = 32

@@ -21,7 +21,8 @@ import gamelib
 from gamelib import State
 from gamelib.getonboard.agents import GreedyAgent, PlannerAgent
 from gamelib.getonboard.draw import PLAYER_COLOURS
-from widgets.stepper import Stepper, words
+
+from .stepper import Stepper, words
 
 ABBREVIATIONS = {
     "entrance": "M",

@@ -37,11 +37,13 @@ import ipywidgets as W
 import gamelib
 from gamelib import CHANCE, TERMINAL, Action, Game, State
 from gamelib.agents import RandomAgent, make_agent
-from gamelib.agents.registry import as_agent_fn, default_agents
+from gamelib.agents.registry import default_agents
 from gamelib.core.i18n import Wording, language
-from widgets.timeline import Timeline
+from gamelib.core.play import agent_label, as_agent_fn, unique_names
 
-words = Wording("widgets")
+from .timeline import Timeline
+
+words = Wording(__package__ or "gamelib_widgets")
 """Every label, tooltip and status line of the widgets: ``widgets/data/words.json``."""
 
 MAX_BUTTONS = 24
@@ -58,12 +60,13 @@ twice as fast as the default level 6, which is most of a click on a busy machine
 _PLAY_MAX = 2**31 - 1
 
 PANELS: dict[str, tuple[tuple[str | None, str], ...]] = {
-    "fugitive": (("belief", "widgets.fugitive:BeliefPanel"),),
-    "getonboard": (("board_clicks", "widgets.getonboard:IntersectionPanel"),),
-    "delanopolis": ((None, "widgets.delanopolis:BiddingPanel"),),
+    "fugitive": (("belief", ".fugitive:BeliefPanel"),),
+    "getonboard": (("board_clicks", ".getonboard:IntersectionPanel"),),
+    "delanopolis": ((None, ".delanopolis:BiddingPanel"),),
 }
 """The panels each game offers, with the ``GameInfo`` capability each needs (None: none):
-``panels="auto"`` shows those whose capability the game declares."""
+``panels="auto"`` shows those whose capability the game declares.  A module starting with a dot
+is in this package (``gamelib_widgets``)."""
 
 RATINGS: dict[str, str] = {"passante": "gamelib.passante.draw:rating_text"}
 """Cooperative games whose final score has a rating text, in the language in force:
@@ -83,7 +86,7 @@ PanelFactory = Callable[["Stepper"], Panel]
 
 def _import(target: str) -> Any:
     module, _, attr = target.partition(":")
-    return getattr(importlib.import_module(module), attr)
+    return getattr(importlib.import_module(module, __package__), attr)
 
 
 def panels_for(game: Game) -> list[PanelFactory]:
@@ -108,10 +111,6 @@ def _css(widget: Any, *classes: str) -> Any:
 
 def _button(css: str, style: str = "") -> W.Button:
     return _css(W.Button(button_style=style), css)
-
-
-def _agent_label(agent: Any) -> str:
-    return str(getattr(agent, "name", None) or getattr(agent, "__name__", None) or type(agent).__name__)
 
 
 class Stepper:
@@ -638,11 +637,15 @@ class Stepper:
         elif isinstance(agents, Sequence) and not isinstance(agents, str):
             if len(agents) != players:
                 raise ValueError(f"{game.name} seats {players} players; got {len(agents)} agents")
+            # One entry per distinct agent (an agent given for two seats is one entry), named as
+            # tournaments name them: ``random``, ``random#2``...
+            distinct = list({id(agent): agent for agent in agents}.values())
+            names = dict(
+                zip(map(id, distinct), unique_names([agent_label(a) for a in distinct]), strict=True)
+            )
             for agent in agents:
-                name = _agent_label(agent)
+                name = names[id(agent)]
                 self._check_agent(name, agent)
-                if name in table and table[name] is not agent:
-                    name = f"{name} #{sum(n.startswith(name) for n in table) + 1}"
                 table[name] = agent
                 seats.append(name)
         else:

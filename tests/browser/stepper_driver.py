@@ -1,4 +1,4 @@
-"""Drive a rendered ``widgets.Stepper`` the way a teacher does: type, click, look.
+"""Drive a rendered ``gamelib_widgets.Stepper`` the way a teacher does: type, click, look.
 
 Shared by the JupyterLab and the Voilà tests: both render the same ipywidgets DOM, so everything
 here works on a Playwright ``Locator`` for the ``.gamelib-stepper`` element and never on kernel

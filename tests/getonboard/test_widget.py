@@ -6,7 +6,7 @@ import pytest
 
 pytest.importorskip("ipywidgets")
 
-from widgets.getonboard import IntersectionPanel, getonboard_stepper
+from gamelib_widgets.getonboard import IntersectionPanel, getonboard_stepper
 
 
 def test_clicks_choose_the_start_and_lay_sticks() -> None:
@@ -39,7 +39,7 @@ def test_clicks_choose_the_start_and_lay_sticks() -> None:
 
 
 def test_panel_refuses_other_games() -> None:
-    from widgets.stepper import Stepper
+    from gamelib_widgets.stepper import Stepper
 
     with pytest.raises(ValueError, match="Get on Board"):
         Stepper("fugitive", panels=[IntersectionPanel])

@@ -15,8 +15,8 @@ from test_widget_information import differences, mid_game, shown
 
 import gamelib
 from gamelib.agents import FirstLegalAgent
-from widgets import Stepper
-from widgets.stepper import HUMAN, words
+from gamelib_widgets import Stepper
+from gamelib_widgets.stepper import HUMAN, words
 
 
 @pytest.fixture
@@ -179,10 +179,10 @@ def test_every_word_the_widgets_ask_for_is_in_words_json() -> None:
     import re
     from pathlib import Path
 
-    import widgets
+    import gamelib_widgets
 
     keys = set()
-    for source in Path(widgets.__file__).parent.glob("*.py"):
+    for source in Path(gamelib_widgets.__file__).parent.glob("*.py"):
         keys |= set(re.findall(r"""words\(\s*["']([a-z_0-9]+)["']""", source.read_text()))
     assert len(keys) > 60
     assert keys <= words.keys(), sorted(keys - words.keys())

@@ -1,4 +1,4 @@
-"""The Stepper on Fugitive, and the detective's belief panel (``widgets.fugitive``)."""
+"""The Stepper on Fugitive, and the detective's belief panel (``gamelib_widgets.fugitive``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pile_game import SecretPileGame, fingerprint, shown_buttons
 
 import gamelib
 from gamelib.agents import RandomAgent
-from widgets import Stepper
+from gamelib_widgets import Stepper
 
 FUGITIVE, DETECTIVE = 0, 1
 has_analysis = importlib.util.find_spec("gamelib.fugitive.analysis") is not None
@@ -108,7 +108,7 @@ def test_play_to_end_on_fugitive_then_rewind_to_any_move() -> None:
 @needs_analysis
 def test_the_belief_panel_shows_the_detectives_exact_belief() -> None:
     from gamelib.fugitive.analysis import belief
-    from widgets.fugitive import BeliefPanel
+    from gamelib_widgets.fugitive import BeliefPanel
 
     state = position_with_hideouts(3, seed=4)
     stepper = Stepper(state, panels=[BeliefPanel])
@@ -136,7 +136,7 @@ def test_the_belief_panel_shows_the_detectives_exact_belief() -> None:
 
 @needs_analysis
 def test_the_belief_panel_never_shows_the_truth_in_the_detectives_view() -> None:
-    from widgets.fugitive import BeliefPanel
+    from gamelib_widgets.fugitive import BeliefPanel
 
     stepper = Stepper(position_with_hideouts(2, seed=8), panels=[BeliefPanel])
     (panel,) = stepper.panels
@@ -153,7 +153,7 @@ def test_the_belief_panel_never_shows_the_truth_in_the_detectives_view() -> None
 @needs_analysis
 def test_the_belief_panel_follows_moves_undo_and_redo() -> None:
     from gamelib.fugitive.analysis import belief
-    from widgets.fugitive import BeliefPanel
+    from gamelib_widgets.fugitive import BeliefPanel
 
     stepper = Stepper("fugitive", seed=5, panels=[BeliefPanel])
     (panel,) = stepper.panels
@@ -179,7 +179,7 @@ def test_the_belief_panel_survives_whole_games() -> None:
     (Seeds whose games stay short: in some crowded positions counting worlds takes seconds.)
     """
     from gamelib.fugitive.analysis import belief
-    from widgets.fugitive import BeliefPanel
+    from gamelib_widgets.fugitive import BeliefPanel
 
     game = gamelib.make("fugitive")
     for seed in (2, 5):
@@ -196,7 +196,7 @@ def test_the_belief_panel_survives_whole_games() -> None:
 
 @needs_analysis
 def test_the_belief_panel_can_be_paused_and_computed_on_demand() -> None:
-    from widgets.fugitive import BeliefPanel
+    from gamelib_widgets.fugitive import BeliefPanel
 
     stepper = Stepper(position_with_hideouts(2, seed=3), panels=[BeliefPanel])
     (panel,) = stepper.panels
@@ -216,7 +216,7 @@ def test_the_belief_panel_can_be_paused_and_computed_on_demand() -> None:
 
 @needs_analysis
 def test_fugitive_stepper_has_the_panel_and_the_fugitive_agents() -> None:
-    from widgets.fugitive import BeliefPanel, fugitive_stepper
+    from gamelib_widgets.fugitive import BeliefPanel, fugitive_stepper
 
     stepper = fugitive_stepper(seed=3, perspective="detective")
     assert isinstance(stepper.panels[0], BeliefPanel) and stepper.perspective == DETECTIVE
@@ -239,7 +239,7 @@ def test_fugitive_stepper_has_the_panel_and_the_fugitive_agents() -> None:
 
 @needs_analysis
 def test_the_belief_panel_is_for_fugitive_only(pile_game: SecretPileGame) -> None:
-    from widgets.fugitive import BeliefPanel
+    from gamelib_widgets.fugitive import BeliefPanel
 
     with pytest.raises(ValueError, match="Fugitive detective"):
         Stepper(pile_game, panels=[BeliefPanel])
@@ -247,9 +247,9 @@ def test_the_belief_panel_is_for_fugitive_only(pile_game: SecretPileGame) -> Non
 
 @needs_analysis
 def test_live_belief_over_budget_offers_the_full_count(monkeypatch: pytest.MonkeyPatch) -> None:
-    import widgets.fugitive as panel_module
+    import gamelib_widgets.fugitive as panel_module
     from gamelib.fugitive.analysis import clear_caches
-    from widgets.fugitive import BeliefPanel
+    from gamelib_widgets.fugitive import BeliefPanel
 
     clear_caches()
     monkeypatch.setattr(panel_module, "LIVE_EDGE_BUDGET", 1)
@@ -268,7 +268,7 @@ def test_live_belief_over_budget_offers_the_full_count(monkeypatch: pytest.Monke
 def test_fugitive_stepper_plays_a_small_deck_to_the_end(last: int, monkeypatch: pytest.MonkeyPatch) -> None:
     import gamelib.fugitive.draw as fugitive_draw
     from gamelib.fugitive.analysis import belief
-    from widgets.fugitive import BeliefPanel, fugitive_stepper
+    from gamelib_widgets.fugitive import BeliefPanel, fugitive_stepper
 
     drawn_with: list[int | None] = []
     real = fugitive_draw.draw_belief

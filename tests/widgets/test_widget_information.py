@@ -20,8 +20,8 @@ from pile_game import LEFT, RIGHT, Secret, SecretPileGame, SecretPileState
 import gamelib
 from gamelib import State
 from gamelib.agents import RandomAgent
-from widgets import Stepper
-from widgets.stepper import words
+from gamelib_widgets import Stepper
+from gamelib_widgets.stepper import words
 
 
 def shown(widget: Any) -> list[tuple[str, ...]]:

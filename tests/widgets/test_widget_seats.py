@@ -10,7 +10,7 @@ from pile_game import SecretPileGame
 import gamelib
 from gamelib.agents import RandomAgent
 from gamelib.agents.registry import as_agent_fn, default_agents, make_agent
-from widgets import Stepper
+from gamelib_widgets import Stepper
 
 
 @pytest.mark.parametrize("name", gamelib.registered_games())
@@ -56,7 +56,7 @@ def test_as_agent_fn_takes_act_or_a_function() -> None:
 
 
 def test_the_bidding_panel_follows_the_view_menu() -> None:
-    from widgets.delanopolis import BiddingPanel, delanopolis_stepper
+    from gamelib_widgets.delanopolis import BiddingPanel, delanopolis_stepper
 
     stepper = delanopolis_stepper(players=4, seed=3)
     (panel,) = stepper.panels

@@ -18,7 +18,8 @@ from pile_game import SecretPileGame, fingerprint, shown_buttons
 import gamelib
 from gamelib import CHANCE, TERMINAL
 from gamelib.agents import FirstLegalAgent, RandomAgent
-from widgets import Stepper
+from gamelib.core.play import agent_label, unique_names
+from gamelib_widgets import Stepper
 
 
 def secret_dealt(game: SecretPileGame, value: int = 2, **kw: Any) -> Stepper:
@@ -276,6 +277,20 @@ def test_agents_may_be_given_per_seat_or_as_functions(pile_game: SecretPileGame)
     assert stepper.history[1:] == ["take 2", "take 1", "take 2", "take 1", "take 1"]
     with pytest.raises(ValueError, match="seats 2 players"):
         Stepper(pile_game, agents=[greedy])
+
+
+def test_agents_per_seat_are_named_as_tournaments_name_them(pile_game: SecretPileGame) -> None:
+    """One label for an agent everywhere (gamelib.core.play.agent_label/unique_names): a second,
+    different agent of the same name is ``first#2``; one agent given for both seats is one entry."""
+    stepper = Stepper(pile_game, agents=[FirstLegalAgent(), FirstLegalAgent()])
+    assert stepper.seats == ["first", "first#2"]
+    assert agent_label(stepper.agents["first#2"]) == "first"
+    assert unique_names(["first", "first"]) == stepper.seats
+    same = FirstLegalAgent()
+    stepper = Stepper(pile_game, agents=[same, same])
+    assert stepper.seats == ["first", "first"] and stepper.agents["first"] is same
+    with pytest.raises(TypeError, match="needs an act"):
+        Stepper(pile_game, agents=[same, 42])
 
 
 def test_a_failing_or_cheating_agent_is_reported_and_changes_nothing(pile_game: SecretPileGame) -> None:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 import gamelib
 from gamelib.agents import RandomAgent
-from widgets import Timeline
+from gamelib_widgets import Timeline
 
 
 def replay(game: gamelib.Game, seed: int, actions: list[str]) -> gamelib.State:
@@ -127,7 +127,7 @@ def test_any_sequence_of_operations_matches_a_replay(seed: int, ops: list[tuple[
 def test_the_package_docstring_example_runs() -> None:
     import doctest
 
-    import widgets
+    import gamelib_widgets
 
-    result = doctest.testmod(widgets, verbose=False)
+    result = doctest.testmod(gamelib_widgets, verbose=False)
     assert result.attempted >= 3 and result.failed == 0
