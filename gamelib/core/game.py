@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from gamelib.core import rng as _rng
 from gamelib.core.errors import IllegalAction, OptionError
+from gamelib.core.fields import StateFields
 
 if TYPE_CHECKING:
     import random
@@ -47,6 +48,15 @@ class Action:
     """
 
     __slots__ = ()
+
+    def __post_init__(self) -> None:
+        # An action declared with gamelib.core.notation checks its fields when built, so a
+        # hand-made Go(7) is refused before any use (the declaration's static ranges).
+        spec = getattr(type(self), "_spec", None)
+        if spec is not None:
+            owner = type(self).__name__
+            for arg in spec.args:
+                arg.check(getattr(self, arg.field), owner)
 
 
 @dataclass(frozen=True)
@@ -167,6 +177,16 @@ class Game(ABC):
     Options: ClassVar[type] = NoOptions
     version: ClassVar[str] = "1"
     """Version of this game's rules and notation; bumped when old records would no longer replay."""
+    drawing: ClassVar[str] = ""
+    """Where the drawing lives, ``"package.module:function"`` (``function(state, ax=, perspective=)``).
+
+    Named, not imported, so ``rules.py`` never imports its ``draw.py`` (which imports the rules):
+    core imports it on first use.  Likewise :attr:`encoder` and :attr:`determinizer`."""
+    encoder: ClassVar[str] = ""
+    """Where ``observation_tensor(state, player)`` lives (games with that capability)."""
+    determinizer: ClassVar[str] = ""
+    """Where ``determinize(state, player, rng)`` lives, when it is more than the rules (an exact
+    belief); empty: the state's own ``_determinize`` hook."""
     legacy_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Older rules versions this game still reads: ``{version: {option: the default it had then}}``.
 
@@ -190,10 +210,12 @@ class Game(ABC):
         if options is None:
             options = {}
         self.options = build_options(self.Options, options, info.name)
-        self._validate_setup()
+        self._setup()
 
-    def _validate_setup(self) -> None:
-        """Hook: reject option/player combinations the rules do not allow."""
+    def _setup(self) -> None:
+        """Hook, the one place a game prepares its configuration: reject option/player
+        combinations the rules do not allow (``OptionError``), then build what every state of
+        this configuration shares (the board for these options, lookup tables)."""
 
     @property
     def name(self) -> str:
@@ -263,8 +285,11 @@ class Game(ABC):
         return f"player {player}"
 
     def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
-        """Draw ``state`` with matplotlib (games override).  ``perspective`` None is omniscient."""
-        raise NotImplementedError(f"{self.name} has no drawing")
+        """Draw ``state`` with matplotlib (:attr:`drawing`).  ``perspective`` None is omniscient."""
+        if not self.drawing:
+            raise NotImplementedError(f"{self.name} has no drawing")
+        figure: Figure = resolve(self.drawing)(state, ax=ax, perspective=perspective)
+        return figure
 
     def option_dict(self) -> dict[str, Any]:
         return options_to_dict(self.options)
@@ -299,6 +324,10 @@ class State(ABC):
     game: Game
     seed: int
     history: list[Action]
+    fields: ClassVar[StateFields | None] = None
+    """The state's attributes, declared once (:class:`~gamelib.core.fields.StateFields`): core
+    derives ``_clone()``, ``key()`` and ``invalidate()`` from it, and the generic tests check that
+    every attribute is declared."""
 
     def __init__(self, game: Game, seed: int | None) -> None:
         self.game = game
@@ -328,13 +357,45 @@ class State(ABC):
     def returns(self) -> list[float]:
         """One float per player: the outcome so far (zeros until the end in most games)."""
 
-    @abstractmethod
     def _clone(self) -> State:
-        """A deep enough copy: mutating the copy never changes ``self``."""
+        """A deep enough copy: mutating the copy never changes ``self``.
 
-    @abstractmethod
+        Derived from :attr:`fields` (attributes shared, declared lists copied); a game without a
+        declaration writes its own.
+        """
+        fields = type(self).fields
+        if fields is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no fields and has no _clone")
+        copy = type(self).__new__(type(self))
+        fields.clone_into(self, copy)
+        return copy
+
     def key(self) -> tuple[Any, ...]:
-        """Everything that defines the position, as a hashable tuple (used by ``==`` and tests)."""
+        """Everything that defines the position, as a hashable tuple (used by ``==`` and tests).
+
+        Derived from :attr:`fields`: the key fields in declared order, lists as tuples.
+        """
+        fields = type(self).fields
+        if fields is None:
+            raise NotImplementedError(f"{type(self).__name__} declares no fields and has no key")
+        return fields.key_of(self)
+
+    def _derive(self) -> None:
+        """Hook: recompute the ``derived`` fields from the key fields (default: there are none)."""
+
+    def invalidate(self) -> None:
+        """Drop everything computed from the fields, after editing a state by hand.
+
+        For analysis and teaching ("what if the detective held 17?"): set key fields, call
+        ``invalidate()``, and the state recomputes its derived fields, drops its caches and its
+        legal actions, so the next query sees the fields as they are.
+        """
+        self._legal_cache = None
+        fields = type(self).fields
+        if fields is not None:
+            for name in fields.caches:
+                setattr(self, name, None)
+        self._derive()
 
     def _explain_illegal(self, action: Action) -> IllegalAction:
         """The error for an action that is not legal here (games override to name the rule)."""
@@ -354,16 +415,24 @@ class State(ABC):
         return {}
 
     def _determinize(self, player: int, rng: random.Random) -> State:
-        """Hook: a full state ``player`` cannot tell apart from this one (default: a clone).
+        """Hook: a full state ``player`` cannot tell apart from this one (default: the game's
+        :attr:`Game.determinizer`, else a clone).
 
         Games with secrets resample them and rewrite the history to match, so the result is a
         real game: it replays to itself from its record.
         """
+        if self.game.determinizer:
+            world: State = resolve(self.game.determinizer)(self, player, rng)
+            return world
         return self.clone()
 
     def _observation_tensor(self, player: int) -> list[float]:
-        """Hook: ``observation(player)`` as a fixed-length vector (games with that capability)."""
-        raise NotImplementedError(f"{self.game.name} has no observation tensor")
+        """Hook: ``observation(player)`` as a fixed-length vector (games with that capability);
+        default: the game's :attr:`Game.encoder`."""
+        if not self.game.encoder:
+            raise NotImplementedError(f"{self.game.name} has no observation tensor")
+        tensor: list[float] = resolve(self.game.encoder)(self, player)
+        return tensor
 
     # ------------------------------------------------------- information
     def check_player(self, player: object, *, allow_none: bool = False) -> int | None:
@@ -575,6 +644,23 @@ class InformationState:
 
     def __str__(self) -> str:
         return f"player {self.player}\n{self.observation!r}\n" + " | ".join(self.history)
+
+
+_RESOLVED: dict[str, Any] = {}
+
+
+def resolve(path: str) -> Any:
+    """The object named ``"package.module:name"`` (imported once, then cached)."""
+    found = _RESOLVED.get(path)
+    if found is None:
+        module_name, _, name = path.partition(":")
+        if not module_name or not name:
+            raise ValueError(f"expected 'package.module:name', got {path!r}")
+        import importlib
+
+        found = getattr(importlib.import_module(module_name), name)
+        _RESOLVED[path] = found
+    return found
 
 
 def _short(value: object, limit: int = 40) -> str:

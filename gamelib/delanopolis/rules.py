@@ -488,8 +488,7 @@ class DelanopolisGame(Game):
         "1": {"resale_when": "before_roll", "resale_price": "kept", "bankrupt": "plays_on"},
     }
 
-    def __init__(self, players: int | None = None, options: Any = None) -> None:
-        super().__init__(players, options)
+    def _setup(self) -> None:
         o = self.options
         self.board = board(o.refuges if o.placement == "ring" else 0)
         self.ring = self.board.ring

@@ -391,10 +391,11 @@ class FugitiveGame(Game):
         "1": {"manhunt": "immediate", "refuse_known_numbers": True},
     }
 
-    @property
-    def layout(self) -> Layout:
-        """The card numbers of this configuration (``layout_for(options.escape_card)``)."""
-        return layout_for(self.options.escape_card)
+    layout: Layout
+    """The card numbers of this configuration (``layout_for(options.escape_card)``)."""
+
+    def _setup(self) -> None:
+        self.layout = layout_for(self.options.escape_card)
 
     @property
     def max_game_length(self) -> int:

@@ -533,7 +533,7 @@ class GetOnBoardGame(Game):
     }
     """Rules version 1 offered a looping stick only when forced (``loops="forced-only"``)."""
 
-    def _validate_setup(self) -> None:
+    def _setup(self) -> None:
         opts, n = self.options, self.num_players
         city = opts.city
         if city == "auto":

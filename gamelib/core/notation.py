@@ -1,0 +1,381 @@
+"""Action notation declared once: a verb and typed arguments give writing, strict parsing, bounds
+checks, the action universe and its integer ids.
+
+python-chess keeps both directions of its notation together; so does this module.  A game
+declares each action class with :func:`notation`::
+
+    @notation("draw", Int("deck", 1, 3, shift=1))      # stored 0-2, written 1-3
+    @dataclass(frozen=True, slots=True)
+    class Draw(Action):
+        deck: int
+
+    @notation("go", Choice("direction", "NESW"))       # stored 0-3, written N E S W
+    ...
+
+and lists its actions once, in universe order::
+
+    NOTATION = Notation(Draw, Deal, Hide, ...)
+    NOTATION.parse("draw 2", game)    # Draw(1), interned; IllegalAction("notation") naming the field
+    NOTATION.universe(game)           # every action of this configuration, in a fixed order
+
+``str(action)`` writes the notation; an action built by hand with a field out of its declared
+range is refused at construction (``IllegalAction`` rule ``notation``), before any use.  Bounds
+that depend on the configuration (a smaller deck, the map's number of starts) are a function of
+the game (``high=lambda game: game.layout.last``): parsing and the universe use them; the
+construction check uses the static ``limit``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from gamelib.core.errors import IllegalAction
+from gamelib.core.game import Action, _short, parse_int
+
+if TYPE_CHECKING:
+    from gamelib.core.game import Game
+
+A = TypeVar("A", bound=type[Action])
+Bound = int | Callable[[Any], int]
+"""A bound: a number, or a function of the game (its configuration) giving one."""
+
+
+class Arg:
+    """One typed argument of an action: its field, how it is written and read, its values."""
+
+    field: str
+    what: str
+
+    def write(self, value: Any) -> str:
+        raise NotImplementedError
+
+    def writer(self) -> Callable[[Any], str]:
+        """``write`` as a plain function (the fast path of ``str(action)``)."""
+        return self.write
+
+    def read(self, text: str, game: Game | None) -> Any:
+        """The field's value written ``text``; :class:`IllegalAction` (rule ``notation``) if none."""
+        raise NotImplementedError
+
+    def check(self, value: Any, owner: str) -> None:
+        """Refuse a value outside the declared static range (actions built by hand)."""
+        raise NotImplementedError
+
+    def values(self, game: Game) -> Sequence[Any]:
+        """Every value this argument takes in ``game``'s configuration, in universe order."""
+        raise NotImplementedError
+
+    def example(self) -> str:
+        raise NotImplementedError
+
+
+def _resolve(bound: Bound, game: Game | None, default: int) -> int:
+    if callable(bound):
+        return default if game is None else int(bound(game))
+    return bound
+
+
+class Int(Arg):
+    """A whole number stored as ``value`` and written as ``value + shift`` (e.g. 0-based decks
+    written 1-3), between ``low`` and ``high`` as written.
+
+    ``high`` may be a function of the game; ``limit`` is then the largest it can be in any
+    configuration, what a hand-built action is checked against.  ``step`` thins the universe and
+    the parse (a bid in steps of 5).
+    """
+
+    __slots__ = ("field", "high", "limit", "low", "shift", "step", "what")
+
+    def __init__(
+        self,
+        field: str,
+        low: int,
+        high: Bound,
+        *,
+        what: str | None = None,
+        shift: int = 0,
+        limit: int | None = None,
+        step: int | Callable[[Any], int] = 1,
+    ) -> None:
+        self.field = field
+        self.low = low
+        self.high = high
+        self.what = what or field
+        self.shift = shift
+        if limit is None:
+            if callable(high):
+                raise ValueError(f"Int({field!r}): a high bound that depends on the game needs a limit")
+            limit = high
+        self.limit = limit
+        self.step = step
+
+    def bounds(self, game: Game | None) -> tuple[int, int]:
+        """(low, high) as written, in ``game``'s configuration (the static range without one)."""
+        return self.low, _resolve(self.high, game, self.limit)
+
+    def write(self, value: Any) -> str:
+        return str(value + self.shift)
+
+    def writer(self) -> Callable[[Any], str]:
+        shift = self.shift
+        if not shift:
+            return str
+        return lambda value: str(value + shift)
+
+    def read(self, text: str, game: Game | None) -> int:
+        low, high = self.bounds(game)
+        written = parse_int(text, self.what, low, high)
+        step = _resolve(self.step, game, 1)
+        if step > 1 and (written - low) % step:
+            raise IllegalAction("notation", f"{self.what} goes in steps of {step} from {low}, got {written}")
+        return written - self.shift
+
+    def check(self, value: Any, owner: str) -> None:
+        low, high = self.low - self.shift, self.limit - self.shift
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise IllegalAction(
+                "notation",
+                f"{owner}: {self.what} must be an int between {low} and {high}, got {_short(value)}",
+            )
+
+    def values(self, game: Game) -> Sequence[int]:
+        low, high = self.bounds(game)
+        step = _resolve(self.step, game, 1)
+        return range(low - self.shift, high - self.shift + 1, step)
+
+    def example(self) -> str:
+        return str(self.low)
+
+
+class Choice(Arg):
+    """One word of ``words`` (case-insensitive when written), stored as its index."""
+
+    __slots__ = ("field", "folded", "what", "words")
+
+    def __init__(self, field: str, words: Iterable[str], *, what: str | None = None) -> None:
+        self.field = field
+        self.words = tuple(words)
+        self.folded = {w.lower(): i for i, w in enumerate(self.words)}
+        self.what = what or field
+
+    def write(self, value: Any) -> str:
+        word: str = self.words[value]
+        return word
+
+    def writer(self) -> Callable[[Any], str]:
+        return self.words.__getitem__
+
+    def read(self, text: str, game: Game | None) -> int:
+        index = self.folded.get(text.lower()) if isinstance(text, str) else None
+        if index is None:
+            raise IllegalAction(
+                "notation", f"{self.what} is one of {', '.join(self.words)}, got {_short(text)}"
+            )
+        return index
+
+    def check(self, value: Any, owner: str) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(self.words):
+            named = ", ".join(f"{i} {w}" for i, w in enumerate(self.words))
+            raise IllegalAction(
+                "notation",
+                f"{owner}: {self.what} must be an int 0-{len(self.words) - 1} ({named}), got {_short(value)}",
+            )
+
+    def values(self, game: Game) -> Sequence[int]:
+        return range(len(self.words))
+
+    def example(self) -> str:
+        return self.words[0]
+
+
+class Spec:
+    """The notation of one action class: its verb and arguments, and when it exists."""
+
+    __slots__ = ("args", "cls", "verb", "when", "where")
+
+    def __init__(
+        self,
+        verb: str,
+        args: tuple[Arg, ...],
+        cls: type[Action],
+        when: Callable[[Any], bool] | None,
+        where: Callable[..., bool] | None,
+    ) -> None:
+        self.verb = verb
+        self.args = args
+        self.cls = cls
+        self.when = when
+        self.where = where
+
+    def write(self, action: Action) -> str:
+        args = self.args
+        if not args:
+            return self.verb
+        return " ".join([self.verb, *(arg.write(getattr(action, arg.field)) for arg in args)])
+
+    def usage(self) -> str:
+        return " ".join([self.verb, *(arg.example() for arg in self.args)])
+
+
+def notation(
+    verb: str,
+    *args: Arg,
+    when: Callable[[Any], bool] | None = None,
+    where: Callable[..., bool] | None = None,
+) -> Callable[[A], A]:
+    """Declare an action class's notation: ``verb`` then one written argument per field.
+
+    ``when(game)`` says whether the action exists in a configuration (an option's actions);
+    ``where(*values)`` leaves combinations out of the universe (and the parse).  The class gets
+    ``__str__`` (the writing) and a check of its fields at construction.
+    """
+    if not verb or not verb.isascii() or " " in verb or verb != verb.lower():
+        raise ValueError(f"a verb is one lower-case ASCII word, got {verb!r}")
+
+    def declare(cls: A) -> A:
+        fields = getattr(cls, "__dataclass_fields__", None)
+        if fields is None:
+            raise TypeError(f"@notation goes above @dataclass on {cls.__name__}")
+        names = [f for f in fields]
+        if [a.field for a in args] != names:
+            raise TypeError(
+                f"{cls.__name__}: notation arguments {[a.field for a in args]} must match its fields {names}"
+            )
+        spec = Spec(verb, args, cls, when, where)
+        __str__ = _writer(spec)
+
+        cls._spec = spec  # type: ignore[attr-defined]
+        cls.__str__ = __str__  # type: ignore[method-assign,assignment]
+        return cls
+
+    return declare
+
+
+def _writer(spec: Spec) -> Callable[[Action], str]:
+    """A fast ``__str__`` for one declaration (notation is written on every record and view)."""
+    verb, args = spec.verb, spec.args
+    if not args:
+
+        def write_verb(self: Action) -> str:
+            return verb
+
+        return write_verb
+    prefix = verb + " "
+    if len(args) == 1:
+        (arg,) = args
+        field, value_text = arg.field, arg.writer()
+
+        def write_one(self: Action) -> str:
+            return prefix + value_text(getattr(self, field))
+
+        return write_one
+    fields = tuple(a.field for a in args)
+    texts = tuple(a.writer() for a in args)
+    pairs = tuple(zip(fields, texts, strict=True))
+
+    def write_many(self: Action) -> str:
+        return prefix + " ".join([text(getattr(self, field)) for field, text in pairs])
+
+    return write_many
+
+
+def spec_of(action: Action | type[Action]) -> Spec:
+    """The declared notation of an action or action class."""
+    spec = getattr(action, "_spec", None)
+    if not isinstance(spec, Spec):
+        name = action.__name__ if isinstance(action, type) else type(action).__name__
+        raise TypeError(f"{name} has no declared notation (@notation)")
+    return spec
+
+
+def check_fields(action: Action) -> None:
+    """Refuse a hand-built action whose fields are outside their declared ranges (called by
+    ``Action.__post_init__``)."""
+    spec = getattr(type(action), "_spec", None)
+    if spec is None:
+        return
+    owner = type(action).__name__
+    for arg in spec.args:
+        arg.check(getattr(action, arg.field), owner)
+
+
+class Notation:
+    """A game's actions, listed once in universe order: parsing, the universe, interning."""
+
+    def __init__(self, *classes: type[Action]) -> None:
+        self.specs = tuple(spec_of(c) for c in classes)
+        self.by_verb: dict[str, Spec] = {}
+        for spec in self.specs:
+            if spec.verb in self.by_verb:
+                raise ValueError(f"verb {spec.verb!r} declared twice")
+            self.by_verb[spec.verb] = spec
+        self.verbs = tuple(self.by_verb)
+        self._interned: dict[Action, Action] = {}
+
+    def intern(self, action: Action) -> Action:
+        """The one shared object equal to ``action`` (identity tests in core ``apply`` hit it)."""
+        return self._interned.setdefault(action, action)
+
+    def make(self, cls: type[Action], *values: Any) -> Any:
+        """``cls(*values)``, interned."""
+        return self.intern(cls(*values))
+
+    def every(self, cls: type[Action], game: Game | None = None) -> tuple[Any, ...]:
+        """Every action of class ``cls`` over its arguments' static ranges (or ``game``'s), interned,
+        in universe order (for a game's lookup tables)."""
+        spec = spec_of(cls)
+        ranges = [a.values(game) if game is not None else _static_values(a) for a in spec.args]
+        return tuple(self.make(cls, *values) for values in itertools.product(*ranges))
+
+    def parse(self, text: str, game: Game | None = None) -> Action:
+        """The action written ``text``: strict (known verb, exact arity, fields in range)."""
+        if not isinstance(text, str):
+            raise IllegalAction("notation", f"notation must be a string, got {type(text).__name__}")
+        parts = text.strip().split()
+        if not parts:
+            raise IllegalAction("notation", "empty notation")
+        spec = self.by_verb.get(parts[0].lower())
+        if spec is None or (game is not None and spec.when is not None and not spec.when(game)):
+            known = [s.verb for s in self.specs if game is None or s.when is None or s.when(game)]
+            raise IllegalAction(
+                "notation", f"unknown action {_short(parts[0])}; expected one of: {', '.join(known)}"
+            )
+        words = parts[1:]
+        if len(words) != len(spec.args):
+            if not spec.args:
+                raise IllegalAction("notation", f"{spec.verb!r} takes no argument, got {' '.join(words)!r}")
+            what = " and ".join(a.what for a in spec.args)
+            raise IllegalAction(
+                "notation",
+                f"{spec.verb!r} takes {len(spec.args)} argument(s), the {what}: e.g. {spec.usage()!r}",
+            )
+        values = tuple(arg.read(word, game) for arg, word in zip(spec.args, words, strict=True))
+        if spec.where is not None and not spec.where(*values):
+            raise IllegalAction("notation", f"{text.strip()!r} names no action of this game")
+        action: Action = self.make(spec.cls, *values)
+        return action
+
+    def universe(self, game: Game) -> tuple[Action, ...]:
+        """Every action of ``game``'s configuration in declared order (its index is its id)."""
+        out: list[Action] = []
+        for spec in self.specs:
+            if spec.when is not None and not spec.when(game):
+                continue
+            ranges = [a.values(game) for a in spec.args]
+            for values in itertools.product(*ranges):
+                if spec.where is None or spec.where(*values):
+                    out.append(self.make(spec.cls, *values))
+        return tuple(out)
+
+
+def _static_values(arg: Arg) -> Sequence[Any]:
+    if isinstance(arg, Int):
+        return range(arg.low - arg.shift, arg.limit - arg.shift + 1)
+    if isinstance(arg, Choice):
+        return range(len(arg.words))
+    raise TypeError(f"{type(arg).__name__} has no static values")
+
+
+__all__ = ["Arg", "Choice", "Int", "Notation", "Spec", "check_fields", "notation", "spec_of"]

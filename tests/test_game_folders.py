@@ -1,0 +1,75 @@
+"""Every game folder has the same shape, and each file imports only what the template allows.
+
+``docs/architecture.md`` writes the template down; this test holds the code to it.  Imports are
+read from the source (lazy imports inside functions count too: a lazy import is still a cycle).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = ("fugitive", "passante", "delanopolis", "getonboard")
+FILES = ("__init__", "board", "rules", "agents", "analysis", "draw", "encoding")
+"""The files every game folder has (Fugitive adds ``belief``, its exact belief)."""
+EXTRA = {"fugitive": {"belief"}}
+MAY_IMPORT = {
+    "board": set(),
+    "rules": {"board"},
+    "encoding": {"board", "rules"},
+    "belief": {"board", "rules"},
+    "analysis": {"board", "rules", "belief", "encoding"},
+    "agents": {"board", "rules", "belief", "analysis", "encoding"},
+    "draw": {"board", "rules", "belief", "analysis"},
+}
+"""What each file may import from its own game folder (``gamelib.core`` and the data are always
+allowed; ``__init__`` gathers the public names)."""
+UNFINISHED: set[str] = {"fugitive", "passante", "delanopolis", "getonboard"}
+"""Games still being moved to the template (issue 16): their import problems are expected failures."""
+
+
+def own_imports(game: str, module: str) -> set[str]:
+    """The modules of ``gamelib.<game>`` that ``module`` imports, anywhere in the file."""
+    tree = ast.parse((ROOT / "gamelib" / game / f"{module}.py").read_text())
+    prefix = f"gamelib.{game}."
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            name = node.module
+            if node.level:  # relative: from .rules import X / from . import rules
+                name = f"gamelib.{game}.{node.module}"
+            if name.startswith(prefix):
+                found.add(name[len(prefix) :].split(".")[0])
+            elif name == f"gamelib.{game}":
+                found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.name.startswith(prefix):
+                    found.add(alias.name[len(prefix) :].split(".")[0])
+    return found - {module}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_folder_has_the_same_files(game: str) -> None:
+    present = {p.stem for p in (ROOT / "gamelib" / game).glob("*.py")}
+    assert present == set(FILES) | EXTRA.get(game, set())
+    assert (ROOT / "gamelib" / game / "data" / "words.json").exists()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_file_imports_only_what_the_template_allows(game: str) -> None:
+    problems = []
+    for module, allowed in MAY_IMPORT.items():
+        if not (ROOT / "gamelib" / game / f"{module}.py").exists():
+            continue
+        extra = own_imports(game, module) - allowed
+        if extra:
+            problems.append(
+                f"{module}.py imports {sorted(extra)} (allowed: {sorted(allowed) or 'core only'})"
+            )
+    if problems and game in UNFINISHED:
+        pytest.xfail("; ".join(problems))
+    assert problems == []

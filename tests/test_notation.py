@@ -1,0 +1,123 @@
+"""Core's declared notation (:mod:`gamelib.core.notation`) on a toy set of actions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gamelib.core.errors import IllegalAction
+from gamelib.core.game import Action
+from gamelib.core.notation import Choice, Int, Notation, notation
+
+
+@notation("draw", Int("deck", 1, 3, shift=1))
+@dataclass(frozen=True, slots=True)
+class Draw(Action):
+    deck: int
+
+
+@notation("go", Choice("direction", "NESW"))
+@dataclass(frozen=True, slots=True)
+class Go(Action):
+    direction: int
+
+
+@notation("done")
+@dataclass(frozen=True, slots=True)
+class Done(Action):
+    pass
+
+
+@notation("move", Int("piece", 0, 8), Int("zone", 1, 9), where=lambda piece, zone: piece != zone)
+@dataclass(frozen=True, slots=True)
+class Move(Action):
+    piece: int
+    zone: int
+
+
+@notation("bid", Int("amount", 0, 100, step=5))
+@dataclass(frozen=True, slots=True)
+class Bid(Action):
+    amount: int
+
+
+NOTATION = Notation(Draw, Go, Done, Move, Bid)
+
+
+def test_writing_follows_the_declaration() -> None:
+    assert [str(Draw(0)), str(Go(3)), str(Done()), str(Move(2, 5)), str(Bid(15))] == [
+        "draw 1",
+        "go W",
+        "done",
+        "move 2 5",
+        "bid 15",
+    ]
+
+
+def test_every_action_of_the_universe_reads_back_interned() -> None:
+    universe = NOTATION.universe(None)  # type: ignore[arg-type]
+    assert len(universe) == 3 + 4 + 1 + (9 * 9 - 8) + 21
+    for action in universe:
+        parsed = NOTATION.parse(str(action))
+        assert parsed == action and parsed is action
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("draw 4", "deck must be between 1 and 3"),
+        ("draw 0", "deck must be between 1 and 3"),
+        ("draw", "'draw' takes 1 argument(s), the deck"),
+        ("draw 1 2", "'draw' takes 1 argument(s)"),
+        ("draw 02", "without leading zeros"),
+        ("draw -1", "digits 0-9"),
+        ("draw ２", "digits 0-9"),
+        ("go X", "direction is one of N, E, S, W"),
+        ("done now", "'done' takes no argument"),
+        ("fly 2", "unknown action 'fly'; expected one of: draw, go, done, move, bid"),
+        ("move 3 3", "names no action"),
+        ("bid 12", "steps of 5"),
+        ("", "empty notation"),
+    ],
+)
+def test_bad_notation_is_refused_naming_the_field(text: str, message: str) -> None:
+    with pytest.raises(IllegalAction, match="notation") as caught:
+        NOTATION.parse(text)
+    assert message in str(caught.value)
+
+
+def test_verbs_and_choices_read_in_any_case() -> None:
+    assert NOTATION.parse("GO n") is NOTATION.parse("go N")
+
+
+@pytest.mark.parametrize("build", [lambda: Draw(3), lambda: Draw(-1), lambda: Go(True), lambda: Move(1, "2")])
+def test_an_action_built_by_hand_out_of_range_is_refused(build: object) -> None:
+    with pytest.raises(IllegalAction, match="must be an int"):
+        build()  # type: ignore[operator]
+
+
+def test_a_declaration_must_match_the_fields() -> None:
+    with pytest.raises(TypeError, match="must match its fields"):
+
+        @notation("pick", Int("card", 0, 3))
+        @dataclass(frozen=True, slots=True)
+        class Pick(Action):
+            number: int
+
+
+def test_a_game_dependent_bound_needs_a_static_limit() -> None:
+    with pytest.raises(ValueError, match="needs a limit"):
+        Int("card", 0, lambda game: game.last)
+
+
+@given(st.text(max_size=12))
+def test_any_text_parses_or_is_refused_cleanly(text: str) -> None:
+    try:
+        action = NOTATION.parse(text)
+    except IllegalAction as exc:
+        assert exc.rule == "notation"
+    else:
+        assert NOTATION.parse(str(action)) is action

@@ -1,0 +1,120 @@
+"""Every game's state fields are declared once (``State.fields``) and the declaration is true.
+
+Core derives ``clone``, ``key`` and ``invalidate`` from the declaration, so a field left out of
+it would be shared between a state and its clone, or left out of the position's identity.  These
+tests run over every registered game, at many positions of random games:
+
+* every attribute of a state is declared (key, config, derived or caches), and every declared
+  field exists;
+* each declared list is really copied by ``clone`` (mutating the clone's leaves the original);
+* derived fields are derived: ``_derive()`` on a clone recomputes exactly the values kept;
+* ``invalidate()`` after no edit changes nothing a player can see.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+import gamelib
+from gamelib.core.fields import StateFields, missing, undeclared
+from gamelib.core.game import State
+
+CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
+    ("fugitive", 2, {}),
+    ("fugitive", 2, {"manhunt": "immediate", "escape_card": 12}),
+    ("passante", 1, {}),
+    ("passante", 3, {"privileges": "hint"}),
+    ("delanopolis", 3, {}),
+    ("delanopolis", 5, {"chain_auctions": True, "refuges": 0}),
+    ("getonboard", 2, {}),
+    ("getonboard", 4, {"city": "paris"}),
+]
+SEEDS = range(4)
+
+
+def positions(name: str, players: int, options: dict[str, Any]) -> Iterator[State]:
+    """States along random games (every few steps, and the last)."""
+    game = gamelib.make(name, players=players, options=options)
+    for seed in SEEDS:
+        rng = random.Random(seed)
+        state = game.new_game(seed=seed)
+        step = 0
+        while not state.is_terminal() and step < 400:
+            if step % 7 == 0:
+                yield state.clone()
+            if state.is_chance_node():
+                state.apply(state.sample_chance(rng))
+            else:
+                state.apply(rng.choice(state.legal_actions()))
+            step += 1
+        yield state
+
+
+def declaration(name: str) -> StateFields:
+    fields = type(gamelib.make(name).new_game(seed=0)).fields
+    if fields is None:
+        pytest.xfail(f"{name} does not declare its state fields yet")
+    return fields
+
+
+def ids(config: tuple[str, int, dict[str, Any]]) -> str:
+    name, players, options = config
+    return f"{name}-{players}p" + ("-" + "-".join(f"{k}={v}" for k, v in options.items()) if options else "")
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_every_attribute_is_declared(config: tuple[str, int, dict[str, Any]]) -> None:
+    declaration(config[0])
+    for state in positions(*config):
+        assert undeclared(state) == [], f"attributes not in {type(state).__name__}.fields"
+        assert missing(state) == [], f"declared in {type(state).__name__}.fields but absent"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_clone_copies_every_declared_list(config: tuple[str, int, dict[str, Any]]) -> None:
+    fields = declaration(config[0])
+    for state in positions(*config):
+        key, snapshot = state.key(), {n: repr(getattr(state, n)) for n in fields.lists}
+        copy = state.clone()
+        for name in fields.lists:
+            value = getattr(copy, name)
+            assert value is not getattr(state, name), f"{name} is shared by a state and its clone"
+            if isinstance(value, list):
+                value.append("sentinel")
+            elif isinstance(value, dict):
+                value["sentinel"] = 1
+            elif isinstance(value, set):
+                value.add("sentinel")
+        assert state.key() == key
+        assert {n: repr(getattr(state, n)) for n in fields.lists} == snapshot
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_derived_fields_are_recomputed_from_the_key(config: tuple[str, int, dict[str, Any]]) -> None:
+    fields = declaration(config[0])
+    if not fields.derived:
+        pytest.skip(f"{config[0]} keeps no derived field")
+    for state in positions(*config):
+        copy = state.clone()
+        copy._derive()
+        for name in fields.derived:
+            assert getattr(copy, name) == getattr(state, name), (
+                f"derived field {name} differs once recomputed"
+            )
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=ids)
+def test_invalidate_without_an_edit_changes_nothing(config: tuple[str, int, dict[str, Any]]) -> None:
+    declaration(config[0])
+    for state in positions(*config):
+        copy = state.clone()
+        copy.invalidate()
+        assert copy.key() == state.key()
+        assert copy.current_player == state.current_player
+        assert [str(a) for a in copy.legal_actions()] == [str(a) for a in state.legal_actions()]
+        if state.is_chance_node():
+            assert copy.chance_outcomes() == state.chance_outcomes()
