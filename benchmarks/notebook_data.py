@@ -78,7 +78,7 @@ class LastLegal:
 
 CONTENDERS: dict[str, list[Any]] = {
     "fugitive": ["first", LastLegal()],
-    "passante": ["seeker", "ismcts(iterations=16)"],
+    "passante": ["seeker", "coop_ismcts(iterations=16)"],
     "delanopolis": ["role", "mayor", "fraction", "value"],
     "getonboard": ["stick_greedy", "planner"],
 }
@@ -246,10 +246,10 @@ def exploitability(
 def thinking(
     games: int = 32, budgets: tuple[int, ...] = (1, 4, 16, 64), seed: int = 11, progress: bool = True
 ) -> Any:
-    """A Une Passante: one IS-MCTS player (budget = iterations per move) among random partners."""
+    """A Une Passante: one cooperative IS-MCTS player (budget = iterations per move) among random partners."""
     comparison = compare_agents(
         "passante",
-        {f"{b} iterations": f"ismcts(iterations={b})" for b in budgets},
+        {f"{b} iterations": f"coop_ismcts(iterations={b})" for b in budgets},
         games=games,
         seed=seed,
         executor="processes",

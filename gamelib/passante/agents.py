@@ -9,7 +9,9 @@
   cut off by :func:`evaluate`, which rates a world from *all* its (sampled) hands: the search
   is cooperative because every player's return is the shared score.
 
-``AGENTS`` maps agent names to factories for :func:`gamelib.agents.make_agent`.
+``AGENTS`` exposes them to :func:`gamelib.agents.make_agent` under their own names (``"seeker"``,
+``"coop_ismcts"``): the generic ``"random"`` and ``"ismcts"`` stay the game-independent agents here as
+in every game.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from gamelib.agents import ISMCTSAgent, RandomAgent
+from gamelib.agents import ISMCTSAgent
 from gamelib.core.game import CHANCE, Action, State
 from gamelib.passante.board import CHAT, GRAPH_DISTANCE, LOCATIONS, PLACE, ROW_DISTANCE
 from gamelib.passante.rules import (
@@ -254,16 +256,16 @@ def cooperative_ismcts(iterations: int = 100, rollout_steps: int = 4, c: float =
     agent = ISMCTSAgent(
         iterations=iterations, c=c, max_rollout_steps=rollout_steps, evaluate=evaluate, rollout_agent=None
     )
-    agent.name = "ismcts"
+    agent.name = "coop_ismcts"
     return agent
 
 
 AGENTS = {
-    "random": RandomAgent,
     "seeker": WishSeekerAgent,
-    "ismcts": cooperative_ismcts,
+    "coop_ismcts": cooperative_ismcts,
 }
-"""Names for :func:`gamelib.agents.make_agent` (e.g. ``make_agent("seeker", game="passante")``)."""
+"""The game's own agents for :func:`gamelib.agents.make_agent` (``make_agent("coop_ismcts", game="passante")``),
+by names that do not shadow the generic ones (``"random"`` is the generic :class:`~gamelib.agents.RandomAgent`)."""
 
 SEAT_AGENTS = "seeker"
 """The agent each seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""

@@ -129,7 +129,8 @@ def test_split_agent_specs_round_trips(specs: list[str]) -> None:
 def test_a_game_never_shadows_a_generic_agent(game: str) -> None:
     """A name means the same agent in every game: ``greedy(samples=4)`` works everywhere.
 
-    A game's own agents get their own names (Get on Board's ``stick_greedy``, ``ticket_mcts``).
+    A game's own agents get their own names (Get on Board's ``stick_greedy``, ``ticket_mcts``; A Une
+    Passante's ``coop_ismcts``).
     """
     import importlib
 
@@ -137,8 +138,4 @@ def test_a_game_never_shadows_a_generic_agent(game: str) -> None:
 
     generic = {name for (where, name) in _AGENTS if where is None}
     own = set(getattr(importlib.import_module(f"gamelib.{game}.agents"), "AGENTS", {}))
-    if game == "passante" and own & generic:
-        pytest.xfail(
-            "A Une Passante's AGENTS still names its own 'random' and 'ismcts' (its owner renames them)"
-        )
     assert not own & generic, f"{game}'s AGENTS shadows the generic {sorted(own & generic)}"

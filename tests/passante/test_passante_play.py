@@ -166,7 +166,9 @@ def test_ismcts_plays_legal_moves_and_is_registered() -> None:
     state = gamelib.play(game, [agent, agent], seed=1, max_actions=30)
     assert len(state.history) == 30
     assert isinstance(make_agent("seeker", game="passante"), WishSeekerAgent)
-    assert make_agent("ismcts", game="passante").name == "ismcts"
+    assert make_agent("coop_ismcts", game="passante").name == "coop_ismcts"
+    assert type(make_agent("ismcts", game="passante")) is type(make_agent("ismcts"))  # the generic one
+    assert type(make_agent("random", game="passante")) is type(make_agent("random"))
 
 
 def test_evaluate_is_within_the_score_range() -> None:
