@@ -193,7 +193,7 @@ class Choice(Arg):
 class Spec:
     """The notation of one action class: its verb and arguments, and when it exists."""
 
-    __slots__ = ("args", "cls", "verb", "when", "where")
+    __slots__ = ("args", "cls", "universe_only", "verb", "when", "where")
 
     def __init__(
         self,
@@ -202,12 +202,14 @@ class Spec:
         cls: type[Action],
         when: Callable[[Any], bool] | None,
         where: Callable[..., bool] | None,
+        universe_only: bool = False,
     ) -> None:
         self.verb = verb
         self.args = args
         self.cls = cls
         self.when = when
         self.where = where
+        self.universe_only = universe_only
 
     def write(self, action: Action) -> str:
         args = self.args
@@ -224,12 +226,17 @@ def notation(
     *args: Arg,
     when: Callable[[Any], bool] | None = None,
     where: Callable[..., bool] | None = None,
+    universe_only: bool = False,
 ) -> Callable[[A], A]:
     """Declare an action class's notation: ``verb`` then one written argument per field.
 
     ``when(game)`` says whether the action exists in a configuration (an option's actions);
-    ``where(*values)`` leaves combinations out of the universe (and the parse).  The class gets
-    ``__str__`` (the writing) and a check of its fields at construction.
+    ``where(*values)`` leaves combinations out of the universe (and the parse).  With
+    ``universe_only``, ``when`` and ``where`` choose only what the universe lists: every value in
+    range still parses, and the rules refuse the others naming their own rule (``move chat place``
+    is a ``chat-move`` error, not a notation one).  The class gets ``__str__`` (the writing) and a
+    check of its fields at construction.  Several classes may share a verb when their arguments
+    read differently (``reach chat``, ``reach 2``): the parse takes the first that reads.
     """
     if not verb or not verb.isascii() or " " in verb or verb != verb.lower():
         raise ValueError(f"a verb is one lower-case ASCII word, got {verb!r}")
@@ -243,7 +250,7 @@ def notation(
             raise TypeError(
                 f"{cls.__name__}: notation arguments {[a.field for a in args]} must match its fields {names}"
             )
-        spec = Spec(verb, args, cls, when, where)
+        spec = Spec(verb, args, cls, when, where, universe_only)
         __str__ = _writer(spec)
 
         cls._spec = spec  # type: ignore[attr-defined]
@@ -306,11 +313,12 @@ class Notation:
 
     def __init__(self, *classes: type[Action]) -> None:
         self.specs = tuple(spec_of(c) for c in classes)
-        self.by_verb: dict[str, Spec] = {}
+        self.by_verb: dict[str, tuple[Spec, ...]] = {}
         for spec in self.specs:
-            if spec.verb in self.by_verb:
+            shared = self.by_verb.get(spec.verb, ())
+            if any(len(s.args) != len(spec.args) or not spec.args for s in shared):
                 raise ValueError(f"verb {spec.verb!r} declared twice")
-            self.by_verb[spec.verb] = spec
+            self.by_verb[spec.verb] = (*shared, spec)
         self.verbs = tuple(self.by_verb)
         self._interned: dict[Action, Action] = {}
 
@@ -336,13 +344,32 @@ class Notation:
         parts = text.strip().split()
         if not parts:
             raise IllegalAction("notation", "empty notation")
-        spec = self.by_verb.get(parts[0].lower())
-        if spec is None or (game is not None and spec.when is not None and not spec.when(game)):
-            known = [s.verb for s in self.specs if game is None or s.when is None or s.when(game)]
+        specs = [
+            s
+            for s in self.by_verb.get(parts[0].lower(), ())
+            if game is None or s.when is None or s.universe_only or s.when(game)
+        ]
+        if not specs:
+            known = [
+                s.verb
+                for s in self.specs
+                if game is None or s.when is None or s.universe_only or s.when(game)
+            ]
             raise IllegalAction(
-                "notation", f"unknown action {_short(parts[0])}; expected one of: {', '.join(known)}"
+                "notation",
+                f"unknown action {_short(parts[0])}; expected one of: {', '.join(dict.fromkeys(known))}",
             )
-        words = parts[1:]
+        if len(specs) == 1:
+            return self._read(specs[0], text, parts[1:], game)
+        errors: list[str] = []
+        for spec in specs:  # one verb, arguments told apart by how they read (reach chat / reach 2)
+            try:
+                return self._read(spec, text, parts[1:], game)
+            except IllegalAction as exc:
+                errors.append(exc.detail)
+        raise IllegalAction("notation", "; or ".join(dict.fromkeys(errors)))
+
+    def _read(self, spec: Spec, text: str, words: list[str], game: Game | None) -> Action:
         if len(words) != len(spec.args):
             if not spec.args:
                 raise IllegalAction("notation", f"{spec.verb!r} takes no argument, got {' '.join(words)!r}")
@@ -352,7 +379,7 @@ class Notation:
                 f"{spec.verb!r} takes {len(spec.args)} argument(s), the {what}: e.g. {spec.usage()!r}",
             )
         values = tuple(arg.read(word, game) for arg, word in zip(spec.args, words, strict=True))
-        if spec.where is not None and not spec.where(*values):
+        if spec.where is not None and not spec.universe_only and not spec.where(*values):
             raise IllegalAction("notation", f"{text.strip()!r} names no action of this game")
         action: Action = self.make(spec.cls, *values)
         return action
