@@ -26,7 +26,7 @@ def experiments_script(filename: str) -> ModuleType:
     return module
 
 
-def check_every_experiment_is_stored(experiments: ModuleType, prefix: str) -> None:
+def check_every_experiment_is_stored(experiments: ModuleType, prefix: str | tuple[str, ...]) -> None:
     names = list(experiments.EXPERIMENTS)
     assert set(experiments.SLICES) == set(names)
     for name in names:

@@ -14,30 +14,14 @@ from pathlib import Path
 import pytest
 
 import gamelib
-from gamelib.analysis.stored import verify
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from stored_support import DATA, check_every_experiment_is_stored, check_provenance, experiments_script
+from stored_support import experiments_script
 
 pytest.importorskip("pandas")
 
 experiments = experiments_script("getonboard_experiments.py")
 NAMES = list(experiments.EXPERIMENTS)
-
-
-def test_every_experiment_has_a_slice_and_a_stored_file():
-    check_every_experiment_is_stored(experiments, "getonboard_")
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_provenance_names_the_command_and_the_stored_parameters(name):
-    check_provenance(experiments, name)
-
-
-@pytest.mark.parametrize("name", NAMES)
-def test_a_slice_recomputes_exactly(name):
-    fresh = verify(name, experiments.EXPERIMENTS[name], DATA, **experiments.SLICES[name])
-    assert len(fresh) > 0
 
 
 def test_the_rows_follow_score_breakdowns():
