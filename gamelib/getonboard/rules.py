@@ -26,9 +26,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeAlias
 
+from gamelib.core.encoding import encoding_of
 from gamelib.core.errors import IllegalAction, OptionError
+from gamelib.core.fields import StateFields
 from gamelib.core.game import (
     CHANCE,
     TERMINAL,
@@ -36,10 +38,9 @@ from gamelib.core.game import (
     Game,
     GameInfo,
     State,
-    parse_int,
-    split_notation,
 )
 from gamelib.core.i18n import Wording
+from gamelib.core.notation import Choice, Int, Notation, notation
 from gamelib.getonboard.board import (
     CINEMA,
     DARK_LOVERS,
@@ -64,9 +65,6 @@ from gamelib.getonboard.board import (
     load_tables,
 )
 
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
 ROUNDS = 12
 STICKS = 32
 """Sticks per player: exactly enough, since the 12 tickets ask for 26 sticks on every sheet (each
@@ -85,101 +83,67 @@ _MAX_PERSONAL = max(len(deck) for deck in load_tables().personal.values())
 _MAX_START = max(int(facts["starts"]) for facts in PUBLISHED.values())
 
 
-def _check_field(action: Action, value: object, low: int, high: int, what: str) -> None:
-    """Refuse a hand-built action whose field is not an int in ``[low, high]`` (before any use)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise IllegalAction(
-            "notation",
-            f"{type(action).__name__}: {what} must be an int between {low} and {high}, got {value!r}",
-        )
+def _deck_size(game: GetOnBoardGame) -> int:
+    return len(game.tables.personal[game.city])
 
 
-def _check_direction(action: Action, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
-        raise IllegalAction(
-            "notation",
-            f"{type(action).__name__}: direction must be an int 0-3 (0 N, 1 E, 2 S, 3 W), got {value!r}",
-        )
+def _start_count(game: GetOnBoardGame) -> int:
+    return len(game.board.starts)
 
 
+_DIRECTION = Choice("direction", DIRECTIONS)
+_START = Int("number", 1, _start_count, what="start number", limit=_MAX_START)
+
+
+@notation("objective", Int("objective", 1, 6, what="common objective"))
 @dataclass(frozen=True, slots=True)
 class DrawObjective(Action):
     """Chance: common objective ``objective`` (1-6) is laid out, yellow side up."""
 
     objective: int
 
-    def __post_init__(self) -> None:
-        _check_field(self, self.objective, 1, 6, "common objective")
 
-    def __str__(self) -> str:
-        return f"objective {self.objective}"
-
-
+@notation("sheet", Int("sheet", 1, 5))
 @dataclass(frozen=True, slots=True)
 class DealSheet(Action):
     """Chance: the next player in seat order gets score sheet ``sheet`` (1-5)."""
 
     sheet: int
 
-    def __post_init__(self) -> None:
-        _check_field(self, self.sheet, 1, 5, "sheet")
 
-    def __str__(self) -> str:
-        return f"sheet {self.sheet}"
-
-
+@notation("personal", Int("card", 1, _deck_size, what="personal objective card", limit=_MAX_PERSONAL))
 @dataclass(frozen=True, slots=True)
 class DealPersonal(Action):
     """Chance: the next player gets personal objective card ``card`` (1-based in the city deck)."""
 
     card: int
 
-    def __post_init__(self) -> None:
-        _check_field(self, self.card, 1, _MAX_PERSONAL, "personal objective card")
 
-    def __str__(self) -> str:
-        return f"personal {self.card}"
-
-
+@notation("deal", _START)
 @dataclass(frozen=True, slots=True)
 class DealStart(Action):
     """Chance: a start ticket (a start number of the map) is dealt to the next player."""
 
     number: int
 
-    def __post_init__(self) -> None:
-        _check_field(self, self.number, 1, _MAX_START, "start number")
 
-    def __str__(self) -> str:
-        return f"deal {self.number}"
-
-
-@dataclass(frozen=True, slots=True)
-class ChooseStart(Action):
-    """A player keeps one of their dealt start tickets: the start pawn goes on that start."""
-
-    number: int
-
-    def __post_init__(self) -> None:
-        _check_field(self, self.number, 1, _MAX_START, "start number")
-
-    def __str__(self) -> str:
-        return f"start {self.number}"
-
-
+@notation("ticket", Int("number", 1, 12, what="ticket"))
 @dataclass(frozen=True, slots=True)
 class RevealTicket(Action):
     """Chance: the Contrôleur reveals ticket ``number`` (1-12) from the shuffled pile."""
 
     number: int
 
-    def __post_init__(self) -> None:
-        _check_field(self, self.number, 1, 12, "ticket")
 
-    def __str__(self) -> str:
-        return f"ticket {self.number}"
+@notation("start", _START)
+@dataclass(frozen=True, slots=True)
+class ChooseStart(Action):
+    """A player keeps one of their dealt start tickets: the start pawn goes on that start."""
+
+    number: int
 
 
+@notation("go", _DIRECTION)
 @dataclass(frozen=True, slots=True)
 class Go(Action):
     """Lay the next stick of the ticket's shape, from the end of the line towards ``direction``.
@@ -189,44 +153,41 @@ class Go(Action):
 
     direction: int
 
-    def __post_init__(self) -> None:
-        _check_direction(self, self.direction)
 
-    def __str__(self) -> str:
-        return f"go {DIRECTIONS[self.direction]}"
-
-
+@notation("bonus", _DIRECTION)
 @dataclass(frozen=True, slots=True)
 class Bonus(Action):
     """End of turn: cross out one circled metro entrance to lay one extra stick ``direction`` (0-3)."""
 
     direction: int
 
-    def __post_init__(self) -> None:
-        _check_direction(self, self.direction)
 
-    def __str__(self) -> str:
-        return f"bonus {DIRECTIONS[self.direction]}"
-
-
+@notation("end")
 @dataclass(frozen=True, slots=True)
 class EndTurn(Action):
     """End of turn without spending a metro entrance (kept entrances score 2 each)."""
 
-    def __str__(self) -> str:
-        return "end"
 
+GetOnBoardAction: TypeAlias = (
+    DrawObjective | DealSheet | DealPersonal | DealStart | RevealTicket | ChooseStart | Go | Bonus | EndTurn
+)
+"""Every action of the game (``_apply`` dispatches on it with ``match``)."""
+
+NOTATION = Notation(
+    DrawObjective, DealSheet, DealPersonal, DealStart, RevealTicket, ChooseStart, Go, Bonus, EndTurn
+)
+"""The game's actions in universe order: parsing, the universe and the interned tables below."""
 
 # interned actions: OBJECTIVES[k - 1] is "objective k", GOS[d] is "go d"...
-OBJECTIVES: tuple[DrawObjective, ...] = tuple(DrawObjective(i) for i in range(1, 7))
-SHEETS: tuple[DealSheet, ...] = tuple(DealSheet(i) for i in range(1, 6))
-PERSONALS: tuple[DealPersonal, ...] = tuple(DealPersonal(i) for i in range(1, _MAX_PERSONAL + 1))
-DEALS: tuple[DealStart, ...] = tuple(DealStart(i) for i in range(1, _MAX_START + 1))
-STARTS: tuple[ChooseStart, ...] = tuple(ChooseStart(i) for i in range(1, _MAX_START + 1))
-TICKETS: tuple[RevealTicket, ...] = tuple(RevealTicket(i) for i in range(1, 13))
-GOS = tuple(Go(d) for d in range(4))
-BONUSES = tuple(Bonus(d) for d in range(4))
-END = EndTurn()
+OBJECTIVES: tuple[DrawObjective, ...] = NOTATION.every(DrawObjective)
+SHEETS: tuple[DealSheet, ...] = NOTATION.every(DealSheet)
+PERSONALS: tuple[DealPersonal, ...] = NOTATION.every(DealPersonal)
+DEALS: tuple[DealStart, ...] = NOTATION.every(DealStart)
+STARTS: tuple[ChooseStart, ...] = NOTATION.every(ChooseStart)
+TICKETS: tuple[RevealTicket, ...] = NOTATION.every(RevealTicket)
+GOS: tuple[Go, ...] = NOTATION.every(Go)
+BONUSES: tuple[Bonus, ...] = NOTATION.every(Bonus)
+END: EndTurn = NOTATION.make(EndTurn)
 
 # ---------------------------------------------------------------------------- phases
 P_OBJECTIVE, P_SHEET, P_PERSONAL, P_DEAL, P_START, P_REVEAL, P_LAY, P_BONUS, P_OVER = range(9)
@@ -503,9 +464,7 @@ class GetOnBoardObservation:
 # ---------------------------------------------------------------------------- the game
 def getonboard_tensor_size(game: GetOnBoardGame) -> int:
     """Length of ``state.observation_tensor(p)`` for ``game``'s city and player count."""
-    from gamelib.getonboard.encoding import encoding_for
-
-    return len(encoding_for(game))
+    return len(encoding_of(game))
 
 
 class GetOnBoardGame(Game):
@@ -525,6 +484,8 @@ class GetOnBoardGame(Game):
         description="Draw a metro line on a shared grid, ticket by ticket; carry passengers, share sections.",
         capabilities=frozenset({"observation_tensor", "board_clicks"}),
     )
+    drawing: ClassVar[str] = "gamelib.getonboard.draw:draw_state"
+    encoder: ClassVar[str] = "gamelib.getonboard.encoding:observation_tensor"
     Options: ClassVar[type] = GetOnBoardOptions
     options: GetOnBoardOptions
     version: ClassVar[str] = "2"
@@ -573,19 +534,7 @@ class GetOnBoardGame(Game):
 
     def action_universe(self) -> list[Action]:
         """Every action of this configuration, in a fixed order (chance outcomes first)."""
-        deck = len(self.tables.personal[self.city])
-        starts = range(1, len(self.board.starts) + 1)
-        return [
-            *OBJECTIVES,
-            *SHEETS,
-            *PERSONALS[:deck],
-            *(DEALS[t - 1] for t in starts),
-            *TICKETS,
-            *(STARTS[t - 1] for t in starts),
-            *GOS,
-            *BONUSES,
-            END,
-        ]
+        return list(NOTATION.universe(self))
 
     def new_game(self, seed: int | None = None) -> GetOnBoardState:
         return GetOnBoardState(self, seed)
@@ -595,44 +544,21 @@ class GetOnBoardGame(Game):
         return _WORDS("player", n=player, colour=_WORDS(f"colour_{PLAYER_COLOURS[player]}"))
 
     def parse_action(self, text: str) -> Action:
-        verb, args = split_notation(
-            text, ("objective", "sheet", "personal", "deal", "start", "ticket", "go", "bonus", "end")
-        )
-        if verb == "end":
-            if args:
-                raise IllegalAction("notation", f"'end' takes no argument, got {' '.join(args)!r}")
-            return END
-        if len(args) != 1:
-            raise IllegalAction("notation", f"{verb!r} takes exactly one argument, e.g. '{verb} 3'")
-        if verb in ("go", "bonus"):
-            letter = args[0].upper()
-            if letter not in DIRECTIONS:
-                raise IllegalAction("notation", f"a direction is N, E, S or W, got {args[0]!r}")
-            d = DIRECTIONS.index(letter)
-            return GOS[d] if verb == "go" else BONUSES[d]
-        if verb == "objective":
-            return OBJECTIVES[parse_int(args[0], "common objective", 1, 6) - 1]
-        if verb == "sheet":
-            return SHEETS[parse_int(args[0], "sheet", 1, 5) - 1]
-        if verb == "personal":
-            deck = len(self.tables.personal[self.city])
-            return PERSONALS[parse_int(args[0], "personal objective card", 1, deck) - 1]
-        if verb == "ticket":
-            return TICKETS[parse_int(args[0], "ticket", 1, 12) - 1]
-        number = parse_int(args[0], "start number", 1, len(self.board.starts))
-        return DEALS[number - 1] if verb == "deal" else STARTS[number - 1]
-
-    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
-        from gamelib.getonboard.draw import draw_state
-
-        assert isinstance(state, GetOnBoardState)
-        return draw_state(state, ax=ax, perspective=perspective)
+        return NOTATION.parse(text, self)
 
 
 class GetOnBoardState(State):
     """A position of Get on Board.  See the module docstring for the turn structure."""
 
     game: GetOnBoardGame
+    fields = StateFields(
+        key="phase objectives flipped sheet_of personal dealt start_of tickets turn_index "
+        "end heading visited owned eliminated sheets step shape forced_straight routes turn_start turn_transfers",
+        lists="end heading visited owned eliminated sheets routes",
+        config="num_players board tables",
+        derived="_player",
+        caches="_outcomes",
+    )
 
     def __init__(self, game: GetOnBoardGame, seed: int | None) -> None:
         super().__init__(game, seed)
@@ -693,11 +619,23 @@ class GetOnBoardState(State):
         """The current ticket number, 0 before the first reveal."""
         return self.tickets[-1] if self.tickets else 0
 
-    current_player = property(  # type: ignore[assignment]
-        attrgetter("_player"),
-        doc="The player to act, CHANCE or TERMINAL (set by every transition; a C-level getter, "
-        "since the play loop asks it several times a step).",
-    )
+    if TYPE_CHECKING:
+
+        @property
+        def current_player(self) -> int:
+            """The player to act, CHANCE or TERMINAL."""
+            return self._player
+
+    else:
+        current_player = property(
+            attrgetter("_player"),
+            doc="The player to act, CHANCE or TERMINAL (set by every transition; a C-level getter, "
+            "since the play loop asks it several times a step).",
+        )
+
+    def _derive(self) -> None:
+        """The one derived field: who acts, from the phase (also set by every transition)."""
+        self._player = self._player_to_move()
 
     def _player_to_move(self) -> int:
         """Who acts now, from the phase (cached in ``_player`` after every transition)."""
@@ -1081,70 +1019,70 @@ class GetOnBoardState(State):
         self._player = self._player_to_move()
 
     def _transition(self, action: Action) -> None:
-        phase = self.phase
+        """One action, by its class (each phase has its own; core checked it is legal here)."""
+        assert isinstance(action, GetOnBoardAction)
         n = self.num_players
-        if isinstance(action, Go):  # phase P_LAY (each phase has its own action class)
-            p = self._player
-            d = action.direction
-            if not self.forced_straight and self.step:
-                cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
-                if cost:
-                    s = self.sheets[p]
-                    self.sheets[p] = s._replace(modifications=s.modifications + cost)
-            self.step += 1
-            alive = self._lay_stick(p, d)
-            if not alive or self.forced_straight or self.step >= self.shape.sticks:
-                self._after_shape(p)
-            elif not self.game.whole_shape and not self._shape_directions(p):
-                self._after_shape(p)  # stuck mid-shape: the sticks left are lost
-        elif phase == P_BONUS:
-            p = self._player
-            if isinstance(action, Bonus):
+        match action:
+            case Go(d):  # P_LAY
+                p = self._player
+                if not self.forced_straight and self.step:
+                    cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
+                    if cost:
+                        s = self.sheets[p]
+                        self.sheets[p] = s._replace(modifications=s.modifications + cost)
+                self.step += 1
+                alive = self._lay_stick(p, d)
+                if not alive or self.forced_straight or self.step >= self.shape.sticks:
+                    self._after_shape(p)
+                elif not self.game.whole_shape and not self._shape_directions(p):
+                    self._after_shape(p)  # stuck mid-shape: the sticks left are lost
+            case Bonus(d):  # P_BONUS
+                p = self._player
                 s = self.sheets[p]
                 self.sheets[p] = s._replace(spent=s.spent + 1)
-                self._lay_stick(p, action.direction)
-            self._next_player()
-        elif isinstance(action, DrawObjective):  # P_OBJECTIVE
-            self.objectives = (*self.objectives, action.objective)
-            if len(self.objectives) == 2:
-                self.flipped = (False, False)
-                self.phase = P_SHEET
-        elif isinstance(action, DealSheet):  # P_SHEET
-            self.sheet_of = (*self.sheet_of, action.sheet - 1)
-            if len(self.sheet_of) == n:
-                self.phase = P_PERSONAL
-        elif isinstance(action, DealPersonal):  # P_PERSONAL
-            self.personal = (*self.personal, action.card - 1)
-            if len(self.personal) == n:
-                self.phase = P_DEAL
-        elif isinstance(action, DealStart):  # P_DEAL
-            number = action.number
-            per = self.game.deals_per_player
-            dealt = list(self.dealt)
-            if not dealt or len(dealt[-1]) == per:
-                dealt.append(())
-            dealt[-1] = (*dealt[-1], number)
-            self.dealt = tuple(dealt)
-            if len(dealt) == n and len(dealt[-1]) == per:
-                self.phase = P_START
-        elif isinstance(action, ChooseStart):  # P_START
-            p = len(self.start_of)
-            number = action.number
-            node = self.board.starts[number]
-            self.start_of = (*self.start_of, number)
-            self.end[p] = node
-            self.visited[p] = 1 << node
-            self.routes[p] = (node,)
-            if self.game.options.start_features:
-                self.sheets[p] = apply_features(
-                    self.sheets[p], self.board.features[node], self.tables, self.game.options
-                )
-            if len(self.start_of) == n:
-                self.phase = P_REVEAL
-        elif isinstance(action, RevealTicket):  # P_REVEAL
-            self.tickets = (*self.tickets, action.number)
-            self.turn_index = 0
-            self._begin_turn_or_skip()
+                self._lay_stick(p, d)
+                self._next_player()
+            case EndTurn():  # P_BONUS
+                self._next_player()
+            case DrawObjective(objective):  # P_OBJECTIVE
+                self.objectives = (*self.objectives, objective)
+                if len(self.objectives) == 2:
+                    self.flipped = (False, False)
+                    self.phase = P_SHEET
+            case DealSheet(sheet):  # P_SHEET
+                self.sheet_of = (*self.sheet_of, sheet - 1)
+                if len(self.sheet_of) == n:
+                    self.phase = P_PERSONAL
+            case DealPersonal(card):  # P_PERSONAL
+                self.personal = (*self.personal, card - 1)
+                if len(self.personal) == n:
+                    self.phase = P_DEAL
+            case DealStart(number):  # P_DEAL
+                per = self.game.deals_per_player
+                dealt = list(self.dealt)
+                if not dealt or len(dealt[-1]) == per:
+                    dealt.append(())
+                dealt[-1] = (*dealt[-1], number)
+                self.dealt = tuple(dealt)
+                if len(dealt) == n and len(dealt[-1]) == per:
+                    self.phase = P_START
+            case ChooseStart(number):  # P_START
+                p = len(self.start_of)
+                node = self.board.starts[number]
+                self.start_of = (*self.start_of, number)
+                self.end[p] = node
+                self.visited[p] = 1 << node
+                self.routes[p] = (node,)
+                if self.game.options.start_features:
+                    self.sheets[p] = apply_features(
+                        self.sheets[p], self.board.features[node], self.tables, self.game.options
+                    )
+                if len(self.start_of) == n:
+                    self.phase = P_REVEAL
+            case RevealTicket(number):  # P_REVEAL
+                self.tickets = (*self.tickets, number)
+                self.turn_index = 0
+                self._begin_turn_or_skip()
 
     def _lay_stick(self, p: int, d: int) -> bool:
         """Put p's stick from the end of its line towards ``d``; False if that eliminates p."""
@@ -1270,13 +1208,6 @@ class GetOnBoardState(State):
             forced_straight=self.forced_straight,
         )
 
-    def _observation_tensor(self, player: int) -> list[float]:
-        """The position as floats in [0, 1]: the pieces of ``gamelib.getonboard.encoding`` (perfect
-        information: ``player`` only sets the "is me" flags)."""
-        from gamelib.getonboard.encoding import observation_tensor
-
-        return observation_tensor(self, player)
-
     # ------------------------------------------------------------------ results & copies
     def returns(self) -> list[float]:
         """The final scores at the end, zeros before (a terminal-reward game, as OpenSpiel expects).
@@ -1291,28 +1222,6 @@ class GetOnBoardState(State):
         """Each player's score as if the game ended now (eliminated players: 0)."""
         return [float(self.score(p)) for p in range(self.num_players)]
 
-    def _clone(self) -> GetOnBoardState:
-        c = GetOnBoardState.__new__(GetOnBoardState)
-        c.__dict__.update(self.__dict__)
-        c.end = list(self.end)
-        c.heading = list(self.heading)
-        c.visited = list(self.visited)
-        c.owned = list(self.owned)
-        c.routes = list(self.routes)
-        c.eliminated = list(self.eliminated)
-        c.sheets = list(self.sheets)
-        return c
-
-    def invalidate(self) -> None:
-        """Drop what was computed from the fields (legal actions, chance outcomes).
-
-        Call it after editing a state's fields by hand (analysis, teaching, tests): the next
-        query recomputes from the fields as they are.
-        """
-        self._legal_cache = None
-        self._outcomes = None
-        self._player = self._player_to_move()
-
     def with_turn(self, player: int, ticket: int) -> GetOnBoardState:
         """A clone in which ``player`` is about to lay ``ticket`` from where their line is now.
 
@@ -1324,7 +1233,8 @@ class GetOnBoardState(State):
             raise ValueError(f"ticket must be 1-12, got {ticket!r}")
         if not self.start_of or player >= len(self.start_of):
             raise ValueError("every player must have chosen a start first")
-        s = self._clone_state()
+        s = self.clone()
+        assert isinstance(s, GetOnBoardState)
         if s.phase in (P_LAY, P_BONUS):
             s.tickets = (*s.tickets[:-1], ticket)
         else:
@@ -1333,36 +1243,6 @@ class GetOnBoardState(State):
         s._begin_turn(player)
         s.invalidate()
         return s
-
-    def _clone_state(self) -> GetOnBoardState:
-        c = self.clone()
-        assert isinstance(c, GetOnBoardState)
-        return c
-
-    def key(self) -> tuple[Any, ...]:
-        return (
-            self.phase,
-            self.objectives,
-            self.flipped,
-            self.sheet_of,
-            self.personal,
-            self.dealt,
-            self.start_of,
-            self.tickets,
-            self.turn_index,
-            tuple(self.end),
-            tuple(self.heading),
-            tuple(self.visited),
-            tuple(self.owned),
-            tuple(self.eliminated),
-            tuple(self.sheets),
-            self.step,
-            self.shape,
-            self.forced_straight,
-            tuple(self.routes),
-            self.turn_start,
-            self.turn_transfers,
-        )
 
     def __str__(self) -> str:
         lines = [
