@@ -20,6 +20,7 @@ from gamelib.analysis.tournament import (
     Stat,
     TournamentResults,
     labelled_agents,
+    rates_text,
     resolve_game,
     tournament,
 )
@@ -58,11 +59,7 @@ class Comparison:
     def __str__(self) -> str:
         lines = [f"{self.game.name}: each agent against {self.game.num_players - 1} x {self.baseline}"]
         for row in self.rows():
-            lines.append(
-                f"  {row['agent'][:27]:<28} win rate {row['win_rate']:.3f} "
-                f"[{row['win_low']:.3f}, {row['win_high']:.3f}]  mean return {row['mean_return']:.2f} "
-                f"[{row['return_low']:.2f}, {row['return_high']:.2f}] over {row['games']} games"
-            )
+            lines.append(f"  {row['agent'][:27]:<28} {rates_text(row)} over {row['games']} games")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:

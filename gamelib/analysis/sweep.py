@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gamelib.analysis.tournament import TournamentResults, resolve_game, tournament
+from gamelib.analysis.tournament import TournamentResults, rates_text, resolve_game, tournament
 from gamelib.core.game import Game
 
 if TYPE_CHECKING:
@@ -53,9 +53,8 @@ class SweepResults:
         lines = [f"sweep of {self.option!r} over {self.values}"]
         for row in self.rows():
             lines.append(
-                f"  {self.option}={row[self.option]!s:<8} {row['seat'][:16]:<17} win rate {row['win_rate']:.3f} "
-                f"[{row['win_low']:.3f}, {row['win_high']:.3f}]  mean return {row['mean_return']:.2f} "
-                f"[{row['return_low']:.2f}, {row['return_high']:.2f}]  length {row['mean_length']:.1f}"
+                f"  {self.option}={row[self.option]!s:<8} {row['seat'][:16]:<17} {rates_text(row)}  "
+                f"length {row['mean_length']:.1f}"
             )
         return "\n".join(lines)
 

@@ -111,6 +111,15 @@ def outcome_labels(returns: Sequence[float]) -> list[str]:
 
 
 # ---------------------------------------------------------------------------- results
+def rates_text(row: Mapping[str, Any]) -> str:
+    """A :class:`Stat`'s rates as one line of text, from ``vars(stat)`` or a row holding its fields:
+    win rate and mean return, each with its 95% interval."""
+    return (
+        f"win rate {row['win_rate']:.3f} [{row['win_low']:.3f}, {row['win_high']:.3f}]  "
+        f"mean return {row['mean_return']:.2f} [{row['return_low']:.2f}, {row['return_high']:.2f}]"
+    )
+
+
 @dataclass(frozen=True)
 class Stat:
     """Win/draw/loss counts and mean return of one group of (game, seat) pairs, with 95% intervals."""
