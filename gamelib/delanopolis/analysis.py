@@ -234,15 +234,15 @@ def outcome_rates(
     """Play ``games`` games and count presidencies, re-elections and new mayors.
 
     ``agents``: a list (one agent per seat; an agent playing both roles must handle both), a
-    factory ``(players, seat) -> agent``, or None for :class:`~gamelib.delanopolis.agents.RoleAgent`
-    with its default strategies.  Game ``i`` uses seed ``seed + i``: the same call gives the
-    same rates everywhere.
+    factory ``(players, seat) -> agent``, or None for each seat's default agent (the game's
+    ``SEAT_AGENTS``: :class:`~gamelib.delanopolis.agents.RoleAgent` with its default strategies).
+    Game ``i`` uses seed ``seed + i``: the same call gives the same rates everywhere.
     """
-    from gamelib.delanopolis.agents import RoleAgent
-
     game = make("delanopolis", players=players, options=dict(options or {}))
     if agents is None:
-        seats: Sequence[Any] = [RoleAgent() for _ in range(players)]
+        from gamelib.agents.registry import default_agents, make_agent
+
+        seats: Sequence[Any] = [make_agent(name, game.name) for name in default_agents(game)]
     elif callable(agents):
         seats = [agents(players, s) for s in range(players)]
     else:

@@ -125,6 +125,11 @@ def layout(num_players: int) -> Encoding[DelanopolisState]:
     )
 
 
+def delanopolis_tensor_size(num_players: int) -> int:
+    """Length of ``state.observation_tensor(player)`` for ``num_players`` players (``42 * n + 57``)."""
+    return len(layout(num_players))
+
+
 def observation_tensor(state: DelanopolisState, player: int) -> list[float]:
     """``observation(player)`` as ``42 * n + 57`` floats in [0, 1] (see :func:`layout`)."""
     return layout(state.game.num_players).encode(state, player)

@@ -27,24 +27,14 @@ from operator import attrgetter
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args, get_origin, get_type_hints
 
 from gamelib.core.errors import IllegalAction
-from gamelib.core.game import (
-    CHANCE,
-    TERMINAL,
-    Action,
-    Game,
-    GameInfo,
-    State,
-    parse_int,
-    split_notation,
-)
+from gamelib.core.fields import StateFields
+from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from gamelib.core.i18n import Wording
+from gamelib.core.notation import Int, Notation, notation
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, content
 
 _WORDS = Wording("gamelib.delanopolis")
 """Player names in the language in force (``gamelib.set_language``)."""
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
 
 START_VOTS = 1200
 """« Chaque joueur dispose de 1200 points VOT'S. »"""
@@ -246,16 +236,15 @@ _CHOICES: dict[str, tuple[str, ...]] = {
 
 
 # ---------------------------------------------------------------------------- actions
+@notation("mayor", Int("player", 0, lambda game: game.num_players - 1, limit=5))
 @dataclass(frozen=True, slots=True)
 class Lot(Action):
     """Chance: the lot that makes ``player`` the mayor."""
 
     player: int
 
-    def __str__(self) -> str:
-        return f"mayor {self.player}"
 
-
+@notation("dice", Int("a", 1, 6, what="die"), Int("b", 1, 6, what="die"))
 @dataclass(frozen=True, slots=True)
 class Dice(Action):
     """Chance: the two dice, in order (``a`` is the first die)."""
@@ -263,75 +252,74 @@ class Dice(Action):
     a: int
     b: int
 
-    def __str__(self) -> str:
-        return f"dice {self.a} {self.b}"
 
-
+@notation("roll")
 @dataclass(frozen=True, slots=True)
 class Roll(Action):
     """The roller is done with sales and boosts: the dice are thrown."""
 
-    def __str__(self) -> str:
-        return "roll"
 
-
+@notation("boost")
 @dataclass(frozen=True, slots=True)
 class Boost(Action):
     """Play an atout (challenger) or a joker (mayor): this roll's bid counts double."""
 
-    def __str__(self) -> str:
-        return "boost"
 
-
+@notation("keep")
 @dataclass(frozen=True, slots=True)
 class Keep(Action):
     """A token holder declines to boost before someone else's roll (``boost_timing="any_roll"``)."""
 
-    def __str__(self) -> str:
-        return "keep"
+
+@notation("park")
+@dataclass(frozen=True, slots=True)
+class Park(Action):
+    """Second occupied landing in a row: stay without paying and win an atout (mayor: a joker)."""
 
 
+@notation("pay")
+@dataclass(frozen=True, slots=True)
+class Pay(Action):
+    """Second occupied landing in a row: pay the rent instead of parking."""
+
+
+@notation("sell", Int("terrain", 1, TERRAINS, shift=1))
 @dataclass(frozen=True, slots=True)
 class Sell(Action):
     """Resell terrain ``terrain`` (0-based inside, 1-12 in notation) to the mayor."""
 
     terrain: int
 
-    def __str__(self) -> str:
-        return f"sell {self.terrain + 1}"
 
-
+@notation(
+    "bid",
+    Int(
+        "amount",
+        0,
+        lambda game: game.max_bid_bound(),
+        limit=MAX_NOTATION,
+        step=lambda game: game.options.bid_step,
+        what="bid",
+    ),
+)
 @dataclass(frozen=True, slots=True)
 class Bid(Action):
-    """A sealed bid: VOT'S for a challenger, COM'S for the mayor."""
+    """A sealed bid: VOT'S for a challenger, COM'S for the mayor.  The universe holds the bids a
+    configuration can ever take (multiples of ``bid_step`` up to :meth:`DelanopolisGame.max_bid_bound`);
+    the notation reads any amount up to ``MAX_NOTATION`` (see :meth:`DelanopolisGame.parse_action`)."""
 
     amount: int
 
-    def __str__(self) -> str:
-        return f"bid {self.amount}"
 
+DelanopolisAction = Lot | Dice | Roll | Boost | Keep | Park | Pay | Sell | Bid
+"""Every action of the game (``_apply`` dispatches on it)."""
+NOTATION = Notation(Lot, Dice, Roll, Boost, Keep, Park, Pay, Sell, Bid)
+"""The actions in universe order: lots, dice, roll/boost/keep/park/pay, sales, then bids."""
 
-@dataclass(frozen=True, slots=True)
-class Park(Action):
-    """Second occupied landing in a row: stay without paying and win an atout (mayor: a joker)."""
-
-    def __str__(self) -> str:
-        return "park"
-
-
-@dataclass(frozen=True, slots=True)
-class Pay(Action):
-    """Second occupied landing in a row: pay the rent instead of parking."""
-
-    def __str__(self) -> str:
-        return "pay"
-
-
-LOTS = tuple(Lot(p) for p in range(6))
-DICE = tuple(tuple(Dice(a, b) for b in range(1, 7)) for a in range(1, 7))
-ALL_DICE = tuple(d for row in DICE for d in row)
-SELLS = tuple(Sell(t) for t in range(TERRAINS))
-ROLL, BOOST, KEEP, PARK, PAY = Roll(), Boost(), Keep(), Park(), Pay()
+LOTS: tuple[Lot, ...] = NOTATION.every(Lot)
+ALL_DICE: tuple[Dice, ...] = NOTATION.every(Dice)
+SELLS: tuple[Sell, ...] = NOTATION.every(Sell)
+ROLL, BOOST, KEEP, PARK, PAY = (NOTATION.make(c) for c in (Roll, Boost, Keep, Park, Pay))
 _BIDS: dict[int, Bid] = {}
 
 
@@ -339,16 +327,12 @@ def bid(amount: int) -> Bid:
     """The interned ``Bid(amount)``."""
     b = _BIDS.get(amount)
     if b is None:
-        b = _BIDS[amount] = Bid(amount)
+        b = _BIDS[amount] = NOTATION.make(Bid, amount)
     return b
 
 
 _BID_RANGES: dict[tuple[int, int], tuple[Bid, ...]] = {}
 DICE_OUTCOMES: tuple[tuple[Action, float], ...] = tuple((d, 1.0 / 36) for d in ALL_DICE)
-
-
-def _is_amount(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
 
 def bids_up_to(top: int, step: int) -> tuple[Bid, ...]:
@@ -358,13 +342,6 @@ def bids_up_to(top: int, step: int) -> tuple[Bid, ...]:
     if bids is None:
         bids = _BID_RANGES[key] = tuple(bid(x) for x in range(0, top + 1, step))
     return bids
-
-
-def delanopolis_tensor_size(num_players: int) -> int:
-    """Length of :meth:`DelanopolisState.observation_tensor` for ``num_players`` players (``42 * n + 57``)."""
-    from gamelib.delanopolis.encoding import layout
-
-    return len(layout(num_players))
 
 
 def points_bound(game: DelanopolisGame) -> int:
@@ -481,6 +458,8 @@ class DelanopolisGame(Game):
     Options: ClassVar[type] = DelanopolisOptions
     options: DelanopolisOptions
     version: ClassVar[str] = "2"
+    drawing: ClassVar[str] = "gamelib.delanopolis.draw:draw_state"
+    encoder: ClassVar[str] = "gamelib.delanopolis.encoding:observation_tensor"
     legacy_defaults: ClassVar[dict[str, dict[str, Any]]] = {
         # version 2 follows the text where version 1 did not: resale « A tout moment », the price
         # a resold terrain keeps, and the bankrupt player (out); the other options it added
@@ -514,22 +493,7 @@ class DelanopolisGame(Game):
 
     def action_universe(self) -> tuple[Action, ...]:
         """Lots, dice, roll/boost/keep/park/pay, sales, then bids in increasing amounts."""
-        universe = self.__dict__.get("_universe")
-        if universe is None:
-            bids = tuple(bid(x) for x in range(0, self.max_bid_bound() + 1, self.options.bid_step))
-            universe = (
-                *LOTS[: self.num_players],
-                *ALL_DICE,
-                ROLL,
-                BOOST,
-                KEEP,
-                PARK,
-                PAY,
-                *SELLS,
-                *bids,
-            )
-            self.__dict__["_universe"] = universe
-        return universe
+        return NOTATION.universe(self)
 
     def new_game(self, seed: int | None = None) -> DelanopolisState:
         return DelanopolisState(self, seed)
@@ -539,33 +503,10 @@ class DelanopolisGame(Game):
         return _WORDS("seat_name", n=player)
 
     def parse_action(self, text: str) -> Action:
-        verb, args = split_notation(
-            text, ("mayor", "dice", "roll", "boost", "keep", "sell", "bid", "park", "pay")
-        )
-        simple = {"roll": ROLL, "boost": BOOST, "keep": KEEP, "park": PARK, "pay": PAY}
-        if verb in simple:
-            if args:
-                raise IllegalAction("notation", f"{verb!r} takes no argument, got {' '.join(args)!r}")
-            return simple[verb]
-        if verb == "dice":
-            if len(args) != 2:
-                raise IllegalAction("notation", "'dice' takes two faces, e.g. 'dice 3 5'")
-            return DICE[parse_int(args[0], "die", 1, 6) - 1][parse_int(args[1], "die", 1, 6) - 1]
-        if len(args) != 1:
-            raise IllegalAction("notation", f"{verb!r} takes exactly one number, e.g. '{verb} 3'")
-        if verb == "mayor":
-            return LOTS[parse_int(args[0], "player", 0, self.num_players - 1)]
-        if verb == "sell":
-            return SELLS[parse_int(args[0], "terrain", 1, TERRAINS) - 1]
-        amount = parse_int(args[0], "bid", 0, max(MAX_NOTATION, self.max_bid_bound()))
-        # amounts no configuration allows are not interned (the state refuses them by rule)
-        return bid(amount) if amount <= self.max_bid_bound() else Bid(amount)
-
-    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
-        from gamelib.delanopolis.draw import draw_state
-
-        assert isinstance(state, DelanopolisState)
-        return draw_state(state, ax=ax, perspective=perspective)
+        # A bid is read up to MAX_NOTATION in any step (the declaration's static range): an amount
+        # this game cannot take is refused by the rule it breaks (bid-step, bid-cap, bid-funds).
+        loose = isinstance(text, str) and text.lower().split(maxsplit=1)[:1] == ["bid"]
+        return NOTATION.parse(text, None if loose else self)
 
 
 def reachable_terrains(options: DelanopolisOptions) -> tuple[int, ...]:
@@ -597,6 +538,16 @@ class DelanopolisState(State):
     """A position of Delanopolis (see the module docstring for the turn structure)."""
 
     game: DelanopolisGame
+    fields = StateFields(
+        key="phase mayor vots coms owner price aside aside_by ring_pos where tokens tokens_drawn "
+        "prev_occupied skip_next bankrupt roll_order turn order_offset roller boosted queue landed "
+        "bids bid_order chained created auctions events outcome winners",
+        private="bids",  # the others' pending sealed bids
+        config="options",
+        derived="_to_move",
+        lists="vots coms owner price aside aside_by ring_pos where tokens tokens_drawn prev_occupied "
+        "skip_next bankrupt boosted bids auctions events",
+    )
 
     def __init__(self, game: DelanopolisGame, seed: int | None) -> None:
         super().__init__(game, seed)
@@ -635,11 +586,22 @@ class DelanopolisState(State):
         self.winners: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ queries
-    current_player = property(  # type: ignore[assignment]
-        attrgetter("_to_move"),
-        doc="The player to act, CHANCE or TERMINAL (kept up to date by every transition: the "
-        "benchmark loop asks it four times a step).",
-    )
+    if TYPE_CHECKING:
+
+        @property
+        def current_player(self) -> int:
+            """The player to act, CHANCE or TERMINAL."""
+            return self._to_move
+
+    else:
+        current_player = property(
+            attrgetter("_to_move"),
+            doc="The player to act, CHANCE or TERMINAL (kept up to date by every transition: a "
+            "C-level getter, since the play loop asks it four times a step).",
+        )
+
+    def _derive(self) -> None:
+        self._to_move = self._who_moves()
 
     def _who_moves(self) -> int:
         phase = self.phase
@@ -796,10 +758,6 @@ class DelanopolisState(State):
             # before the chance check: the dice come at once when the roller has nothing to decide,
             # so a refused resale is explained by its own rule, not by "the dice are expected"
             return self._explain_sell(action)
-        if isinstance(action, Bid) and not _is_amount(action.amount):
-            return IllegalAction(
-                "notation", f"a bid is a whole number of points >= 0, got {action.amount!r}", action
-            )
         if isinstance(action, Boost) and phase == ROLL_DICE:
             # the dice come at once when the roller has nothing to decide: say why
             p = self.roller
@@ -856,10 +814,6 @@ class DelanopolisState(State):
 
     def _explain_sell(self, action: Sell) -> IllegalAction:
         terrain = action.terrain
-        if isinstance(terrain, bool) or not isinstance(terrain, int) or not 0 <= terrain < TERRAINS:
-            return IllegalAction(
-                "notation", f"terrains are numbered 1 to {TERRAINS}; Sell({terrain!r}) names none", action
-            )
         phase, who = self.phase, self._who_moves()
         if self.options.resale_when == "before_roll":
             before_dice = phase in (PRE_ROLL, BOOST_WINDOW, ROLL_DICE)
@@ -1293,60 +1247,12 @@ class DelanopolisState(State):
         others = [self.owner.count(p) for p in self.challengers]
         return held > max(others, default=0)
 
-    # ------------------------------------------------------------------ results & copies
+    # ------------------------------------------------------------------ results
     def returns(self) -> list[float]:
         n = self.game.num_players
         if self.phase != OVER:
             return [0.0] * n
         return [1.0 if p in self.winners else 0.0 for p in range(n)]
-
-    def _clone(self) -> DelanopolisState:
-        c = DelanopolisState.__new__(DelanopolisState)
-        c.__dict__.update(self.__dict__)
-        for name in _LIST_FIELDS:
-            setattr(c, name, list(getattr(self, name)))
-        return c
-
-    def key(self) -> tuple[Any, ...]:
-        return (
-            self.phase,
-            self.mayor,
-            tuple(self.vots),
-            tuple(self.coms),
-            tuple(self.owner),
-            tuple(self.price),
-            tuple(self.aside),
-            tuple(self.aside_by),
-            tuple(self.ring_pos),
-            tuple(self.where),
-            tuple(self.tokens),
-            tuple(self.tokens_drawn),
-            tuple(self.prev_occupied),
-            tuple(self.skip_next),
-            tuple(self.bankrupt),
-            self.roll_order,
-            self.turn,
-            self.order_offset,
-            self.roller,
-            tuple(self.boosted),
-            self.queue,
-            self.landed,
-            tuple(self.bids),
-            self.bid_order,
-            self.chained,
-            self.created,
-            tuple(self.auctions),
-            tuple(self.events),
-            self.outcome,
-            self.winners,
-        )
-
-    def _observation_tensor(self, player: int) -> list[float]:
-        """``observation(player)`` as ``42 * n + 57`` floats in [0, 1]: the pieces of
-        ``gamelib.delanopolis.encoding`` (the others' sealed bids stay hidden until the reveal)."""
-        from gamelib.delanopolis.encoding import observation_tensor
-
-        return observation_tensor(self, player)
 
     # ------------------------------------------------------------------ hidden information
     def hidden_bidders(self, viewer: int | None) -> list[int]:
@@ -1420,7 +1326,7 @@ class DelanopolisState(State):
             amount = rng.choice(bids_up_to(self._max_bid(q), self.options.bid_step)).amount
             world.bids[q] = amount
             world.history[index] = bid(amount)
-        world._legal_cache = None
+        world.invalidate()
         return world
 
     def __str__(self) -> str:
@@ -1440,27 +1346,6 @@ class DelanopolisState(State):
         if self.phase == OVER:
             lines.append(f"  {OUTCOME_TEXT[self.outcome]}: winner(s) {list(self.winners)}")
         return "\n".join(lines)
-
-
-_LIST_FIELDS = (
-    "vots",
-    "coms",
-    "owner",
-    "price",
-    "aside",
-    "aside_by",
-    "ring_pos",
-    "where",
-    "tokens",
-    "tokens_drawn",
-    "prev_occupied",
-    "skip_next",
-    "bankrupt",
-    "boosted",
-    "bids",
-    "auctions",
-    "events",
-)
 
 
 @dataclass(frozen=True)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from collections.abc import Callable
 
 import pytest
 from delano_helpers import start, turn
@@ -193,16 +194,24 @@ def _refused(state: DelanopolisState, action: object, rule: str) -> gamelib.Ille
     return info.value
 
 
+def _unbuildable(build: Callable[[], object]) -> gamelib.IllegalAction:
+    """Actions out of their declared range are refused when built (rule ``notation``)."""
+    with pytest.raises(gamelib.IllegalAction) as info:
+        build()
+    assert info.value.rule == "notation", str(info.value)
+    return info.value
+
+
 def test_raw_actions_out_of_range_are_illegal_not_crashes() -> None:
     state = start()
     turn(state, "3 4", {1: 40})
-    for action in (Sell(12), Sell(-1), Sell(99)):
-        _refused(state, action, "notation")
+    for terrain in (12, -1, 99):
+        assert "terrain" in str(_unbuildable(lambda t=terrain: Sell(t)))
     state.apply("dice 1 2")
     assert state.phase == BIDDING
-    error = _refused(state, Bid(-10), "notation")
+    error = _unbuildable(lambda: Bid(-10))
     assert "VOT'S" not in str(error) and "has only" not in str(error)
-    _refused(state, Bid(True), "notation")  # type: ignore[arg-type]
+    _unbuildable(lambda: Bid(True))
     _refused(state, Bid(15), "bid-step")
     _refused(state, Bid(70), "bid-cap")
 

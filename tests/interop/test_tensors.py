@@ -18,7 +18,7 @@ import pytest
 
 import gamelib
 from gamelib.core.game import State
-from gamelib.delanopolis.rules import delanopolis_tensor_size
+from gamelib.delanopolis.encoding import delanopolis_tensor_size
 from gamelib.getonboard.rules import getonboard_tensor_size
 from gamelib.passante.rules import passante_tensor_size
 
