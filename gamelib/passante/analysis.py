@@ -150,10 +150,9 @@ def score_distribution(
     seeds ``seed .. seed + games - 1``, so two agents face the same deals.
     """
     if agents is None:
-        from gamelib.agents import RandomAgent
-        from gamelib.passante.agents import WishSeekerAgent
+        from gamelib.agents import RandomAgent, make_agent
 
-        agents = {"random": RandomAgent, "seeker": WishSeekerAgent}
+        agents = {"random": RandomAgent, "seeker": lambda: make_agent("seeker", game="passante")}
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     out: dict[tuple[int, str], list[int]] = {}
@@ -186,9 +185,9 @@ def communication_value(
     privileges folded into ``hint``) and open hands (``options``: other rule options shared by the
     three settings)."""
     if agent is None:
-        from gamelib.passante.agents import WishSeekerAgent
+        from gamelib.agents import make_agent
 
-        agent = WishSeekerAgent
+        agent = lambda: make_agent("seeker", game="passante")  # noqa: E731 (agents.py, by name: no cycle)
     out: dict[tuple[int, str], list[int]] = {}
     for level, level_options in COMMUNICATION.items():
         merged = {**(options or {}), **level_options}

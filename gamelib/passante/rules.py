@@ -31,14 +31,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
 
 from gamelib.core.errors import IllegalAction
-from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, parse_int, split_notation
+from gamelib.core.fields import StateFields
+from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from gamelib.core.i18n import Wording
+from gamelib.core.notation import Choice, Int, Notation, notation, spec_of
 from gamelib.passante.board import (
     CAFE,
     CHARACTERS,
@@ -66,17 +68,13 @@ from gamelib.passante.board import (
     ROW_NEIGHBOURS,
     START_ZONE,
     ZONES,
-    location_of,
-    piece_of,
 )
 
 _WORDS = Wording("gamelib.passante")
 """What a student reads (player names), in the language in force."""
 
 if TYPE_CHECKING:
-    import random
-
-    from matplotlib.figure import Figure
+    pass
 
 # ---------------------------------------------------------------------------- wish deck
 NUM_WISHES = 38
@@ -238,77 +236,119 @@ def _in_range(value: object, high: int, low: int = 0) -> bool:
     return isinstance(value, int) and low <= value < high
 
 
-def _char_name(char: object) -> str:
-    """A character's notation name; a visibly wrong token for a hand-built out-of-range field."""
-    return PIECE_NAMES[char] if isinstance(char, int) and 0 <= char < 8 else f"?{char!r}"
+class _Named(Choice):
+    """A character or a location by its notation name; refused as ``unknown piece 'chien'``."""
+
+    __slots__ = ()
+
+    def read(self, text: str, game: Game | None) -> int:
+        index = self.folded.get(text.lower())
+        if index is not None:
+            return index
+        if self.what == "piece" and text.lower() == PIECE_NAMES[OMNIBUS]:
+            raise IllegalAction(
+                "notation", "the Omnibus is no character: move it with 'board X' and 'drive Z'"
+            )
+        raise IllegalAction(
+            "notation", f"unknown {self.what} {text!r}; expected one of {', '.join(self.words)}"
+        )
 
 
-def _loc_name(loc: object) -> str:
-    return LOCATION_NAMES[loc] if isinstance(loc, int) and 0 <= loc < 5 else f"?{loc!r}"
+class _StartZone(_Named):
+    """Where the Passante starts: ``ecole`` or ``cafe`` (stored as the location)."""
+
+    __slots__ = ()
+
+    def read(self, text: str, game: Game | None) -> int:
+        zone = super().read(text, game)
+        if zone not in (ECOLE, CAFE):
+            raise IllegalAction("notation", "the Passante starts at 'ecole' or 'cafe'")
+        return zone
+
+    def check(self, value: Any, owner: str) -> None:
+        if isinstance(value, bool) or value not in (ECOLE, CAFE):
+            raise IllegalAction(
+                "notation", f"{owner}: zone must be {ECOLE} (ecole) or {CAFE} (cafe), got {value!r}"
+            )
+
+    def values(self, game: Game) -> Sequence[int]:
+        return (ECOLE, CAFE)
 
 
-def _number(wish: object) -> str:
-    return str(wish) if _in_range(wish, NUM_WISHES + 1, 1) else f"?{wish!r}"
+def _char(field: str = "char") -> Choice:
+    return _Named(field, PIECE_NAMES[:8], what="piece")
 
 
+def _loc(field: str) -> Choice:
+    return _Named(field, LOCATION_NAMES, what="location")
+
+
+_WISH = Int("wish", 1, NUM_WISHES, what="wish number")
+_SEAT = Int("player", 1, lambda game: game.num_players, shift=1, limit=4, what="player number")
+"""A partner, written 1..n (joueur 1..n), stored as the seat 0..n-1."""
+
+
+def _privileges(value: str) -> Any:
+    return lambda game: game.options.privileges == value
+
+
+_CARDS, _HINT = _privileges("cards"), _privileges("hint")
+_ZONE_ONLY = lambda char, zone: zone != PLACE  # noqa: E731
+"""Hints and calls name a zone of a wish: the universe leaves the place out (it parses)."""
+_NO_CHAT_ON_PLACE = lambda char, to: not (char == CHAT and to == PLACE)  # noqa: E731
+"""The Chat never goes to the place: out of the universe, refused by the rules (``chat-move``)."""
+
+# The rules refuse what the universe leaves out with their own words (``move chat place`` is a
+# ``chat-move`` error, ``hint`` without the fold is ``no-talking``), hence ``universe_only``.
+
+
+@notation("start", _StartZone("zone", LOCATION_NAMES, what="location"))
 @dataclass(frozen=True, slots=True)
 class Start(Action):
     """The first player puts the Passante on ``ecole`` (walks clockwise) or ``cafe`` (anticlockwise)."""
 
     zone: int
 
-    def __str__(self) -> str:
-        return f"start {_loc_name(self.zone)}"
 
-
+@notation("wish", _WISH)
 @dataclass(frozen=True, slots=True)
 class WishCard(Action):
     """Chance: the wish card that the player with a pending draw takes from the deck."""
 
     wish: int
 
-    def __str__(self) -> str:
-        return f"wish {_number(self.wish)}"
 
-
+@notation("card", _char())
 @dataclass(frozen=True, slots=True)
 class CharacterCard(Action):
     """Chance: the character card drawn by the player to move."""
 
     char: int
 
-    def __str__(self) -> str:
-        return f"card {_char_name(self.char)}"
 
-
+@notation("die", _char(), where=lambda char: char in DIE_FACES, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class DieRoll(Action):
     """Chance: the face of the Comédienne's die."""
 
     char: int
 
-    def __str__(self) -> str:
-        return f"die {_char_name(self.char)}"
 
-
+@notation("event", _char())
 @dataclass(frozen=True, slots=True)
 class RoundEvent(Action):
     """Chance: the character card drawn at random at the end of a round."""
 
     char: int
 
-    def __str__(self) -> str:
-        return f"event {_char_name(self.char)}"
 
-
+@notation("draw")
 @dataclass(frozen=True, slots=True)
 class DrawCharacter(Action):
     """Draw a character card (only as the first action of a turn, holding none)."""
 
-    def __str__(self) -> str:
-        return "draw"
 
-
+@notation("move", _char(), _loc("to"), where=_NO_CHAT_ON_PLACE, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Move(Action):
     """Move one character one step (the Chat one or two zones)."""
@@ -316,50 +356,40 @@ class Move(Action):
     char: int
     to: int
 
-    def __str__(self) -> str:
-        return f"move {_char_name(self.char)} {_loc_name(self.to)}"
 
-
+@notation("board", _char(), where=lambda char: char != CHAT, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Board(Action):
     """A character climbs into the Omnibus before it drives (at most three, never the Chat)."""
 
     char: int
 
-    def __str__(self) -> str:
-        return f"board {_char_name(self.char)}"
 
-
+@notation("drive", _loc("to"))
 @dataclass(frozen=True, slots=True)
 class Drive(Action):
     """The Omnibus drives to any location; everyone inside gets off there."""
 
     to: int
 
-    def __str__(self) -> str:
-        return f"drive {_loc_name(self.to)}"
 
-
+@notation("play", _char())
 @dataclass(frozen=True, slots=True)
 class Play(Action):
     """Play the character card in hand: it goes under the deck and its effect applies."""
 
     char: int
 
-    def __str__(self) -> str:
-        return f"play {_char_name(self.char)}"
 
-
+@notation("target", _char())
 @dataclass(frozen=True, slots=True)
 class Target(Action):
     """An effect's choice of character (Garçon, Chat, Comédienne, Institutrice)."""
 
     char: int
 
-    def __str__(self) -> str:
-        return f"target {_char_name(self.char)}"
 
-
+@notation("send", _char(), _loc("to"), where=_NO_CHAT_ON_PLACE, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Send(Action):
     """The Policier's effect: where one character of his zone goes."""
@@ -367,28 +397,22 @@ class Send(Action):
     char: int
     to: int
 
-    def __str__(self) -> str:
-        return f"send {_char_name(self.char)} {_loc_name(self.to)}"
 
-
+@notation("discard", _WISH)
 @dataclass(frozen=True, slots=True)
 class Discard(Action):
     """The Poète's effect: discard one wish from hand."""
 
     wish: int
 
-    def __str__(self) -> str:
-        return f"discard {_number(self.wish)}"
 
-
+@notation("keep")
 @dataclass(frozen=True, slots=True)
 class Keep(Action):
     """The Poète's effect: stop discarding and draw as many wishes as were discarded."""
 
-    def __str__(self) -> str:
-        return "keep"
 
-
+@notation("hint", _char(), _loc("zone"), when=_HINT, where=_ZONE_ONLY, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Hint(Action):
     """The privileges folded into one (option ``privileges="hint"``): point at a character and a
@@ -397,22 +421,18 @@ class Hint(Action):
     char: int
     zone: int
 
-    def __str__(self) -> str:
-        return f"hint {_char_name(self.char)} {_loc_name(self.zone)}"
-
 
 # ---- the table privileges (option ``privileges="cards"``): one signal per card, for the player
 # whose heart is on that character, once per turn, on their own turn
+@notation("name", _WISH, when=_CARDS, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Name(Action):
     """Le Poète: « nommer les cartes Souhaits que vous possédez » (by its title): wish N, in hand."""
 
     wish: int
 
-    def __str__(self) -> str:
-        return f"name {_number(self.wish)}"
 
-
+@notation("call", _char(), _loc("zone"), when=_CARDS, where=_ZONE_ONLY, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Call(Action):
     """Le Garçon de café: « nommer un personnage et une zone » (those of a wish in hand)."""
@@ -420,180 +440,187 @@ class Call(Action):
     char: int
     zone: int
 
-    def __str__(self) -> str:
-        return f"call {_char_name(self.char)} {_loc_name(self.zone)}"
 
-
-SOUND_NAMES = ("meow", "hiss", "purr")
-"""Le Chat: « miauler, feuler et ronronner »."""
-
-
+@notation("meow", when=_CARDS, universe_only=True)
 @dataclass(frozen=True, slots=True)
-class Sound(Action):
-    """Le Chat: a sound (``meow``, ``hiss``, ``purr``); what it means is the players' convention."""
-
-    sound: int
-
-    def __str__(self) -> str:
-        return SOUND_NAMES[self.sound] if _in_range(self.sound, 3) else f"sound ?{self.sound!r}"
+class Meow(Action):
+    """Le Chat: « miauler » (what a sound means is the players' convention)."""
 
 
+@notation("hiss", when=_CARDS, universe_only=True)
+@dataclass(frozen=True, slots=True)
+class Hiss(Action):
+    """Le Chat: « feuler »."""
+
+
+@notation("purr", when=_CARDS, universe_only=True)
+@dataclass(frozen=True, slots=True)
+class Purr(Action):
+    """Le Chat: « ronronner »."""
+
+
+@notation("mime", _char(), when=_CARDS, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Mime(Action):
     """La Comédienne: « mimer n'importe quel personnage sur le plateau », without a sound."""
 
     char: int
 
-    def __str__(self) -> str:
-        return f"mime {_char_name(self.char)}"
 
-
+@notation("reach", _char(), when=_CARDS, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Reach(Action):
     """La Mendiante: « tendre la main vers n'importe quel joueur ou personnage » (a character)."""
 
     char: int
 
-    def __str__(self) -> str:
-        return f"reach {_char_name(self.char)}"
 
-
-def _seat_name(player: object) -> str:
-    return str(player + 1) if _in_range(player, 4) else f"?{player!r}"  # type: ignore[operator]
-
-
+@notation("reach", _SEAT, when=_CARDS, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class ReachPlayer(Action):
     """La Mendiante holds out her hand towards another player (``reach 2``: joueur 2)."""
 
     player: int
 
-    def __str__(self) -> str:
-        return f"reach {_seat_name(self.player)}"
 
-
+@notation("knock", _loc("zone"), when=_CARDS, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Knock(Action):
     """Le Gardien: « déplacer et faire toquer un objet vous appartenant, n'importe où sur la table »."""
 
     zone: int
 
-    def __str__(self) -> str:
-        return f"knock {_loc_name(self.zone)}"
 
-
+@notation("stand", when=_CARDS, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Stand(Action):
     """L'Institutrice: « vous lever »."""
 
-    def __str__(self) -> str:
-        return "stand"
 
-
+@notation("sit", when=_CARDS, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Sit(Action):
     """L'Institutrice: « vous asseoir »."""
 
-    def __str__(self) -> str:
-        return "sit"
 
-
+@notation("glare", _SEAT, when=_CARDS, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Glare(Action):
     """L'Institutrice: « faire les gros yeux à vos partenaires » (``glare 2``: at joueur 2)."""
 
     player: int
 
-    def __str__(self) -> str:
-        return f"glare {_seat_name(self.player)}"
 
-
+@notation("lay", _WISH, when=lambda game: game.options.lay_wishes == "choice", universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Lay(Action):
     """Lay a wish of one's hand down, face up, while it is visible (option ``lay_wishes="choice"``)."""
 
     wish: int
 
-    def __str__(self) -> str:
-        return f"lay {_number(self.wish)}"
 
-
+@notation("veto", when=lambda game: game.options.policier_veto, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Veto(Action):
     """The Policier's player stops the move or card just announced (option ``policier_veto``)."""
 
-    def __str__(self) -> str:
-        return "veto"
 
-
+@notation("allow", when=lambda game: game.options.policier_veto, universe_only=True)
 @dataclass(frozen=True, slots=True)
 class Allow(Action):
     """The Policier's player lets the move or card just announced happen."""
 
-    def __str__(self) -> str:
-        return "allow"
 
-
+@notation("end")
 @dataclass(frozen=True, slots=True)
 class End(Action):
     """End the turn: the Passante walks one zone."""
 
-    def __str__(self) -> str:
-        return "end"
+
+PassanteAction = (
+    Start
+    | WishCard
+    | CharacterCard
+    | DieRoll
+    | RoundEvent
+    | DrawCharacter
+    | Move
+    | Board
+    | Drive
+    | Play
+    | Target
+    | Send
+    | Discard
+    | Keep
+    | Hint
+    | Name
+    | Call
+    | Meow
+    | Hiss
+    | Purr
+    | Mime
+    | Reach
+    | ReachPlayer
+    | Knock
+    | Stand
+    | Sit
+    | Glare
+    | Lay
+    | Veto
+    | Allow
+    | End
+)
+"""Every action of the game."""
+NOTATION = Notation(
+    Start, WishCard, CharacterCard, DieRoll, RoundEvent, DrawCharacter, Move, Board, Drive, Play, Target,
+    Send, Discard, Keep, Hint, Name, Call, Meow, Hiss, Purr, Mime, Reach, ReachPlayer, Knock, Stand, Sit,
+    Glare, Lay, Veto, Allow, End,
+)  # fmt: skip
+"""The notation of every action, in universe order (an action's index is its id)."""
 
 
-FIELD_RANGES = {
-    "char": (0, 7),
-    "to": (0, 4),
-    "zone": (0, 4),
-    "wish": (1, NUM_WISHES),
-    "sound": (0, 2),
-    "player": (0, 3),
-}
-"""The range of every action field (characters 0-7, locations 0-4, wish numbers 1-38, seats 0-3)."""
+def _by_number(cls: type[Action]) -> dict[int, Any]:
+    """Every action of ``cls`` (one wish-number field), interned, by wish number."""
+    return dict(zip(WISH_NUMBERS, NOTATION.every(cls), strict=True))
 
 
-def _bad_field(action: Action) -> str:
-    """What is wrong with a hand-built action's fields ('' when every field is in range)."""
-    if not is_dataclass(action):
-        return ""
-    for f in fields(action):
-        low, high = FIELD_RANGES.get(f.name, (None, None))
-        value = getattr(action, f.name)
-        if low is not None and high is not None and not _in_range(value, high + 1, low):
-            return f"field {f.name!r} must be an int between {low} and {high}, got {value!r}"
-    return ""
+def _by_char(cls: type[Action]) -> tuple[tuple[Any, ...], ...]:
+    """Every action of ``cls`` (a character and a location), interned: ``table[char][location]``."""
+    flat = NOTATION.every(cls)
+    return tuple(flat[c * len(LOCATIONS) : (c + 1) * len(LOCATIONS)] for c in CHARACTERS)
 
 
 # Interned actions: legal_actions returns shared objects.
-STARTS = {ECOLE: Start(ECOLE), CAFE: Start(CAFE)}
-WISH_CARDS = tuple(WishCard(w) for w in range(NUM_WISHES + 1))  # by number; [0] is never legal
-CHARACTER_CARDS = tuple(CharacterCard(c) for c in CHARACTERS)
-DIE_ROLLS = tuple(DieRoll(c) for c in CHARACTERS)
-EVENTS = tuple(RoundEvent(c) for c in CHARACTERS)
-DRAW, KEEP, END = DrawCharacter(), Keep(), End()
-MOVES = tuple(tuple(Move(c, z) for z in LOCATIONS) for c in CHARACTERS)
-BOARDS = tuple(Board(c) for c in CHARACTERS)
-DRIVES = tuple(Drive(z) for z in LOCATIONS)
-PLAYS = tuple(Play(c) for c in CHARACTERS)
-TARGETS = tuple(Target(c) for c in CHARACTERS)
-SENDS = tuple(tuple(Send(c, z) for z in LOCATIONS) for c in CHARACTERS)
-DISCARDS = tuple(Discard(w) for w in range(NUM_WISHES + 1))
-HINTS = tuple(tuple(Hint(c, z) for z in LOCATIONS) for c in CHARACTERS)
-LAYS = tuple(Lay(w) for w in range(NUM_WISHES + 1))
-NAMES = tuple(Name(w) for w in range(NUM_WISHES + 1))
-CALLS = tuple(tuple(Call(c, z) for z in LOCATIONS) for c in CHARACTERS)
-SOUNDS = tuple(Sound(k) for k in range(3))
-MIMES = tuple(Mime(c) for c in CHARACTERS)
-REACHES = tuple(Reach(c) for c in CHARACTERS)
-REACH_PLAYERS = tuple(ReachPlayer(q) for q in range(4))
-KNOCKS = tuple(Knock(z) for z in LOCATIONS)
-STAND, SIT = Stand(), Sit()
-GLARES = tuple(Glare(q) for q in range(4))
+STARTS: dict[int, Start] = {z: NOTATION.make(Start, z) for z in (ECOLE, CAFE)}
+WISH_CARDS: dict[int, WishCard] = _by_number(WishCard)
+CHARACTER_CARDS: tuple[CharacterCard, ...] = NOTATION.every(CharacterCard)
+DIE_ROLLS: tuple[DieRoll, ...] = NOTATION.every(DieRoll)
+EVENTS: tuple[RoundEvent, ...] = NOTATION.every(RoundEvent)
+DRAW, KEEP, END = NOTATION.make(DrawCharacter), NOTATION.make(Keep), NOTATION.make(End)
+MOVES: tuple[tuple[Move, ...], ...] = _by_char(Move)
+BOARDS: tuple[Board, ...] = NOTATION.every(Board)
+DRIVES: tuple[Drive, ...] = NOTATION.every(Drive)
+PLAYS: tuple[Play, ...] = NOTATION.every(Play)
+TARGETS: tuple[Target, ...] = NOTATION.every(Target)
+SENDS: tuple[tuple[Send, ...], ...] = _by_char(Send)
+DISCARDS: dict[int, Discard] = _by_number(Discard)
+HINTS: tuple[tuple[Hint, ...], ...] = _by_char(Hint)
+LAYS: dict[int, Lay] = _by_number(Lay)
+NAMES: dict[int, Name] = _by_number(Name)
+CALLS: tuple[tuple[Call, ...], ...] = _by_char(Call)
+SOUNDS = (NOTATION.make(Meow), NOTATION.make(Hiss), NOTATION.make(Purr))
+MIMES: tuple[Mime, ...] = NOTATION.every(Mime)
+REACHES: tuple[Reach, ...] = NOTATION.every(Reach)
+REACH_PLAYERS: tuple[ReachPlayer, ...] = NOTATION.every(ReachPlayer)
+KNOCKS: tuple[Knock, ...] = NOTATION.every(Knock)
+STAND, SIT = NOTATION.make(Stand), NOTATION.make(Sit)
+GLARES: tuple[Glare, ...] = NOTATION.every(Glare)
 PRIVILEGE: dict[type, int] = {
     Name: POETE,
     Call: GARCON,
-    Sound: CHAT,
+    Meow: CHAT,
+    Hiss: CHAT,
+    Purr: CHAT,
     Mime: COMEDIENNE,
     Reach: MENDIANTE,
     ReachPlayer: MENDIANTE,
@@ -604,7 +631,8 @@ PRIVILEGE: dict[type, int] = {
 }
 """Each table privilege's signal and the character whose heart gives it (the Policier's is the veto)."""
 SIGNALS = tuple(PRIVILEGE)
-SIGNAL_VERBS = ("name", "call", "meow", "hiss", "purr", "mime", "reach", "knock", "stand", "sit", "glare")
+SIGNAL_VERBS = tuple(dict.fromkeys(spec_of(kind).verb for kind in SIGNALS))
+"""The signals' verbs: name, call, meow, hiss, purr, mime, reach, knock, stand, sit, glare."""
 
 
 @lru_cache(maxsize=256)
@@ -629,7 +657,7 @@ MOVE_TABLE = tuple(
     for c in CHARACTERS
 )
 """Every ordinary move of character ``c`` from location ``at``: ``MOVE_TABLE[c][at]``."""
-VETO, ALLOW = Veto(), Allow()
+VETO, ALLOW = NOTATION.make(Veto), NOTATION.make(Allow)
 DRIVES_AWAY = tuple(tuple(d for d in DRIVES if d.to != at) for at in LOCATIONS)
 """The Omnibus's drives from each location to another one (option ``omnibus_must_leave``)."""
 BOARDABLE = tuple(c for c in CHARACTERS if c != CHAT)
@@ -647,8 +675,7 @@ _CHUNK_BITS = 13
 _CHUNKS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {})
 """The wish numbers of each 13-bit slice of a deck mask, by slice value (filled on demand)."""
 _PAIRS = tuple(
-    tuple((WISH_CARDS[w], 1.0 / n if n else 0.0) for w in range(NUM_WISHES + 1))
-    for n in range(NUM_WISHES + 1)
+    {w: (WISH_CARDS[w], 1.0 / n if n else 0.0) for w in WISH_NUMBERS} for n in range(NUM_WISHES + 1)
 )
 """``_PAIRS[n][w]``: the chance outcome ``(wish w, 1/n)`` of a deck of ``n`` cards, made once."""
 
@@ -700,6 +727,13 @@ def _wish_outcomes(deck: int) -> list[tuple[Action, float]]:
 def _character_outcomes(deck: int) -> tuple[tuple[Action, float], ...]:
     draws = _character_draws(deck)
     return tuple((a, 1.0 / len(draws)) for a in draws)
+
+
+def _summary(name: str, value: Any) -> Any:
+    """What every seat sees of a private field: the wish deck's size, each hand's and discard pile's."""
+    if name == "wish_deck":
+        return value.bit_count()
+    return tuple(map(len, value))
 
 
 # ---------------------------------------------------------------------------- phases
@@ -830,10 +864,10 @@ class PassanteOptions:
 
 
 def passante_tensor_size(num_players: int) -> int:
-    """Length of :meth:`PassanteState.observation_tensor` for ``num_players`` players (``319 + 73 * n``)."""
-    from gamelib.passante.encoding import layout
-
-    return len(layout(num_players))
+    """Length of :meth:`PassanteState.observation_tensor` for ``num_players`` players: the size of
+    ``gamelib.passante.encoding.layout(n)`` (the rules never import the encoding; a test holds the two
+    equal)."""
+    return 319 + 73 * num_players
 
 
 HAND_SIZE = {2: 4, 3: 3, 4: 2}
@@ -861,6 +895,9 @@ class PassanteGame(Game):
     )
     Options: ClassVar[type] = PassanteOptions
     options: PassanteOptions
+    drawing: ClassVar[str] = "gamelib.passante.draw:draw_state"
+    encoder: ClassVar[str] = "gamelib.passante.encoding:observation_tensor"
+    determinizer: ClassVar[str] = "gamelib.passante.analysis:determinize"
     version: ClassVar[str] = "3"
     legacy_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "1": {
@@ -896,27 +933,8 @@ class PassanteGame(Game):
         return 1 + self.total_turns * per_turn + 5 * (1 + effect) + 2 * NUM_WISHES
 
     def action_universe(self) -> tuple[Action, ...]:
-        """Every action of this configuration, in a fixed order (hints only with ``table_talk``)."""
-        universe: list[Action] = [STARTS[ECOLE], STARTS[CAFE], *WISH_CARDS[1:], *CHARACTER_CARDS]
-        universe += [DIE_ROLLS[c] for c in DIE_FACES]
-        universe += [*EVENTS, DRAW]
-        universe += [MOVES[c][z] for c in CHARACTERS for z in LOCATIONS if not (c == CHAT and z == PLACE)]
-        universe += [BOARDS[c] for c in CHARACTERS if c != CHAT]
-        universe += [*DRIVES, *PLAYS, *TARGETS]
-        universe += [SENDS[c][z] for c in CHARACTERS for z in LOCATIONS if not (c == CHAT and z == PLACE)]
-        universe += [*DISCARDS[1:], KEEP]
-        if self.options.privileges == "hint":
-            universe += [HINTS[c][z] for c in CHARACTERS for z in ZONES]
-        if self.options.privileges == "cards":
-            universe += [*NAMES[1:], *(CALLS[c][z] for c in CHARACTERS for z in ZONES), *SOUNDS, *MIMES]
-            universe += [*REACHES, *REACH_PLAYERS[: self.num_players], *KNOCKS, STAND, SIT]
-            universe += GLARES[: self.num_players]
-        if self.options.lay_wishes == "choice":
-            universe += LAYS[1:]
-        if self.options.policier_veto:
-            universe += [VETO, ALLOW]
-        universe.append(END)
-        return tuple(universe)
+        """Every action of this configuration, in the declared order (:data:`NOTATION`)."""
+        return NOTATION.universe(self)
 
     def new_game(self, seed: int | None = None) -> PassanteState:
         return PassanteState(self, seed)
@@ -926,128 +944,27 @@ class PassanteGame(Game):
         return _WORDS("player", n=player + 1)
 
     def parse_action(self, text: str) -> Action:
-        verb, args = split_notation(
-            text,
-            (
-                "start",
-                "wish",
-                "card",
-                "die",
-                "event",
-                "draw",
-                "move",
-                "board",
-                "drive",
-                "play",
-                "target",
-                "send",
-                "discard",
-                "keep",
-                "hint",
-                "name",
-                "call",
-                "meow",
-                "hiss",
-                "purr",
-                "mime",
-                "reach",
-                "knock",
-                "stand",
-                "sit",
-                "glare",
-                "lay",
-                "veto",
-                "allow",
-                "end",
-            ),
-        )
-        arity = {
-            "draw": 0,
-            "keep": 0,
-            "end": 0,
-            "veto": 0,
-            "allow": 0,
-            "meow": 0,
-            "hiss": 0,
-            "purr": 0,
-            "stand": 0,
-            "sit": 0,
-            "move": 2,
-            "send": 2,
-            "hint": 2,
-            "call": 2,
-        }.get(verb, 1)
-        if len(args) != arity:
-            example = {
-                0: verb,
-                1: f"{verb} {'12' if verb in ('wish', 'discard', 'lay', 'name') else '2' if verb == 'glare' else 'cafe' if verb in ('start', 'drive', 'knock') else 'chat'}",
-                2: f"{verb} poete parc",
-            }[arity]
-            raise IllegalAction("notation", f"{verb!r} takes {arity} argument(s), e.g. {example!r}")
-        try:
-            if arity == 0:
-                return {
-                    "draw": DRAW,
-                    "keep": KEEP,
-                    "end": END,
-                    "veto": VETO,
-                    "allow": ALLOW,
-                    "meow": SOUNDS[0],
-                    "hiss": SOUNDS[1],
-                    "purr": SOUNDS[2],
-                    "stand": STAND,
-                    "sit": SIT,
-                }[verb]
-            if verb in ("wish", "discard", "lay", "name"):
-                w = parse_int(args[0], "wish number", 1, NUM_WISHES)
-                return {"wish": WISH_CARDS, "discard": DISCARDS, "lay": LAYS, "name": NAMES}[verb][w]
-            if verb == "glare" or (verb == "reach" and args[0][:1].isdigit()):
-                q = parse_int(args[0], "player number", 1, self.num_players) - 1
-                return GLARES[q] if verb == "glare" else REACH_PLAYERS[q]
-            if verb == "knock":
-                return KNOCKS[location_of(args[0])]
-            if verb == "start":
-                z = location_of(args[0])
-                if z not in STARTS:
-                    raise IllegalAction("notation", "the Passante starts at 'ecole' or 'cafe'")
-                return STARTS[z]
-            if verb == "drive":
-                return DRIVES[location_of(args[0])]
-            c = piece_of(args[0])
-            if c == OMNIBUS:
-                raise IllegalAction(
-                    "notation", "the Omnibus is no character: move it with 'board X' and 'drive Z'"
-                )
-            if arity == 2:
-                z = location_of(args[1])
-                return {"move": MOVES, "send": SENDS, "hint": HINTS, "call": CALLS}[verb][c][z]
-            table = {
-                "card": CHARACTER_CARDS,
-                "die": DIE_ROLLS,
-                "event": EVENTS,
-                "board": BOARDS,
-                "play": PLAYS,
-                "target": TARGETS,
-                "mime": MIMES,
-                "reach": REACHES,
-            }[verb]
-            return table[c]
-        except ValueError as exc:
-            if isinstance(exc, IllegalAction):
-                raise
-            raise IllegalAction("notation", str(exc)) from None
-
-    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
-        from gamelib.passante.draw import draw_state
-
-        assert isinstance(state, PassanteState)
-        return draw_state(state, ax=ax, perspective=perspective)
+        return NOTATION.parse(text, self)
 
 
 class PassanteState(State):
     """A position of A Une Passante.  See the module docstring for the turn structure."""
 
     game: PassanteGame
+    fields: ClassVar[StateFields] = StateFields(
+        key="""phase pos bus hearts char_hand char_deck char_under char_out wish_deck fulfilled hands
+            discards pending turn_player played turns rounds moved moves fresh hinted boarding hints
+            signals passante pdir arrivals last_turn ended eff actor src eff_left eff_queue eff_count
+            eff_return drew veto_used vetoed proposed vetoer""",
+        private="wish_deck hands discards",
+        lists="pos hearts char_hand hands fulfilled discards",
+        config="auto_lay",
+        derived="secrets laid_log said",
+    )
+    """The position (``key``; the private wish deck, hands and discards are seen by everyone as
+    their sizes: ``_summary``).  ``secrets``, ``laid_log`` and ``said`` are derived from the
+    history (core's ``history``), logged as its steps are applied: not part of the position, and
+    an edit of the key fields leaves them (``invalidate``)."""
 
     def __init__(self, game: PassanteGame, seed: int | None) -> None:
         super().__init__(game, seed)
@@ -1162,7 +1079,8 @@ class PassanteState(State):
         seat = self.check_player(player)
         if not _in_range(char, 8):
             raise ValueError(f"char must be a character index 0..7, got {char!r}")
-        return self._may_move(seat, char)  # type: ignore[arg-type]
+        assert seat is not None
+        return self._may_move(seat, char)
 
     def _may_move(self, player: int, char: int) -> bool:
         # a character wearing several hearts may be moved by each of their owners
@@ -1367,9 +1285,6 @@ class PassanteState(State):
 
     # ------------------------------------------------------------------ errors
     def _explain_illegal(self, action: Action) -> IllegalAction:
-        bad = _bad_field(action)
-        if bad:
-            return IllegalAction("notation", f"{type(action).__name__}: {bad}", action)
         who = self.current_player
         phase_name = "wish draw" if self.pending else PHASE_NAMES[self.phase]
         chance_kinds = (WishCard, CharacterCard, DieRoll, RoundEvent)
@@ -1620,7 +1535,8 @@ class PassanteState(State):
         if kind in _TURN_ACTIONS:
             self.fresh = False  # with draw_first, a character card is drawn first thing or not at all
         if self.pending:
-            self._deal_wish(action.wish)  # type: ignore[attr-defined]
+            assert isinstance(action, WishCard)
+            self._deal_wish(action.wish)
         else:
             _DISPATCH[kind](self, action)
         if self.auto_lay:
@@ -1971,65 +1887,6 @@ class PassanteState(State):
     def returns(self) -> list[float]:
         return [float(self.score())] * self.game.num_players
 
-    def _clone(self) -> PassanteState:
-        c = PassanteState.__new__(PassanteState)
-        c.__dict__.update(self.__dict__)
-        c.pos = list(self.pos)
-        c.hearts = list(self.hearts)
-        c.char_hand = list(self.char_hand)
-        c.hands = list(self.hands)
-        c.fulfilled = list(self.fulfilled)
-        c.discards = list(self.discards)
-        return c
-
-    def _public_key(self) -> tuple[Any, ...]:
-        return (
-            self.phase,
-            tuple(self.pos),
-            self.bus,
-            tuple(self.hearts),
-            tuple(self.char_hand),
-            self.char_deck,
-            self.char_under,
-            self.char_out,
-            self.wish_deck.bit_count(),
-            tuple(self.fulfilled),
-            tuple(len(h) for h in self.hands),
-            tuple(len(d) for d in self.discards),
-            self.pending,
-            self.turn_player,
-            self.played,
-            self.turns,
-            self.rounds,
-            self.moved,
-            self.moves,
-            self.fresh,
-            self.hinted,
-            self.boarding,
-            self.hints,
-            self.signals,
-            self.passante,
-            self.pdir,
-            self.arrivals,
-            self.last_turn,
-            self.ended,
-            self.eff,
-            self.actor,
-            self.src,
-            self.eff_left,
-            self.eff_queue,
-            self.eff_count,
-            self.eff_return,
-            self.drew,
-            self.veto_used,
-            self.vetoed,
-            str(self.proposed) if self.proposed is not None else "",
-            self.vetoer,
-        )
-
-    def key(self) -> tuple[Any, ...]:
-        return (*self._public_key(), self.wish_deck, tuple(self.hands), tuple(self.discards))
-
     # ------------------------------------------------------------------ hidden information
     def _observation(self, player: int | None) -> PassanteObservation:
         """What ``player`` sees: the board, every public card, and their own wishes only (1..38)."""
@@ -2037,7 +1894,7 @@ class PassanteState(State):
         return PassanteObservation(
             player=player,
             current_player=self.current_player,
-            public=self._public_key(),
+            public=self.fields.public_key(self, _summary),
             hands=tuple(h if see_all or p == player else None for p, h in enumerate(self.hands)),
             discards=tuple(d if see_all or p == player else None for p, d in enumerate(self.discards)),
         )
@@ -2052,20 +1909,6 @@ class PassanteState(State):
             for i, seat in self.secrets
             if seat != player
         }
-
-    def _observation_tensor(self, player: int) -> list[float]:
-        """``observation(player)`` as ``319 + 73 * n`` floats in [0, 1]: the pieces of
-        ``gamelib.passante.encoding`` (the others' hands and Poète discards stay hidden unless the
-        ``open_hands`` option shows them)."""
-        from gamelib.passante.encoding import observation_tensor
-
-        return observation_tensor(self, player)
-
-    def _determinize(self, player: int, rng: random.Random) -> PassanteState:
-        """A real game ``player`` cannot tell apart from this one (:func:`.analysis.determinize`)."""
-        from gamelib.passante.analysis import determinize
-
-        return determinize(self, player, rng)
 
     # ------------------------------------------------------------------ text
     def __str__(self) -> str:

@@ -810,7 +810,9 @@ def test_notation_round_trip(text: str) -> None:
         ("move chat lune", "unknown location"),
         ("wish 39", "between 1 and 38"),
         ("move omnibus parc", "no character"),
-        ("end now", "takes 0"),
+        ("end now", "takes no argument"),
+        ("reach 4", "player number must be between 1 and 3"),
+        ("reach chien", "unknown piece"),
     ],
 )
 def test_bad_notation(text: str, message: str) -> None:
