@@ -71,13 +71,13 @@ from typing import Any
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import InformationState
+from gamelib.fugitive.board import PUBLISHED
 from gamelib.fugitive.rules import (
     DEAL,
     DETECTIVE,
     F_SPRINT,
     FUGITIVE,
     LAST,
-    PUBLISHED,
     SETUP,
     STEP_LIMIT,
     Add,

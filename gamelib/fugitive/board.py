@@ -1,42 +1,137 @@
-"""Fugitive's boards as networkx graphs: the hideout sequence on the table and the step graph 0..42.
+"""Fugitive's static board: the deck (cards 0..42, its three draw piles) and the step graph.
 
-Two graphs describe the game:
-
+* The deck: :class:`Layout` gives the card numbers of one deck size (the escape card, the three
+  draw piles, the setup deal); :func:`layout_for` builds it for the published 42 or a smaller deck
+  (option ``escape_card``, 7..42), and cards are int bitmasks (:func:`mask_of`, :func:`cards_of`).
 * :func:`step_graph` is the static topology: which number may follow which.  A normal move goes
   at most 3 higher than the previous hideout; a longer jump needs sprint cards worth the excess
   in footprints (odd cards 1, even cards 2).  It is built once per bound and deck size
-  (``functools.cache``) and the published graph's adjacency is also exposed as plain tuples
-  (:data:`NORMAL_SUCCESSORS`, :data:`MIN_HIDEOUTS_FROM_START`...) so that hot code never touches
-  a graph.  Every static helper takes ``last``, the escape card of the deck (option
-  ``escape_card``, 7..42; default the published 42), so that a small game has its own board
-  0..last and its errors name its own range.
-* :func:`hideout_graph` is the table of one position as a path graph, node ``i`` being the
-  ``i``-th card from the start card 0, seen from a perspective: values the viewer cannot see are
-  ``None``.  It is what :mod:`gamelib.fugitive.draw` draws, so the drawing can only show what
-  the viewer is allowed to know.  It is built per call (a table has at most 43 cards); nothing
-  in the rules engine depends on it.
+  (``functools.cache``).  Every static helper takes ``last``, the escape card of the deck
+  (default the published 42), so that a small game has its own board 0..last and its errors
+  name its own range.
+
+The table of one position as a graph, seen from a seat, is
+:func:`gamelib.fugitive.analysis.hideout_graph`.  This module imports no other module of the game.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
+from typing import Any
 
 import networkx as nx
 
-from gamelib.fugitive.rules import (
-    DETECTIVE,
-    F_SPRINT,
-    FUGITIVE,
-    LAST,
-    MIN_ESCAPE_CARD,
-    STEP_LIMIT,
-    footprints,
-    layout_for,
-)
+LAST = 42
+"""The escape card: laying it ends the fugitive's run."""
+MANHUNT_THRESHOLD = 29
+"""A manhunt follows card 42 only if the highest revealed hideout is at most this."""
+DECK_RANGES = ((4, 14), (15, 28), (29, 41))
+"""The three hideout decks, by card range (decks are numbered 1-3 in notation)."""
+START_HAND = (1, 2, 3, LAST)
+SETUP_DEALS = (0, 0, 0, 1, 1)
+"""The fugitive's setup draws: 3 from the first deck, 2 from the second."""
+STEP_LIMIT = 3
 
-if TYPE_CHECKING:
-    from gamelib.fugitive.rules import FugitiveState
+
+def footprints(card: int) -> int:
+    """A card's sprint value: 1 for odd numbers, 2 for even numbers."""
+    return 2 if card % 2 == 0 else 1
+
+
+def deck_of(card: int) -> int:
+    """The published deck index (0, 1, 2) a card 4..41 comes from; -1 for 0-3 and 42."""
+    return PUBLISHED.deck_of(card)
+
+
+def mask_of(cards: Any) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bitmask, in increasing order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def footprints_of_mask(mask: int) -> int:
+    # odd cards give 1, even cards give 2: every card counts once, even ones once more
+    return mask.bit_count() + (mask & _EVENS).bit_count()
+
+
+_EVENS = int("01" * 32, 2)  # bits 0, 2, 4, ... 62: every even card of any deck size
+
+MIN_ESCAPE_CARD = 7
+"""The smallest deck that keeps every mechanic: one card per draw pile between 3 and the escape card."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The card numbers of one deck size: the escape card, the three draw piles, the setup deal.
+
+    The published game is ``layout_for(42)``.  Smaller decks (option ``escape_card``) scale the
+    published proportions so that solvers can enumerate the whole game (docs/rules/fugitive.md).
+    """
+
+    last: int
+    """The escape card (42 in the published game)."""
+    deck_ranges: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
+    """The three draw piles as inclusive card ranges, numbered 1-3 in notation."""
+    setup_deals: tuple[int, ...]
+    """The fugitive's setup draws, as deck indices (published: 3 from deck 1, 2 from deck 2)."""
+    manhunt_threshold: int
+    """A manhunt follows the escape card only if the highest revealed hideout is at most this."""
+
+    @property
+    def start_hand(self) -> tuple[int, ...]:
+        return (1, 2, 3, self.last)
+
+    @functools.cached_property
+    def deck_masks(self) -> tuple[int, ...]:
+        return tuple(mask_of(range(lo, hi + 1)) for lo, hi in self.deck_ranges)
+
+    def deck_of(self, card: int) -> int:
+        """The deck index (0, 1, 2) a card comes from; -1 for 0-3 and the escape card."""
+        for i, (lo, hi) in enumerate(self.deck_ranges):
+            if lo <= card <= hi:
+                return i
+        return -1
+
+
+@functools.lru_cache(maxsize=64)
+def layout_for(escape_card: int) -> Layout:
+    """The layout of a deck whose escape card is ``escape_card`` (7..42).
+
+    The published deck splits the 38 cards 4..41 at 15 and 29 (11/38 and 25/38 of the way), deals
+    the fugitive 3 cards of deck 1 and 2 of deck 2, and starts a manhunt up to 29, the first card
+    of deck 3.  A smaller deck keeps those fractions, rounded half up.
+    """
+    if isinstance(escape_card, bool) or not isinstance(escape_card, int):
+        raise ValueError(f"option 'escape_card' must be an int, got {escape_card!r}")
+    if not MIN_ESCAPE_CARD <= escape_card <= LAST:
+        raise ValueError(
+            f"option 'escape_card' must be between {MIN_ESCAPE_CARD} and {LAST}, got {escape_card}"
+        )
+    middle = escape_card - 4  # the cards 4..escape_card-1 of the three decks
+
+    def scaled(numerator: int) -> int:
+        return (2 * middle * numerator + 38) // 76  # middle * numerator / 38, rounded half up
+
+    first, second = 4 + scaled(11), 4 + scaled(25)
+    ranges = ((4, first - 1), (first, second - 1), (second, escape_card - 1))
+    setup = (0,) * min(scaled(3), first - 4) + (1,) * min(scaled(2), second - first)
+    return Layout(escape_card, ranges, setup, second)
+
+
+PUBLISHED = layout_for(LAST)
+
 
 NUMBERS = tuple(range(LAST + 1))
 """The card numbers 0..42: the nodes of the published step graph (``range(last + 1)`` in general)."""
@@ -69,17 +164,6 @@ def _check_int(value: object, name: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ValueError(f"{name} must be between {low} and {high}, got {value}")
     return value
-
-
-def check_perspective(perspective: object) -> int | None:
-    """``None`` (omniscient), 0 (fugitive) or 1 (detective); anything else is a ValueError."""
-    if perspective is None:
-        return None
-    if type(perspective) is not int or perspective not in (FUGITIVE, DETECTIVE):
-        raise ValueError(
-            f"perspective must be None (omniscient), 0 (fugitive) or 1 (detective), got {perspective!r}"
-        )
-    return perspective
 
 
 # ---------------------------------------------------------------------------- the step graph
@@ -115,31 +199,6 @@ def _step_graph(max_sprint: int, last: int) -> nx.DiGraph:
 @functools.cache
 def _distances_from(start: int, max_sprint: int, last: int = LAST) -> dict[int, int]:
     return dict(nx.single_source_shortest_path_length(_step_graph(max_sprint, last), start))
-
-
-def _successor_tuples() -> tuple[tuple[int, ...], ...]:
-    graph = step_graph(0)
-    return tuple(tuple(sorted(graph.successors(n))) for n in NUMBERS)
-
-
-def _predecessor_tuples() -> tuple[tuple[int, ...], ...]:
-    graph = step_graph(0)
-    return tuple(tuple(sorted(graph.predecessors(n))) for n in NUMBERS)
-
-
-NORMAL_SUCCESSORS: tuple[tuple[int, ...], ...] = _successor_tuples()
-"""``NORMAL_SUCCESSORS[a]``: the numbers a normal move (no sprint) can lay after ``a``."""
-
-NORMAL_PREDECESSORS: tuple[tuple[int, ...], ...] = _predecessor_tuples()
-"""``NORMAL_PREDECESSORS[b]``: the numbers ``b`` can follow by a normal move."""
-
-MIN_HIDEOUTS_FROM_START: tuple[int, ...] = tuple(_distances_from(0, 0)[n] for n in NUMBERS)
-"""Fewest hideouts laid to reach each number from card 0 without sprinting (42 needs 14)."""
-
-MIN_HIDEOUTS_TO_ESCAPE: tuple[int, ...] = tuple(
-    nx.shortest_path_length(step_graph(0), n, LAST) for n in NUMBERS
-)
-"""Fewest hideouts (42 included) from each number to the escape card, without sprinting."""
 
 
 def sprint_needed(from_card: int, to_card: int, last: int = LAST) -> int:
@@ -186,97 +245,3 @@ def shortest_route(target: int, start: int = 0, max_sprint: int = 0, last: int =
     """One fewest-hideouts route from ``start`` to ``target`` (both included), as card numbers."""
     min_hideouts_to(target, start, max_sprint, last)  # validates the arguments
     return tuple(nx.shortest_path(_step_graph(max_sprint, last), start, target))
-
-
-# ---------------------------------------------------------------------------- the hideout graph
-def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.DiGraph:
-    """The hideout sequence of ``state`` as a path graph, seen from ``perspective``.
-
-    ``perspective``: ``None`` sees everything, 0 (the fugitive) everything on the table, 1 (the
-    detective) only face-up cards, as in :meth:`FugitiveState.observation`.
-
-    Node ``i`` (0 = the start card) has:
-
-    * ``card``: the number, or ``None`` if face down and hidden from the viewer;
-    * ``revealed``: face up (the start card, cards found by the detective, and the escape card);
-    * ``sprint_count`` (public) and ``sprint_cards`` (tuple, or ``None`` when hidden);
-    * ``footprints``: their total sprint value, or ``None`` when hidden;
-      ``footprints_range``: what the viewer knows of it, ``(count, 2 * count)`` when hidden;
-    * ``max_reach``: the highest number this hideout could be, counted from the previous card
-      (``previous + 3 + footprints``), or ``None`` if the viewer cannot tell;
-    * ``low`` / ``high``: bounds on the number deduced from the step limits alone (equal to
-      ``card`` when known): what any viewer can infer from the visible cards and sprint counts
-      (a face-down card lies in 1..last-1, ``last`` being the state's escape card);
-    * ``pending``: the hideout whose sprint cards are still being laid (its limit is not final).
-
-    Edge ``i -> i + 1`` has ``step`` (the difference, ``None`` if unknown) and ``sprint_needed``
-    (footprints that step required, ``None`` if unknown).
-    """
-    perspective = check_perspective(perspective)
-    see_all = perspective != DETECTIVE
-    n = len(state.hideouts)
-    last_pending = state.phase == F_SPRINT
-    last = state.last  # the escape card of this game's deck (42 published)
-    graph = nx.DiGraph(perspective=perspective, phase=state.phase, round=state.round, last=last)
-
-    cards: list[int | None] = []
-    fp_low: list[int] = []
-    fp_high: list[int] = []
-    for i, (card, revealed, sprints) in enumerate(
-        zip(state.hideouts, state.revealed, state.sprints, strict=True)
-    ):
-        visible = revealed or see_all
-        stack_visible = see_all or state.sprints_shown(i)  # option escape_sprints="hidden"
-        known_fp = sum(footprints(c) for c in sprints) if stack_visible else None
-        cards.append(card if visible else None)
-        fp_low.append(known_fp if known_fp is not None else len(sprints))
-        fp_high.append(known_fp if known_fp is not None else 2 * len(sprints))
-        graph.add_node(
-            i,
-            card=card if visible else None,
-            revealed=revealed,
-            sprint_count=len(sprints),
-            sprint_cards=tuple(sprints) if stack_visible else None,
-            footprints=known_fp,
-            footprints_range=(fp_low[i], fp_high[i]),
-            pending=last_pending and i == n - 1,
-        )
-
-    # Interval bounds: increasing numbers, each at most previous + 3 + footprints (unbounded
-    # while its sprint cards are still being laid), the start card 0, hidden cards <= last - 1.
-    max_step = [
-        last if (last_pending and i == n - 1) or i == 0 else STEP_LIMIT + fp_high[i] for i in range(n)
-    ]
-    low = [0] * n
-    high = [last] * n
-    for i in range(n):
-        known = cards[i]
-        lo, hi = (1, last - 1) if known is None else (known, known)
-        if i > 0:
-            lo = max(lo, low[i - 1] + 1)
-            hi = min(hi, high[i - 1] + max_step[i])
-        low[i], high[i] = lo, hi
-    for i in range(n - 2, -1, -1):
-        high[i] = min(high[i], high[i + 1] - 1)
-        low[i] = max(low[i], low[i + 1] - max_step[i + 1])
-
-    for i in range(n):
-        value = cards[i]
-        previous: int | None = cards[i - 1] if i > 0 else None
-        graph.nodes[i]["low"] = low[i]
-        graph.nodes[i]["high"] = high[i]
-        known_fp = graph.nodes[i]["footprints"]
-        graph.nodes[i]["max_reach"] = (
-            min(last, previous + STEP_LIMIT + known_fp)
-            if previous is not None and known_fp is not None
-            else None
-        )
-        if i > 0:
-            step = value - previous if value is not None and previous is not None else None
-            graph.add_edge(
-                i - 1,
-                i,
-                step=step,
-                sprint_needed=max(0, step - STEP_LIMIT) if step is not None else None,
-            )
-    return graph

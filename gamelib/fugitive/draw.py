@@ -39,7 +39,8 @@ from matplotlib.transforms import Affine2D
 
 from gamelib.core.drawing import FontStyle, LabelCollection, glyph_ink
 from gamelib.core.i18n import Wording, using_language
-from gamelib.fugitive.board import check_last, check_perspective, hideout_graph
+from gamelib.fugitive.analysis import check_perspective, hideout_graph
+from gamelib.fugitive.board import check_last
 from gamelib.fugitive.rules import (
     D_DRAW,
     D_GUESS,

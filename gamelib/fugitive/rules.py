@@ -20,257 +20,142 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from gamelib.core.errors import IllegalAction
-from gamelib.core.game import (
-    CHANCE,
-    TERMINAL,
-    Action,
-    Game,
-    GameInfo,
-    State,
-    parse_int,
-    split_notation,
-)
+from gamelib.core.fields import StateFields
+from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from gamelib.core.i18n import Wording
+from gamelib.core.notation import Int, Notation, notation, spec_of
+from gamelib.fugitive.board import (
+    LAST,
+    STEP_LIMIT,
+    Layout,
+    cards_of,
+    footprints,
+    footprints_of_mask,
+    layout_for,
+    mask_of,
+)
 
 _WORDS = Wording("gamelib.fugitive")
 """Player names in the language in force (``gamelib.set_language``)."""
 
-if TYPE_CHECKING:
-    import random
-
-    from matplotlib.figure import Figure
-
 FUGITIVE, DETECTIVE = 0, 1
 PLAYER_NAMES = ("fugitive", "detective")
-LAST = 42
-"""The escape card: laying it ends the fugitive's run."""
-MANHUNT_THRESHOLD = 29
-"""A manhunt follows card 42 only if the highest revealed hideout is at most this."""
-DECK_RANGES = ((4, 14), (15, 28), (29, 41))
-"""The three hideout decks, by card range (decks are numbered 1-3 in notation)."""
-START_HAND = (1, 2, 3, LAST)
-SETUP_DEALS = (0, 0, 0, 1, 1)
-"""The fugitive's setup draws: 3 from the first deck, 2 from the second."""
-STEP_LIMIT = 3
+N = TypeVar("N", bound=Action)
 
 
-def footprints(card: int) -> int:
-    """A card's sprint value: 1 for odd numbers, 2 for even numbers."""
-    return 2 if card % 2 == 0 else 1
+def _last(game: FugitiveGame) -> int:
+    return game.layout.last
 
 
-def deck_of(card: int) -> int:
-    """The published deck index (0, 1, 2) a card 4..41 comes from; -1 for 0-3 and 42."""
-    return PUBLISHED.deck_of(card)
-
-
-def mask_of(cards: Any) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
-def cards_of(mask: int) -> list[int]:
-    """The cards of a bitmask, in increasing order."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _footprints_of_mask(mask: int) -> int:
-    # odd cards give 1, even cards give 2: every card counts once, even ones once more
-    return mask.bit_count() + (mask & _EVENS).bit_count()
-
-
-_EVENS = int("01" * 32, 2)  # bits 0, 2, 4, ... 62: every even card of any deck size
-
-MIN_ESCAPE_CARD = 7
-"""The smallest deck that keeps every mechanic: one card per draw pile between 3 and the escape card."""
-
-
-@dataclass(frozen=True)
-class Layout:
-    """The card numbers of one deck size: the escape card, the three draw piles, the setup deal.
-
-    The published game is ``layout_for(42)``.  Smaller decks (option ``escape_card``) scale the
-    published proportions so that solvers can enumerate the whole game (docs/rules/fugitive.md).
-    """
-
-    last: int
-    """The escape card (42 in the published game)."""
-    deck_ranges: tuple[tuple[int, int], tuple[int, int], tuple[int, int]]
-    """The three draw piles as inclusive card ranges, numbered 1-3 in notation."""
-    setup_deals: tuple[int, ...]
-    """The fugitive's setup draws, as deck indices (published: 3 from deck 1, 2 from deck 2)."""
-    manhunt_threshold: int
-    """A manhunt follows the escape card only if the highest revealed hideout is at most this."""
-
-    @property
-    def start_hand(self) -> tuple[int, ...]:
-        return (1, 2, 3, self.last)
-
-    @functools.cached_property
-    def deck_masks(self) -> tuple[int, ...]:
-        return tuple(mask_of(range(lo, hi + 1)) for lo, hi in self.deck_ranges)
-
-    def deck_of(self, card: int) -> int:
-        """The deck index (0, 1, 2) a card comes from; -1 for 0-3 and the escape card."""
-        for i, (lo, hi) in enumerate(self.deck_ranges):
-            if lo <= card <= hi:
-                return i
-        return -1
-
-
-@functools.lru_cache(maxsize=64)
-def layout_for(escape_card: int) -> Layout:
-    """The layout of a deck whose escape card is ``escape_card`` (7..42).
-
-    The published deck splits the 38 cards 4..41 at 15 and 29 (11/38 and 25/38 of the way), deals
-    the fugitive 3 cards of deck 1 and 2 of deck 2, and starts a manhunt up to 29, the first card
-    of deck 3.  A smaller deck keeps those fractions, rounded half up.
-    """
-    if isinstance(escape_card, bool) or not isinstance(escape_card, int):
-        raise ValueError(f"option 'escape_card' must be an int, got {escape_card!r}")
-    if not MIN_ESCAPE_CARD <= escape_card <= LAST:
-        raise ValueError(
-            f"option 'escape_card' must be between {MIN_ESCAPE_CARD} and {LAST}, got {escape_card}"
-        )
-    middle = escape_card - 4  # the cards 4..escape_card-1 of the three decks
-
-    def scaled(numerator: int) -> int:
-        return (2 * middle * numerator + 38) // 76  # middle * numerator / 38, rounded half up
-
-    first, second = 4 + scaled(11), 4 + scaled(25)
-    ranges = ((4, first - 1), (first, second - 1), (second, escape_card - 1))
-    setup = (0,) * min(scaled(3), first - 4) + (1,) * min(scaled(2), second - first)
-    return Layout(escape_card, ranges, setup, second)
-
-
-PUBLISHED = layout_for(LAST)
+def _below_last(game: FugitiveGame) -> int:
+    return game.layout.last - 1
 
 
 # ---------------------------------------------------------------------------- actions
+@notation("draw", Int("deck", 1, 3, shift=1))
 @dataclass(frozen=True, slots=True)
 class Draw(Action):
     """Choose a deck (0-based inside, 1-3 in notation) to draw from."""
 
     deck: int
 
-    def __str__(self) -> str:
-        return f"draw {self.deck + 1}"
 
-
+@notation("deal", Int("card", 4, _below_last, limit=LAST - 1))
 @dataclass(frozen=True, slots=True)
 class Deal(Action):
     """Chance outcome: the card that comes off the chosen deck."""
 
     card: int
 
-    def __str__(self) -> str:
-        return f"deal {self.card}"
 
-
+@notation("hide", Int("card", 1, _last, limit=LAST))
 @dataclass(frozen=True, slots=True)
 class Hide(Action):
     """The fugitive lays ``card`` face down as the next hideout."""
 
     card: int
 
-    def __str__(self) -> str:
-        return f"hide {self.card}"
 
-
+@notation("sprint", Int("card", 1, _last, limit=LAST))
 @dataclass(frozen=True, slots=True)
 class Sprint(Action):
-    """The fugitive slips ``card`` under the new hideout as a sprint card."""
+    """The fugitive slips ``card`` under the new hideout as a sprint card (never the escape card:
+    ``sprint 42`` reads, and the rules say why it is refused)."""
 
     card: int
 
-    def __str__(self) -> str:
-        return f"sprint {self.card}"
 
-
+@notation("done")
 @dataclass(frozen=True, slots=True)
 class Done(Action):
     """The fugitive has laid all the sprint cards for this hideout."""
 
-    def __str__(self) -> str:
-        return "done"
 
-
+@notation("pass")
 @dataclass(frozen=True, slots=True)
 class Pass(Action):
     """The fugitive lays no (more) hideout this turn."""
 
-    def __str__(self) -> str:
-        return "pass"
 
-
+@notation("guess", Int("number", 1, _below_last, what="number named", limit=LAST - 1))
 @dataclass(frozen=True, slots=True)
 class Guess(Action):
     """The detective names one number (single guess, or one step of a manhunt)."""
 
     number: int
 
-    def __str__(self) -> str:
-        return f"guess {self.number}"
 
-
+@notation("add", Int("number", 1, _below_last, what="number named", limit=LAST - 1))
 @dataclass(frozen=True, slots=True)
 class Add(Action):
     """The detective adds a number to a series guess."""
 
     number: int
 
-    def __str__(self) -> str:
-        return f"add {self.number}"
 
-
-@dataclass(frozen=True, slots=True)
-class Manhunt(Action):
-    """The detective launches the manhunt (after the escape card, option ``manhunt="choice"``)."""
-
-    def __str__(self) -> str:
-        return "manhunt"
-
-
+@notation("reveal")
 @dataclass(frozen=True, slots=True)
 class Reveal(Action):
     """The detective checks the series: all numbers hit, or nothing happens."""
 
-    def __str__(self) -> str:
-        return "reveal"
+
+@notation("manhunt")
+@dataclass(frozen=True, slots=True)
+class Manhunt(Action):
+    """The detective launches the manhunt (after the escape card, option ``manhunt="choice"``)."""
+
+
+FugitiveAction = Draw | Deal | Hide | Sprint | Done | Pass | Guess | Add | Reveal | Manhunt
+"""Every Fugitive action (``_apply`` matches on it)."""
+
+NOTATION = Notation(Draw, Deal, Hide, Sprint, Done, Pass, Guess, Add, Reveal, Manhunt)
+"""Fugitive's actions in universe order: an action's index is its integer id (``manhunt``, added
+with rules version 2, comes last so the older ids keep their meaning)."""
+
+
+def _by_number(cls: type[N]) -> tuple[N, ...]:
+    """The interned actions of ``cls`` at the index of their number (card or number named): the
+    slots below the lowest number hold ``None`` and are never read."""
+    actions = NOTATION.every(cls)
+    lowest: int = getattr(actions[0], spec_of(cls).args[0].field)
+    padded: tuple[Any, ...] = (None,) * lowest + actions
+    return padded
 
 
 # Actions are interned: legal_actions returns shared objects, so membership tests hit identity.
-DRAWS = tuple(Draw(d) for d in range(3))
-DEALS = tuple(Deal(c) for c in range(43))
-HIDES = tuple(Hide(c) for c in range(43))
-SPRINTS = tuple(Sprint(c) for c in range(43))
-GUESSES = tuple(Guess(n) for n in range(43))
-ADDS = tuple(Add(n) for n in range(43))
-DONE, PASS, REVEAL, MANHUNT_CALL = Done(), Pass(), Reveal(), Manhunt()
-_UNIVERSE: tuple[Action, ...] = (
-    *DRAWS,
-    *DEALS[4:42],
-    *HIDES[1:43],
-    *SPRINTS[1:42],
-    DONE,
-    PASS,
-    *GUESSES[1:42],
-    *ADDS[1:42],
-    REVEAL,
-    MANHUNT_CALL,
-)
-"""Every Fugitive action in a fixed order: its index is the action's integer id (``manhunt``, added
-with rules version 2, comes last so the older ids keep their meaning)."""
+DRAWS: tuple[Draw, ...] = NOTATION.every(Draw)
+DEALS = _by_number(Deal)
+HIDES = _by_number(Hide)
+SPRINTS = _by_number(Sprint)
+GUESSES = _by_number(Guess)
+ADDS = _by_number(Add)
+DONE: Done = NOTATION.make(Done)
+PASS: Pass = NOTATION.make(Pass)
+REVEAL: Reveal = NOTATION.make(Reveal)
+MANHUNT_CALL: Manhunt = NOTATION.make(Manhunt)
 
 
 @functools.lru_cache(maxsize=8192)
@@ -390,6 +275,9 @@ class FugitiveGame(Game):
     legacy_defaults: ClassVar[dict[str, dict[str, Any]]] = {
         "1": {"manhunt": "immediate", "refuse_known_numbers": True},
     }
+    drawing: ClassVar[str] = "gamelib.fugitive.draw:draw_state"
+    encoder: ClassVar[str] = "gamelib.fugitive.encoding:observation_tensor"
+    determinizer: ClassVar[str] = "gamelib.fugitive.belief:determinize"
 
     layout: Layout
     """The card numbers of this configuration (``layout_for(options.escape_card)``)."""
@@ -414,42 +302,31 @@ class FugitiveGame(Game):
         return FugitiveState(self, seed)
 
     def action_universe(self) -> tuple[Action, ...]:
-        return _UNIVERSE
+        # "sprint <escape card>" reads (the rules then say why it is refused) but is never legal
+        never = SPRINTS[self.layout.last]
+        return tuple(a for a in NOTATION.universe(self) if a is not never)
 
     def player_name(self, player: int) -> str:
         """``fugitive`` / ``detective`` (``fugitif`` / ``détective`` in French)."""
         return _WORDS(f"seat_{PLAYER_NAMES[player]}")
 
     def parse_action(self, text: str) -> Action:
-        verb, args = split_notation(
-            text, ("draw", "deal", "hide", "sprint", "done", "pass", "guess", "add", "reveal", "manhunt")
-        )
-        if verb in ("done", "pass", "reveal", "manhunt"):
-            if args:
-                raise IllegalAction("notation", f"{verb!r} takes no argument, got {' '.join(args)!r}")
-            return {"done": DONE, "pass": PASS, "reveal": REVEAL, "manhunt": MANHUNT_CALL}[verb]
-        if len(args) != 1:
-            raise IllegalAction("notation", f"{verb!r} takes exactly one number, e.g. '{verb} 5'")
-        if verb == "draw":
-            return DRAWS[parse_int(args[0], "deck", 1, 3) - 1]
-        last = self.layout.last
-        if verb in ("guess", "add"):
-            n = parse_int(args[0], "number named", 1, last - 1)
-            return GUESSES[n] if verb == "guess" else ADDS[n]
-        card = parse_int(args[0], "card", 0, last)
-        return {"deal": DEALS, "hide": HIDES, "sprint": SPRINTS}[verb][card]
-
-    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
-        from gamelib.fugitive.draw import draw_state
-
-        assert isinstance(state, FugitiveState)
-        return draw_state(state, ax=ax, perspective=perspective)
+        return NOTATION.parse(text, self)
 
 
 class FugitiveState(State):
     """A position of Fugitive.  See the module docstring for the turn structure."""
 
     game: FugitiveGame
+    fields = StateFields(
+        key="phase setup_left fhand dhand decks hideouts revealed sprints first_turn placed_this_turn"
+        " deficit draw_deck draw_for draws_left series round winner ended_by escape_pending passed_draw"
+        " draw_log",
+        private="fhand dhand decks hideouts sprints",
+        config="layout last canonical refuse_known hide_escape_sprints",
+        derived="face_up",
+        lists="decks hideouts revealed sprints draw_log",
+    )
 
     def __init__(self, game: FugitiveGame, seed: int | None) -> None:
         super().__init__(game, seed)
@@ -518,10 +395,9 @@ class FugitiveState(State):
         """Cards lying face up on the table: revealed hideouts and their sprint cards."""
         return self.face_up
 
-    def refresh(self) -> None:
-        """Recompute derived fields after editing the state by hand (puzzles, tests)."""
+    def _derive(self) -> None:
+        """The derived field, recomputed after editing a state by hand (core ``invalidate()``)."""
         self.face_up = self._scan_face_up()
-        self._legal_cache = None
 
     def _scan_face_up(self) -> int:
         m = 0
@@ -543,7 +419,7 @@ class FugitiveState(State):
 
     def _spare_footprints(self, exclude: int) -> int:
         """Footprints of every hand card that could still go under the hideout being laid."""
-        return _footprints_of_mask(self.fhand & ~(1 << exclude) & ~(1 << self.last))
+        return footprints_of_mask(self.fhand & ~(1 << exclude) & ~(1 << self.last))
 
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:
@@ -604,7 +480,7 @@ class FugitiveState(State):
         for card in cards_of(hand >> (floor + 1)):
             card += floor + 1
             still_needed = self.deficit - footprints(card)
-            if still_needed <= 0 or _footprints_of_mask(hand & -(2 << card)) >= still_needed:
+            if still_needed <= 0 or footprints_of_mask(hand & -(2 << card)) >= still_needed:
                 acts.append(SPRINTS[card])
         if self.deficit <= 0:
             acts.append(DONE)
@@ -785,80 +661,79 @@ class FugitiveState(State):
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
-        if isinstance(action, Deal):  # the chance outcome of the setup or of a draw
-            card = action.card
-            if self.phase == SETUP:
-                deals = self.layout.setup_deals
-                deck = deals[len(deals) - self.setup_left]
-                self.decks[deck] &= ~(1 << card)
-                self.fhand |= 1 << card
-                self.setup_left -= 1
-                if self.setup_left == 0:
-                    self.phase = F_PLACE  # first turn: the fugitive draws nothing
-                return
-            self.decks[self.draw_deck] &= ~(1 << card)
-            if self.draw_for == FUGITIVE:
-                self.fhand |= 1 << card
-                if self.passed_draw:
-                    self.passed_draw = False
-                    self._end_fugitive_turn()
-                else:
-                    self.phase = F_PLACE
-            else:
-                self.dhand |= 1 << card
-                self.draws_left -= 1
-                self._detective_draw_or_guess()
-        elif isinstance(action, Draw):
-            self.draw_deck = action.deck
-            self.draw_for = self.current_player
-            self.draw_log.append((self.draw_for, action.deck, len(self.hideouts) - 1))
-            self.phase = DEAL
-        elif isinstance(action, Hide):
-            card = action.card
-            prev = self.hideouts[-1]
-            self.fhand &= ~(1 << card)
-            self.hideouts.append(card)
-            self.revealed.append(card == self.last)  # laid face up: the fugitive claims escape
-            self.sprints.append(())
-            self.deficit = card - prev - STEP_LIMIT
-            self.placed_this_turn += 1
-            self.phase = F_SPRINT
-        elif isinstance(action, Sprint):
-            self.fhand &= ~(1 << action.card)
-            self.sprints[-1] = self.sprints[-1] + (action.card,)
-            self.deficit -= footprints(action.card)
-        elif isinstance(action, Done):
-            self.deficit = 0
-            if self.hideouts[-1] == self.last:
-                self._escape()
-            elif self.first_turn and self.placed_this_turn < 2:
-                self.phase = F_PLACE  # a second first-turn hideout, or pass (edition 1)
-            else:
-                self._end_fugitive_turn()
-        elif isinstance(action, Pass):
-            if self.game.options.edition == 2 and not self.first_turn:
-                lowest = next((d for d in range(3) if self.decks[d]), -1)
-                if lowest >= 0:
-                    self.draw_deck, self.draw_for, self.passed_draw = lowest, FUGITIVE, True
-                    self.draw_log.append((FUGITIVE, lowest, len(self.hideouts) - 1))
-                    self.phase = DEAL
+        match action:
+            case Deal(card):  # the chance outcome of the setup or of a draw
+                if self.phase == SETUP:
+                    deals = self.layout.setup_deals
+                    deck = deals[len(deals) - self.setup_left]
+                    self.decks[deck] &= ~(1 << card)
+                    self.fhand |= 1 << card
+                    self.setup_left -= 1
+                    if self.setup_left == 0:
+                        self.phase = F_PLACE  # first turn: the fugitive draws nothing
                     return
-            self._end_fugitive_turn()
-        elif isinstance(action, Guess):
-            self._guess(action.number)
-        elif isinstance(action, Manhunt):
-            self.phase = MANHUNT
-        elif isinstance(action, Add):
-            self.series = (*self.series, action.number)
-            self.phase = D_SERIES
-        elif isinstance(action, Reveal):
-            positions = [self._hidden_position_of(n) for n in self.series]
-            if all(p >= 0 for p in positions):
-                for p in positions:
-                    self._turn_face_up(p)
-            self.series = ()
-            if not self._detective_caught():
-                self._end_detective_turn()
+                self.decks[self.draw_deck] &= ~(1 << card)
+                if self.draw_for == FUGITIVE:
+                    self.fhand |= 1 << card
+                    if self.passed_draw:
+                        self.passed_draw = False
+                        self._end_fugitive_turn()
+                    else:
+                        self.phase = F_PLACE
+                else:
+                    self.dhand |= 1 << card
+                    self.draws_left -= 1
+                    self._detective_draw_or_guess()
+            case Draw(deck):
+                self.draw_deck = deck
+                self.draw_for = self.current_player
+                self.draw_log.append((self.draw_for, deck, len(self.hideouts) - 1))
+                self.phase = DEAL
+            case Hide(card):
+                prev = self.hideouts[-1]
+                self.fhand &= ~(1 << card)
+                self.hideouts.append(card)
+                self.revealed.append(card == self.last)  # laid face up: the fugitive claims escape
+                self.sprints.append(())
+                self.deficit = card - prev - STEP_LIMIT
+                self.placed_this_turn += 1
+                self.phase = F_SPRINT
+            case Sprint(card):
+                self.fhand &= ~(1 << card)
+                self.sprints[-1] = self.sprints[-1] + (card,)
+                self.deficit -= footprints(card)
+            case Done():
+                self.deficit = 0
+                if self.hideouts[-1] == self.last:
+                    self._escape()
+                elif self.first_turn and self.placed_this_turn < 2:
+                    self.phase = F_PLACE  # a second first-turn hideout, or pass (edition 1)
+                else:
+                    self._end_fugitive_turn()
+            case Pass():
+                if self.game.options.edition == 2 and not self.first_turn:
+                    lowest = next((d for d in range(3) if self.decks[d]), -1)
+                    if lowest >= 0:
+                        self.draw_deck, self.draw_for, self.passed_draw = lowest, FUGITIVE, True
+                        self.draw_log.append((FUGITIVE, lowest, len(self.hideouts) - 1))
+                        self.phase = DEAL
+                        return
+                self._end_fugitive_turn()
+            case Guess(number):
+                self._guess(number)
+            case Manhunt():
+                self.phase = MANHUNT
+            case Add(number):
+                self.series = (*self.series, number)
+                self.phase = D_SERIES
+            case Reveal():
+                positions = [self._hidden_position_of(n) for n in self.series]
+                if all(p >= 0 for p in positions):
+                    for p in positions:
+                        self._turn_face_up(p)
+                self.series = ()
+                if not self._detective_caught():
+                    self._end_detective_turn()
 
     def _turn_face_up(self, position: int) -> None:
         """Reveal the hideout at ``position`` and the sprint cards under it (see :meth:`sprints_shown`)."""
@@ -939,48 +814,13 @@ class FugitiveState(State):
         self.escape_pending = False
         self.phase = OVER
 
-    # ------------------------------------------------------------------ results & copies
+    # ------------------------------------------------------------------ results
     def returns(self) -> list[float]:
         if self.winner == FUGITIVE:
             return [1.0, -1.0]
         if self.winner == DETECTIVE:
             return [-1.0, 1.0]
         return [0.0, 0.0]
-
-    def _clone(self) -> FugitiveState:
-        c = FugitiveState.__new__(FugitiveState)
-        c.__dict__.update(self.__dict__)
-        c.decks = list(self.decks)
-        c.hideouts = list(self.hideouts)
-        c.revealed = list(self.revealed)
-        c.sprints = list(self.sprints)
-        c.draw_log = list(self.draw_log)
-        return c
-
-    def key(self) -> tuple[Any, ...]:
-        return (
-            self.phase,
-            self.setup_left,
-            self.fhand,
-            self.dhand,
-            tuple(self.decks),
-            tuple(self.hideouts),
-            tuple(self.revealed),
-            tuple(self.sprints),
-            self.first_turn,
-            self.placed_this_turn,
-            self.deficit,
-            self.draw_deck,
-            self.draw_for,
-            self.draws_left,
-            self.series,
-            self.round,
-            self.winner,
-            self.ended_by,
-            self.escape_pending,
-            self.passed_draw,
-            tuple(self.draw_log),
-        )
 
     # ------------------------------------------------------------------ hidden information
     def _observation(self, player: int | None) -> FugitiveObservation:
@@ -1013,12 +853,6 @@ class FugitiveState(State):
             escape_pending=self.escape_pending,
         )
 
-    def _observation_tensor(self, player: int) -> list[float]:
-        """``observation(player)`` as 318 floats in [0, 1]: the pieces of ``gamelib.fugitive.encoding``."""
-        from gamelib.fugitive.encoding import observation_tensor
-
-        return observation_tensor(self, player)
-
     def _hidden_steps(self, player: int) -> dict[int, str]:
         """The steps ``player`` did not see: the other side's ``deal N`` (``deal ?``), and for the
         detective every ``hide N`` but the escape card (``hide ?``) and every ``sprint S`` (``sprint ?``)."""
@@ -1039,12 +873,6 @@ class FugitiveState(State):
             elif player == DETECTIVE and isinstance(action, Sprint):
                 hidden[index] = "sprint ?"
         return hidden
-
-    def _determinize(self, player: int, rng: random.Random) -> FugitiveState:
-        """Delegates to the belief module (exact world counting for the detective's view)."""
-        from gamelib.fugitive.analysis import determinize
-
-        return determinize(self, player, rng)
 
     def __str__(self) -> str:
         def show(i: int) -> str:

@@ -23,15 +23,14 @@ import gamelib
 from gamelib.agents import RandomAgent
 from gamelib.fugitive import analysis
 from gamelib.fugitive.analysis import Belief, belief
+from gamelib.fugitive.board import DECK_RANGES, SETUP_DEALS
 from gamelib.fugitive.rules import (
     DEAL,
-    DECK_RANGES,
     DETECTIVE,
     F_SPRINT,
     FUGITIVE,
     LAST,
     SETUP,
-    SETUP_DEALS,
     FugitiveObservation,
     FugitiveState,
     footprints,

@@ -14,14 +14,11 @@ from hypothesis import strategies as st
 
 import gamelib
 from gamelib.agents.basic import RandomAgent
+from gamelib.fugitive.analysis import hideout_graph
 from gamelib.fugitive.board import (
     MAX_SPRINT,
-    MIN_HIDEOUTS_FROM_START,
-    MIN_HIDEOUTS_TO_ESCAPE,
-    NORMAL_PREDECESSORS,
-    NORMAL_SUCCESSORS,
+    NUMBERS,
     check_last,
-    hideout_graph,
     max_sprint_for,
     min_hideouts_to,
     reachable,
@@ -40,6 +37,15 @@ from gamelib.fugitive.rules import (
     footprints,
     layout_for,
 )
+
+NORMAL_SUCCESSORS = tuple(tuple(sorted(step_graph(0).successors(n))) for n in NUMBERS)
+"""``NORMAL_SUCCESSORS[a]``: the numbers a normal move (no sprint) can lay after ``a``."""
+NORMAL_PREDECESSORS = tuple(tuple(sorted(step_graph(0).predecessors(n))) for n in NUMBERS)
+"""``NORMAL_PREDECESSORS[b]``: the numbers ``b`` can follow by a normal move."""
+MIN_HIDEOUTS_FROM_START = tuple(0 if n == 0 else min_hideouts_to(n) for n in NUMBERS)
+"""Fewest hideouts laid to reach each number from card 0 without sprinting (42 needs 14)."""
+MIN_HIDEOUTS_TO_ESCAPE = tuple(0 if n == LAST else min_hideouts_to(LAST, start=n) for n in NUMBERS)
+"""Fewest hideouts (42 included) from each number to the escape card, without sprinting."""
 
 SMALL = (7, 10, 12)
 """Escape cards of small decks (option ``escape_card``)."""

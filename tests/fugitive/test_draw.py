@@ -16,8 +16,16 @@ from matplotlib.figure import Figure
 import gamelib
 from gamelib.agents.basic import RandomAgent
 from gamelib.core.drawing import LabelCollection
+from gamelib.fugitive.board import DECK_RANGES
 from gamelib.fugitive.draw import MAX_PER_ROW, UNIT_INCHES, _row_layout, draw_belief, draw_state
-from gamelib.fugitive.rules import DECK_RANGES, DETECTIVE, FUGITIVE, MANHUNT, OVER, FugitiveState, mask_of
+from gamelib.fugitive.rules import (
+    DETECTIVE,
+    FUGITIVE,
+    MANHUNT,
+    OVER,
+    FugitiveState,
+    mask_of,
+)
 
 PERSPECTIVES = (None, FUGITIVE, DETECTIVE)
 

@@ -138,10 +138,10 @@ def test_heuristic_plays_42_when_it_can() -> None:
     assert isinstance(state, FugitiveState)
     # put the fugitive within reach of 42 by hand-editing the row (a puzzle position)
     state.hideouts[-1] = 39
-    state.refresh()
+    state.invalidate()
     state.phase = F_PLACE
     state.first_turn = False
-    state.refresh()
+    state.invalidate()
     assert "hide 42" in [str(a) for a in state.legal_actions()]
     assert str(FugitiveHeuristic().act(state, FUGITIVE, random.Random(0))) == "hide 42"
 

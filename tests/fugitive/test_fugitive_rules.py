@@ -134,7 +134,7 @@ def test_fugitive_draws_from_the_deck_of_choice_before_placing() -> None:
 def test_cannot_draw_from_an_empty_deck() -> None:
     state = after_first_round()
     state.decks[2] = 0  # empty the third deck (test set-up)
-    state.refresh()
+    state.invalidate()
     assert rule_of(state, "draw 3") == "draw-empty-deck"
     play(state, "draw 1, deal 8")
 
@@ -143,7 +143,7 @@ def test_no_draw_when_every_deck_is_empty() -> None:
     state = after_first_round()
     state.decks = [0, 0, 0]
     state.phase = F_PLACE  # what _end_detective_turn does with empty decks
-    state.refresh()
+    state.invalidate()
     play(state, "hide 4, done")
     assert state.phase == 5  # straight to the detective's guess: nothing to draw
 
@@ -231,7 +231,7 @@ def test_edition_two_pass_draws_from_lowest_non_empty_deck() -> None:
     assert 9 in state.fugitive_hand and state.current_player == DETECTIVE
     state2 = play(after_first_round(edition=2), "draw 1, deal 8")
     state2.decks[0] = 0
-    state2.refresh()
+    state2.invalidate()
     play(state2, "pass")
     assert {a.card for a, _ in state2.chance_outcomes()} <= set(range(15, 29))  # type: ignore[attr-defined]
 
@@ -306,7 +306,7 @@ def run_to_42(highest_revealed: int, **options: object) -> FugitiveState:
     state.sprints = [(), (), (), (), ()]
     state.fhand = 1 << 42 | 1 << 40
     state.decks = [0, 0, 0]
-    state.refresh()
+    state.invalidate()
     return state
 
 
@@ -340,10 +340,10 @@ def test_a_miss_in_the_manhunt_lets_the_fugitive_escape(manhunt: str) -> None:
 def test_42_obeys_the_step_limit() -> None:
     state = run_to_42(highest_revealed=27)
     state.hideouts[-1] = 36
-    state.refresh()
+    state.invalidate()
     assert rule_of(state, "hide 42") == "step-limit"  # 6 above 36, only 40 (2 footprints) to sprint
     state.fhand |= 1 << 41
-    state.refresh()
+    state.invalidate()
     play(state, "hide 42, sprint 40, sprint 41, done")
     assert state.escape_pending and "manhunt" in [str(a) for a in state.legal_actions()]
 
@@ -399,7 +399,7 @@ def test_seats_out_of_range_raise_value_error(seat: object) -> None:
 def test_draw_with_every_deck_empty_says_the_decks_are_empty() -> None:
     state = play(setup(), "hide 3, done, pass, draw 1, deal 7, draw 2, deal 20, guess 10")
     state.decks = [0, 0, 0]
-    state.refresh()
+    state.invalidate()
     state.phase = F_PLACE  # the draw is skipped when the decks are empty
     with pytest.raises(gamelib.IllegalAction, match="decks are empty") as err:
         state.apply("draw 1")

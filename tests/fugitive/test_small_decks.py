@@ -15,17 +15,13 @@ from test_fugitive_rules import play, rule_of  # the rule-scenario helpers of th
 import gamelib
 from gamelib.agents import RandomAgent
 from gamelib.fugitive import rules
+from gamelib.fugitive.board import DECK_RANGES, MANHUNT_THRESHOLD, PUBLISHED, SETUP_DEALS, START_HAND
 from gamelib.fugitive.rules import (
-    DECK_RANGES,
     F_PLACE,
     F_SPRINT,
     MANHUNT,
-    MANHUNT_THRESHOLD,
     OVER,
-    PUBLISHED,
     SETUP,
-    SETUP_DEALS,
-    START_HAND,
     FugitiveState,
     layout_for,
 )
@@ -93,7 +89,7 @@ def test_small_deck_setup_deals_from_its_own_first_pile() -> None:
 
 def test_numbers_above_the_small_deck_are_notation_errors() -> None:
     state = small(7, refuse_known_numbers=True)
-    with pytest.raises(gamelib.IllegalAction, match="0 and 7"):
+    with pytest.raises(gamelib.IllegalAction, match="card must be between 1 and 7"):
         state.apply("hide 8")
     play(state, "hide 3, done, pass, draw 1, deal 4, draw 2, deal 5")
     with pytest.raises(gamelib.IllegalAction, match="1 and 6"):

@@ -48,7 +48,7 @@ def at_42(highest_revealed: int = 27, decks_empty: bool = False, **options: obje
     state.fhand = 1 << 42 | 1 << 40 | 1 << 38
     state.dhand = 1 << 7 | 1 << 20
     state.decks = [0, 0, 0] if decks_empty else [1 << 8, 0, 1 << 33]
-    state.refresh()
+    state.invalidate()
     return state
 
 
