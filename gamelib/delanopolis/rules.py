@@ -24,11 +24,11 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, get_args, get_origin, get_type_hints
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields
-from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
+from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, _literal_choices
 from gamelib.core.i18n import Wording
 from gamelib.core.notation import Int, Notation, notation
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, content
@@ -197,10 +197,7 @@ class DelanopolisOptions:
     terrains go to the mayor, he cannot win); "plays_on": he stays with nothing (version 1)."""
 
     def __post_init__(self) -> None:
-        for name, allowed in _CHOICES.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(f"option {name!r} must be one of {list(allowed)}, got {value!r}")
+        # the Literal options are checked by core when options are built (gamelib.make)
         if not 0 <= self.refuges <= 4:
             raise ValueError(f"option 'refuges' must be between 0 and 4, got {self.refuges}")
         if self.bid_step < 1:
@@ -227,11 +224,7 @@ class DelanopolisOptions:
             )
 
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    name: get_args(hint)
-    for name, hint in get_type_hints(DelanopolisOptions).items()
-    if get_origin(hint) is Literal
-}
+_CHOICES: dict[str, tuple[Any, ...]] = _literal_choices(DelanopolisOptions)
 """The allowed values of every string option (from its ``Literal`` type)."""
 
 
