@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
-from gamelib.agents.mcts import Evaluation, MoveStat, Node, SearchAgent
+from gamelib.agents.mcts import Evaluation, Node, SearchAgent
 from gamelib.core.errors import IllegalAction
-from gamelib.core.game import CHANCE, Action, State
+from gamelib.core.game import Action, State
 
 
 class ISMCTSAgent(SearchAgent):
@@ -62,55 +63,31 @@ class ISMCTSAgent(SearchAgent):
             )
         return world
 
-    def _search(self, state: State, player: int, rng: random.Random) -> list[MoveStat]:
-        num_players = state.game.num_players
-        low, inv_span = self._scale(state)
-        c = self.c
-        log = math.log
-        sqrt = math.sqrt
-        root = Node(num_players)
+    def _worlds(self, state: State, player: int, rng: random.Random) -> Callable[[int], State]:
+        """A fresh determinization per iteration, or a fixed pool of ``worlds`` reused in turn."""
         root_legal = set(state.legal_actions())
-        more = self._budget()
         pool = [self._sample(state, player, rng, root_legal) for _ in range(self.worlds or 0)]
-        done = 0
-        while more(done):
-            done += 1
-            world = pool[done % len(pool)].clone() if pool else self._sample(state, player, rng, root_legal)
-            node = root
-            path = [root]
-            while not world.is_terminal():
-                to_move = world.current_player
-                if to_move == CHANCE:
-                    outcome = world.sample_chance(rng)
-                    world.apply(outcome)
-                    child = node.children.get(outcome)
-                    if child is None:
-                        child = node.children[outcome] = Node(num_players)
-                        path.append(child)
-                        break
-                    node = child
-                    path.append(child)
-                    continue
-                legal = world.legal_actions()
-                children = node.children
-                untried = [a for a in legal if a not in children]
-                if untried:
-                    action = untried[int(rng.random() * len(untried))]
-                    world.apply(action)
-                    child = children[action] = Node(num_players)
-                    path.append(child)
-                    break
-                best_score = -1.0
-                best_action = legal[0]
-                for action in legal:
-                    child = children[action]
-                    child.avail += 1
-                    score = child.totals[to_move] / child.visits + c * sqrt(log(child.avail) / child.visits)
-                    if score > best_score:
-                        best_score, best_action = score, action
-                world.apply(best_action)
-                node = children[best_action]
-                path.append(node)
-            returns = self._rollout(world, rng)
-            self._backpropagate(path, returns, low, inv_span)
-        return self._root_stats(root, player, state.legal_actions())
+        if pool:
+            return lambda done: pool[done % len(pool)].clone()
+        return lambda done: self._sample(state, player, rng, root_legal)
+
+    def _select(
+        self, node: Node, world: State, to_move: int, rng: random.Random
+    ) -> tuple[Action, Node | None]:
+        # what is legal depends on the world: untried moves of this world first, then UCB1 with
+        # availability counts (a move is scored against the iterations in which it was legal)
+        legal = world.legal_actions()
+        children = node.children
+        untried = [a for a in legal if a not in children]
+        if untried:
+            return untried[int(rng.random() * len(untried))], None
+        c, log, sqrt = self.c, math.log, math.sqrt
+        best_score = -1.0
+        best_action = legal[0]
+        for action in legal:
+            child = children[action]
+            child.avail += 1
+            score = child.totals[to_move] / child.visits + c * sqrt(log(child.avail) / child.visits)
+            if score > best_score:
+                best_score, best_action = score, action
+        return best_action, children[best_action]

@@ -181,6 +181,51 @@ class SearchAgent:
         return self._best(self._search(state, player, rng), rng)
 
     def _search(self, state: State, player: int, rng: random.Random) -> list[MoveStat]:
+        """Grow a tree from ``state`` for the budget, then the root statistics of ``player``'s moves.
+
+        Each iteration takes a world to search (:meth:`_world`), walks down the tree (chance
+        nodes by sampling, decision nodes by :meth:`_select`), expands one node, rolls out and
+        backpropagates.  MCTS and IS-MCTS differ only in the world and the selection.
+        """
+        num_players = state.game.num_players
+        low, inv_span = self._scale(state)
+        root = Node(num_players)
+        more = self._budget()
+        worlds = self._worlds(state, player, rng)
+        done = 0
+        while more(done):
+            done += 1
+            world = worlds(done)
+            node = root
+            path = [root]
+            while not world.is_terminal():
+                to_move = world.current_player
+                if to_move == CHANCE:
+                    action = world.sample_chance(rng)
+                    world.apply(action)
+                    child = node.children.get(action)
+                    if child is None:
+                        path.append(node.children.setdefault(action, Node(num_players)))
+                        break
+                else:
+                    action, child = self._select(node, world, to_move, rng)
+                    world.apply(action)
+                    if child is None:
+                        path.append(node.children.setdefault(action, Node(num_players)))
+                        break
+                node = child
+                path.append(child)
+            self._backpropagate(path, self._rollout(world, rng), low, inv_span)
+        return self._root_stats(root, player, state.legal_actions())
+
+    def _worlds(self, state: State, player: int, rng: random.Random) -> Callable[[int], State]:
+        """The world each iteration searches, by iteration number (MCTS: a clone of ``state``)."""
+        raise NotImplementedError
+
+    def _select(
+        self, node: Node, world: State, to_move: int, rng: random.Random
+    ) -> tuple[Action, Node | None]:
+        """The move to play at a decision node, and its child (``None``: a new node to expand)."""
         raise NotImplementedError
 
     def _params(self) -> str:
@@ -223,63 +268,32 @@ class MCTSAgent(SearchAgent):
         super().__init__(iterations, time_limit, c, max_rollout_steps, evaluate, rollout_agent)
         self.omniscient = omniscient
 
-    def _search(self, state: State, player: int, rng: random.Random) -> list[MoveStat]:
+    def _worlds(self, state: State, player: int, rng: random.Random) -> Callable[[int], State]:
         if not state.game.info.perfect_information and not self.omniscient:
             raise ValueError(
                 f"MCTSAgent would read hidden information in {state.game.name}: use ISMCTSAgent "
                 "('ismcts'), or MCTSAgent(omniscient=True) to measure what seeing everything is worth"
             )
-        num_players = state.game.num_players
-        low, inv_span = self._scale(state)
-        c = self.c
-        log = math.log
-        sqrt = math.sqrt
-        root = Node(num_players)
-        more = self._budget()
-        done = 0
-        while more(done):
-            done += 1
-            work = state.clone()
-            node = root
-            path = [root]
-            while not work.is_terminal():
-                to_move = work.current_player
-                if to_move == CHANCE:
-                    outcome = work.sample_chance(rng)
-                    work.apply(outcome)
-                    child = node.children.get(outcome)
-                    if child is None:
-                        child = node.children[outcome] = Node(num_players)
-                        path.append(child)
-                        break
-                    node = child
-                    path.append(child)
-                    continue
-                if node.untried is None:
-                    node.untried = work.legal_actions()
-                    rng.shuffle(node.untried)
-                if node.untried:
-                    action = node.untried.pop()
-                    work.apply(action)
-                    child = node.children[action] = Node(num_players)
-                    path.append(child)
-                    break
-                # every child visited: UCB1 from the mover's point of view
-                log_n = log(node.visits)
-                best_score = -1.0
-                best_action = None
-                best_child = None
-                for action, child in node.children.items():
-                    score = child.totals[to_move] / child.visits + c * sqrt(log_n / child.visits)
-                    if score > best_score:
-                        best_score, best_action, best_child = score, action, child
-                assert best_action is not None and best_child is not None
-                work.apply(best_action)
-                node = best_child
-                path.append(node)
-            returns = self._rollout(work, rng)
-            self._backpropagate(path, returns, low, inv_span)
-        return self._root_stats(root, player, state.legal_actions())
+        return lambda done: state.clone()
+
+    def _select(
+        self, node: Node, world: State, to_move: int, rng: random.Random
+    ) -> tuple[Action, Node | None]:
+        if node.untried is None:
+            node.untried = world.legal_actions()
+            rng.shuffle(node.untried)
+        if node.untried:
+            return node.untried.pop(), None
+        # every child visited: UCB1 from the mover's point of view
+        c, log_n, sqrt = self.c, math.log(node.visits), math.sqrt
+        best_score = -1.0
+        best: tuple[Action, Node | None] | None = None
+        for action, child in node.children.items():
+            score = child.totals[to_move] / child.visits + c * sqrt(log_n / child.visits)
+            if score > best_score:
+                best_score, best = score, (action, child)
+        assert best is not None
+        return best
 
     def _params(self) -> str:
         text = super()._params()
