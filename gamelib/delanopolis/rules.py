@@ -304,8 +304,6 @@ class Bid(Action):
     amount: int
 
 
-DelanopolisAction = Lot | Dice | Roll | Boost | Keep | Park | Pay | Sell | Bid
-"""Every action of the game (``_apply`` dispatches on it)."""
 NOTATION = Notation(Lot, Dice, Roll, Boost, Keep, Park, Pay, Sell, Bid)
 """The actions in universe order: lots, dice, roll/boost/keep/park/pay, sales, then bids."""
 
