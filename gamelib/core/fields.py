@@ -62,7 +62,17 @@ def _names(text: str | tuple[str, ...] | list[str], kind: str) -> tuple[str, ...
 class StateFields:
     """The declaration of a state's attributes (see the module docstring for the kinds)."""
 
-    __slots__ = ("_copiers", "_key_parts", "caches", "config", "derived", "key", "lists", "private")
+    __slots__ = (
+        "_copiers",
+        "_key_function",
+        "_key_parts",
+        "caches",
+        "config",
+        "derived",
+        "key",
+        "lists",
+        "private",
+    )
 
     def __init__(
         self,
@@ -96,6 +106,7 @@ class StateFields:
                 raise ValueError(f"StateFields: {kind} names {stray} are not declared as {where} fields")
         copied = frozenset(self.lists)
         self._key_parts = tuple((name, name in copied) for name in self.key)
+        self._key_function = _key_function(self._key_parts)
         self._copiers = tuple(self.lists)
 
     @property
@@ -113,8 +124,8 @@ class StateFields:
 
     def key_of(self, state: Any) -> tuple[Any, ...]:
         """The key fields of ``state`` in order, lists turned into tuples (hashable)."""
-        values = state.__dict__
-        return tuple(tuple(values[n]) if is_list else values[n] for n, is_list in self._key_parts)
+        key: tuple[Any, ...] = self._key_function(state)
+        return key
 
     def public_key(self, state: Any, summary: Callable[[str, Any], Any] | None = None) -> tuple[Any, ...]:
         """The key without the private fields (or with ``summary(name, value)`` in their place,
@@ -134,6 +145,14 @@ class StateFields:
     def __repr__(self) -> str:
         parts = [f"{kind}={' '.join(getattr(self, kind))!r}" for kind in KINDS if getattr(self, kind)]
         return f"StateFields({', '.join(parts)})"
+
+
+def _key_function(parts: tuple[tuple[str, bool], ...]) -> Callable[[Any], tuple[Any, ...]]:
+    """``lambda s: (s.a, tuple(s.b), ...)`` for the key fields (generated, as dataclasses do: the
+    key is read on every comparison and hash, as fast as one written by hand)."""
+    items = "".join(f"tuple(s.{name}), " if is_list else f"s.{name}, " for name, is_list in parts)
+    function: Callable[[Any], tuple[Any, ...]] = eval(f"lambda s: ({items})", {"tuple": tuple})
+    return function
 
 
 def undeclared(state: Any) -> list[str]:
