@@ -7,6 +7,8 @@
 True
 """
 
+from typing import Any
+
 from gamelib.core import (
     CHANCE,
     TERMINAL,
@@ -34,14 +36,14 @@ register("delanopolis", "gamelib.delanopolis.rules:DelanopolisGame")
 register("getonboard", "gamelib.getonboard.rules:GetOnBoardGame")
 
 
-def tournament(*args, **kwargs):  # type: ignore[no-untyped-def]
+def tournament(*args: Any, **kwargs: Any) -> Any:
     """Play many games between agents: see :func:`gamelib.analysis.tournament.tournament`."""
     from gamelib.analysis.tournament import tournament as _tournament
 
     return _tournament(*args, **kwargs)
 
 
-def sweep(*args, **kwargs):  # type: ignore[no-untyped-def]
+def sweep(*args: Any, **kwargs: Any) -> Any:
     """How a rule option moves outcomes: see :func:`gamelib.analysis.sweep.sweep`."""
     from gamelib.analysis.sweep import sweep as _sweep
 

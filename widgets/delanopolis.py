@@ -48,8 +48,10 @@ class BiddingPanel:
         png = self._cache.get(key)
         if png is None:
             from gamelib.delanopolis.draw import draw_auction
+            from gamelib.delanopolis.rules import DelanopolisState
 
-            figure = draw_auction(state, perspective=seat)  # type: ignore[arg-type]
+            assert isinstance(state, DelanopolisState)
+            figure = draw_auction(state, perspective=seat)
             buffer = io.BytesIO()
             figure.savefig(buffer, format="png", dpi=self.dpi, pil_kwargs=PNG_SPEED)
             png = buffer.getvalue()

@@ -21,6 +21,7 @@ import gamelib
 from gamelib import State
 from gamelib.getonboard.agents import GreedyAgent, PlannerAgent
 from gamelib.getonboard.draw import PLAYER_COLOURS
+from gamelib.getonboard.rules import GetOnBoardGame, GetOnBoardState
 
 from .stepper import Stepper, words
 
@@ -51,8 +52,9 @@ class IntersectionPanel:
         if stepper.game.name != "getonboard":
             raise ValueError(f"IntersectionPanel plays Get on Board, not {stepper.game.name!r}")
         self.stepper = stepper
-        board = stepper.game.board  # type: ignore[attr-defined]
-        self.board = board
+        game = stepper.game
+        assert isinstance(game, GetOnBoardGame)
+        self.board = board = game.board
         self.status = W.HTML()
         self.status.add_class("gamelib-getonboard-status")
         self.buttons: dict[str, W.Button] = {}
@@ -93,8 +95,9 @@ class IntersectionPanel:
         out: dict[str, Any] = {}
         if state.current_player < 0:
             return out
+        assert isinstance(state, GetOnBoardState)
         for action in state.legal_actions():
-            node = state.target(action)  # type: ignore[attr-defined]
+            node = state.target(action)
             if node >= 0:
                 out[self.board.names[node]] = action
         return out
@@ -112,8 +115,9 @@ class IntersectionPanel:
 
     def update(self, state: State) -> None:
         targets = self.targets(state)
+        assert isinstance(state, GetOnBoardState)
         ends = {}
-        for p, route in enumerate(state.routes):  # type: ignore[attr-defined]
+        for p, route in enumerate(state.routes):
             if route:
                 ends[self.board.names[route[-1]]] = p
         for name, button in self.buttons.items():

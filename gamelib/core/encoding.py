@@ -277,7 +277,8 @@ class Encoding(Generic[S]):
         if index is not None:
             if not 0 <= index < slot.count:
                 raise IndexError(f"block {slot.block!r} has {slot.count} entries, got index {index}")
-            return parts[index]  # type: ignore[no-any-return]
+            entry: list[Any] = parts[index]
+            return entry
         return parts if slot.block else parts[0]
 
     def where(self, position: int) -> str:

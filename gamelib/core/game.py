@@ -250,7 +250,8 @@ class Game(ABC):
             self.__dict__["_universe"] = universe
         if not 0 <= action_id < len(universe):
             raise ValueError(f"action id must be in [0, {len(universe)}), got {action_id}")
-        return universe[action_id]  # type: ignore[no-any-return]
+        action: Action = universe[action_id]
+        return action
 
     def action_id(self, action: Action) -> int:
         """The integer id of ``action`` in :meth:`action_universe`."""

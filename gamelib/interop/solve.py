@@ -118,7 +118,8 @@ class Solution:
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
         fig.tight_layout()
-        return fig  # type: ignore[no-any-return]
+        figure: Figure = fig
+        return figure
 
     def __str__(self) -> str:
         last = self.nash_conv[-1][1] if self.nash_conv else float("nan")
