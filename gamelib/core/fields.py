@@ -37,6 +37,7 @@ is declared).  Kinds:
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Callable
 from typing import Any
 
@@ -49,7 +50,7 @@ KINDS = ("key", "private", "config", "derived", "caches", "lists")
 def _names(text: str | tuple[str, ...] | list[str], kind: str) -> tuple[str, ...]:
     names = tuple(text.split()) if isinstance(text, str) else tuple(text)
     for name in names:
-        if not name.isidentifier():
+        if not name.isidentifier() or keyword.iskeyword(name):
             raise ValueError(f"StateFields: {kind} field {name!r} is not an attribute name")
         if name in CORE_ATTRIBUTES:
             raise ValueError(f"StateFields: {name!r} is core's own attribute; do not declare it")
