@@ -537,40 +537,6 @@ class End(Action):
     """End the turn: the Passante walks one zone."""
 
 
-PassanteAction = (
-    Start
-    | WishCard
-    | CharacterCard
-    | DieRoll
-    | RoundEvent
-    | DrawCharacter
-    | Move
-    | Board
-    | Drive
-    | Play
-    | Target
-    | Send
-    | Discard
-    | Keep
-    | Hint
-    | Name
-    | Call
-    | Meow
-    | Hiss
-    | Purr
-    | Mime
-    | Reach
-    | ReachPlayer
-    | Knock
-    | Stand
-    | Sit
-    | Glare
-    | Lay
-    | Veto
-    | Allow
-    | End
-)
-"""Every action of the game."""
 NOTATION = Notation(
     Start, WishCard, CharacterCard, DieRoll, RoundEvent, DrawCharacter, Move, Board, Drive, Play, Target,
     Send, Discard, Keep, Hint, Name, Call, Meow, Hiss, Purr, Mime, Reach, ReachPlayer, Knock, Stand, Sit,
