@@ -41,7 +41,9 @@ from gamelib.fugitive.rules import (
     REVEAL,
     SPRINTS,
     STEP_LIMIT,
+    Add,
     FugitiveState,
+    Hide,
     Sprint,
     cards_of,
     footprints,
@@ -103,9 +105,9 @@ class FugitiveHeuristic:
         hand = state.fhand & ~(1 << last)
         best, best_score = None, float("-inf")
         for action in legal:
-            if action not in HIDES or action is escape:
+            if not isinstance(action, Hide) or action is escape:
                 continue
-            v = action.card  # type: ignore[attr-defined]
+            v = action.card
             need = v - prev - STEP_LIMIT
             # dead cards: below v, they can never be hideouts after this one
             dead_fp = sum(footprints(c) for c in cards_of(hand & ((1 << v) - 1)))
@@ -131,10 +133,10 @@ class FugitiveHeuristic:
         lagging = state.highest_revealed() <= state.layout.manhunt_threshold
         return lagging and all(state.revealed)
 
-    def _too_easy(self, state: FugitiveState, action: Action) -> bool:
+    def _too_easy(self, state: FugitiveState, action: Hide) -> bool:
         """The detective knows the previous hideout and the new one would sit within +3 of it."""
         prev = state.previous_hideout
-        v = action.card  # type: ignore[attr-defined]
+        v = action.card
         dead = state.fhand & ((1 << v) - 1) & ~(1 << state.last)
         return state.revealed[-1] and v - prev <= STEP_LIMIT and not dead and state.fhand.bit_count() < 9
 
@@ -199,10 +201,10 @@ class BeliefDetective:
                 return ADDS[missing[0]]
             if len(state.series) >= 2:
                 return REVEAL
-            options = [a for a in legal if a in ADDS]
+            options = [a for a in legal if isinstance(a, Add)]
             if not options:
                 return legal[0]
-            return max(options, key=lambda a: b.hideout_prob[a.number])  # type: ignore[attr-defined]
+            return max(options, key=lambda a: b.hideout_prob[a.number])
         if phase == D_GUESS and len(certain) >= 2:
             return ADDS[certain[0]]
         if certain:
