@@ -153,7 +153,7 @@ def test_seeker_completes_a_wish_in_one_move() -> None:
         state.hands[p] = ()
     state.wish_deck &= ~(1 << 1)
     state.hands[0] = (1,)  # « Leçon de choses »: the Chat at the école, one move away
-    state._legal_cache = None
+    state.invalidate()
     state.apply("draw")
     state.apply(state.sample_chance())
     action = WishSeekerAgent().act(state, 0, random.Random(0))

@@ -62,7 +62,7 @@ def ready(players: int = 2, **options: Any) -> PassanteState:
         state.hands[p] = ()
     state.wish_deck &= ~(1 << 1)
     state.hands[0] = (1,)
-    state._legal_cache = None
+    state.invalidate()
     return state
 
 
@@ -71,7 +71,7 @@ def hold(state: PassanteState, player: int, name: str) -> None:
     state.char_deck &= ~(1 << c)
     state.char_hand[player] = c
     state.hearts[player] = c
-    state._legal_cache = None
+    state.invalidate()
 
 
 def refused(state: PassanteState, text: str, rule: str) -> None:

@@ -45,7 +45,7 @@ def ready(players: int = 2, seed: int = 0, start: str = "ecole", **options: Any)
 
 
 def touch(state: PassanteState) -> None:
-    state._legal_cache = None
+    state.invalidate()
 
 
 def place(state: PassanteState, **where: str) -> None:

@@ -31,7 +31,7 @@ def ready(players: int = 2, seed: int = 0, **options: Any) -> PassanteState:
 
 
 def touch(state: PassanteState) -> None:
-    state._legal_cache = None
+    state.invalidate()
 
 
 def empty_hands(state: PassanteState) -> None:
