@@ -8,7 +8,9 @@ legal and an illegal case at each value; records of versions 1 and 2 replay with
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -206,3 +208,20 @@ def test_agents_play_every_value(privileges: str) -> None:
     if privileges == "cards":
         assert verbs & {"name", "call"}
     assert ("hint" in verbs) == (privileges == "hint")
+
+
+def test_records_written_before_the_notation_was_declared_still_replay() -> None:
+    # written by the hand-written __str__/parse_action (commit a10b926), every verb of the game
+    # among them (reach chat and reach 2, meow/hiss/purr, die, veto...): records are the contract
+    path = Path(__file__).parent / "data" / "records_before_declared_notation.json"
+    stored = json.loads(path.read_text(encoding="utf-8"))
+    verbs = set()
+    for entry in stored:
+        record = entry["record"]
+        state = gamelib.from_record(record)
+        assert state.is_terminal() and state.returns() == entry["returns"]
+        assert [str(a) for a in state.history] == record["actions"]
+        verbs |= {a.split()[0] for a in record["actions"]}
+    assert verbs == {str(a).split()[0] for a in gamelib.make("passante", players=4).action_universe()} | {
+        "hint"
+    }
