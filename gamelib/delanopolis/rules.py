@@ -77,6 +77,7 @@ RichestBy = Literal["sum", "each"]
 CeDernier = Literal["mayor", "richest"]
 TokenDraw = Literal["parking", "doubles"]
 Bankrupt = Literal["out", "plays_on"]
+ResalePaidTo = Literal["seller", "roller"]
 
 
 @dataclass(frozen=True)
@@ -195,6 +196,10 @@ class DelanopolisOptions:
     bankrupt: Bankrupt = "out"
     """« pour éviter la faillite »: a challenger who cannot pay is out (no more rolls or bids, his
     terrains go to the mayor, he cannot win); "plays_on": he stays with nothing (version 1)."""
+    resale_paid_to: ResalePaidTo = "seller"
+    """« un joueur peut revendre au maire la zone-cobaye qu'il détient »: the player who sells is
+    paid.  "roller" is rules versions 1-2's error, kept only so their records replay: a token
+    holder selling in another player's boost window had the roller paid instead."""
 
     def __post_init__(self) -> None:
         # the Literal options are checked by core when options are built (gamelib.make)
@@ -448,14 +453,22 @@ class DelanopolisGame(Game):
     )
     Options: ClassVar[type] = DelanopolisOptions
     options: DelanopolisOptions
-    version: ClassVar[str] = "2"
+    version: ClassVar[str] = "3"
     drawing: ClassVar[str] = "gamelib.delanopolis.draw:draw_state"
     encoder: ClassVar[str] = "gamelib.delanopolis.encoding:observation_tensor"
     legacy_defaults: ClassVar[dict[str, dict[str, Any]]] = {
         # version 2 follows the text where version 1 did not: resale « A tout moment », the price
         # a resold terrain keeps, and the bankrupt player (out); the other options it added
         # default to the version 1 behaviour
-        "1": {"resale_when": "before_roll", "resale_price": "kept", "bankrupt": "plays_on"},
+        "1": {
+            "resale_when": "before_roll",
+            "resale_price": "kept",
+            "bankrupt": "plays_on",
+            "resale_paid_to": "roller",
+        },
+        # version 3 pays the seller of a resale made in another player's boost window (version 2
+        # paid the roller)
+        "2": {"resale_paid_to": "roller"},
     }
 
     def _setup(self) -> None:
@@ -844,7 +857,10 @@ class DelanopolisState(State):
         elif isinstance(action, Lot):
             self._setup(action.player)
         elif isinstance(action, Sell):
-            self._resell(self.roller, action.terrain)
+            # the seller is whoever acts: the roller before his roll or at park/pay, a token
+            # holder in a boost window
+            seller = self.roller if self.options.resale_paid_to == "roller" else self.current_player
+            self._resell(seller, action.terrain)
         elif isinstance(action, Boost):
             p = self.current_player
             self.tokens[p] -= 1

@@ -199,6 +199,7 @@ INVALID = {
     "ce_dernier": "le premier",
     "token_draw": "deck",
     "bankrupt": "jail",
+    "resale_paid_to": "banker",
 }
 
 

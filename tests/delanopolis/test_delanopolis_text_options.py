@@ -50,12 +50,18 @@ def zero_turns(state: DelanopolisState, count: int) -> None:
             state.apply("pay")
 
 
-def test_defaults_follow_the_text_and_version_2() -> None:
+def test_defaults_follow_the_text_and_version_3() -> None:
     game = gamelib.make("delanopolis")
     o = game.options
-    assert game.version == "2"
-    assert (o.resale_when, o.resale_price, o.bankrupt) == ("any_decision", "paid", "out")
-    assert set(game.legacy_defaults["1"]) == {"resale_when", "resale_price", "bankrupt"}
+    assert game.version == "3"
+    assert (o.resale_when, o.resale_price, o.bankrupt, o.resale_paid_to) == (
+        "any_decision",
+        "paid",
+        "out",
+        "seller",
+    )
+    assert set(game.legacy_defaults["1"]) == {"resale_when", "resale_price", "bankrupt", "resale_paid_to"}
+    assert game.legacy_defaults["2"] == {"resale_paid_to": "roller"}
 
 
 # ---------------------------------------------------------------- 1. the mayor's starting atouts
@@ -131,6 +137,50 @@ def test_resale_when_any_decision() -> None:
     state.apply("dice 1 1")  # a free terrain: an auction
     assert state.phase == BIDDING
     assert rule_of(state, "sell 7") == "resale-when"  # not inside a sealed auction
+
+
+def _sale_in_a_boost_window(paid_to: str) -> tuple[DelanopolisState, int, int, int]:
+    """A random game (boost before any roll) up to a token holder's resale in a challenger's
+    boost window: (the state just before it, the seller, the roller, the terrain)."""
+    options = {"boost_timing": "any_roll", "token_draw": "doubles", "resale_paid_to": paid_to}
+    game = gamelib.make("delanopolis", players=4, options=options)
+    for seed in range(40):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply(state.sample_chance())
+                continue
+            seller = state.current_player
+            sales = [a for a in state.legal_actions() if str(a).startswith("sell")]
+            if sales and state.phase != PRE_ROLL and state.mayor != state.roller != seller:
+                assert isinstance(state, DelanopolisState)
+                return state, seller, state.roller, sales[0].terrain  # type: ignore[attr-defined]
+            state.apply(rng.choice(state.legal_actions()))
+    raise AssertionError("no resale in a boost window in 40 random games")
+
+
+def test_the_player_who_sells_is_paid() -> None:
+    state, seller, roller, terrain = _sale_in_a_boost_window("seller")
+    coms, price = list(state.coms), state.price[terrain]
+    state.apply(f"sell {terrain + 1}")
+    assert state.owner[terrain] == state.mayor
+    assert state.coms[seller] == coms[seller] + price  # the seller, not the roller
+    assert state.coms[roller] == coms[roller]
+    assert state.coms[state.mayor] == coms[state.mayor] - price
+
+
+def test_records_of_version_2_replay_with_the_roller_paid() -> None:
+    state, seller, roller, terrain = _sale_in_a_boost_window("roller")
+    coms, price = list(state.coms), state.price[terrain]
+    state.apply(f"sell {terrain + 1}")
+    assert state.coms[roller] == coms[roller] + price and state.coms[seller] == coms[seller]
+    record = state.to_record()
+    record["version"] = record["version"].replace("delanopolis.3", "delanopolis.2")
+    del record["options"]["resale_paid_to"]
+    replayed = gamelib.from_record(json.loads(json.dumps(record)))
+    assert replayed.game.options.resale_paid_to == "roller"  # type: ignore[attr-defined]
+    assert replayed == state
 
 
 def test_resale_when_before_roll() -> None:
