@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -39,3 +40,29 @@ def test_every_fugitive_rule_name_raised_is_documented() -> None:
 def test_every_game_has_a_rules_page() -> None:
     for name in gamelib.registered_games():
         assert (ROOT / "docs" / "rules" / f"{name}.md").exists(), name
+
+
+DOCUMENTED_VERBS = {
+    "fugitive": ("docs/notation.md", "## Fugitive"),
+    "passante": ("docs/notation.md", "## A Une Passante"),
+    "delanopolis": ("docs/rules/delanopolis.md", "## Notation"),
+    "getonboard": ("docs/rules/getonboard.md", "## Notation"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DOCUMENTED_VERBS))
+def test_the_notation_tables_list_exactly_the_declared_verbs(name: str) -> None:
+    """The docs' notation table and the game's declarations (``NOTATION``) name the same verbs."""
+    path, start = DOCUMENTED_VERBS[name]
+    section = (ROOT / path).read_text().split(start, 1)[1]
+    table: list[str] = []  # the section's first table
+    for line in section.splitlines()[1:]:
+        if line.startswith("|"):
+            table.append(line)
+        elif table:
+            break
+    documented = {
+        code.split()[0] for line in table for code in re.findall(r"`([a-z]+(?: [^`]*)?)`", line.split("|")[1])
+    }
+    declared = set(importlib.import_module(f"gamelib.{name}.rules").NOTATION.verbs)
+    assert documented == declared
