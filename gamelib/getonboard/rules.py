@@ -1020,10 +1020,10 @@ class GetOnBoardState(State):
 
     def _transition(self, action: Action) -> None:
         """One action, by its class (each phase has its own; core checked it is legal here)."""
-        assert isinstance(action, GetOnBoardAction)
         n = self.num_players
         match action:
-            case Go(d):  # P_LAY
+            case Go():
+                d = action.direction  # P_LAY
                 p = self._player
                 if not self.forced_straight and self.step:
                     cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
@@ -1036,7 +1036,8 @@ class GetOnBoardState(State):
                     self._after_shape(p)
                 elif not self.game.whole_shape and not self._shape_directions(p):
                     self._after_shape(p)  # stuck mid-shape: the sticks left are lost
-            case Bonus(d):  # P_BONUS
+            case Bonus():
+                d = action.direction  # P_BONUS
                 p = self._player
                 s = self.sheets[p]
                 self.sheets[p] = s._replace(spent=s.spent + 1)
@@ -1044,20 +1045,24 @@ class GetOnBoardState(State):
                 self._next_player()
             case EndTurn():  # P_BONUS
                 self._next_player()
-            case DrawObjective(objective):  # P_OBJECTIVE
+            case DrawObjective():
+                objective = action.objective  # P_OBJECTIVE
                 self.objectives = (*self.objectives, objective)
                 if len(self.objectives) == 2:
                     self.flipped = (False, False)
                     self.phase = P_SHEET
-            case DealSheet(sheet):  # P_SHEET
+            case DealSheet():
+                sheet = action.sheet  # P_SHEET
                 self.sheet_of = (*self.sheet_of, sheet - 1)
                 if len(self.sheet_of) == n:
                     self.phase = P_PERSONAL
-            case DealPersonal(card):  # P_PERSONAL
+            case DealPersonal():
+                card = action.card  # P_PERSONAL
                 self.personal = (*self.personal, card - 1)
                 if len(self.personal) == n:
                     self.phase = P_DEAL
-            case DealStart(number):  # P_DEAL
+            case DealStart():
+                number = action.number  # P_DEAL
                 per = self.game.deals_per_player
                 dealt = list(self.dealt)
                 if not dealt or len(dealt[-1]) == per:
@@ -1066,7 +1071,8 @@ class GetOnBoardState(State):
                 self.dealt = tuple(dealt)
                 if len(dealt) == n and len(dealt[-1]) == per:
                     self.phase = P_START
-            case ChooseStart(number):  # P_START
+            case ChooseStart():
+                number = action.number  # P_START
                 p = len(self.start_of)
                 node = self.board.starts[number]
                 self.start_of = (*self.start_of, number)
@@ -1079,7 +1085,8 @@ class GetOnBoardState(State):
                     )
                 if len(self.start_of) == n:
                     self.phase = P_REVEAL
-            case RevealTicket(number):  # P_REVEAL
+            case RevealTicket():
+                number = action.number  # P_REVEAL
                 self.tickets = (*self.tickets, number)
                 self.turn_index = 0
                 self._begin_turn_or_skip()
