@@ -19,6 +19,8 @@ from gamelib.getonboard.rules import (
     CATEGORIES,
     P_BONUS,
     P_LAY,
+    P_OVER,
+    GetOnBoardGame,
     GetOnBoardState,
     apply_features,
     score_breakdown,
@@ -98,8 +100,9 @@ def placements(state: GetOnBoardState, value: Value = position_value) -> list[Pl
         for action in s.legal_actions():
             target = s.target(action)
             child = s.clone()
+            assert isinstance(child, GetOnBoardState)
             child.apply(action)
-            walk(child, (*actions, action), (*route, target) if target >= 0 else route)  # type: ignore[arg-type]
+            walk(child, (*actions, action), (*route, target) if target >= 0 else route)
 
     walk(state, (), ())
     out.sort(key=lambda pl: -pl.value)
@@ -138,7 +141,8 @@ def intersection_values(state: GetOnBoardState, player: int) -> dict[int, float]
 
 def visit_frequencies(game: Game, agents: Sequence[Any], games: int = 50, seed: int = 0) -> dict[int, float]:
     """Share of lines (over ``games`` games and every player) that passed through each intersection."""
-    counts = [0] * game.board.num_nodes  # type: ignore[attr-defined]
+    assert isinstance(game, GetOnBoardGame)
+    counts = [0] * game.board.num_nodes
     lines = 0
     for g in range(games):
         final = play(game, list(agents), seed=seed + g)
@@ -195,8 +199,6 @@ def next_ticket_value(state: GetOnBoardState, player: int, value: Value = positi
 
     Tickets giving the same shape on the player's sheet are grouped, so at most 6 enumerations.
     """
-    from gamelib.getonboard.rules import P_OVER
-
     if state.phase == P_OVER or state.eliminated[player] or state.round >= state.game.options.rounds:
         return value(state, player)
     left = [t for t in range(1, 13) if t not in state.tickets]
