@@ -67,6 +67,7 @@ class StateFields:
         "_copiers",
         "_key_function",
         "_key_parts",
+        "_public_functions",
         "caches",
         "config",
         "derived",
@@ -108,6 +109,7 @@ class StateFields:
         copied = frozenset(self.lists)
         self._key_parts = tuple((name, name in copied) for name in self.key)
         self._key_function = _key_function(self._key_parts)
+        self._public_functions = _public_functions(self._key_parts, frozenset(self.private))
         self._copiers = tuple(self.lists)
 
     @property
@@ -131,17 +133,11 @@ class StateFields:
     def public_key(self, state: Any, summary: Callable[[str, Any], Any] | None = None) -> tuple[Any, ...]:
         """The key without the private fields (or with ``summary(name, value)`` in their place,
         e.g. a hand's size), the part of the position every seat sees."""
-        values = state.__dict__
-        private = frozenset(self.private)
-        out = []
-        for name, is_list in self._key_parts:
-            value = tuple(values[name]) if is_list else values[name]
-            if name in private:
-                if summary is None:
-                    continue
-                value = summary(name, value)
-            out.append(value)
-        return tuple(out)
+        if summary is None:
+            without: tuple[Any, ...] = self._public_functions[0](state)
+            return without
+        summarised: tuple[Any, ...] = self._public_functions[1](state, summary)
+        return summarised
 
     def __repr__(self) -> str:
         parts = [f"{kind}={' '.join(getattr(self, kind))!r}" for kind in KINDS if getattr(self, kind)]
@@ -154,6 +150,26 @@ def _key_function(parts: tuple[tuple[str, bool], ...]) -> Callable[[Any], tuple[
     items = "".join(f"tuple(s.{name}), " if is_list else f"s.{name}, " for name, is_list in parts)
     function: Callable[[Any], tuple[Any, ...]] = eval(f"lambda s: ({items})", {"tuple": tuple})
     return function
+
+
+def _public_functions(
+    parts: tuple[tuple[str, bool], ...], private: frozenset[str]
+) -> tuple[Callable[..., tuple[Any, ...]], Callable[..., tuple[Any, ...]]]:
+    """The public key generated as :func:`_key_function`: without the private fields, and with
+    ``summary(name, value)`` in their place (an observation reads it on every call)."""
+    without, summarised = [], []
+    for name, is_list in parts:
+        value = f"tuple(s.{name})" if is_list else f"s.{name}"
+        if name in private:
+            summarised.append(f"summary({name!r}, {value}), ")
+        else:
+            without.append(f"{value}, ")
+            summarised.append(f"{value}, ")
+    env = {"tuple": tuple}
+    return (
+        eval(f"lambda s: ({''.join(without)})", env),
+        eval(f"lambda s, summary: ({''.join(summarised)})", env),
+    )
 
 
 def undeclared(state: Any) -> list[str]:
