@@ -117,13 +117,15 @@ class StateFields:
         """Every attribute name this declaration covers."""
         return frozenset(self.key + self.config + self.derived + self.caches)
 
-    def clone_into(self, source: Any, copy: Any) -> None:
-        """Make ``copy`` (a bare instance) a copy of ``source``: attributes shared, lists copied."""
-        values = copy.__dict__
-        values.update(source.__dict__)
+    def clone(self, source: Any) -> Any:
+        """A copy of ``source``: attributes shared, the declared lists copied (one C-level copy of
+        the attribute dict, then the lists: what a hand-written clone does, as fast)."""
+        values = source.__dict__.copy()
         for name in self._copiers:
-            value = values[name]
-            values[name] = value.copy()
+            values[name] = values[name].copy()
+        copy = object.__new__(type(source))
+        copy.__dict__ = values
+        return copy
 
     def key_of(self, state: Any) -> tuple[Any, ...]:
         """The key fields of ``state`` in order, lists turned into tuples (hashable)."""

@@ -367,8 +367,7 @@ class State(ABC):
         fields = type(self).fields
         if fields is None:
             raise NotImplementedError(f"{type(self).__name__} declares no fields and has no _clone")
-        copy = type(self).__new__(type(self))
-        fields.clone_into(self, copy)
+        copy: State = fields.clone(self)
         return copy
 
     def key(self) -> tuple[Any, ...]:
