@@ -28,11 +28,10 @@ from gamelib.getonboard.board import (
     SECTION_COLOURS,
     CityMap,
 )
+from gamelib.getonboard.rules import P_BONUS, P_LAY, P_OVER, GetOnBoardState
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
-
-    from gamelib.getonboard.rules import GetOnBoardState
 
 PLAYER_COLOURS = ("#d62728", "#1f5fbf", "#2ca02c", "#8e44ad", "#ff8c00")
 """Hex colours of players 0-4 (red, blue, green, purple, orange)."""
@@ -282,8 +281,6 @@ def draw_lines(state: GetOnBoardState, ax: Axes) -> None:
 
 def status_line(state: GetOnBoardState) -> str:
     """The map's two-line title: round and ticket, then who does what (or the winners)."""
-    from gamelib.getonboard.rules import P_BONUS, P_LAY, P_OVER
-
     t = state.tables
     head = WORDS("head", city=state.board.title, round=state.round, rounds=state.game.options.rounds)
     if state.ticket:
