@@ -160,7 +160,7 @@ def test_each_tensor_game_declares_its_pieces_or_says_it_does_not() -> None:
 def test_the_game_size_functions_are_the_encodings_sizes() -> None:
     from gamelib.delanopolis.encoding import delanopolis_tensor_size
     from gamelib.getonboard.rules import GetOnBoardGame, getonboard_tensor_size
-    from gamelib.passante.rules import passante_tensor_size
+    from gamelib.passante.encoding import passante_tensor_size
 
     assert len(encoding_of(gamelib.make("fugitive"))) == 318
     for n in range(3, 7):

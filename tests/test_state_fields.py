@@ -118,3 +118,33 @@ def test_invalidate_without_an_edit_changes_nothing(config: tuple[str, int, dict
         assert [str(a) for a in copy.legal_actions()] == [str(a) for a in state.legal_actions()]
         if state.is_chance_node():
             assert copy.chance_outcomes() == state.chance_outcomes()
+
+
+@pytest.mark.parametrize(
+    ("declaration", "message"),
+    [
+        ({"key": "a b a"}, "more than once"),
+        ({"key": "a", "config": "a"}, "both key and config"),
+        ({"key": "a", "private": "b"}, "not declared as key"),
+        ({"key": "a", "lists": "b"}, "not declared as key, config"),
+        ({"key": "a class"}, "not an attribute name"),
+        ({"key": "a history"}, "core's own attribute"),
+    ],
+)
+def test_a_wrong_declaration_is_refused_naming_the_field(declaration: dict[str, str], message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        StateFields(**declaration)  # type: ignore[arg-type]
+
+
+def test_the_derived_key_and_clone_follow_the_declaration() -> None:
+    class Toy:
+        fields = StateFields(key="a b", lists="b", logs="log", caches="memo")
+
+    toy = Toy()
+    toy.a, toy.b, toy.log, toy.memo = 1, [2, 3], ("x",), None  # type: ignore[attr-defined]
+    assert Toy.fields.key_of(toy) == (1, (2, 3))
+    copy = Toy.fields.clone(toy)
+    assert copy.b == [2, 3] and copy.b is not toy.b and copy.log is toy.log  # type: ignore[attr-defined]
+    assert undeclared(toy) == [] and missing(toy) == []
+    toy.extra = 1  # type: ignore[attr-defined]
+    assert undeclared(toy) == ["extra"]

@@ -30,6 +30,10 @@ is declared).  Kinds:
     not in the key, recomputed by the game's ``State._derive()`` hook; the generic tests check it.
 ``caches``
     Memos that ``State.invalidate()`` drops (set to ``None``): shared by clones, not in the key.
+``logs``
+    Facts about the history recorded as its steps are applied (which seat was dealt which secret
+    card at which step): not in the key, since ``==`` compares the history itself; shared by
+    clones (keep them immutable: tuples), left alone by ``invalidate()``.
 ``lists``
     Among all of the above, the attributes holding a mutable ``list`` (or ``dict``/``set``):
     clone copies them (one level: their items must be immutable), ``key`` turns lists into tuples.
@@ -44,7 +48,7 @@ from typing import Any
 CORE_ATTRIBUTES = frozenset({"game", "seed", "history", "_legal_cache"})
 """Attributes every state has, owned by core's ``State`` (never declared by a game)."""
 
-KINDS = ("key", "private", "config", "derived", "caches", "lists")
+KINDS = ("key", "private", "config", "derived", "caches", "logs", "lists")
 
 
 def _names(text: str | tuple[str, ...] | list[str], kind: str) -> tuple[str, ...]:
@@ -73,6 +77,7 @@ class StateFields:
         "derived",
         "key",
         "lists",
+        "logs",
         "private",
     )
 
@@ -84,6 +89,7 @@ class StateFields:
         config: str | tuple[str, ...] | list[str] = "",
         derived: str | tuple[str, ...] | list[str] = "",
         caches: str | tuple[str, ...] | list[str] = "",
+        logs: str | tuple[str, ...] | list[str] = "",
         lists: str | tuple[str, ...] | list[str] = "",
     ) -> None:
         self.key = _names(key, "key")
@@ -91,8 +97,15 @@ class StateFields:
         self.config = _names(config, "config")
         self.derived = _names(derived, "derived")
         self.caches = _names(caches, "caches")
+        self.logs = _names(logs, "logs")
         self.lists = _names(lists, "lists")
-        groups = {"key": self.key, "config": self.config, "derived": self.derived, "caches": self.caches}
+        groups = {
+            "key": self.key,
+            "config": self.config,
+            "derived": self.derived,
+            "caches": self.caches,
+            "logs": self.logs,
+        }
         seen: dict[str, str] = {}
         for kind, names in groups.items():
             for name in names:
@@ -104,7 +117,7 @@ class StateFields:
             if kind == "private":
                 stray = [n for n in names if n not in self.key]
             if stray:
-                where = "key" if kind == "private" else "key, config, derived or caches"
+                where = "key" if kind == "private" else "key, config, derived, caches or logs"
                 raise ValueError(f"StateFields: {kind} names {stray} are not declared as {where} fields")
         copied = frozenset(self.lists)
         self._key_parts = tuple((name, name in copied) for name in self.key)
@@ -115,7 +128,7 @@ class StateFields:
     @property
     def declared(self) -> frozenset[str]:
         """Every attribute name this declaration covers."""
-        return frozenset(self.key + self.config + self.derived + self.caches)
+        return frozenset(self.key + self.config + self.derived + self.caches + self.logs)
 
     def clone(self, source: Any) -> Any:
         """A copy of ``source``: attributes shared, the declared lists copied (one C-level copy of

@@ -345,6 +345,11 @@ def layout(num_players: int) -> Encoding[PassanteState]:
     )
 
 
+def passante_tensor_size(num_players: int) -> int:
+    """Length of ``state.observation_tensor(player)`` for ``num_players`` players (``319 + 73 * n``)."""
+    return len(layout(num_players))
+
+
 def observation_tensor(state: PassanteState, player: int) -> list[float]:
     """``observation(player)`` as ``319 + 73 * n`` floats in [0, 1] (see :func:`layout`)."""
     return layout(state.game.num_players).encode(state, player)

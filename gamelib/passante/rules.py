@@ -755,7 +755,7 @@ class PassanteOptions:
     """True: effects may not pick a character whose heart belongs to another player."""
     policier_uses_place: bool = False
     """May the Policier send characters onto the central place (it is "adjacent" to every zone)?"""
-    comedienne_die: str = "effect"
+    comedienne_die: Literal["effect", "swap"] = "effect"
     """The Comédienne's fallback die: "effect" applies the rolled character's effect, "swap"
     swaps her with the rolled character if it stands elsewhere (and is not the Chat)."""
     institutrice_from_own_zone: bool = False
@@ -769,7 +769,7 @@ class PassanteOptions:
     """The least number of wishes the Poète's player discards ("minimum 1 Souhait")."""
     round_event: bool = True
     """Apply a random remaining character's effect at the end of every round."""
-    round_event_chooser: str = "last"
+    round_event_chooser: Literal["last", "next"] = "last"
     """Who makes the end-of-round effect's choices: "last" = the player who ended the round,
     "next" = the player who starts the next one."""
     final_round_event: bool = False
@@ -787,7 +787,7 @@ class PassanteOptions:
     ``call``, ``meow``/``hiss``/``purr``, ``mime``, ``reach``, ``knock``, ``stand``/``sit``/
     ``glare``; the Policier's is the veto); "hint" = all folded into one ``hint X Z`` any player
     with a heart may give; "none" = no signal at all (rules versions 1 and 2)."""
-    lay_wishes: str = "choice"
+    lay_wishes: Literal["choice", "automatic"] = "choice"
     """« son possesseur peut la poser »: "choice" = laying a visible wish down is its owner's
     action (``lay N``, on their turn); "automatic" = the engine lays it the moment it is visible."""
     draw_first: bool = False
@@ -807,33 +807,13 @@ class PassanteOptions:
     def __post_init__(self) -> None:
         if not 1 <= self.solo_hand_size <= 10:
             raise ValueError(f"option 'solo_hand_size' must be between 1 and 10, got {self.solo_hand_size}")
-        if self.round_event_chooser not in ("last", "next"):
-            raise ValueError(
-                f"option 'round_event_chooser' must be 'last' or 'next', got {self.round_event_chooser!r}"
-            )
-        if self.comedienne_die not in ("effect", "swap"):
-            raise ValueError(
-                f"option 'comedienne_die' must be 'effect' or 'swap', got {self.comedienne_die!r}"
-            )
-        if self.lay_wishes not in ("choice", "automatic"):
-            raise ValueError(f"option 'lay_wishes' must be 'choice' or 'automatic', got {self.lay_wishes!r}")
-        if self.privileges not in ("cards", "hint", "none"):
-            raise ValueError(
-                f"option 'privileges' must be 'cards', 'hint' or 'none', got {self.privileges!r}"
-            )
+        # the Literal options (privileges, lay_wishes...) are checked by core when options are built
         if self.table_talk:
             object.__setattr__(self, "privileges", "hint")
         if not 0 <= self.poete_min_discard <= 3:
             raise ValueError(
                 f"option 'poete_min_discard' must be between 0 and 3, got {self.poete_min_discard}"
             )
-
-
-def passante_tensor_size(num_players: int) -> int:
-    """Length of :meth:`PassanteState.observation_tensor` for ``num_players`` players: the size of
-    ``gamelib.passante.encoding.layout(n)`` (the rules never import the encoding; a test holds the two
-    equal)."""
-    return 319 + 73 * num_players
 
 
 HAND_SIZE = {2: 4, 3: 3, 4: 2}
@@ -925,12 +905,12 @@ class PassanteState(State):
         private="wish_deck hands discards",
         lists="pos hearts char_hand hands fulfilled discards",
         config="auto_lay",
-        derived="secrets laid_log said",
+        logs="secrets laid_log said",
     )
     """The position (``key``; the private wish deck, hands and discards are seen by everyone as
-    their sizes: ``_summary``).  ``secrets``, ``laid_log`` and ``said`` are derived from the
-    history (core's ``history``), logged as its steps are applied: not part of the position, and
-    an edit of the key fields leaves them (``invalidate``)."""
+    their sizes: ``_summary``).  ``secrets``, ``laid_log`` and ``said`` are logs of the history
+    (who was dealt which wish at which step, every wish laid, every signal), recorded as its steps
+    are applied."""
 
     def __init__(self, game: PassanteGame, seed: int | None) -> None:
         super().__init__(game, seed)

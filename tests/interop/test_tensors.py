@@ -20,7 +20,7 @@ import gamelib
 from gamelib.core.game import State
 from gamelib.delanopolis.encoding import delanopolis_tensor_size
 from gamelib.getonboard.rules import getonboard_tensor_size
-from gamelib.passante.rules import passante_tensor_size
+from gamelib.passante.encoding import passante_tensor_size
 
 TENSOR_GAMES = [n for n in gamelib.registered_games() if gamelib.make(n).info.has("observation_tensor")]
 
