@@ -48,13 +48,13 @@ def classify(path: Path) -> dict[str, int]:
             counts["notation"] += _span(node)
         elif isinstance(node, ast.ClassDef):
             for item in node.body:
-                if isinstance(item, ast.FunctionDef) and item.name in NOTATION_METHODS:
-                    counts["notation"] += _span(item)
-                elif isinstance(item, ast.FunctionDef) and item.name in FIELD_METHODS and "State" in node.name:
-                    counts["fields"] += _span(item)
-                elif isinstance(item, ast.Assign | ast.AnnAssign) and any(
+                method = item.name if isinstance(item, ast.FunctionDef) else ""
+                declares_fields = isinstance(item, ast.Assign | ast.AnnAssign) and any(
                     isinstance(t, ast.Name) and t.id == "fields" for t in ast.walk(item)
-                ):
+                )
+                if method in NOTATION_METHODS:
+                    counts["notation"] += _span(item)
+                elif declares_fields or (method in FIELD_METHODS and "State" in node.name):
                     counts["fields"] += _span(item)
                 else:
                     counts["rules"] += _span(item)

@@ -23,14 +23,8 @@ from typing import Any
 import networkx as nx
 
 LAST = 42
-"""The escape card: laying it ends the fugitive's run."""
-MANHUNT_THRESHOLD = 29
-"""A manhunt follows card 42 only if the highest revealed hideout is at most this."""
-DECK_RANGES = ((4, 14), (15, 28), (29, 41))
-"""The three hideout decks, by card range (decks are numbered 1-3 in notation)."""
-START_HAND = (1, 2, 3, LAST)
-SETUP_DEALS = (0, 0, 0, 1, 1)
-"""The fugitive's setup draws: 3 from the first deck, 2 from the second."""
+"""The escape card of the published game: laying it ends the fugitive's run.  Its decks, setup
+deal and manhunt threshold are ``PUBLISHED`` (``layout_for(42)``), said once there."""
 STEP_LIMIT = 3
 
 

@@ -23,7 +23,7 @@ import gamelib
 from gamelib.agents import RandomAgent
 from gamelib.fugitive import analysis
 from gamelib.fugitive.analysis import Belief, belief
-from gamelib.fugitive.board import DECK_RANGES, SETUP_DEALS
+from gamelib.fugitive.board import PUBLISHED
 from gamelib.fugitive.rules import (
     DEAL,
     DETECTIVE,
@@ -50,7 +50,7 @@ def detective_view(state: FugitiveState) -> View:
 
 
 def deck_index(card: int) -> int:
-    for d, (lo, hi) in enumerate(DECK_RANGES):
+    for d, (lo, hi) in enumerate(PUBLISHED.deck_ranges):
         if lo <= card <= hi:
             return d
     return -1
@@ -72,7 +72,7 @@ def brute_force(obs: FugitiveObservation) -> tuple[int, dict[int, Counter[int]],
     log = list(obs.draw_log)
     if obs.phase == DEAL:
         log = log[:-1]
-    drawn = Counter(SETUP_DEALS) + Counter(d for p, d, _ in log if p == FUGITIVE)
+    drawn = Counter(PUBLISHED.setup_deals) + Counter(d for p, d, _ in log if p == FUGITIVE)
     known_deck = Counter(
         deck_index(c)
         for i in range(1, size + 1)
@@ -140,7 +140,7 @@ def consistent(obs, full, stacks, hand, log) -> bool:
         laid = 0
         for i in range(1, size + 1):
             laid += sum(1 for c in (full[i], *stacks[i]) if deck_index(c) == d)
-            held = sum(1 for x in SETUP_DEALS if x == d) + sum(
+            held = sum(1 for x in PUBLISHED.setup_deals if x == d) + sum(
                 1 for p, dd, k in log if p == FUGITIVE and dd == d and k < i
             )
             if laid > held:
@@ -192,7 +192,7 @@ def restricted(state: FugitiveState, decoys: int, rng: random.Random) -> Fugitiv
         theirs.add(h)
         theirs.update(s)
     extra = set(obs.detective_hand or ())
-    for lo, hi in DECK_RANGES:
+    for lo, hi in PUBLISHED.deck_ranges:
         free = [
             c for c in range(lo, hi + 1) if c not in theirs and c not in extra and not state.face_up >> c & 1
         ]

@@ -16,7 +16,7 @@ from matplotlib.figure import Figure
 import gamelib
 from gamelib.agents.basic import RandomAgent
 from gamelib.core.drawing import LabelCollection
-from gamelib.fugitive.board import DECK_RANGES
+from gamelib.fugitive.board import PUBLISHED
 from gamelib.fugitive.draw import MAX_PER_ROW, UNIT_INCHES, _row_layout, draw_belief, draw_state
 from gamelib.fugitive.rules import (
     DETECTIVE,
@@ -78,7 +78,8 @@ def scrambled_for_detective(state: FugitiveState) -> FugitiveState:
     size = state.fhand.bit_count()
     other.fhand = mask_of(secret_pool[-size:]) if size else 0
     other.decks = [
-        mask_of(range(lo, lo + d.bit_count())) for (lo, _), d in zip(DECK_RANGES, state.decks, strict=True)
+        mask_of(range(lo, lo + d.bit_count()))
+        for (lo, _), d in zip(PUBLISHED.deck_ranges, state.decks, strict=True)
     ]
     return other
 

@@ -15,7 +15,7 @@ from test_fugitive_rules import play, rule_of  # the rule-scenario helpers of th
 import gamelib
 from gamelib.agents import RandomAgent
 from gamelib.fugitive import rules
-from gamelib.fugitive.board import DECK_RANGES, MANHUNT_THRESHOLD, PUBLISHED, SETUP_DEALS, START_HAND
+from gamelib.fugitive.board import PUBLISHED
 from gamelib.fugitive.rules import (
     F_PLACE,
     F_SPRINT,
@@ -35,9 +35,11 @@ def small(escape_card: int = 7, **options: object) -> FugitiveState:
 
 # ------------------------------------------------------------------------ layouts
 def test_published_layout_is_the_published_game() -> None:
-    assert PUBLISHED.last == 42 and PUBLISHED.deck_ranges == DECK_RANGES
-    assert PUBLISHED.setup_deals == SETUP_DEALS and PUBLISHED.manhunt_threshold == MANHUNT_THRESHOLD
-    assert PUBLISHED.start_hand == START_HAND
+    """The scaled layout of a 42-card deck is the printed game: decks 4-14, 15-28, 29-41, three
+    setup cards from the first deck and two from the second, a manhunt up to 29."""
+    assert PUBLISHED.last == 42 and PUBLISHED.deck_ranges == ((4, 14), (15, 28), (29, 41))
+    assert PUBLISHED.setup_deals == (0, 0, 0, 1, 1) and PUBLISHED.manhunt_threshold == 29
+    assert PUBLISHED.start_hand == (1, 2, 3, 42)
     assert gamelib.make("fugitive").layout is PUBLISHED
 
 
