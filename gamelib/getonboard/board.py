@@ -342,6 +342,34 @@ class CityMap:
     _fit_cache: dict[tuple[int, int, str, int, int], bool] = field(
         default_factory=dict, init=False, repr=False, compare=False
     )
+    _next_cache: dict[tuple[int, int, str, int], tuple[tuple[int, int, int], ...]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+
+    def next_sticks(
+        self, node: int, heading: int, junctions: str, step: int, boxes_left: int
+    ) -> tuple[tuple[int, int, int], ...]:
+        """The sticks that may come next: ``(direction, intersection reached, boxes it costs)``.
+
+        The geometry of a turn, said once: stay on the map, never go back along the section just
+        laid, and pay one turn-modification box for every junction that differs from the shape;
+        a stick costing more than ``boxes_left`` is left out.  Memoised: the board is static.
+        """
+        key = (node * 5 + heading + 1, boxes_left, junctions, step)
+        hit = self._next_cache.get(key)
+        if hit is None:
+            nbrs = self.neighbour[node]
+            back = OPPOSITE[heading] if heading >= 0 else -1
+            found = []
+            for d in range(4):
+                nb = nbrs[d]
+                if nb < 0 or d == back:
+                    continue
+                cost = junction_cost(junctions, step, heading, d)
+                if cost <= boxes_left:
+                    found.append((d, nb, cost))
+            hit = self._next_cache[key] = tuple(found)
+        return hit
 
     def fits(self, node: int, heading: int, junctions: str, step: int, sticks: int, boxes_left: int) -> bool:
         """:func:`completable` with loops ignored, memoised: it depends on the static board only.
@@ -357,17 +385,10 @@ class CityMap:
         key = (node * 5 + heading + 1, boxes_left, junctions, step, sticks)
         hit = self._fit_cache.get(key)
         if hit is None:
-            hit = False
-            nbrs = self.neighbour[node]
-            back = OPPOSITE[heading] if heading >= 0 else -1
-            for d in range(4):
-                nb = nbrs[d]
-                if nb < 0 or d == back:
-                    continue
-                cost = junction_cost(junctions, step, heading, d)
-                if cost <= boxes_left and self.fits(nb, d, junctions, step + 1, sticks, boxes_left - cost):
-                    hit = True
-                    break
+            hit = any(
+                self.fits(nb, d, junctions, step + 1, sticks, boxes_left - cost)
+                for d, nb, cost in self.next_sticks(node, heading, junctions, step, boxes_left)
+            )
             self._fit_cache[key] = hit
         return hit
 
@@ -412,23 +433,13 @@ def completable(
 ) -> bool:
     """Can sticks ``step..sticks-1`` of a shape still be laid from ``node`` heading ``heading``?
 
-    The geometry of a turn: stay on the map, never go back along the section just laid, and pay
-    one turn-modification box for every junction that differs from the shape (a turn made
-    straight or the reverse).  With ``visited`` (a bitmask) the route must also avoid those
-    intersections (a *safe* completion); with ``None`` loops are ignored, which is the test for
-    the "would leave the map" exception of the FAQ.
+    Each stick as :meth:`CityMap.next_sticks` allows.  With ``visited`` (a bitmask) the route must
+    also avoid those intersections (a *safe* completion); with ``None`` loops are ignored, which
+    is the test for the "would leave the map" exception of the FAQ.
     """
     if step >= sticks:
         return True
-    nbrs = board.neighbour[node]
-    back = OPPOSITE[heading] if heading >= 0 else -1
-    for d in range(4):
-        nb = nbrs[d]
-        if nb < 0 or d == back:
-            continue
-        cost = junction_cost(junctions, step, heading, d)
-        if cost > boxes_left:
-            continue
+    for d, nb, cost in board.next_sticks(node, heading, junctions, step, boxes_left):
         if visited is not None:
             if visited >> nb & 1:
                 continue

@@ -28,7 +28,7 @@ from gamelib.getonboard.board import (
     SECTION_COLOURS,
     CityMap,
 )
-from gamelib.getonboard.rules import P_BONUS, P_LAY, P_OVER, GetOnBoardState
+from gamelib.getonboard.rules import CATEGORIES, P_BONUS, P_LAY, P_OVER, GetOnBoardState
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -636,19 +636,7 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
     # totals column
     ax.add_patch(Rectangle((25.2, 1.0), 4.6, 16.3, fc="#f4f4f4", ec="black"))
     ax.text(27.5, 16.8, WORDS("points"), ha="center", fontsize=13, weight="bold")
-    for i, cat in enumerate(
-        (
-            "grannies",
-            "students",
-            "tourists",
-            "lovers",
-            "transfers",
-            "objectives",
-            "personal",
-            "entrances",
-            "turns",
-        )
-    ):
+    for i, cat in enumerate(CATEGORIES):
         ax.text(25.5, 15.8 - 1.45 * i, WORDS(cat), fontsize=12, va="center")
         ax.text(
             29.5, 15.8 - 1.45 * i, str(breakdown[cat]), fontsize=13, va="center", ha="right", weight="bold"

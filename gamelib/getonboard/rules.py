@@ -408,22 +408,14 @@ def _survives_per_stick(
     ``visited``?  A line with no stick the shape allows is stuck, which ends the turn safely."""
     if step >= sticks:
         return True
-    nbrs = board.neighbour[node]
-    back = OPPOSITE[heading]
-    stuck = True
-    for d in range(4):
-        nb = nbrs[d]
-        if nb < 0 or d == back:
-            continue
-        cost = junction_cost(junctions, step, heading, d)
-        if cost > boxes:
-            continue
-        stuck = False
-        if not visited >> nb & 1 and _survives_per_stick(
-            board, nb, d, junctions, step + 1, sticks, boxes - cost, visited | 1 << nb
-        ):
-            return True
-    return stuck
+    moves = board.next_sticks(node, heading, junctions, step, boxes)
+    if not moves:
+        return True  # stuck: the turn ends here, safely
+    return any(
+        not visited >> nb & 1
+        and _survives_per_stick(board, nb, d, junctions, step + 1, sticks, boxes - cost, visited | 1 << nb)
+        for d, nb, cost in moves
+    )
 
 
 # ---------------------------------------------------------------------------- what a seat sees
