@@ -95,6 +95,21 @@ from gamelib.fugitive.rules import (
     layout_for,
 )
 
+
+def _add_product(acc: list[int], x: list[int], y: list[int], c: int) -> None:
+    """``acc += c * x * y`` for polynomials as coefficient lists (by marked even cards): the one
+    convolution the last stack's counts are built from."""
+    need = len(x) + len(y) - 1
+    if len(acc) < need:
+        acc.extend([0] * (need - len(acc)))
+    for s, xs in enumerate(x):
+        if xs:
+            xs *= c
+            for t, yt in enumerate(y, s):
+                if yt:
+                    acc[t] += xs * yt
+
+
 __all__ = [
     "MEASURES",
     "Belief",
@@ -865,16 +880,7 @@ class _Programme:
             x, y = low[a], high[b]
             if not x or not y:
                 continue
-            c = comb[a]
-            need = len(x) + len(y) - 1
-            if len(out) < need:
-                out.extend([0] * (need - len(out)))
-            for s, xs in enumerate(x):
-                if xs:
-                    xs *= c
-                    for t, yt in enumerate(y, s):
-                        if yt:
-                            out[t] += xs * yt
+            _add_product(out, x, y, comb[a])
         self.mark_vectors[key] = out
         return out
 
@@ -928,17 +934,7 @@ class _Programme:
                 k = k0 + k1
                 while len(out) <= k:
                     out.append([])
-                acc = out[k]
-                c = _COMB[k][k0]
-                need = len(x) + len(y) - 1
-                if len(acc) < need:
-                    acc.extend([0] * (need - len(acc)))
-                for s, xs in enumerate(x):
-                    if xs:
-                        xs *= c
-                        for t, yt in enumerate(y, s):
-                            if yt:
-                                acc[t] += xs * yt
+                _add_product(out[k], x, y, _COMB[k][k0])
         self.halves[key] = out
         return out
 
