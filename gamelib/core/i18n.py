@@ -20,11 +20,11 @@ is a bug and raises ``KeyError`` naming the file.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from contextlib import contextmanager
-from importlib import resources
 from typing import Any
+
+from gamelib.core.data import load_json, require
 
 LANGUAGES = ("en", "fr")
 """The languages every ``words.json`` may hold; English is complete, French may fall back."""
@@ -67,13 +67,11 @@ class Wording:
     @property
     def table(self) -> dict[str, dict[str, str]]:
         if self._table is None:
-            text = resources.files(self.package).joinpath("data/words.json").read_text(encoding="utf-8")
-            table = json.loads(text)
-            if not isinstance(table, dict) or "en" not in table:
-                raise ValueError(f"{self.package}/data/words.json must map 'en' (and 'fr') to words")
+            table = load_json(self.package, "words.json")
+            where = f"{self.package}/data/words.json"
+            require(isinstance(table, dict) and "en" in table, where, "must map 'en' (and 'fr') to words")
             unknown = set(table) - set(LANGUAGES)
-            if unknown:
-                raise ValueError(f"{self.package}/data/words.json: unknown language(s) {sorted(unknown)}")
+            require(not unknown, where, f"unknown language(s) {sorted(unknown)}")
             self._table = table
         return self._table
 

@@ -15,22 +15,18 @@ Square codes (the ints kept in the hot state):
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import networkx as nx
+
+from gamelib.core.data import DataError, entries, field, load_json
 
 TERRAINS = 12
 REFUGE_BASE = 100
 START = -1
 MAX_REFUGES = 4
-
-
-class DataError(ValueError):
-    """The terrain data file breaks its schema (names the entry and the field)."""
 
 
 @dataclass(frozen=True)
@@ -63,45 +59,21 @@ class Content:
     jokers: tuple[Card, ...]
 
 
-def _field(entry: dict[str, Any], name: str, kind: type | tuple[type, ...], where: str) -> Any:
-    if name not in entry:
-        raise DataError(f"{where}: missing field {name!r}")
-    value = entry[name]
-    if isinstance(value, bool) or not isinstance(value, kind):
-        raise DataError(f"{where}: field {name!r} must be {kind}, got {value!r}")
-    if isinstance(value, str) and not value.strip():
-        raise DataError(f"{where}: field {name!r} is empty")
-    return value
-
-
 def _places(raw: Any, section: str, count: int) -> tuple[Place, ...]:
-    if not isinstance(raw, list) or len(raw) != count:
-        raise DataError(f"{section}: expected a list of {count} entries")
-    places = []
-    for i, entry in enumerate(raw):
-        where = f"{section}[{i}]"
-        if not isinstance(entry, dict):
-            raise DataError(f"{where}: expected an object")
-        number = _field(entry, "number", int, where)
-        if number != i + 1:
+    places: list[Place] = []
+    for where, entry in entries(raw, section, count):
+        number = field(entry, "number", int, where)
+        if number != len(places) + 1:
             raise DataError(f"{where}: numbers must run 1..{count} in order, got {number}")
-        x = float(_field(entry, "x", (int, float), where))
-        y = float(_field(entry, "y", (int, float), where))
+        x = float(field(entry, "x", (int, float), where))
+        y = float(field(entry, "y", (int, float), where))
         if not (-1.2 <= x <= 1.2 and -0.9 <= y <= 0.9):
             raise DataError(f"{where}: position ({x}, {y}) is off the map")
         district = entry.get("district", "")
         if not isinstance(district, str):
             raise DataError(f"{where}: field 'district' must be a string")
-        places.append(
-            Place(
-                number=number,
-                name=_field(entry, "name", str, where),
-                x=x,
-                y=y,
-                chapter=_field(entry, "chapter", str, where),
-                district=district,
-            )
-        )
+        name, chapter = field(entry, "name", str, where), field(entry, "chapter", str, where)
+        places.append(Place(number=number, name=name, x=x, y=y, chapter=chapter, district=district))
     names = [p.name for p in places]
     if len(set(names)) != len(names):
         raise DataError(f"{section}: names must be distinct")
@@ -109,15 +81,10 @@ def _places(raw: Any, section: str, count: int) -> tuple[Place, ...]:
 
 
 def _cards(raw: Any, section: str) -> tuple[Card, ...]:
-    if not isinstance(raw, list) or not raw:
-        raise DataError(f"{section}: expected a non-empty list")
-    cards = []
-    for i, entry in enumerate(raw):
-        where = f"{section}[{i}]"
-        if not isinstance(entry, dict):
-            raise DataError(f"{where}: expected an object")
-        cards.append(Card(_field(entry, "name", str, where), _field(entry, "chapter", str, where)))
-    return tuple(cards)
+    return tuple(
+        Card(field(entry, "name", str, where), field(entry, "chapter", str, where))
+        for where, entry in entries(raw, section)
+    )
 
 
 def parse_content(data: Any) -> Content:
@@ -135,8 +102,7 @@ def parse_content(data: Any) -> Content:
 @cache
 def content() -> Content:
     """The game's content, loaded and validated once."""
-    text = resources.files("gamelib.delanopolis").joinpath("data/terrains.json").read_text("utf-8")
-    return parse_content(json.loads(text))
+    return parse_content(load_json("gamelib.delanopolis", "terrains.json"))
 
 
 def refuge_slots(refuges: int) -> tuple[int, ...]:

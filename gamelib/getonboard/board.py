@@ -14,14 +14,14 @@ a broken or hand-edited file fails with a :class:`MapError` naming the file and 
 from __future__ import annotations
 
 import itertools
-import json
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import networkx as nx
+
+from gamelib.core.data import DataError, load_json, require
 
 DIRECTIONS = ("N", "E", "S", "W")
 """Direction index -> notation letter.  North is row 1 (the top of the drawing)."""
@@ -103,7 +103,7 @@ SECTION_COLOURS = ("amber", "teal")
 """Rome's two section colours (the "fluid" colour of a ticket names one of them)."""
 
 
-class MapError(ValueError):
+class MapError(DataError):
     """A data file that breaks the published facts or is malformed."""
 
 
@@ -187,19 +187,11 @@ class Tables:
 
 
 def _data(name: str) -> Any:
-    try:
-        text = resources.files("gamelib.getonboard").joinpath("data", name).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise MapError(f"data file {name} is missing") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise MapError(f"{name}: not valid JSON: {exc}") from None
+    return load_json("gamelib.getonboard", name, MapError)
 
 
 def _require(cond: bool, where: str, message: str) -> None:
-    if not cond:
-        raise MapError(f"{where}: {message}")
+    require(cond, where, message, MapError)
 
 
 @cache

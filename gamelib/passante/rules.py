@@ -29,12 +29,10 @@ With ``lay_wishes="automatic"`` wishes are laid down the moment they are visible
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from importlib import resources
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, overload
+from functools import lru_cache
+from typing import Any, ClassVar, Literal
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields
@@ -57,6 +55,7 @@ from gamelib.passante.board import (
     LOCATIONS,
     MENDIANTE,
     NEIGHBOURS,
+    NUM_WISHES,
     OMNIBUS,
     OMNIBUS_START,
     PIECE_NAMES,
@@ -67,127 +66,13 @@ from gamelib.passante.board import (
     ROW_DISTANCE,
     ROW_NEIGHBOURS,
     START_ZONE,
+    WISHES,
     ZONES,
 )
 
 _WORDS = Wording("gamelib.passante")
 """What a student reads (player names), in the language in force."""
 
-if TYPE_CHECKING:
-    pass
-
-# ---------------------------------------------------------------------------- wish deck
-NUM_WISHES = 38
-
-
-@dataclass(frozen=True)
-class Wish:
-    """One wish card: fulfilled when all its characters stand on its zone."""
-
-    id: int
-    """The card's number, 1..38: the number used in notation, the data file and every attribute."""
-    zone: int
-    characters: tuple[int, ...]
-    title: str
-
-    @property
-    def mask(self) -> int:
-        m = 0
-        for c in self.characters:
-            m |= 1 << c
-        return m
-
-    def __str__(self) -> str:
-        who = ", ".join(PIECE_TITLES[c] for c in self.characters)
-        return f"#{self.id} « {self.title} » ({who} — {LOCATION_TITLES[self.zone]})"
-
-
-class WishDeck(Sequence[Wish]):
-    """The 38 wish cards, looked up by their number: ``WISHES[12]`` is card 12 (1..38).
-
-    Iterating gives the cards in order 1..38; ``len`` is 38.  Number 0, negative numbers and
-    slices are refused (they would silently mean another card).
-    """
-
-    __slots__ = ("_cards",)
-
-    def __init__(self, cards: tuple[Wish, ...]) -> None:
-        self._cards = cards
-
-    @overload
-    def __getitem__(self, number: int) -> Wish: ...
-    @overload
-    def __getitem__(self, number: slice) -> Sequence[Wish]: ...
-    def __getitem__(self, number: int | slice) -> Wish | Sequence[Wish]:
-        if isinstance(number, (slice, bool)) or not isinstance(number, int):
-            raise TypeError(
-                f"wishes are looked up by their number 1..{len(self._cards)} "
-                f"(use list(WISHES) to slice), got {number!r}"
-            )
-        if not 1 <= number <= len(self._cards):
-            raise IndexError(f"wish numbers are 1..{len(self._cards)}, got {number}")
-        return self._cards[number - 1]
-
-    def __iter__(self) -> Iterator[Wish]:
-        return iter(self._cards)
-
-    def __len__(self) -> int:
-        return len(self._cards)
-
-    def __repr__(self) -> str:
-        return f"WishDeck({len(self._cards)} cards)"
-
-
-class WishDataError(ValueError):
-    """The wish data file breaks the deck's rules (named field and card)."""
-
-
-def parse_wishes(doc: Any) -> tuple[Wish, ...]:
-    """Validate a wish deck document (the JSON of ``data/wishes.json``) and return its cards."""
-    if not isinstance(doc, dict) or not isinstance(doc.get("cards"), list):
-        raise WishDataError("wishes.json: expected an object with a 'cards' list")
-    cards = doc["cards"]
-    if len(cards) != NUM_WISHES:
-        raise WishDataError(f"wishes.json: the deck has {NUM_WISHES} cards, found {len(cards)}")
-    out = []
-    for i, card in enumerate(cards):
-        where = f"wishes.json card {i + 1}"
-        if not isinstance(card, dict):
-            raise WishDataError(f"{where}: expected an object")
-        if card.get("id") != i + 1:
-            raise WishDataError(f"{where}: field 'id' must be {i + 1}, got {card.get('id')!r}")
-        zone_name = card.get("zone")
-        if zone_name not in LOCATION_NAMES[:4]:
-            raise WishDataError(
-                f"{where}: field 'zone' must be one of {LOCATION_NAMES[:4]} (the place holds no wish), "
-                f"got {zone_name!r}"
-            )
-        names = card.get("characters")
-        if not isinstance(names, list) or not 1 <= len(names) <= 3:
-            raise WishDataError(f"{where}: field 'characters' must list one to three characters")
-        if any(n not in PIECE_NAMES[:8] for n in names):
-            raise WishDataError(f"{where}: unknown character in {names!r}; known: {PIECE_NAMES[:8]}")
-        if len(set(names)) != len(names):
-            raise WishDataError(f"{where}: field 'characters' repeats a character: {names!r}")
-        title = card.get("title")
-        if not isinstance(title, str) or not title.strip():
-            raise WishDataError(f"{where}: field 'title' must be a non-empty string")
-        zone = LOCATION_NAMES.index(zone_name)
-        chars = tuple(PIECE_NAMES.index(n) for n in names)
-        if all(START_ZONE[c] == zone for c in chars):
-            raise WishDataError(f"{where}: « {title} » is already fulfilled by the starting position")
-        out.append(Wish(i + 1, zone, chars, title))
-    return tuple(out)
-
-
-@cache
-def load_wishes() -> WishDeck:
-    """The original 38-card wish deck, validated on load (``load_wishes()[n]`` is card n)."""
-    text = resources.files("gamelib.passante").joinpath("data/wishes.json").read_text(encoding="utf-8")
-    return WishDeck(parse_wishes(json.loads(text)))
-
-
-WISHES = load_wishes()
 WISH_NUMBERS = tuple(range(1, NUM_WISHES + 1))
 # indexed by wish number (index 0 unused: -1 zone, and a mask no position satisfies)
 WISH_ZONE = (-1, *(w.zone for w in WISHES))

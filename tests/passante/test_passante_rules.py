@@ -11,6 +11,7 @@ import pytest
 import gamelib
 from gamelib import CHANCE, TERMINAL, IllegalAction
 from gamelib.passante import board as B
+from gamelib.passante.board import WishDataError, load_wishes, parse_wishes
 from gamelib.passante.rules import (
     BOARDING,
     DIE,
@@ -22,9 +23,6 @@ from gamelib.passante.rules import (
     OVER,
     WISHES,
     PassanteState,
-    WishDataError,
-    load_wishes,
-    parse_wishes,
     rating,
 )
 
