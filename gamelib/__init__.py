@@ -29,11 +29,8 @@ from gamelib.core.i18n import language, set_language
 
 __version__ = "0.1.0"
 
-# Each game registers itself by import path: importing gamelib does not import the games.
-register("fugitive", "gamelib.fugitive.rules:FugitiveGame")
-register("passante", "gamelib.passante.rules:PassanteGame")
-register("delanopolis", "gamelib.delanopolis.rules:DelanopolisGame")
-register("getonboard", "gamelib.getonboard.rules:GetOnBoardGame")
+# The games are the folders of this package that hold a rules.py (gamelib.core.registry finds
+# them without importing them); register() adds a game that lives elsewhere.
 
 
 def tournament(*args: Any, **kwargs: Any) -> Any:

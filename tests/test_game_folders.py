@@ -7,12 +7,18 @@ read from the source (lazy imports inside functions count too: a lazy import is 
 from __future__ import annotations
 
 import ast
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
+import gamelib
+
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ("fugitive", "passante", "delanopolis", "getonboard")
+GAMES = tuple(gamelib.registered_games())
+"""Found by the registry: every folder of gamelib with a rules.py (a new game is checked at once)."""
 FILES = ("__init__", "board", "rules", "agents", "analysis", "draw", "encoding")
 """The files every game folder has (Fugitive adds ``belief``, its exact belief)."""
 EXTRA = {"fugitive": {"belief"}}
@@ -73,3 +79,19 @@ def test_each_file_imports_only_what_the_template_allows(game: str) -> None:
     if problems and game in UNFINISHED:
         pytest.xfail("; ".join(problems))
     assert problems == []
+
+
+def test_the_registry_finds_every_game_folder_without_importing_it() -> None:
+    """A new game is a folder and nothing else: no list to edit, and ``import gamelib`` stays light."""
+    code = (
+        "import json, sys, gamelib\n"
+        "names = gamelib.registered_games()\n"
+        "loaded = [m for m in sys.modules if any(m.startswith(f'gamelib.{n}') for n in names)]\n"
+        "print(json.dumps([names, loaded]))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
+    names, loaded = json.loads(out.stdout)
+    folders = sorted(p.parent.name for p in (ROOT / "gamelib").glob("*/rules.py"))
+    assert names == folders and loaded == []
+    for name in names:
+        assert gamelib.make(name).info.name == name  # the folder's Game class, found by its info.name

@@ -4,32 +4,71 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from importlib import resources
 from typing import Any
 
 from gamelib.core.errors import OptionError
 from gamelib.core.game import Game
 
-# name -> "module:Class".  Games register lazily so ``import gamelib`` stays fast and a game's
-# import cost is paid only when it is used.
+# name -> "module:Class" (or "module" alone: the Game class it defines for that name).  Games
+# register lazily so ``import gamelib`` stays fast and a game's import cost is paid only when it
+# is used.
 _GAMES: dict[str, str] = {}
+_DISCOVERED: list[str] | None = None
 
 
 def register(name: str, target: str) -> None:
-    """Register a game class by import path (``"package.module:Class"``)."""
+    """Register a game class by import path (``"package.module:Class"``): a game that lives
+    outside ``gamelib`` (a game folder inside it is found on its own)."""
     _GAMES[name] = target
 
 
+def _discover() -> list[str]:
+    """The game folders of ``gamelib``: every subpackage with a ``rules.py``, by name.
+
+    A new game is a folder and nothing else: no list to edit.  The files are looked at, not
+    imported, so ``import gamelib`` and ``registered_games()`` import no game.
+    """
+    global _DISCOVERED
+    if _DISCOVERED is None:
+        root = resources.files("gamelib")
+        _DISCOVERED = sorted(
+            entry.name
+            for entry in root.iterdir()
+            if entry.is_dir()
+            and entry.joinpath("rules.py").is_file()
+            and entry.joinpath("__init__.py").is_file()
+        )
+    return _DISCOVERED
+
+
 def registered_games() -> list[str]:
-    """Names of every registered game, in registration order."""
-    return list(_GAMES)
+    """Names of every game: gamelib's own folders (alphabetical), then any registered."""
+    own = _discover()
+    return own + [name for name in _GAMES if name not in own]
 
 
 def game_class(name: str) -> type[Game]:
-    if not isinstance(name, str) or name not in _GAMES:
-        raise OptionError(f"unknown game {name!r}; registered games: {', '.join(_GAMES)}")
-    module_name, _, class_name = _GAMES[name].partition(":")
-    cls: type[Game] = getattr(importlib.import_module(module_name), class_name)
-    return cls
+    known = registered_games()
+    if not isinstance(name, str) or name not in known:
+        raise OptionError(f"unknown game {name!r}; registered games: {', '.join(known)}")
+    module_name, _, class_name = _GAMES.get(name, f"gamelib.{name}.rules").partition(":")
+    module = importlib.import_module(module_name)
+    if class_name:
+        cls: type[Game] = getattr(module, class_name)
+        return cls
+    found = [
+        value
+        for value in vars(module).values()
+        if isinstance(value, type)
+        and issubclass(value, Game)
+        and value.__module__ == module_name
+        and getattr(value, "info", None) is not None
+        and value.info.name == name
+    ]
+    if len(found) != 1:
+        raise OptionError(f"{module_name} must define one Game class whose info.name is {name!r}")
+    return found[0]
 
 
 def make(
