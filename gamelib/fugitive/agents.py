@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 
-from gamelib.core.game import Action
+from gamelib.core.game import Action, State
 from gamelib.fugitive.analysis import MEASURES, belief
 from gamelib.fugitive.rules import (
     ADDS,
@@ -84,7 +84,7 @@ class FugitiveHeuristic:
     def __repr__(self) -> str:
         return f"FugitiveHeuristic(bluff={self.bluff}, caution={self.caution})"
 
-    def act(self, state: FugitiveState, player: int, rng: random.Random) -> Action:  # type: ignore[override]
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
         state = _check(state)
         legal = state.legal_actions()
         phase = state.phase
@@ -180,7 +180,7 @@ class BeliefDetective:
             "BeliefDetective()" if self.measure == "deals" else f"BeliefDetective(measure={self.measure!r})"
         )
 
-    def act(self, state: FugitiveState, player: int, rng: random.Random) -> Action:  # type: ignore[override]
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
         state = _check(state)
         legal = state.legal_actions()
         phase = state.phase

@@ -237,7 +237,7 @@ def _facts_from_state(state: FugitiveState) -> _Facts:
         verb = verbs.get(type(action))
         if verb is None:
             continue
-        public.append((verb, action.number if verb == "guess" or verb == "add" else 0))  # type: ignore[attr-defined]
+        public.append((verb, action.number if isinstance(action, (Guess, Add)) else 0))
     return _build_facts(
         hideouts=[h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)],
         sprint_counts=[len(s) for s in state.sprints],
@@ -348,15 +348,20 @@ def _build_facts(
         running = [running[d] + row[d] for d in range(3)]
         drawn_before.append(running)
     known_used = [0, 0, 0]
-    caps = [(0, 0, 0)]
+    caps: list[tuple[int, int, int]] = [(0, 0, 0)]
     for i in range(1, size + 1):
         for c in ((hideouts[i],) if hideouts[i] >= 0 else ()) + tuple(face_up_sprints[i]):
             g = group_of_card[c]
             if g >= 1:
                 known_used[g - 1] += 1
-        caps.append(tuple(drawn_before[i][d] - known_used[d] for d in range(3)))  # type: ignore[arg-type]
+        drawn = drawn_before[i]
+        caps.append((drawn[0] - known_used[0], drawn[1] - known_used[1], drawn[2] - known_used[2]))
     total_drawn = drawn_before[size + 1]
-    hand_unknown = tuple(total_drawn[d] - known_used[d] for d in range(3))
+    hand_unknown = (
+        total_drawn[0] - known_used[0],
+        total_drawn[1] - known_used[1],
+        total_drawn[2] - known_used[2],
+    )
 
     # the detective's guesses: a miss rules a number out of the positions then on the table
     revealed_at = {h: i for i, h in enumerate(hideouts) if h >= 0}
@@ -391,8 +396,8 @@ def _build_facts(
         sprint_counts=tuple(sprint_counts),
         known_sprints=tuple(tuple(s) for s in face_up_sprints),
         unknown=unknown,
-        caps=tuple(caps),  # type: ignore[arg-type]
-        hand_unknown=hand_unknown,  # type: ignore[arg-type]
+        caps=tuple(caps),
+        hand_unknown=hand_unknown,
         forbidden=tuple(forbidden),
         series=tuple(series_constraints),
         pending=phase == F_SPRINT,
@@ -1357,7 +1362,8 @@ class Belief:
             other.hideout_prob,
         )
 
-    __hash__ = None  # type: ignore[assignment]
+    # no __hash__: a class that defines __eq__ alone gets __hash__ = None, so a Belief (mutable
+    # caches, float fields) is unhashable (Belief.__hash__ is None)
 
     @property
     def worlds(self) -> int:

@@ -707,10 +707,11 @@ def draw_state(
         fig = Figure(figsize=(width * UNIT_INCHES, height * UNIT_INCHES), facecolor=BACKGROUND)
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
-        fig = ax.get_figure(root=True)  # type: ignore[assignment]
+        root = ax.get_figure(root=True)
+        assert root is not None  # an Axes always belongs to a figure
+        fig = root
     ax.set_facecolor(BACKGROUND)
     p.emit(ax, width, height)
-    assert isinstance(fig, Figure)
     return fig
 
 
@@ -800,7 +801,9 @@ def draw_belief(belief: Any, ax: Axes | None = None, last: int | None = None) ->
             left=1.0 / width, right=1 - 0.8 / width, bottom=0.8 / height, top=1 - 0.45 / height
         )
     else:
-        fig = ax.get_figure(root=True)  # type: ignore[assignment]
+        root = ax.get_figure(root=True)
+        assert root is not None  # an Axes always belongs to a figure
+        fig = root
     matrix = np.ma.masked_less_equal(np.array(rows), IMPOSSIBLE)  # ruled out: blank
     image = ax.imshow(
         matrix,
@@ -828,5 +831,4 @@ def draw_belief(belief: Any, ax: Axes | None = None, last: int | None = None) ->
     ax.set_ylabel(WORDS("belief_position"), fontsize=12, labelpad=30)
     ax.set_title(WORDS("belief_title"), fontsize=14)
     fig.colorbar(image, ax=ax, fraction=0.03, pad=0.01).set_label(WORDS("belief_probability"), fontsize=11)
-    assert isinstance(fig, Figure)
     return fig
