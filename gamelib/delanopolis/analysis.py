@@ -23,7 +23,7 @@ from typing import Any
 from gamelib.core.play import play
 from gamelib.core.registry import make
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, square_name
-from gamelib.delanopolis.rules import DelanopolisOptions, DelanopolisState, direct_landing
+from gamelib.delanopolis.rules import DelanopolisGame, DelanopolisOptions, DelanopolisState, direct_landing
 
 TWO_DICE: dict[int, Fraction] = {s: Fraction(6 - abs(s - 7), 36) for s in range(2, 13)}
 """The sum of two dice: 2..12 with probabilities 1/36 .. 6/36 .. 1/36."""
@@ -32,7 +32,7 @@ TWO_DICE: dict[int, Fraction] = {s: Fraction(6 - abs(s - 7), 36) for s in range(
 def _options(options: DelanopolisOptions | Mapping[str, Any] | None) -> DelanopolisOptions:
     if isinstance(options, DelanopolisOptions):
         return options
-    return make("delanopolis", options=dict(options or {})).options  # type: ignore[no-any-return]
+    return DelanopolisGame(options=dict(options or {})).options
 
 
 def _ring_steps(o: DelanopolisOptions) -> list[tuple[int, bool, int, Fraction]]:

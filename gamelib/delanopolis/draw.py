@@ -495,7 +495,7 @@ HEADING, MAP_HEIGHT, PANELS, STORY = 0.5, 6.76, 3.1, 0.95
 """Heights in inches, top to bottom: status line, map (its data aspect), players | auction, story."""
 
 
-def draw_state(state: DelanopolisState, ax: Any = None, perspective: int | None = None) -> Figure:
+def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int | None = None) -> Figure:
     """The whole table.  With ``ax`` only the map is drawn into it (for dashboards).
 
     Stacked for a notebook column: the status line, the map across the whole width, the
@@ -503,7 +503,9 @@ def draw_state(state: DelanopolisState, ax: Any = None, perspective: int | None 
     """
     if ax is not None:
         draw_map(state, ax, perspective)
-        return ax.figure  # type: ignore[no-any-return]
+        fig = ax.get_figure(root=True)
+        assert fig is not None  # an Axes always belongs to a figure
+        return fig
     view = state.observation(perspective)
     # fixed panels (a constrained layout measures every artist: a third of the redraw time)
     height = HEADING + MAP_HEIGHT + PANELS + STORY

@@ -187,7 +187,8 @@ class WishSeekerAgent:
             return self._best_hint(state, player, hints)
         names = [a for a in actions if isinstance(a, Name)]
         if names:  # the Poète's privilege: the wish nearest to the board, for the partners to finish
-            return min(names, key=lambda a: (wish_cost(state.pos, a.wish), a.wish))  # type: ignore[attr-defined]
+            nearest: Name = min(names, key=lambda a: (wish_cost(state.pos, a.wish), a.wish))
+            return nearest
         self._prior = partner_prior(state, player) if self.partner_weight else ((), 0.0)
         base = self._value(state, player)
         best: list[Action] = []
@@ -230,8 +231,8 @@ class WishSeekerAgent:
             return KEEP
         if not discards:
             return KEEP
-        far = max(discards, key=lambda a: (wish_cost(state.pos, a.wish), -a.wish))  # type: ignore[attr-defined]
-        if KEEP in actions and wish_cost(state.pos, far.wish) < 4:  # type: ignore[attr-defined]
+        far: Discard = max(discards, key=lambda a: (wish_cost(state.pos, a.wish), -a.wish))
+        if KEEP in actions and wish_cost(state.pos, far.wish) < 4:
             return KEEP
         return far
 

@@ -29,6 +29,7 @@ from gamelib.passante.rules import (
     WISH_NUMBERS,
     WISH_ZONE,
     WISHES,
+    Discard,
     PassanteState,
     WishCard,
 )
@@ -82,8 +83,8 @@ def _search(
             if all(loc == zone for loc in nxt[0]):
                 steps = []
                 node: Position | None = nxt
-                while node is not None and parent[node] is not None:
-                    prev, label = parent[node]  # type: ignore[misc]
+                while node is not None and (link := parent[node]) is not None:
+                    prev, label = link
                     steps.append(label)
                     node = prev
                 return depth + 1, tuple(reversed(steps))
@@ -265,7 +266,9 @@ def determinize(state: PassanteState, player: int, rng: random.Random) -> Passan
     """
     hidden = {i: seat for i, seat in state.secrets if seat != player}
     if not hidden or not state._hidden_steps(player):  # nothing hidden (one player, open hands)
-        return state.clone()  # type: ignore[return-value]
+        same = state.clone()
+        assert isinstance(same, PassanteState)
+        return same
     worlds = _Worlds(state, player, hidden)
     for _ in range(DETERMINIZE_TRIES):
         proposal = worlds.propose(rng)
@@ -326,12 +329,19 @@ class _Worlds:
 
     def _truth(self) -> tuple[Deals, Consumed]:
         history = self.state.history
-        deals = {i: history[i].wish for q in self.seats for i in self.slots[q]}  # type: ignore[attr-defined]
+        deals: Deals = {}
         consumed: Consumed = {}
         for q in self.seats:
-            held = {history[i].wish: i for i in self.slots[q]}  # type: ignore[attr-defined]
+            held: dict[int, int] = {}  # wish -> the step that dealt it
+            for i in self.slots[q]:
+                dealt = history[i]
+                assert isinstance(dealt, WishCard)
+                deals[i] = dealt.wish
+                held[dealt.wish] = i
             for e in self.discards[q]:
-                consumed[e] = held[history[e].wish]  # type: ignore[attr-defined]
+                discard = history[e]
+                assert isinstance(discard, Discard)
+                consumed[e] = held[discard.wish]
         return deals, consumed
 
     # -------------------------------------------------------------- proposals

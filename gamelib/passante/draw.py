@@ -149,7 +149,9 @@ def draw_state(state: PassanteState, ax: Axes | None = None, perspective: int | 
         fig = Figure(figsize=(FIGURE_WIDTH, FIGURE_WIDTH * (BOARD_TOP - bottom) / (X_MAX - X_MIN)))
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
-        fig = ax.figure  # type: ignore[assignment]
+        root = ax.get_figure(root=True)
+        assert root is not None  # an Axes always belongs to a figure
+        fig = root
     ax.set_xlim(X_MIN, X_MAX)
     ax.set_ylim(bottom, BOARD_TOP)
     ax.set_aspect("equal")
