@@ -237,7 +237,11 @@ def _facts_from_state(state: FugitiveState) -> _Facts:
         verb = verbs.get(type(action))
         if verb is None:
             continue
-        public.append((verb, action.number if isinstance(action, (Guess, Add)) else 0))
+        if verb == "guess" or verb == "add":
+            assert isinstance(action, (Guess, Add))  # for mypy: checked on these steps only
+            public.append((verb, action.number))
+        else:
+            public.append((verb, 0))
     return _build_facts(
         hideouts=[h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)],
         sprint_counts=[len(s) for s in state.sprints],
