@@ -121,3 +121,22 @@ def test_any_text_parses_or_is_refused_cleanly(text: str) -> None:
         assert exc.rule == "notation"
     else:
         assert NOTATION.parse(str(action)) is action
+
+
+def test_action_class_declares_a_frozen_slotted_dataclass_with_its_notation() -> None:
+    from dataclasses import FrozenInstanceError
+
+    from gamelib.core.notation import action_class
+
+    @action_class("pick", Int("card", 1, 9))
+    class Pick(Action):
+        card: int
+
+    pick = Pick(3)
+    assert str(pick) == "pick 3" and pick == Pick(3) and hash(pick) == hash(Pick(3))
+    assert not hasattr(pick, "__dict__")  # slots: cheap to intern by the thousand
+    with pytest.raises(FrozenInstanceError):
+        pick.card = 4  # type: ignore[misc]
+    with pytest.raises(IllegalAction, match="card must be an int between 1 and 9"):
+        Pick(10)
+    assert Notation(Pick).parse("pick 9") == Pick(9)

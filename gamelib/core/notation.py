@@ -2,14 +2,14 @@
 checks, the action universe and its integer ids.
 
 python-chess keeps both directions of its notation together; so does this module.  A game
-declares each action class with :func:`notation`::
+declares each action class with :func:`action_class` (a frozen, slotted dataclass and its
+:func:`notation`)::
 
-    @notation("draw", Int("deck", 1, 3, shift=1))      # stored 0-2, written 1-3
-    @dataclass(frozen=True, slots=True)
+    @action_class("draw", Int("deck", 1, 3, shift=1))   # stored 0-2, written 1-3
     class Draw(Action):
         deck: int
 
-    @notation("go", Choice("direction", "NESW"))       # stored 0-3, written N E S W
+    @action_class("go", Choice("direction", "NESW"))    # stored 0-3, written N E S W
     ...
 
 and lists its actions once, in universe order::
@@ -29,7 +29,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar, cast, dataclass_transform
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import Action, _short, parse_int
@@ -260,6 +261,30 @@ def notation(
     return declare
 
 
+@dataclass_transform(frozen_default=True)
+def action_class(
+    verb: str,
+    *args: Arg,
+    when: Callable[[Any], bool] | None = None,
+    where: Callable[..., bool] | None = None,
+    universe_only: bool = False,
+) -> Callable[[A], A]:
+    """Declare an action class in one place: a frozen, slotted dataclass (hashable, cheap to
+    intern) with its notation (see :func:`notation` for the arguments)::
+
+        @action_class("draw", Int("deck", 1, 3, shift=1))
+        class Draw(Action):
+            deck: int
+    """
+    declare_notation = notation(verb, *args, when=when, where=where, universe_only=universe_only)
+
+    def declare(cls: A) -> A:
+        made = cast(A, dataclass(frozen=True, slots=True)(cls))  # slots: a new class, same name
+        return declare_notation(made)
+
+    return declare
+
+
 def _writer(spec: Spec) -> Callable[[Action], str]:
     """A fast ``__str__`` for one declaration (notation is written on every record and view)."""
     verb, args = spec.verb, spec.args
@@ -405,4 +430,4 @@ def _static_values(arg: Arg) -> Sequence[Any]:
     raise TypeError(f"{type(arg).__name__} has no static values")
 
 
-__all__ = ["Arg", "Choice", "Int", "Notation", "Spec", "check_fields", "notation", "spec_of"]
+__all__ = ["Arg", "Choice", "Int", "Notation", "Spec", "action_class", "check_fields", "notation", "spec_of"]

@@ -30,7 +30,7 @@ from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, _literal_choices
 from gamelib.core.i18n import Wording
-from gamelib.core.notation import Int, Notation, notation
+from gamelib.core.notation import Int, Notation, action_class
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, content
 
 _WORDS = Wording("gamelib.delanopolis")
@@ -234,16 +234,14 @@ _CHOICES: dict[str, tuple[Any, ...]] = _literal_choices(DelanopolisOptions)
 
 
 # ---------------------------------------------------------------------------- actions
-@notation("mayor", Int("player", 0, lambda game: game.num_players - 1, limit=5))
-@dataclass(frozen=True, slots=True)
+@action_class("mayor", Int("player", 0, lambda game: game.num_players - 1, limit=5))
 class Lot(Action):
     """Chance: the lot that makes ``player`` the mayor."""
 
     player: int
 
 
-@notation("dice", Int("a", 1, 6, what="die"), Int("b", 1, 6, what="die"))
-@dataclass(frozen=True, slots=True)
+@action_class("dice", Int("a", 1, 6, what="die"), Int("b", 1, 6, what="die"))
 class Dice(Action):
     """Chance: the two dice, in order (``a`` is the first die)."""
 
@@ -251,45 +249,39 @@ class Dice(Action):
     b: int
 
 
-@notation("roll")
-@dataclass(frozen=True, slots=True)
+@action_class("roll")
 class Roll(Action):
     """The roller is done with sales and boosts: the dice are thrown."""
 
 
-@notation("boost")
-@dataclass(frozen=True, slots=True)
+@action_class("boost")
 class Boost(Action):
     """Play an atout (challenger) or a joker (mayor): this roll's bid counts double."""
 
 
-@notation("keep")
-@dataclass(frozen=True, slots=True)
+@action_class("keep")
 class Keep(Action):
     """A token holder declines to boost before someone else's roll (``boost_timing="any_roll"``)."""
 
 
-@notation("park")
-@dataclass(frozen=True, slots=True)
+@action_class("park")
 class Park(Action):
     """Second occupied landing in a row: stay without paying and win an atout (mayor: a joker)."""
 
 
-@notation("pay")
-@dataclass(frozen=True, slots=True)
+@action_class("pay")
 class Pay(Action):
     """Second occupied landing in a row: pay the rent instead of parking."""
 
 
-@notation("sell", Int("terrain", 1, TERRAINS, shift=1))
-@dataclass(frozen=True, slots=True)
+@action_class("sell", Int("terrain", 1, TERRAINS, shift=1))
 class Sell(Action):
     """Resell terrain ``terrain`` (0-based inside, 1-12 in notation) to the mayor."""
 
     terrain: int
 
 
-@notation(
+@action_class(
     "bid",
     Int(
         "amount",
@@ -300,7 +292,6 @@ class Sell(Action):
         what="bid",
     ),
 )
-@dataclass(frozen=True, slots=True)
 class Bid(Action):
     """A sealed bid: VOT'S for a challenger, COM'S for the mayor.  The universe holds the bids a
     configuration can ever take (multiples of ``bid_step`` up to :meth:`DelanopolisGame.max_bid_bound`);

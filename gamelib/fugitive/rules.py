@@ -26,7 +26,7 @@ from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from gamelib.core.i18n import Wording
-from gamelib.core.notation import Int, Notation, notation, spec_of
+from gamelib.core.notation import Int, Notation, action_class, spec_of
 from gamelib.fugitive.board import (
     LAST,
     STEP_LIMIT,
@@ -55,32 +55,28 @@ def _below_last(game: FugitiveGame) -> int:
 
 
 # ---------------------------------------------------------------------------- actions
-@notation("draw", Int("deck", 1, 3, shift=1))
-@dataclass(frozen=True, slots=True)
+@action_class("draw", Int("deck", 1, 3, shift=1))
 class Draw(Action):
     """Choose a deck (0-based inside, 1-3 in notation) to draw from."""
 
     deck: int
 
 
-@notation("deal", Int("card", 4, _below_last, limit=LAST - 1))
-@dataclass(frozen=True, slots=True)
+@action_class("deal", Int("card", 4, _below_last, limit=LAST - 1))
 class Deal(Action):
     """Chance outcome: the card that comes off the chosen deck."""
 
     card: int
 
 
-@notation("hide", Int("card", 1, _last, limit=LAST))
-@dataclass(frozen=True, slots=True)
+@action_class("hide", Int("card", 1, _last, limit=LAST))
 class Hide(Action):
     """The fugitive lays ``card`` face down as the next hideout."""
 
     card: int
 
 
-@notation("sprint", Int("card", 1, _last, limit=LAST))
-@dataclass(frozen=True, slots=True)
+@action_class("sprint", Int("card", 1, _last, limit=LAST))
 class Sprint(Action):
     """The fugitive slips ``card`` under the new hideout as a sprint card (never the escape card:
     ``sprint 42`` reads, and the rules say why it is refused)."""
@@ -88,42 +84,36 @@ class Sprint(Action):
     card: int
 
 
-@notation("done")
-@dataclass(frozen=True, slots=True)
+@action_class("done")
 class Done(Action):
     """The fugitive has laid all the sprint cards for this hideout."""
 
 
-@notation("pass")
-@dataclass(frozen=True, slots=True)
+@action_class("pass")
 class Pass(Action):
     """The fugitive lays no (more) hideout this turn."""
 
 
-@notation("guess", Int("number", 1, _below_last, what="number named", limit=LAST - 1))
-@dataclass(frozen=True, slots=True)
+@action_class("guess", Int("number", 1, _below_last, what="number named", limit=LAST - 1))
 class Guess(Action):
     """The detective names one number (single guess, or one step of a manhunt)."""
 
     number: int
 
 
-@notation("add", Int("number", 1, _below_last, what="number named", limit=LAST - 1))
-@dataclass(frozen=True, slots=True)
+@action_class("add", Int("number", 1, _below_last, what="number named", limit=LAST - 1))
 class Add(Action):
     """The detective adds a number to a series guess."""
 
     number: int
 
 
-@notation("reveal")
-@dataclass(frozen=True, slots=True)
+@action_class("reveal")
 class Reveal(Action):
     """The detective checks the series: all numbers hit, or nothing happens."""
 
 
-@notation("manhunt")
-@dataclass(frozen=True, slots=True)
+@action_class("manhunt")
 class Manhunt(Action):
     """The detective launches the manhunt (after the escape card, option ``manhunt="choice"``)."""
 

@@ -40,7 +40,7 @@ from gamelib.core.game import (
     State,
 )
 from gamelib.core.i18n import Wording
-from gamelib.core.notation import Choice, Int, Notation, notation
+from gamelib.core.notation import Choice, Int, Notation, action_class
 from gamelib.getonboard.board import (
     CINEMA,
     DARK_LOVERS,
@@ -95,56 +95,49 @@ _DIRECTION = Choice("direction", DIRECTIONS)
 _START = Int("number", 1, _start_count, what="start number", limit=_MAX_START)
 
 
-@notation("objective", Int("objective", 1, 6, what="common objective"))
-@dataclass(frozen=True, slots=True)
+@action_class("objective", Int("objective", 1, 6, what="common objective"))
 class DrawObjective(Action):
     """Chance: common objective ``objective`` (1-6) is laid out, yellow side up."""
 
     objective: int
 
 
-@notation("sheet", Int("sheet", 1, 5))
-@dataclass(frozen=True, slots=True)
+@action_class("sheet", Int("sheet", 1, 5))
 class DealSheet(Action):
     """Chance: the next player in seat order gets score sheet ``sheet`` (1-5)."""
 
     sheet: int
 
 
-@notation("personal", Int("card", 1, _deck_size, what="personal objective card", limit=_MAX_PERSONAL))
-@dataclass(frozen=True, slots=True)
+@action_class("personal", Int("card", 1, _deck_size, what="personal objective card", limit=_MAX_PERSONAL))
 class DealPersonal(Action):
     """Chance: the next player gets personal objective card ``card`` (1-based in the city deck)."""
 
     card: int
 
 
-@notation("deal", _START)
-@dataclass(frozen=True, slots=True)
+@action_class("deal", _START)
 class DealStart(Action):
     """Chance: a start ticket (a start number of the map) is dealt to the next player."""
 
     number: int
 
 
-@notation("ticket", Int("number", 1, 12, what="ticket"))
-@dataclass(frozen=True, slots=True)
+@action_class("ticket", Int("number", 1, 12, what="ticket"))
 class RevealTicket(Action):
     """Chance: the Contrôleur reveals ticket ``number`` (1-12) from the shuffled pile."""
 
     number: int
 
 
-@notation("start", _START)
-@dataclass(frozen=True, slots=True)
+@action_class("start", _START)
 class ChooseStart(Action):
     """A player keeps one of their dealt start tickets: the start pawn goes on that start."""
 
     number: int
 
 
-@notation("go", _DIRECTION)
-@dataclass(frozen=True, slots=True)
+@action_class("go", _DIRECTION)
 class Go(Action):
     """Lay the next stick of the ticket's shape, from the end of the line towards ``direction``.
 
@@ -154,16 +147,14 @@ class Go(Action):
     direction: int
 
 
-@notation("bonus", _DIRECTION)
-@dataclass(frozen=True, slots=True)
+@action_class("bonus", _DIRECTION)
 class Bonus(Action):
     """End of turn: cross out one circled metro entrance to lay one extra stick ``direction`` (0-3)."""
 
     direction: int
 
 
-@notation("end")
-@dataclass(frozen=True, slots=True)
+@action_class("end")
 class EndTurn(Action):
     """End of turn without spending a metro entrance (kept entrances score 2 each)."""
 

@@ -38,7 +38,7 @@ from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from gamelib.core.i18n import Wording
-from gamelib.core.notation import Choice, Int, Notation, notation, spec_of
+from gamelib.core.notation import Choice, Int, Notation, action_class, spec_of
 from gamelib.passante.board import (
     CAFE,
     CHARACTERS,
@@ -187,54 +187,47 @@ _NO_CHAT_ON_PLACE = lambda char, to: not (char == CHAT and to == PLACE)  # noqa:
 # ``chat-move`` error, ``hint`` without the fold is ``no-talking``), hence ``universe_only``.
 
 
-@notation("start", _StartZone("zone", LOCATION_NAMES, what="location"))
-@dataclass(frozen=True, slots=True)
+@action_class("start", _StartZone("zone", LOCATION_NAMES, what="location"))
 class Start(Action):
     """The first player puts the Passante on ``ecole`` (walks clockwise) or ``cafe`` (anticlockwise)."""
 
     zone: int
 
 
-@notation("wish", _WISH)
-@dataclass(frozen=True, slots=True)
+@action_class("wish", _WISH)
 class WishCard(Action):
     """Chance: the wish card that the player with a pending draw takes from the deck."""
 
     wish: int
 
 
-@notation("card", _char())
-@dataclass(frozen=True, slots=True)
+@action_class("card", _char())
 class CharacterCard(Action):
     """Chance: the character card drawn by the player to move."""
 
     char: int
 
 
-@notation("die", _char(), where=lambda char: char in DIE_FACES, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("die", _char(), where=lambda char: char in DIE_FACES, universe_only=True)
 class DieRoll(Action):
     """Chance: the face of the Comédienne's die."""
 
     char: int
 
 
-@notation("event", _char())
-@dataclass(frozen=True, slots=True)
+@action_class("event", _char())
 class RoundEvent(Action):
     """Chance: the character card drawn at random at the end of a round."""
 
     char: int
 
 
-@notation("draw")
-@dataclass(frozen=True, slots=True)
+@action_class("draw")
 class DrawCharacter(Action):
     """Draw a character card (only as the first action of a turn, holding none)."""
 
 
-@notation("move", _char(), _loc("to"), where=_NO_CHAT_ON_PLACE, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("move", _char(), _loc("to"), where=_NO_CHAT_ON_PLACE, universe_only=True)
 class Move(Action):
     """Move one character one step (the Chat one or two zones)."""
 
@@ -242,40 +235,35 @@ class Move(Action):
     to: int
 
 
-@notation("board", _char(), where=lambda char: char != CHAT, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("board", _char(), where=lambda char: char != CHAT, universe_only=True)
 class Board(Action):
     """A character climbs into the Omnibus before it drives (at most three, never the Chat)."""
 
     char: int
 
 
-@notation("drive", _loc("to"))
-@dataclass(frozen=True, slots=True)
+@action_class("drive", _loc("to"))
 class Drive(Action):
     """The Omnibus drives to any location; everyone inside gets off there."""
 
     to: int
 
 
-@notation("play", _char())
-@dataclass(frozen=True, slots=True)
+@action_class("play", _char())
 class Play(Action):
     """Play the character card in hand: it goes under the deck and its effect applies."""
 
     char: int
 
 
-@notation("target", _char())
-@dataclass(frozen=True, slots=True)
+@action_class("target", _char())
 class Target(Action):
     """An effect's choice of character (Garçon, Chat, Comédienne, Institutrice)."""
 
     char: int
 
 
-@notation("send", _char(), _loc("to"), where=_NO_CHAT_ON_PLACE, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("send", _char(), _loc("to"), where=_NO_CHAT_ON_PLACE, universe_only=True)
 class Send(Action):
     """The Policier's effect: where one character of his zone goes."""
 
@@ -283,22 +271,19 @@ class Send(Action):
     to: int
 
 
-@notation("discard", _WISH)
-@dataclass(frozen=True, slots=True)
+@action_class("discard", _WISH)
 class Discard(Action):
     """The Poète's effect: discard one wish from hand."""
 
     wish: int
 
 
-@notation("keep")
-@dataclass(frozen=True, slots=True)
+@action_class("keep")
 class Keep(Action):
     """The Poète's effect: stop discarding and draw as many wishes as were discarded."""
 
 
-@notation("hint", _char(), _loc("zone"), when=_HINT, where=_ZONE_ONLY, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("hint", _char(), _loc("zone"), when=_HINT, where=_ZONE_ONLY, universe_only=True)
 class Hint(Action):
     """The privileges folded into one (option ``privileges="hint"``): point at a character and a
     zone of a wish in hand."""
@@ -309,16 +294,14 @@ class Hint(Action):
 
 # ---- the table privileges (option ``privileges="cards"``): one signal per card, for the player
 # whose heart is on that character, once per turn, on their own turn
-@notation("name", _WISH, when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("name", _WISH, when=_CARDS, universe_only=True)
 class Name(Action):
     """Le Poète: « nommer les cartes Souhaits que vous possédez » (by its title): wish N, in hand."""
 
     wish: int
 
 
-@notation("call", _char(), _loc("zone"), when=_CARDS, where=_ZONE_ONLY, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("call", _char(), _loc("zone"), when=_CARDS, where=_ZONE_ONLY, universe_only=True)
 class Call(Action):
     """Le Garçon de café: « nommer un personnage et une zone » (those of a wish in hand)."""
 
@@ -326,98 +309,84 @@ class Call(Action):
     zone: int
 
 
-@notation("meow", when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("meow", when=_CARDS, universe_only=True)
 class Meow(Action):
     """Le Chat: « miauler » (what a sound means is the players' convention)."""
 
 
-@notation("hiss", when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("hiss", when=_CARDS, universe_only=True)
 class Hiss(Action):
     """Le Chat: « feuler »."""
 
 
-@notation("purr", when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("purr", when=_CARDS, universe_only=True)
 class Purr(Action):
     """Le Chat: « ronronner »."""
 
 
-@notation("mime", _char(), when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("mime", _char(), when=_CARDS, universe_only=True)
 class Mime(Action):
     """La Comédienne: « mimer n'importe quel personnage sur le plateau », without a sound."""
 
     char: int
 
 
-@notation("reach", _char(), when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("reach", _char(), when=_CARDS, universe_only=True)
 class Reach(Action):
     """La Mendiante: « tendre la main vers n'importe quel joueur ou personnage » (a character)."""
 
     char: int
 
 
-@notation("reach", _SEAT, when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("reach", _SEAT, when=_CARDS, universe_only=True)
 class ReachPlayer(Action):
     """La Mendiante holds out her hand towards another player (``reach 2``: joueur 2)."""
 
     player: int
 
 
-@notation("knock", _loc("zone"), when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("knock", _loc("zone"), when=_CARDS, universe_only=True)
 class Knock(Action):
     """Le Gardien: « déplacer et faire toquer un objet vous appartenant, n'importe où sur la table »."""
 
     zone: int
 
 
-@notation("stand", when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("stand", when=_CARDS, universe_only=True)
 class Stand(Action):
     """L'Institutrice: « vous lever »."""
 
 
-@notation("sit", when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("sit", when=_CARDS, universe_only=True)
 class Sit(Action):
     """L'Institutrice: « vous asseoir »."""
 
 
-@notation("glare", _SEAT, when=_CARDS, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("glare", _SEAT, when=_CARDS, universe_only=True)
 class Glare(Action):
     """L'Institutrice: « faire les gros yeux à vos partenaires » (``glare 2``: at joueur 2)."""
 
     player: int
 
 
-@notation("lay", _WISH, when=lambda game: game.options.lay_wishes == "choice", universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("lay", _WISH, when=lambda game: game.options.lay_wishes == "choice", universe_only=True)
 class Lay(Action):
     """Lay a wish of one's hand down, face up, while it is visible (option ``lay_wishes="choice"``)."""
 
     wish: int
 
 
-@notation("veto", when=lambda game: game.options.policier_veto, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("veto", when=lambda game: game.options.policier_veto, universe_only=True)
 class Veto(Action):
     """The Policier's player stops the move or card just announced (option ``policier_veto``)."""
 
 
-@notation("allow", when=lambda game: game.options.policier_veto, universe_only=True)
-@dataclass(frozen=True, slots=True)
+@action_class("allow", when=lambda game: game.options.policier_veto, universe_only=True)
 class Allow(Action):
     """The Policier's player lets the move or card just announced happen."""
 
 
-@notation("end")
-@dataclass(frozen=True, slots=True)
+@action_class("end")
 class End(Action):
     """End the turn: the Passante walks one zone."""
 
