@@ -29,7 +29,7 @@ from gamelib.core import rng as grng
 from gamelib.core.game import State
 
 
-class GamelibEnv(AECEnv):  # type: ignore[misc]
+class GamelibEnv(AECEnv):
     """An AEC environment over one gamelib game configuration."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": ["human", "rgb_array"], "is_parallelizable": False}
@@ -43,7 +43,7 @@ class GamelibEnv(AECEnv):  # type: ignore[misc]
     ) -> None:
         super().__init__()
         self.game = gamelib.make(name, players=players, options=options)
-        self.metadata = {**self.metadata, "name": f"gamelib_{name}_v0"}  # type: ignore[misc]
+        self.metadata = {**self.metadata, "name": f"gamelib_{name}_v0"}  # type: ignore[misc]  # PettingZoo names each env
         self.universe = tuple(self.game.action_universe())
         self.render_mode = render_mode
         self.possible_agents = [
