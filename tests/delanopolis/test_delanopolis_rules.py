@@ -543,7 +543,7 @@ def test_resale_needs_the_mayors_funds() -> None:
         turn(state, dice)
     assert state.phase == PRE_ROLL
     state.coms[0] = 30  # the coffers are nearly empty
-    state._legal_cache = None
+    state.invalidate()
     assert rule_of(state, "sell 7") == "resale-mayor-funds"
 
 

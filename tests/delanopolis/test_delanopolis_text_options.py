@@ -39,7 +39,7 @@ def give(state: DelanopolisState, terrain: int, owner: int, price: int) -> None:
         state.coms[owner] -= price
     else:
         state.vots[owner] -= price
-    state._legal_cache = None
+    state.invalidate()
 
 
 def zero_turns(state: DelanopolisState, count: int) -> None:
@@ -120,7 +120,7 @@ def _park_choice(**options: object) -> DelanopolisState:
     give(state, T3, 1, 20)
     state.prev_occupied[1] = True
     state.phase = PRE_ROLL  # he has a terrain to resell now
-    state._legal_cache = None
+    state.invalidate()
     state.apply("roll")
     state.apply("dice 3 4")
     assert state.phase == PARK_CHOICE and state.current_player == 1
@@ -254,7 +254,7 @@ def test_resale_price(price_rule: str, payment: str, rent: int) -> None:
     state = start(resale_price=price_rule, resale_payment=payment)
     give(state, T7, 1, 40)
     state.phase = PRE_ROLL
-    state._legal_cache = None
+    state.invalidate()
     state.apply("sell 7")
     assert state.owner[T7] == 0 and state.rent(T7) == rent
     assert rule_of(state, "sell 7") == "resale-own-terrain"  # the mayor's now
@@ -292,7 +292,7 @@ def test_ce_dernier(ce_dernier: str, among: str, outcome: str) -> None:
     state = start(players=3, rounds=1, ce_dernier=ce_dernier, richest_among=among)
     for t in range(7):
         state.owner[t] = 0  # the mayor holds 7 of 12: the majority
-    state._legal_cache = None
+    state.invalidate()
     zero_turns(state, 3)
     assert state.outcome == outcome
     assert state.winners == ((0,) if outcome == "reelected" else (1, 2))
@@ -320,7 +320,7 @@ def _bankrupt(**options: object) -> DelanopolisState:
     state.vots[3] += state.vots[1]  # player 1 has nothing left
     state.vots[1] = 0
     state.phase = PRE_ROLL
-    state._legal_cache = None
+    state.invalidate()
     state.apply("roll")
     state.apply("dice 3 4")  # a rent of 10 he cannot pay
     assert state.bankrupt[1] and conserved(state)
