@@ -16,6 +16,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from fugitive_positions import detective_view, random_position
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -35,18 +36,6 @@ from gamelib.fugitive.rules import (
     FugitiveState,
     footprints,
 )
-
-
-@dataclasses.dataclass(frozen=True)
-class View(FugitiveObservation):
-    """The detective's observation with the history it saw (what :func:`belief` reads)."""
-
-    history: tuple[str, ...] = ()
-
-
-def detective_view(state: FugitiveState) -> View:
-    info = state.information_state(DETECTIVE)
-    return View(**vars(info.observation), history=info.history)
 
 
 def deck_index(card: int) -> int:
@@ -169,21 +158,6 @@ def consistent(obs, full, stacks, hand, log) -> bool:
 
 
 # ------------------------------------------------------------------------------ helpers
-def random_state(seed: int, steps: int, edition: int = 1) -> FugitiveState:
-    game = gamelib.make("fugitive", options={"edition": edition})
-    rng = random.Random(seed)
-    state = game.new_game(seed=seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.current_player == gamelib.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    assert isinstance(state, FugitiveState)
-    return state
-
-
 def restricted(state: FugitiveState, decoys: int, rng: random.Random) -> FugitiveObservation:
     """The detective's view, pretending it holds every unseen deck card but ``decoys`` per deck."""
     obs = detective_view(state)
@@ -225,7 +199,7 @@ CASES = [(seed, steps) for seed in range(40) for steps in (8, 14, 22, 30)]
 
 @pytest.mark.parametrize(("seed", "steps"), CASES[::3])
 def test_belief_equals_brute_force_on_random_states(seed: int, steps: int) -> None:
-    state = random_state(seed, steps)
+    state = random_position(seed, steps)
     if state.phase == SETUP or len(state.hidden_positions()) > 3:
         pytest.skip("too big to list")
     obs = restricted(state, decoys=1, rng=random.Random(seed))
@@ -235,7 +209,7 @@ def test_belief_equals_brute_force_on_random_states(seed: int, steps: int) -> No
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), steps=st.integers(6, 40), decoys=st.integers(0, 2))
 def test_belief_equals_brute_force_fuzzed(seed: int, steps: int, decoys: int) -> None:
-    state = random_state(seed, steps)
+    state = random_position(seed, steps)
     hidden = len(state.hidden_positions())
     if state.phase == SETUP or hidden > 3 or sum(len(state.sprints[i]) for i in state.hidden_positions()) > 6:
         return
@@ -256,7 +230,7 @@ def test_pending_sprint_phase_counts_the_hand_footprints() -> None:
 def test_probabilities_sum_and_revealed_cards_are_zero() -> None:
     rng = random.Random(4)
     for seed in range(40):
-        state = random_state(seed, rng.randrange(10, 50))
+        state = random_position(seed, rng.randrange(10, 50))
         if state.phase == SETUP:
             continue
         b = belief(state)
@@ -348,7 +322,7 @@ def test_certain_numbers_and_most_likely() -> None:
 
 def test_observation_and_state_agree() -> None:
     for seed in range(20):
-        state = random_state(seed, 40)
+        state = random_position(seed, 40)
         if state.phase == SETUP:
             continue
         analysis._BELIEFS.clear()
@@ -359,7 +333,7 @@ def test_observation_and_state_agree() -> None:
 
 
 def test_belief_rejects_the_fugitive_view() -> None:
-    state = random_state(3, 20)
+    state = random_position(3, 20)
     with pytest.raises(ValueError, match="detective"):
         belief(state.observation(FUGITIVE))
     with pytest.raises(TypeError):

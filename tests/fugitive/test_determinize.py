@@ -7,26 +7,12 @@ import random
 from collections import Counter
 
 import pytest
+from fugitive_positions import random_position
 
 import gamelib
 from gamelib.core.checks import determinize_problems
 from gamelib.fugitive.analysis import MEASURES, belief, determinize
 from gamelib.fugitive.rules import DETECTIVE, FUGITIVE, SETUP, FugitiveState
-
-
-def random_state(seed: int, steps: int, edition: int = 1) -> FugitiveState:
-    game = gamelib.make("fugitive", options={"edition": edition})
-    rng = random.Random(seed)
-    state = game.new_game(seed=seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.current_player == gamelib.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    assert isinstance(state, FugitiveState)
-    return state
 
 
 def chi_square_ok(observed: Counter, expected: dict, samples: int) -> bool:
@@ -43,7 +29,7 @@ STATES = [(seed, steps, edition) for seed in range(8) for steps in (12, 30, 50) 
 
 @pytest.mark.parametrize(("seed", "steps", "edition"), STATES)
 def test_worlds_match_the_observation_and_replay(seed: int, steps: int, edition: int) -> None:
-    state = random_state(seed, steps, edition)
+    state = random_position(seed, steps, edition=edition)
     if state.phase == SETUP:
         return
     for player in (FUGITIVE, DETECTIVE):
@@ -63,7 +49,7 @@ def test_worlds_match_the_observation_and_replay(seed: int, steps: int, edition:
 
 
 def test_worlds_differ_from_the_truth_sometimes() -> None:
-    state = random_state(3, 40)
+    state = random_position(3, 40)
     hidden = state.hidden_positions()
     assert hidden
     worlds = {tuple(state.determinize(DETECTIVE, random.Random(s)).hideouts) for s in range(30)}
@@ -96,7 +82,7 @@ def test_detective_sampling_is_uniform_over_worlds() -> None:
 
 
 def test_detective_sampling_matches_the_exact_belief() -> None:
-    state = random_state(8, 30)
+    state = random_position(8, 30)
     b = belief(state)
     hidden = state.hidden_positions()
     assert hidden
@@ -158,19 +144,6 @@ def test_determinize_rejects_unknown_players() -> None:
 
 
 # ------------------------------------------------------------------------------ both measures
-def small_deck_state(escape: int, seed: int, steps: int) -> FugitiveState:
-    game = gamelib.make("fugitive", options={"escape_card": escape})
-    rng = random.Random(seed)
-    state = game.new_game(seed=seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.current_player == gamelib.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    assert isinstance(state, FugitiveState)
-    return state
 
 
 # small decks (escape card 10 or 12) and one early published position whose two measures differ
@@ -188,7 +161,9 @@ def test_determinize_samples_the_exact_belief_of_each_measure(
     0.1% level split over the tests (Bonferroni): a sampler off by a few percent fails.
     """
     scipy_stats = pytest.importorskip("scipy.stats")
-    state = small_deck_state(escape, seed, steps) if kind == "small" else random_state(seed, steps)
+    state = (
+        random_position(seed, steps, escape_card=escape) if kind == "small" else random_position(seed, steps)
+    )
     b = belief(state, measure=measure)
     assert b.exact and b.measure == measure
     hidden = state.hidden_positions()
@@ -230,7 +205,7 @@ def test_determinize_samples_the_exact_belief_of_each_measure(
 def test_the_determinized_history_is_rewritten_and_replays_to_itself(
     measure: str, seed: int, steps: int, escape: int
 ) -> None:
-    state = small_deck_state(escape, seed, steps)
+    state = random_position(seed, steps, escape_card=escape)
     if state.phase == SETUP:
         pytest.skip("setup deal")
     rng = random.Random(seed)
@@ -251,7 +226,7 @@ def test_the_rejection_sampler_accepts_quickly_and_gives_up_in_bounded_time(monk
     before = dict(stats)
     rng = random.Random(0)
     for seed in range(6):
-        state = random_state(seed, 40)
+        state = random_position(seed, 40)
         if state.phase == SETUP or state.is_terminal():
             continue
         for _ in range(5):
@@ -262,6 +237,6 @@ def test_the_rejection_sampler_accepts_quickly_and_gives_up_in_bounded_time(monk
     # a world the rules always refuse: the sampler stops after _ATTEMPTS tries with a clear error
     monkeypatch.setattr(belief_module, "_ATTEMPTS", 25)
     monkeypatch.setattr(belief_module, "_replay", lambda state, actions: None)
-    state = random_state(2, 30)
+    state = random_position(2, 30)
     with pytest.raises(RuntimeError, match="no consistent world"):
         determinize(state, DETECTIVE, rng)

@@ -20,6 +20,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
+from fugitive_positions import detective_view, random_position
 
 import gamelib
 from gamelib.agents import RandomAgent
@@ -37,7 +38,6 @@ from gamelib.fugitive.rules import (
     SPRINTS,
     Deal,
     Done,
-    FugitiveObservation,
     FugitiveState,
     Hide,
     Pass,
@@ -48,34 +48,9 @@ from gamelib.fugitive.rules import (
 # ------------------------------------------------------------------------------ states
 
 
-@dataclasses.dataclass(frozen=True)
-class View(FugitiveObservation):
-    """The detective's observation with the history it saw (what :func:`belief` reads)."""
-
-    history: tuple[str, ...] = ()
-
-
-def detective_view(state: FugitiveState) -> View:
-    info = state.information_state(DETECTIVE)
-    return View(**vars(info.observation), history=info.history)
-
-
 def play_to(escape: int, edition: int, canonical: bool, seed: int, steps: int) -> FugitiveState:
     """A position ``steps`` random actions into a game on a small deck."""
-    game = gamelib.make(
-        "fugitive", options={"escape_card": escape, "edition": edition, "canonical_order": canonical}
-    )
-    rng = random.Random(seed)
-    state = game.new_game(seed=seed)
-    for _ in range(steps):
-        if state.is_terminal():
-            break
-        if state.current_player == gamelib.CHANCE:
-            state.apply(state.sample_chance(rng))
-        else:
-            state.apply(rng.choice(state.legal_actions()))
-    assert isinstance(state, FugitiveState)
-    return state
+    return random_position(seed, steps, escape_card=escape, edition=edition, canonical_order=canonical)
 
 
 def fugitive_deal_slots(state: FugitiveState) -> list[tuple[int, int, int]]:
