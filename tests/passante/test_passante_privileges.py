@@ -14,16 +14,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from passante_scenes import give_card, refused
 
 import gamelib
-from gamelib import CHANCE, IllegalAction
+from gamelib import CHANCE
 from gamelib.agents import RandomAgent
 from gamelib.core.checks import determinize_problems
 from gamelib.passante import board as B
 from gamelib.passante.agents import WishSeekerAgent, cooperative_ismcts
 from gamelib.passante.rules import PassanteGame, PassanteState
-
-NAMES = {name: i for i, name in enumerate(B.PIECE_NAMES)}
 
 # each character's signals: (a legal one for its holder, given wish 1 « Leçon de choses », Chat —
 # École, in hand at 2 players), and an illegal one for that holder
@@ -68,22 +67,6 @@ def ready(players: int = 2, **options: Any) -> PassanteState:
     return state
 
 
-def hold(state: PassanteState, player: int, name: str) -> None:
-    c = NAMES[name]
-    state.char_deck &= ~(1 << c)
-    state.char_hand[player] = c
-    state.hearts[player] = c
-    state.invalidate()
-
-
-def refused(state: PassanteState, text: str, rule: str) -> None:
-    before = state.key()
-    with pytest.raises(IllegalAction) as err:
-        state.apply(text)
-    assert err.value.rule == rule, err.value
-    assert state.key() == before
-
-
 def test_the_text_is_the_default() -> None:
     game = gamelib.make("passante")
     assert game.options.privileges == "cards" and game.version == "3"
@@ -95,7 +78,7 @@ def test_each_card_has_its_own_signal(char: str) -> None:
     good, bad = SIGNALS[char]
     state = ready()
     refused(state, good, "privilege")  # no heart yet
-    hold(state, 0, char)
+    give_card(state, 0, char)
     legal = {str(a) for a in state.legal_actions()}
     assert good in legal and bad not in legal
     refused(state, bad, "privilege")
@@ -108,7 +91,7 @@ def test_each_card_has_its_own_signal(char: str) -> None:
 
 def test_the_policier_signals_with_his_veto_only() -> None:
     state = ready()
-    hold(state, 0, "policier")
+    give_card(state, 0, "policier")
     assert not {str(a).split()[0] for a in state.legal_actions()} & {s.split()[0] for s in EVERY_SIGNAL}
 
 
@@ -121,7 +104,7 @@ def test_signals_write_and_read_back(text: str) -> None:
 
 def test_signals_are_given_on_ones_own_turn() -> None:
     state = ready()
-    hold(state, 1, "chat")
+    give_card(state, 1, "chat")
     refused(state, "purr", "privilege")  # joueur 2 holds the privilege, joueur 1 is to move
     state.apply("move poete place")
     state.apply("move garcon place")
@@ -135,7 +118,7 @@ def test_signals_are_given_on_ones_own_turn() -> None:
 @pytest.mark.parametrize("privileges", ["hint", "none"])
 def test_other_values_have_no_card_signal(privileges: str) -> None:
     state = ready(privileges=privileges)
-    hold(state, 0, "chat")
+    give_card(state, 0, "chat")
     for text in EVERY_SIGNAL:
         if text.split()[0] in ("reach", "glare"):
             continue
@@ -150,7 +133,7 @@ def test_other_values_have_no_card_signal(privileges: str) -> None:
 
 def test_table_talk_is_the_fold() -> None:
     state = ready(table_talk=True)
-    hold(state, 0, "chat")
+    give_card(state, 0, "chat")
     assert "hint chat ecole" in {str(a) for a in state.legal_actions()}
     refused(state, "purr", "no-talking")
 

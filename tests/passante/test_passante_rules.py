@@ -7,6 +7,16 @@ import random
 from typing import Any
 
 import pytest
+from passante_scenes import (
+    draw_pending,
+    empty_hands,
+    give_card,
+    give_wishes,
+    legal,
+    place,
+    ready,
+    refused,
+)
 
 import gamelib
 from gamelib import CHANCE, TERMINAL, IllegalAction
@@ -25,79 +35,6 @@ from gamelib.passante.rules import (
     PassanteState,
     rating,
 )
-
-NAMES = {name: i for i, name in enumerate(B.PIECE_NAMES)}
-LOCS = {name: i for i, name in enumerate(B.LOCATION_NAMES)}
-
-
-# ---------------------------------------------------------------------------- helpers
-def ready(players: int = 2, seed: int = 0, start: str = "ecole", **options: Any) -> PassanteState:
-    """A game past the deal and the Passante's start, player 1 to move, no hidden surprises."""
-    game = gamelib.make("passante", players=players, options=options)
-    state = game.new_game(seed=seed)
-    while state.current_player == CHANCE:
-        state.apply(state.sample_chance())
-    state.apply(f"start {start}")
-    assert isinstance(state, PassanteState)
-    return state
-
-
-def touch(state: PassanteState) -> None:
-    state.invalidate()
-
-
-def place(state: PassanteState, **where: str) -> None:
-    """Put characters (by name) on locations (by name); the rest stay where they are."""
-    for name, loc in where.items():
-        state.pos[NAMES[name]] = LOCS[loc]
-    touch(state)
-
-
-def empty_hands(state: PassanteState) -> None:
-    """Return every hand to the deck so that scenario moves fulfil nothing by accident."""
-    for p, hand in enumerate(state.hands):
-        for w in hand:
-            state.wish_deck |= 1 << w
-        state.hands[p] = ()
-    touch(state)
-
-
-def give_wishes(state: PassanteState, player: int, *numbers: int) -> None:
-    for n in numbers:
-        w = n
-        state.wish_deck &= ~(1 << w)
-        for p in range(len(state.hands)):
-            state.hands[p] = tuple(x for x in state.hands[p] if x != w)
-    state.hands[player] = tuple(sorted((*state.hands[player], *numbers)))
-    touch(state)
-
-
-def give_card(state: PassanteState, player: int, name: str) -> None:
-    """Hand ``player`` a character card, heart pinned, as if drawn."""
-    c = NAMES[name]
-    state.char_deck &= ~(1 << c)
-    state.char_under = tuple(x for x in state.char_under if x != c)
-    state.char_hand[player] = c
-    state.hearts[player] = c
-    touch(state)
-
-
-def legal(state: PassanteState) -> set[str]:
-    return {str(a) for a in state.legal_actions()}
-
-
-def refused(state: PassanteState, text: str, rule: str) -> None:
-    before = state.key()
-    with pytest.raises(IllegalAction) as err:
-        state.apply(text)
-    assert err.value.rule == rule, err.value
-    assert state.key() == before
-
-
-def draw_pending(state: PassanteState) -> None:
-    """Resolve queued wish draws (chance) with the state's own seed."""
-    while state.pending:
-        state.apply(state.sample_chance())
 
 
 # ---------------------------------------------------------------------------- board and data
@@ -631,7 +568,7 @@ def test_mendiante_draws_for_hearts_on_her_zone_then_clears() -> None:
     s = effect_state("mendiante")  # Mendiante on the parc with the Gardien
     give_card(s, 1, "gardien")
     s.hearts[0] = B.MENDIANTE  # the player's heart is still on her until the card is played
-    touch(s)
+    s.invalidate()
     s.apply("play mendiante")
     assert sorted(s.pending) == [0, 1]
     assert s.hearts == [-1, -1] and s.char_hand[1] == -1
@@ -829,7 +766,7 @@ def test_two_hearts_on_one_character_both_owners_may_move_it() -> None:
     empty_hands(s)
     give_card(s, 2, "chat")
     s.hearts[1] = B.CHAT
-    touch(s)
+    s.invalidate()
     assert s.controllers(B.CHAT) == [1, 2]
     refused(s, "move chat ecole", "control")  # player 1 owns neither heart
     s.apply("end")

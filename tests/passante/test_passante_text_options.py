@@ -10,68 +10,13 @@ import random
 from typing import Any
 
 import pytest
+from passante_scenes import NAMES, empty_hands, give_card, give_wishes, legal, place, ready, refused
 
 import gamelib
 from gamelib import CHANCE, IllegalAction
 from gamelib.agents import RandomAgent
 from gamelib.passante import board as B
 from gamelib.passante.rules import MAIN, OVER, VETO_PHASE, PassanteGame, PassanteState, RoundEvent, WishCard
-
-NAMES = {name: i for i, name in enumerate(B.PIECE_NAMES)}
-LOCS = {name: i for i, name in enumerate(B.LOCATION_NAMES)}
-
-
-def ready(players: int = 2, seed: int = 0, **options: Any) -> PassanteState:
-    state = gamelib.make("passante", players=players, options=options).new_game(seed=seed)
-    while state.current_player == CHANCE:
-        state.apply(state.sample_chance())
-    state.apply("start ecole")
-    assert isinstance(state, PassanteState)
-    return state
-
-
-def touch(state: PassanteState) -> None:
-    state.invalidate()
-
-
-def empty_hands(state: PassanteState) -> None:
-    for p, hand in enumerate(state.hands):
-        for w in hand:
-            state.wish_deck |= 1 << w
-        state.hands[p] = ()
-    touch(state)
-
-
-def give_wish(state: PassanteState, player: int, number: int) -> None:
-    state.wish_deck &= ~(1 << number)
-    state.hands[player] = tuple(sorted((*state.hands[player], number)))
-    touch(state)
-
-
-def give_card(state: PassanteState, player: int, name: str) -> None:
-    c = NAMES[name]
-    state.char_deck &= ~(1 << c)
-    state.char_hand[player] = c
-    state.hearts[player] = c
-    touch(state)
-
-
-def place(state: PassanteState, **where: str) -> None:
-    for name, loc in where.items():
-        state.pos[NAMES[name]] = LOCS[loc]
-    touch(state)
-
-
-def legal(state: PassanteState) -> set[str]:
-    return {str(a) for a in state.legal_actions()}
-
-
-def refused(state: PassanteState, text: str, rule: str) -> None:
-    before = state.key()
-    with pytest.raises(IllegalAction) as err:
-        state.apply(text)
-    assert err.value.rule == rule, err.value
-    assert state.key() == before
 
 
 # ------------------------------------------------------------------ final round event
@@ -96,7 +41,7 @@ def test_final_poete_event_redraws_for_every_player() -> None:
     s.last_turn = True
     s.played = 1  # player 1 played this round already: player 2's turn ends the game
     s.turn_player = 1
-    touch(s)
+    s.invalidate()
     s.apply("end")
     assert s.phase == 6  # the end-of-round card
     s.apply("event poete")
@@ -117,8 +62,8 @@ def test_final_poete_event_redraws_for_every_player() -> None:
 def test_laying_a_visible_wish_is_a_choice_by_default() -> None:
     s = ready(policier_veto=False)
     empty_hands(s)
-    give_wish(s, 0, 1)  # « Leçon de choses »: the Chat at the école
-    give_wish(s, 1, 2)
+    give_wishes(s, 0, 1)  # « Leçon de choses »: the Chat at the école
+    give_wishes(s, 1, 2)
     refused(s, "lay 1", "lay-wish")  # not visible yet
     s.apply("move chat ecole")
     assert s.hands[0] == (1,) and s.fulfilled == [(), ()]  # not laid by itself
@@ -133,7 +78,7 @@ def test_laying_a_visible_wish_is_a_choice_by_default() -> None:
 def test_automatic_laying_option() -> None:
     s = ready(lay_wishes="automatic")
     empty_hands(s)
-    give_wish(s, 0, 1)
+    give_wishes(s, 0, 1)
     s.apply("move chat ecole")
     assert s.fulfilled == [(1,), ()] and s.pending == (0,)
     s.apply(s.sample_chance())
@@ -226,7 +171,7 @@ def test_no_veto_from_the_policier_on_his_own_turn_or_with_the_option_off() -> N
     refused(s, "veto", "policier-veto")
     s = veto_state()
     s.hearts[1] = -1
-    touch(s)
+    s.invalidate()
     s.apply("move poete theatre")  # nobody wears the Policier's heart
     assert s.phase == MAIN
 
