@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 import gamelib
+from gamelib.core.rng import pick
 
 
 class Tally:
@@ -54,15 +55,6 @@ def gamelib_player(name: str, players: int | None = None) -> Callable[[random.Ra
         return n
 
     return play_one
-
-
-def pick(outcomes: list[tuple[int, float]], u: float) -> int:
-    acc = 0.0
-    for outcome, p in outcomes:
-        acc += p
-        if u < acc:
-            return outcome
-    return outcomes[-1][0]
 
 
 def openspiel_player(name: str) -> Callable[[random.Random], int]:

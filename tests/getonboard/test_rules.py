@@ -14,7 +14,7 @@ import gamelib
 from gamelib import IllegalAction, OptionError
 from gamelib.agents import FirstLegalAgent, RandomAgent
 from gamelib.getonboard.analysis import placements
-from gamelib.getonboard.board import DIRECTIONS, load_tables
+from gamelib.getonboard.board import DIRECTIONS, FEATURES, load_tables
 from gamelib.getonboard.rules import (
     P_BONUS,
     P_LAY,
@@ -732,25 +732,7 @@ def test_total_is_the_sum_and_ties_share_the_win() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(
-    st.lists(
-        st.sampled_from(
-            [
-                "granny",
-                "student",
-                "cinema",
-                "tourist",
-                "theatre",
-                "opera",
-                "light_lovers",
-                "dark_lovers",
-                "restaurant",
-                "entrance",
-            ]
-        ),
-        max_size=40,
-    )
-)
+@given(st.lists(st.sampled_from(FEATURES), max_size=40))
 def test_sheet_never_exceeds_its_boxes(features: list[str]) -> None:
     sheet = feed(features)
     assert all(0 <= c <= 4 for c in sheet.tourist_rows) and sheet.tourists_closed <= 3
