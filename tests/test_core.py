@@ -123,3 +123,15 @@ def test_png_repr_when_a_drawing_exists() -> None:
     except ImportError:
         pytest.skip("drawing module not available")
     assert png is None or png.startswith(b"\x89PNG")
+
+
+def test_refusal_returns_the_error_of_an_illegal_move_and_insists_on_a_legal_one() -> None:
+    from gamelib.core.checks import refusal
+
+    state = gamelib.make("fugitive").new_game(seed=1)
+    error = refusal(state, "hide 5")  # the setup deal comes first
+    assert isinstance(error, gamelib.IllegalAction) and state.history == []
+    legal = state.legal_actions()[0]
+    with pytest.raises(AssertionError, match="it is legal here"):
+        refusal(state, legal)
+    assert state.history == [legal]

@@ -1,4 +1,8 @@
-"""Checks a game author runs on their own game: is hidden information airtight?
+"""Checks a game author runs on their own game: is an illegal move refused cleanly, is hidden
+information airtight?
+
+:func:`refusal` plays a move that must be refused and returns the error, after checking that the
+state is exactly as it was (position and history): the contract of ``State.apply``.
 
 A determinization ``D = S.determinize(p, rng)`` is a world seat ``p`` cannot tell apart from ``S``.
 So everything ``p`` is shown must be identical for both, and ``D`` must be a real game (it replays
@@ -12,8 +16,27 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
+from gamelib.core.errors import IllegalAction
+
 if TYPE_CHECKING:
-    from gamelib.core.game import State
+    from gamelib.core.game import Action, State
+
+
+def refusal(state: State, action: Action | str) -> IllegalAction:
+    """The :class:`IllegalAction` that ``action`` raises at ``state``, after checking that the
+    refusal left the state exactly as it was (its key and its history).
+
+    ``AssertionError`` if the action is legal (and then it has been played) or if the state moved.
+    """
+    before, history = state.key(), [str(a) for a in state.history]
+    try:
+        state.apply(action)
+    except IllegalAction as error:
+        after = (state.key(), [str(a) for a in state.history])
+        if after != (before, history):
+            raise AssertionError(f"refusing {action} changed the state") from error
+        return error
+    raise AssertionError(f"{action} was played: it is legal here")
 
 
 def seat_views(state: State, player: int) -> dict[str, object]:

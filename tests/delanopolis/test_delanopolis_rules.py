@@ -11,6 +11,7 @@ import pytest
 from delano_helpers import bids, conserved, start, turn
 
 import gamelib
+from gamelib.core.checks import refusal
 from gamelib.delanopolis.board import REFUGE_BASE, content
 from gamelib.delanopolis.rules import (
     BIDDING,
@@ -27,11 +28,7 @@ T3, T7 = 2, 6  # 0-based codes of terrains 3 and 7
 
 def rule_of(state: DelanopolisState, notation: str) -> str:
     """The rule named by the error ``notation`` raises; the state must not change."""
-    before, history = state.key(), list(state.history)
-    with pytest.raises(gamelib.IllegalAction) as err:
-        state.apply(notation)
-    assert state.key() == before and state.history == history
-    return err.value.rule
+    return refusal(state, notation).rule
 
 
 # ---------------------------------------------------------------------------- setup

@@ -16,6 +16,7 @@ from delano_helpers import conserved, start, turn
 
 import gamelib
 from gamelib.agents import RandomAgent
+from gamelib.core.checks import refusal
 from gamelib.delanopolis.agents import FractionBidder, MayorStrategy, RoleAgent, ValueBidder
 from gamelib.delanopolis.rules import _CHOICES, BIDDING, PARK_CHOICE, PRE_ROLL, DelanopolisState
 
@@ -23,11 +24,7 @@ T1, T3, T7 = 0, 2, 6
 
 
 def rule_of(state: DelanopolisState, text: str) -> str:
-    before, history = state.key(), list(state.history)
-    with pytest.raises(gamelib.IllegalAction) as info:
-        state.apply(text)
-    assert state.key() == before and state.history == history
-    return info.value.rule
+    return refusal(state, text).rule
 
 
 def give(state: DelanopolisState, terrain: int, owner: int, price: int) -> None:
