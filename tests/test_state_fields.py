@@ -148,3 +148,23 @@ def test_the_derived_key_and_clone_follow_the_declaration() -> None:
     assert undeclared(toy) == [] and missing(toy) == []
     toy.extra = 1  # type: ignore[attr-defined]
     assert undeclared(toy) == ["extra"]
+
+
+def test_the_default_observation_leaves_out_the_private_fields() -> None:
+    class Secret(State):
+        fields = StateFields(key="pile secret", private="secret")
+        current_player = 0
+
+        def _legal_actions(self) -> list[Any]:
+            return []
+
+        def _apply(self, action: Any) -> None:
+            pass
+
+        def returns(self) -> list[float]:
+            return [0.0]
+
+    state = object.__new__(Secret)
+    state.pile, state.secret = 7, 3  # type: ignore[attr-defined]
+    assert state._observation(None) == (7, 3)  # the teacher's omniscient view
+    assert state._observation(0) == (7,)  # a seat: the public fields only

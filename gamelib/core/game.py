@@ -402,8 +402,15 @@ class State(ABC):
         return IllegalAction("not-legal", f"{action} is not a legal action now", action)
 
     def _observation(self, player: int | None) -> Any:
-        """Hook: what ``player`` sees now (``None``: everything).  Default: the full state's key."""
-        return self.key()
+        """Hook: what ``player`` sees now (``None``: everything).
+
+        Default, from :attr:`fields`: the key without its ``private`` fields for a seat, the whole
+        key for ``None``.  A game whose secrets belong to one seat (a hand) writes its own.
+        """
+        fields = type(self).fields
+        if player is None or fields is None:
+            return self.key()
+        return fields.public_key(self)
 
     def _hidden_steps(self, player: int) -> Mapping[int, str]:
         """Hook: the history steps ``player`` cannot see, as ``{index: masked notation}``.

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from gamelib.core.errors import IllegalAction
+from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 
 
@@ -77,6 +78,8 @@ class NimGame(Game):
 
 
 class NimState(State):
+    fields = StateFields(key="pile to_move winner")
+
     def __init__(self, game: NimGame, seed: int | None) -> None:
         super().__init__(game, seed)
         self.pile = game.options.pile
@@ -99,14 +102,6 @@ class NimState(State):
 
     def returns(self) -> list[float]:
         return [1.0 if p == self.winner else 0.0 for p in range(self.game.num_players)]
-
-    def _clone(self) -> NimState:
-        c = NimState.__new__(NimState)
-        c.__dict__.update(self.__dict__)
-        return c
-
-    def key(self) -> tuple[Any, ...]:
-        return (self.pile, self.to_move, self.winner)
 
 
 class GambleGame(Game):
@@ -138,6 +133,8 @@ OUTCOMES = ((Word("win"), 0.4), (Word("lose-a"), 0.2), (Word("lose-b"), 0.2), (W
 
 
 class GambleState(State):
+    fields = StateFields(key="choice result")
+
     def __init__(self, game: GambleGame, seed: int | None) -> None:
         super().__init__(game, seed)
         self.choice = ""
@@ -171,14 +168,6 @@ class GambleState(State):
             return [0.3]
         return [1.0 if self.result == "win" else 0.0]
 
-    def _clone(self) -> GambleState:
-        c = GambleState.__new__(GambleState)
-        c.__dict__.update(self.__dict__)
-        return c
-
-    def key(self) -> tuple[Any, ...]:
-        return (self.choice, self.result)
-
 
 CARDS = ((Word("card 0"), 0.6), (Word("card 1"), 0.2), (Word("card 2"), 0.2))
 
@@ -210,6 +199,8 @@ class HiddenCardGame(Game):
 
 
 class HiddenCardState(State):
+    fields = StateFields(key="card guess", private="card")
+
     def __init__(self, game: HiddenCardGame, seed: int | None) -> None:
         super().__init__(game, seed)
         self.card = -1
@@ -238,14 +229,6 @@ class HiddenCardState(State):
 
     def returns(self) -> list[float]:
         return [1.0 if self.guess >= 0 and self.guess == self.card else 0.0]
-
-    def _clone(self) -> HiddenCardState:
-        c = HiddenCardState.__new__(HiddenCardState)
-        c.__dict__.update(self.__dict__)
-        return c
-
-    def key(self) -> tuple[Any, ...]:
-        return (self.card, self.guess)
 
     def _observation(self, player: int | None) -> Any:
         return (self.card >= 0, self.guess)
@@ -286,11 +269,6 @@ class LeakyHiddenCardState(HiddenCardState):
         world = super()._determinize(player, rng)
         world.history = list(self.history)
         return world
-
-    def _clone(self) -> LeakyHiddenCardState:
-        c = LeakyHiddenCardState.__new__(LeakyHiddenCardState)
-        c.__dict__.update(self.__dict__)
-        return c
 
 
 TOY_GAMES = {
