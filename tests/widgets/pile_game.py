@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from matplotlib.figure import Figure
 
 from gamelib import CHANCE, TERMINAL, Action, Game, GameInfo, IllegalAction, State
+from gamelib.core.fields import StateFields
 
 LEFT, RIGHT = 0, 1
 
@@ -106,6 +107,8 @@ class SecretPileGame(Game):
 
 
 class SecretPileState(State):
+    fields = StateFields(key="pile secret turn left_took last_taker", private="secret")
+
     game: SecretPileGame
 
     def __init__(self, game: SecretPileGame, seed: int | None) -> None:
@@ -155,14 +158,6 @@ class SecretPileState(State):
             return [0.0, 0.0]
         left_wins = self.last_taker == LEFT or self.left_took == self.secret
         return [1.0, -1.0] if left_wins else [-1.0, 1.0]
-
-    def _clone(self) -> SecretPileState:
-        copy = type(self).__new__(type(self))
-        copy.__dict__.update(self.__dict__)
-        return copy
-
-    def key(self) -> tuple[Any, ...]:
-        return (self.pile, self.secret, self.turn, self.left_took, self.last_taker)
 
     def __str__(self) -> str:
         return f"pile {self.pile}, secret {self.secret}"
