@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 LAST = 42
 """The escape card of the published game: laying it ends the fugitive's run.  Its decks, setup
@@ -180,6 +181,8 @@ def step_graph(max_sprint: int = 0, last: int = LAST) -> nx.DiGraph:
 def _step_graph(max_sprint: int, last: int) -> nx.DiGraph:
     """:func:`step_graph` once validated: one frozen graph per (bound, deck size)."""
     layout = layout_for(last)
+    import networkx as nx  # only for teaching and analysis: play never builds the graph
+
     graph = nx.DiGraph(max_sprint=max_sprint, last=last)
     for n in range(last + 1):
         graph.add_node(n, deck=layout.deck_of(n), footprints=footprints(n))
@@ -192,6 +195,8 @@ def _step_graph(max_sprint: int, last: int) -> nx.DiGraph:
 
 @functools.cache
 def _distances_from(start: int, max_sprint: int, last: int = LAST) -> dict[int, int]:
+    import networkx as nx
+
     return dict(nx.single_source_shortest_path_length(_step_graph(max_sprint, last), start))
 
 
@@ -238,4 +243,6 @@ def min_hideouts_to(target: int, start: int = 0, max_sprint: int = 0, last: int 
 def shortest_route(target: int, start: int = 0, max_sprint: int = 0, last: int = LAST) -> tuple[int, ...]:
     """One fewest-hideouts route from ``start`` to ``target`` (both included), as card numbers."""
     min_hideouts_to(target, start, max_sprint, last)  # validates the arguments
+    import networkx as nx
+
     return tuple(nx.shortest_path(_step_graph(max_sprint, last), start, target))

@@ -651,79 +651,84 @@ class FugitiveState(State):
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
-        match action:
-            case Deal(card):  # the chance outcome of the setup or of a draw
-                if self.phase == SETUP:
-                    deals = self.layout.setup_deals
-                    deck = deals[len(deals) - self.setup_left]
-                    self.decks[deck] &= ~(1 << card)
-                    self.fhand |= 1 << card
-                    self.setup_left -= 1
-                    if self.setup_left == 0:
-                        self.phase = F_PLACE  # first turn: the fugitive draws nothing
-                    return
-                self.decks[self.draw_deck] &= ~(1 << card)
-                if self.draw_for == FUGITIVE:
-                    self.fhand |= 1 << card
-                    if self.passed_draw:
-                        self.passed_draw = False
-                        self._end_fugitive_turn()
-                    else:
-                        self.phase = F_PLACE
-                else:
-                    self.dhand |= 1 << card
-                    self.draws_left -= 1
-                    self._detective_draw_or_guess()
-            case Draw(deck):
-                self.draw_deck = deck
-                self.draw_for = self.current_player
-                self.draw_log.append((self.draw_for, deck, len(self.hideouts) - 1))
-                self.phase = DEAL
-            case Hide(card):
-                prev = self.hideouts[-1]
-                self.fhand &= ~(1 << card)
-                self.hideouts.append(card)
-                self.revealed.append(card == self.last)  # laid face up: the fugitive claims escape
-                self.sprints.append(())
-                self.deficit = card - prev - STEP_LIMIT
-                self.placed_this_turn += 1
-                self.phase = F_SPRINT
-            case Sprint(card):
-                self.fhand &= ~(1 << card)
-                self.sprints[-1] = self.sprints[-1] + (card,)
-                self.deficit -= footprints(card)
-            case Done():
-                self.deficit = 0
-                if self.hideouts[-1] == self.last:
-                    self._escape()
-                elif self.first_turn and self.placed_this_turn < 2:
-                    self.phase = F_PLACE  # a second first-turn hideout, or pass (edition 1)
-                else:
+        if isinstance(action, Deal):  # the chance outcome of the setup or of a draw
+            card = action.card
+            if self.phase == SETUP:
+                deals = self.layout.setup_deals
+                deck = deals[len(deals) - self.setup_left]
+                self.decks[deck] &= ~(1 << card)
+                self.fhand |= 1 << card
+                self.setup_left -= 1
+                if self.setup_left == 0:
+                    self.phase = F_PLACE  # first turn: the fugitive draws nothing
+                return
+            self.decks[self.draw_deck] &= ~(1 << card)
+            if self.draw_for == FUGITIVE:
+                self.fhand |= 1 << card
+                if self.passed_draw:
+                    self.passed_draw = False
                     self._end_fugitive_turn()
-            case Pass():
-                if self.game.options.edition == 2 and not self.first_turn:
-                    lowest = next((d for d in range(3) if self.decks[d]), -1)
-                    if lowest >= 0:
-                        self.draw_deck, self.draw_for, self.passed_draw = lowest, FUGITIVE, True
-                        self.draw_log.append((FUGITIVE, lowest, len(self.hideouts) - 1))
-                        self.phase = DEAL
-                        return
+                else:
+                    self.phase = F_PLACE
+            else:
+                self.dhand |= 1 << card
+                self.draws_left -= 1
+                self._detective_draw_or_guess()
+        elif isinstance(action, Draw):
+            deck = action.deck
+            self.draw_deck = deck
+            self.draw_for = self.current_player
+            self.draw_log.append((self.draw_for, deck, len(self.hideouts) - 1))
+            self.phase = DEAL
+        elif isinstance(action, Hide):
+            card = action.card
+            prev = self.hideouts[-1]
+            self.fhand &= ~(1 << card)
+            self.hideouts.append(card)
+            self.revealed.append(card == self.last)  # laid face up: the fugitive claims escape
+            self.sprints.append(())
+            self.deficit = card - prev - STEP_LIMIT
+            self.placed_this_turn += 1
+            self.phase = F_SPRINT
+        elif isinstance(action, Sprint):
+            card = action.card
+            self.fhand &= ~(1 << card)
+            self.sprints[-1] = self.sprints[-1] + (card,)
+            self.deficit -= footprints(card)
+        elif isinstance(action, Done):
+            self.deficit = 0
+            if self.hideouts[-1] == self.last:
+                self._escape()
+            elif self.first_turn and self.placed_this_turn < 2:
+                self.phase = F_PLACE  # a second first-turn hideout, or pass (edition 1)
+            else:
                 self._end_fugitive_turn()
-            case Guess(number):
-                self._guess(number)
-            case Manhunt():
-                self.phase = MANHUNT
-            case Add(number):
-                self.series = (*self.series, number)
-                self.phase = D_SERIES
-            case Reveal():
-                positions = [self._hidden_position_of(n) for n in self.series]
-                if all(p >= 0 for p in positions):
-                    for p in positions:
-                        self._turn_face_up(p)
-                self.series = ()
-                if not self._detective_caught():
-                    self._end_detective_turn()
+        elif isinstance(action, Pass):
+            if self.game.options.edition == 2 and not self.first_turn:
+                lowest = next((d for d in range(3) if self.decks[d]), -1)
+                if lowest >= 0:
+                    self.draw_deck, self.draw_for, self.passed_draw = lowest, FUGITIVE, True
+                    self.draw_log.append((FUGITIVE, lowest, len(self.hideouts) - 1))
+                    self.phase = DEAL
+                    return
+            self._end_fugitive_turn()
+        elif isinstance(action, Guess):
+            number = action.number
+            self._guess(number)
+        elif isinstance(action, Manhunt):
+            self.phase = MANHUNT
+        elif isinstance(action, Add):
+            number = action.number
+            self.series = (*self.series, number)
+            self.phase = D_SERIES
+        elif isinstance(action, Reveal):
+            positions = [self._hidden_position_of(n) for n in self.series]
+            if all(p >= 0 for p in positions):
+                for p in positions:
+                    self._turn_face_up(p)
+            self.series = ()
+            if not self._detective_caught():
+                self._end_detective_turn()
 
     def _turn_face_up(self, position: int) -> None:
         """Reveal the hideout at ``position`` and the sprint cards under it (see :meth:`sprints_shown`)."""
