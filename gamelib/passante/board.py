@@ -17,7 +17,7 @@ from typing import Any, overload
 
 import networkx as nx
 
-from gamelib.core.data import DataError, load_json
+from gamelib.core.data import DataError, entries, load_json
 
 # ------------------------------------------------------------------ locations
 ECOLE, PARC, THEATRE, CAFE, PLACE = 0, 1, 2, 3, 4
@@ -202,10 +202,7 @@ def parse_wishes(doc: Any) -> tuple[Wish, ...]:
     if len(cards) != NUM_WISHES:
         raise WishDataError(f"wishes.json: the deck has {NUM_WISHES} cards, found {len(cards)}")
     out = []
-    for i, card in enumerate(cards):
-        where = f"wishes.json card {i + 1}"
-        if not isinstance(card, dict):
-            raise WishDataError(f"{where}: expected an object")
+    for i, (where, card) in enumerate(entries(cards, "wishes.json cards", NUM_WISHES, WishDataError)):
         if card.get("id") != i + 1:
             raise WishDataError(f"{where}: field 'id' must be {i + 1}, got {card.get('id')!r}")
         zone_name = card.get("zone")
