@@ -42,6 +42,7 @@ is declared).  Kinds:
 from __future__ import annotations
 
 import keyword
+import operator
 from collections.abc import Callable
 from typing import Any
 
@@ -187,6 +188,18 @@ def _public_functions(
     )
 
 
+def current_player_field(name: str) -> Any:
+    """``current_player`` as a C-level read of a ``derived`` field the transitions keep up to date.
+
+    The play loop asks ``current_player`` several times a step; a game that stores it (and
+    recomputes it in ``_derive``) writes ``current_player = current_player_field("_to_move")``
+    instead of a Python property.
+    """
+    return property(
+        operator.attrgetter(name), doc="The player to act, CHANCE or TERMINAL (a stored, derived field)."
+    )
+
+
 def undeclared(state: Any) -> list[str]:
     """The attributes of ``state`` its class does not declare in ``fields`` (should be none)."""
     fields: StateFields | None = getattr(type(state), "fields", None)
@@ -204,4 +217,4 @@ def missing(state: Any) -> list[str]:
     return sorted(fields.declared - set(vars(state)))
 
 
-__all__ = ["CORE_ATTRIBUTES", "StateFields", "missing", "undeclared"]
+__all__ = ["CORE_ATTRIBUTES", "StateFields", "current_player_field", "missing", "undeclared"]

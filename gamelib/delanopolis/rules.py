@@ -23,11 +23,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal
 
 from gamelib.core.errors import IllegalAction
-from gamelib.core.fields import StateFields
+from gamelib.core.fields import StateFields, current_player_field
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, _literal_choices
 from gamelib.core.i18n import Wording
 from gamelib.core.notation import Int, Notation, action_class
@@ -581,19 +580,7 @@ class DelanopolisState(State):
         self.winners: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ queries
-    if TYPE_CHECKING:
-
-        @property
-        def current_player(self) -> int:
-            """The player to act, CHANCE or TERMINAL."""
-            return self._to_move
-
-    else:
-        current_player = property(
-            attrgetter("_to_move"),
-            doc="The player to act, CHANCE or TERMINAL (kept up to date by every transition: a "
-            "C-level getter, since the play loop asks it four times a step).",
-        )
+    current_player = current_player_field("_to_move")
 
     def _derive(self) -> None:
         self._to_move = self._who_moves()

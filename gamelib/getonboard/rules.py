@@ -25,12 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple, TypeAlias
+from typing import Any, ClassVar, NamedTuple, TypeAlias
 
 from gamelib.core.encoding import encoding_of
 from gamelib.core.errors import IllegalAction, OptionError
-from gamelib.core.fields import StateFields
+from gamelib.core.fields import StateFields, current_player_field
 from gamelib.core.game import (
     CHANCE,
     TERMINAL,
@@ -602,19 +601,7 @@ class GetOnBoardState(State):
         """The current ticket number, 0 before the first reveal."""
         return self.tickets[-1] if self.tickets else 0
 
-    if TYPE_CHECKING:
-
-        @property
-        def current_player(self) -> int:
-            """The player to act, CHANCE or TERMINAL."""
-            return self._player
-
-    else:
-        current_player = property(
-            attrgetter("_player"),
-            doc="The player to act, CHANCE or TERMINAL (set by every transition; a C-level getter, "
-            "since the play loop asks it several times a step).",
-        )
+    current_player = current_player_field("_player")
 
     def _derive(self) -> None:
         """The one derived field: who acts, from the phase (also set by every transition)."""
