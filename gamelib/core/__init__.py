@@ -1,7 +1,10 @@
-"""The game protocol, errors, records, registry and deterministic randomness shared by all games."""
+"""The game protocol, errors, records, registry and deterministic randomness shared by all games,
+and the declarations a game is written with (its state's fields, its actions' notation)."""
 
 from gamelib.core.errors import IllegalAction, OptionError, RecordError
+from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, NoOptions, State
+from gamelib.core.notation import Choice, Int, Notation, action_class
 from gamelib.core.play import Agent, play
 from gamelib.core.records import from_record
 from gamelib.core.registry import game_class, make, register, registered_games
@@ -11,13 +14,18 @@ __all__ = [
     "TERMINAL",
     "Action",
     "Agent",
+    "Choice",
     "Game",
     "GameInfo",
     "IllegalAction",
+    "Int",
     "NoOptions",
+    "Notation",
     "OptionError",
     "RecordError",
     "State",
+    "StateFields",
+    "action_class",
     "from_record",
     "game_class",
     "make",
