@@ -18,17 +18,17 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
+from gamelib.core.notation import Int, Notation, action_class
 
 
-@dataclass(frozen=True, slots=True)
+@action_class("take", Int("count", 1, 3))
 class Take(Action):
     count: int
 
-    def __str__(self) -> str:
-        return f"take {self.count}"
+
+NIM = Notation(Take)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +71,10 @@ class NimGame(Game):
         return NimState(self, seed)
 
     def parse_action(self, text: str) -> Action:
-        parts = text.split()
-        if len(parts) != 2 or parts[0] != "take" or parts[1] not in ("1", "2", "3"):
-            raise IllegalAction("notation", f"expected 'take 1|2|3', got {text!r}")
-        return Take(int(parts[1]))
+        return NIM.parse(text, self)
+
+    def action_universe(self) -> tuple[Action, ...]:
+        return NIM.universe(self)
 
 
 class NimState(State):
@@ -91,7 +91,7 @@ class NimState(State):
         return TERMINAL if self.winner >= 0 else self.to_move
 
     def _legal_actions(self) -> list[Action]:
-        return [Take(k) for k in (1, 2, 3) if k <= self.pile]
+        return [NIM.make(Take, k) for k in (1, 2, 3) if k <= self.pile]
 
     def _apply(self, action: Action) -> None:
         assert isinstance(action, Take)
