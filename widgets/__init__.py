@@ -18,7 +18,8 @@ not import any game; ``Stepper(..., panels="auto")`` shows the panels a game off
 ``gamelib`` imports ``gamelib_widgets``.
 """
 
+from .reveal import Reveal
 from .stepper import HUMAN, MAX_BUTTONS, Panel, PanelFactory, Stepper, panels_for
 from .timeline import Timeline
 
-__all__ = ["HUMAN", "MAX_BUTTONS", "Panel", "PanelFactory", "Stepper", "Timeline", "panels_for"]
+__all__ = ["HUMAN", "MAX_BUTTONS", "Panel", "PanelFactory", "Reveal", "Stepper", "Timeline", "panels_for"]
