@@ -41,10 +41,17 @@ browser: $(STAMP)
 	bash .ci/install-browser.sh $(VENV)
 	$(PY) -m pytest tests/browser -m browser -p no:cacheprovider
 
-## A game notebook as a code-free app for class:  make classroom NB=01_fugitive
+## A game notebook as a code-free app for class:  make classroom NB=01_fugitive  (GAMELIB_LANGUAGE=fr: in French)
+## POOL kernels run the notebook before anyone connects (preheated), so a page is usable in seconds;
+## PYTHONPYCACHEPREFIX keeps the compiled library for every new kernel (docs/classroom.md).
 NB ?= 01_fugitive
+POOL ?= 2
+GAMELIB_LANGUAGE ?= en
 classroom: $(STAMP)
-	$(VENV)/bin/voila notebooks/$(NB).ipynb --strip_sources=True --theme=light
+	mkdir -p $(VENV)/pycache
+	GAMELIB_LANGUAGE=$(GAMELIB_LANGUAGE) PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
+	  $(VENV)/bin/voila notebooks/$(NB).ipynb --strip_sources=True --theme=light \
+	  --preheat_kernel=True --pool_size=$(POOL)
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(PY) $$f; done
