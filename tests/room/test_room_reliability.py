@@ -60,8 +60,8 @@ def test_a_killed_server_loses_nothing_and_every_table_resumes(store_url: str) -
     assert len(reported) == 40, reported[-3:]
     before = {t: log(room, t) for t in (1, 2, 3)}
     for line in reported:  # every move the killed process saw committed is in the log
-        _, table, ply, action = line.split(" ", 3)
-        assert before[int(table)][int(ply)] == (int(ply), action)
+        _, number, ply, action = line.split(" ", 3)
+        assert before[int(number)][int(ply)] == (int(ply), action)
     fresh = open_room(store_url, room.code, create=False)  # the restarted server's view
     for table, rows in before.items():
         state = fresh.state(table)
