@@ -367,29 +367,40 @@ def _build_facts(
         total_drawn[2] - known_used[2],
     )
 
-    # the detective's guesses: a miss rules a number out of the positions then on the table
+    # the detective's guesses, replayed in order: a hit turns its hideout face up (``found``); a
+    # miss rules its number out of the positions then on the table; a failed series says that not
+    # all of its numbers were face-down hideouts, unless one of them was certainly not one then
+    # (face up already: rules v2 let the detective name it), and then it says nothing at all
     revealed_at = {h: i for i, h in enumerate(hideouts) if h >= 0}
     forbidden = [0] * (size + 1)
     series_constraints: list[tuple[tuple[int, ...], int]] = []
     on_table, pending_series = 0, []
+    found = 0  # hideouts turned face up by the detective so far (bit per number)
     first_turn_hides, first_turn_passed, first_turn = 0, False, True
     for verb, arg in public:
+        if first_turn and on_table > 0 and verb in ("draw", "guess", "add"):
+            first_turn = False  # the detective's first action ends the fugitive's first turn
         if verb == "hide":
             on_table += 1
             if first_turn:
                 first_turn_hides += 1
         elif verb == "pass" and first_turn:
             first_turn_passed = True
-        elif verb in ("draw", "guess", "add") and first_turn and on_table > 0:
-            first_turn = False  # the detective's first action ends the fugitive's first turn
         elif verb == "guess":
-            if not 0 < revealed_at.get(arg, size + 1) <= on_table:
+            if 0 < revealed_at.get(arg, size + 1) <= on_table and not found >> arg & 1:
+                found |= 1 << arg  # a hit: face down then, face up from now on
+            elif not 0 < revealed_at.get(arg, size + 1) <= on_table:
                 for i in range(1, on_table + 1):
                     forbidden[i] |= 1 << arg
         elif verb == "add":
             pending_series.append(arg)
         elif verb == "reveal":
-            if not all(0 < revealed_at.get(n, size + 1) <= on_table for n in pending_series):
+            in_time = all(0 < revealed_at.get(n, size + 1) <= on_table for n in pending_series)
+            certain_miss = any(found >> n & 1 for n in pending_series)
+            if in_time and not certain_miss:
+                for n in pending_series:  # the series hit: its hideouts are face up from now on
+                    found |= 1 << n
+            elif not certain_miss:
                 series_constraints.append((tuple(sorted(pending_series)), on_table))
             pending_series = []
     # the escape card face up ends the fugitive's run; otherwise it is in the fugitive's hand
