@@ -9,14 +9,15 @@ randomness from the ``rng`` they receive, so a game replays exactly from its see
 * :class:`ISMCTSAgent`: information-set MCTS over ``state.determinize`` for hidden information.
 
 Agents by name: :func:`make_agent` (``"mcts(iterations=200)"``), :func:`register_agent` for a
-game's own heuristics, :func:`registered_agents`.
+game's own heuristics, :func:`registered_agents`, :func:`agent_title` (what a student reads,
+in English or French).
 """
 
 from gamelib.agents.basic import FirstLegalAgent, RandomAgent
 from gamelib.agents.greedy import GreedyAgent
 from gamelib.agents.ismcts import ISMCTSAgent
 from gamelib.agents.mcts import MCTSAgent, MoveStat
-from gamelib.agents.registry import make_agent, register_agent, registered_agents
+from gamelib.agents.registry import agent_title, make_agent, register_agent, registered_agents
 
 __all__ = [
     "FirstLegalAgent",
@@ -25,6 +26,7 @@ __all__ = [
     "MCTSAgent",
     "MoveStat",
     "RandomAgent",
+    "agent_title",
     "make_agent",
     "register_agent",
     "registered_agents",

@@ -145,6 +145,33 @@ def _resolve(name: str, game: str | None) -> Factory:
     return target
 
 
+def agent_title(name: str, game: str | None = None, lang: str | None = None) -> str:
+    """What a student reads for the agent ``name`` (a menu entry, a chart label), in the language
+    in force (English, or French after ``gamelib.set_language("fr")``).
+
+    The wording is data (``gamelib/agents/data/words.json``): ``"<game>.<name>"`` for a game's own
+    agents, ``"<name>"`` for the generic ones.  A spec with parameters keeps them
+    (``"mcts(iterations=50)"`` -> ``"MCTS (tree search) (iterations=50)"``); a name with no
+    wording (an agent registered by a user) is shown as it is.
+
+    >>> agent_title("belief", "fugitive")
+    'belief detective'
+    >>> agent_title("belief", "fugitive", lang="fr")
+    'détective par croyance'
+    """
+    from gamelib.core.i18n import Wording
+
+    words = Wording(__package__ or "gamelib.agents")
+    text = name.strip()
+    base, _, rest = text.partition("(")
+    known = words.keys()
+    for key in ([f"{game}.{base}"] if game else []) + [base]:
+        if key in known:
+            title = words(key, lang)
+            return f"{title} ({rest}" if rest else title
+    return text
+
+
 def parse_agent_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"mcts(iterations=200, c=1.0)"`` -> ``("mcts", {"iterations": 200, "c": 1.0})``."""
     text = spec.strip()

@@ -50,6 +50,7 @@ class GameOutcome:
     """One return per *seat*."""
     length: int
     finished: bool
+    """Ended by the rules (:func:`finished_by_rules`); False: cut by a safety limit."""
     record: dict[str, Any] | None = None
     moves: tuple[int, ...] = ()
     """Decisions made by each seat."""
@@ -77,6 +78,27 @@ class _TimedAgent:
         return action
 
 
+SAFETY_LIMIT_ENDINGS = frozenset({"max_rounds"})
+"""``state.ended_by`` values of games an engine safety limit stopped (Fugitive's ``max_rounds``):
+terminal for the engine, but no rule of the game ended them."""
+
+
+def finished_by_rules(state: Any) -> bool:
+    """Whether the game reached an end its rules define.
+
+    False while it is still going (a tournament's ``max_actions`` cut it) and when an engine
+    safety limit stopped it (``state.ended_by`` in :data:`SAFETY_LIMIT_ENDINGS`, or a game's own
+    ``stopped_by_limit``): such a game is *unfinished*, which is neither a draw nor evidence for a
+    side.
+    """
+    if not state.is_terminal():
+        return False
+    stopped = getattr(state, "stopped_by_limit", None)
+    if isinstance(stopped, bool):
+        return not stopped
+    return getattr(state, "ended_by", None) not in SAFETY_LIMIT_ENDINGS
+
+
 def play_job(
     game: Game,
     agents: Sequence[Any],
@@ -98,7 +120,7 @@ def play_job(
         seating=job.seating,
         returns=tuple(float(r) for r in state.returns()),
         length=len(state.history),
-        finished=state.is_terminal(),
+        finished=finished_by_rules(state),
         record=state.to_record() if keep_record else None,
         moves=tuple(t.moves for t in seated),
         seconds=tuple(t.seconds for t in seated),

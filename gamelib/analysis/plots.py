@@ -12,13 +12,21 @@ from typing import Any
 
 from matplotlib.figure import Figure
 
+from gamelib.core.i18n import Wording
+
+WORDS = Wording("gamelib.analysis")
+"""Titles, axes and legends of every analysis chart, in English or French (``data/words.json``)."""
+
 PALETTE = ("#1f5fa8", "#e07b00", "#2a9d3a", "#c0392b", "#7d3cb5", "#7f6a00", "#138d90")
 FONT = 14
-METRICS = {
-    "win_rate": "win rate (95% Wilson interval)",
-    "mean_return": "mean return (95% t interval)",
-    "draw_rate": "draw rate",
-}
+METRICS = ("win_rate", "mean_return", "draw_rate", "unfinished_rate")
+"""The metrics a chart can show (rates and means are over the finished games; the unfinished
+rate is over all)."""
+
+
+def metric_label(metric: str) -> str:
+    """The axis label of ``metric`` in the language in force."""
+    return WORDS(f"metric_{metric}")
 
 
 def default_metric(game: Any) -> str:
@@ -38,6 +46,8 @@ def value_and_errors(stat: Any, metric: str) -> tuple[float, float, float]:
         return stat.win_rate, stat.win_rate - stat.win_low, stat.win_high - stat.win_rate
     if metric == "mean_return":
         return stat.mean_return, stat.mean_return - stat.return_low, stat.return_high - stat.mean_return
+    if metric == "unfinished_rate":
+        return stat.unfinished_rate, 0.0, 0.0
     return stat.draw_rate, 0.0, 0.0
 
 
@@ -92,13 +102,19 @@ def grouped_bars(
             text = f"{y:.0%}" if rate else f"{y:.1f}"
             ax.text(x, y + high, text, ha="center", va="bottom", fontsize=FONT - 3, weight="bold")
     if fair is not None and metric == "win_rate":
-        ax.axhline(fair, color="#555555", linestyle="--", linewidth=1.5, label=f"fair share {fair:.0%}")
+        ax.axhline(
+            fair,
+            color="#555555",
+            linestyle="--",
+            linewidth=1.5,
+            label=WORDS("fair_share", share=f"{fair:.0%}"),
+        )
     ax.set_xticks(range(len(groups)), list(groups), fontsize=FONT)
     if rate:
         ax.set_ylim(0, 1.08)
     else:
         ax.set_ylim(min(0.0, ax.get_ylim()[0]), max(top * 1.12, 1e-9))
-    ax.set_ylabel(METRICS[metric], fontsize=FONT)
+    ax.set_ylabel(metric_label(metric), fontsize=FONT)
     ax.set_title(title, fontsize=FONT + 2)
     ax.tick_params(axis="y", labelsize=FONT - 2)
     ax.legend(fontsize=FONT - 3, loc="upper left", bbox_to_anchor=(1.0, 1.0))

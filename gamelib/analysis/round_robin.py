@@ -49,7 +49,8 @@ class RoundRobin:
             for row in res.rows():
                 outcomes[row["agent"]].append(row["outcome"])
                 returns[row["agent"]].append(row["return"])
-        return {n: Stat.of(outcomes[n], returns[n], confidence) for n in self.names}
+        bounds = (float(self.game.info.min_return), float(self.game.info.max_return))
+        return {n: Stat.of(outcomes[n], returns[n], confidence, bounds) for n in self.names}
 
     def summary(self) -> Any:
         """A DataFrame per agent: games, wins, draws, losses, win rate and mean return with intervals."""

@@ -59,8 +59,18 @@ def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple
     return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
-def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
-    """``(mean, low, high)``: the t interval of the mean (degenerate for fewer than 2 values)."""
+def mean_interval(
+    values: Sequence[float], confidence: float = 0.95, bounds: tuple[float, float] | None = None
+) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the t interval of the mean (degenerate for fewer than 2 values).
+
+    ``bounds``: the range the values cannot leave (a game's ``min_return``/``max_return``); the
+    interval is cut to it, since a mean outside that range is impossible (a t interval around a
+    mean near the top, say 0.98 out of a maximum of 1, otherwise reaches past 1).
+
+    >>> mean_interval([1.0] * 49 + [-1.0], bounds=(-1.0, 1.0))[2]
+    1.0
+    """
     n = len(values)
     if n == 0:
         return (math.nan, math.nan, math.nan)
@@ -69,7 +79,10 @@ def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[fl
         return (mean, mean, mean)
     variance = math.fsum((x - mean) ** 2 for x in values) / (n - 1)
     half = t_quantile(0.5 + confidence / 2, n - 1) * math.sqrt(variance / n)
-    return (mean, mean - half, mean + half)
+    low, high = mean - half, mean + half
+    if bounds is not None:
+        low, high = max(low, min(bounds[0], mean)), min(high, max(bounds[1], mean))
+    return (mean, low, high)
 
 
 def bootstrap_interval(

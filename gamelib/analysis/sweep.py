@@ -67,7 +67,15 @@ class SweepResults:
         ``metric``: ``"win_rate"`` (default; ``"mean_return"`` for cooperative games),
         ``"mean_return"``, ``"draw_rate"``, or ``"mean_length"`` (actions per game).
         """
-        from gamelib.analysis.plots import FONT, METRICS, PALETTE, default_metric, new_axes, value_and_errors
+        from gamelib.analysis.plots import (
+            FONT,
+            METRICS,
+            PALETTE,
+            default_metric,
+            metric_label,
+            new_axes,
+            value_and_errors,
+        )
 
         game = self.results[0].game
         metric = metric or default_metric(game)
@@ -101,7 +109,7 @@ class SweepResults:
         ax.set_xticks(xs, [str(v) for v in self.values])
         ax.margins(x=0.15)
         ax.set_xlabel(f"rule option {self.option!r}", fontsize=FONT)
-        ax.set_ylabel(METRICS[metric], fontsize=FONT)
+        ax.set_ylabel(metric_label(metric), fontsize=FONT)
         if metric != "mean_return":
             ax.set_ylim(0, 1.05)
         ax.tick_params(labelsize=FONT - 2)

@@ -17,16 +17,26 @@ Design choices, and why:
   a process pool or a Dask cluster gives exactly the same games as in this process.
 * Outcomes: in each game the seats with the highest return **win** if alone, **draw** if tied
   (a game where everyone ties is a draw for all), and the others **lose**.  Win rates get Wilson
-  intervals and mean returns t intervals (:mod:`gamelib.analysis.stats`).
+  intervals and mean returns t intervals cut to the game's return range
+  (:mod:`gamelib.analysis.stats`).
+* **Unfinished is not a draw**: a game stopped by a safety limit (``max_actions``, or an engine
+  limit such as Fugitive's ``max_rounds``) did not end by its rules.  It is counted apart
+  (``unfinished``, ``unfinished_rate``; outcome ``"unfinished"`` in :meth:`~TournamentResults.rows`)
+  and is evidence for no side: win, draw and loss rates and mean returns are over the games that
+  finished.
+* **Roles**: an agent that knows only some seats says so (``seats = (1,)``, Fugitive's belief
+  detective); seating it elsewhere, by hand or by rotation, raises a :class:`RoleWarning`.
 """
 
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gamelib.agents.inputs import optional_whole_number, whole_number
 from gamelib.analysis.executors import (
     GameJob,
     GameOutcome,
@@ -100,8 +110,36 @@ def make_jobs(num_players: int, games: int, seed: int, rotate: bool) -> list[Gam
     return jobs
 
 
-def outcome_labels(returns: Sequence[float]) -> list[str]:
-    """'win', 'draw' or 'loss' for each seat (see the module docstring)."""
+class RoleWarning(UserWarning):
+    """An agent is seated in a role it cannot play (its ``seats`` attribute leaves that seat out)."""
+
+
+def warn_misplaced_roles(
+    game: Game, names: Sequence[str], agents: Sequence[Any], jobs: Sequence[GameJob]
+) -> None:
+    """One :class:`RoleWarning` per agent and seat it is given but does not play (see ``seats``)."""
+    misplaced: dict[tuple[int, int], int] = {}
+    for job in jobs:
+        for seat, agent in enumerate(job.seating):
+            seats = getattr(agents[agent], "seats", None)
+            if seats is not None and seat not in seats:
+                misplaced[(agent, seat)] = misplaced.get((agent, seat), 0) + 1
+    for (agent, seat), count in misplaced.items():
+        roles = ", ".join(game.player_name(s) for s in getattr(agents[agent], "seats", ()))
+        warnings.warn(
+            f"{game.name}: agent {names[agent]!r} plays only as {roles}, but it is seated as "
+            f"{game.player_name(seat)} (seat {seat}) in {count} of {len(jobs)} games; its games "
+            "there say nothing about it (seat it in its role, e.g. rotate=False)",
+            RoleWarning,
+            stacklevel=3,
+        )
+
+
+def outcome_labels(returns: Sequence[float], finished: bool = True) -> list[str]:
+    """'win', 'draw' or 'loss' for each seat (see the module docstring); 'unfinished' for every
+    seat of a game a safety limit stopped."""
+    if not finished:
+        return ["unfinished"] * len(returns)
     top = max(returns)
     leaders = [r == top for r in returns]
     count = sum(leaders)
@@ -114,44 +152,69 @@ def outcome_labels(returns: Sequence[float]) -> list[str]:
 def rates_text(row: Mapping[str, Any]) -> str:
     """A :class:`Stat`'s rates as one line of text, from ``vars(stat)`` or a row holding its fields:
     win rate and mean return, each with its 95% interval."""
-    return (
+    text = (
         f"win rate {row['win_rate']:.3f} [{row['win_low']:.3f}, {row['win_high']:.3f}]  "
         f"mean return {row['mean_return']:.2f} [{row['return_low']:.2f}, {row['return_high']:.2f}]"
     )
+    if row.get("unfinished"):
+        text += f"  ({row['unfinished']} unfinished, not counted)"
+    return text
 
 
 @dataclass(frozen=True)
 class Stat:
-    """Win/draw/loss counts and mean return of one group of (game, seat) pairs, with 95% intervals."""
+    """Win/draw/loss counts and mean return of one group of (game, seat) pairs, with 95% intervals.
+
+    ``games`` counts every game, ``unfinished`` those a safety limit stopped; the rates and the
+    mean return are over the ``games - unfinished`` games that ended by the rules.
+    """
 
     games: int
     wins: int
     draws: int
     losses: int
+    unfinished: int
     win_rate: float
     win_low: float
     win_high: float
     draw_rate: float
+    unfinished_rate: float
     mean_return: float
     return_low: float
     return_high: float
 
+    @property
+    def finished(self) -> int:
+        """Games that ended by the rules (the ones the rates are over)."""
+        return self.games - self.unfinished
+
     @classmethod
-    def of(cls, outcomes: Sequence[str], returns: Sequence[float], confidence: float = 0.95) -> Stat:
+    def of(
+        cls,
+        outcomes: Sequence[str],
+        returns: Sequence[float],
+        confidence: float = 0.95,
+        bounds: tuple[float, float] | None = None,
+    ) -> Stat:
+        """From one outcome label and one return per (game, seat); ``bounds``: the game's return range."""
         n = len(outcomes)
+        kept = [r for o, r in zip(outcomes, returns, strict=True) if o != "unfinished"]
+        done = len(kept)
         wins = outcomes.count("win")
         draws = outcomes.count("draw")
-        low, high = wilson_interval(wins, n, confidence)
-        mean, mlow, mhigh = mean_interval(returns, confidence)
+        low, high = wilson_interval(wins, done, confidence) if done else (math.nan, math.nan)
+        mean, mlow, mhigh = mean_interval(kept, confidence, bounds)
         return cls(
             games=n,
             wins=wins,
             draws=draws,
-            losses=n - wins - draws,
-            win_rate=wins / n if n else math.nan,
+            losses=done - wins - draws,
+            unfinished=n - done,
+            win_rate=wins / done if done else math.nan,
             win_low=low,
             win_high=high,
-            draw_rate=draws / n if n else math.nan,
+            draw_rate=draws / done if done else math.nan,
+            unfinished_rate=(n - done) / n if n else math.nan,
             mean_return=mean,
             return_low=mlow,
             return_high=mhigh,
@@ -198,8 +261,14 @@ class TournamentResults:
 
     @property
     def unfinished(self) -> int:
-        """Games stopped by ``max_actions`` before the end (their returns are the state's so far)."""
+        """Games a safety limit stopped (``max_actions``, Fugitive's ``max_rounds``): not draws,
+        and left out of every rate and mean (see the module docstring)."""
         return sum(not o.finished for o in self.outcomes)
+
+    @property
+    def bounds(self) -> tuple[float, float]:
+        """The game's return range, which mean-return intervals never leave."""
+        return (float(self.game.info.min_return), float(self.game.info.max_return))
 
     # ------------------------------------------------------------------ rows and statistics
     def rows(self) -> list[dict[str, Any]]:
@@ -207,7 +276,7 @@ class TournamentResults:
         rows = []
         seat_names = self.seat_names
         for o in self.outcomes:
-            labels = outcome_labels(o.returns)
+            labels = outcome_labels(o.returns, o.finished)
             for seat, agent in enumerate(o.seating):
                 rows.append(
                     {
@@ -242,7 +311,7 @@ class TournamentResults:
             key = {"agent": row["agent"], "seat": row["role"], "agent_seat": (row["agent"], row["role"])}[by]
             groups[key][0].append(row["outcome"])
             groups[key][1].append(row["return"])
-        return {k: Stat.of(o, r, confidence) for k, (o, r) in groups.items() if o}
+        return {k: Stat.of(o, r, confidence, self.bounds) for k, (o, r) in groups.items() if o}
 
     def timing(self) -> Any:
         """Decisions and thinking time per agent (a DataFrame; timings vary from run to run)."""
@@ -270,7 +339,8 @@ class TournamentResults:
         return pd.DataFrame(self.rows())
 
     def summary(self, by: str = "agent", confidence: float = 0.95) -> Any:
-        """A DataFrame of games, wins, draws, losses, win rate and mean return with intervals."""
+        """A DataFrame of games, wins, draws, losses, unfinished games, win rate and mean return with
+        intervals (rates and means over the finished games)."""
         import pandas as pd
 
         stats = self.stats(by, confidence)
@@ -297,17 +367,27 @@ class TournamentResults:
 
     def __str__(self) -> str:
         lines = [self._title()]
-        header = f"{'':<22}{'games':>7}{'win rate':>10}{'95% interval':>17}{'draws':>7}{'mean return':>13}"
+        header = (
+            f"{'':<22}{'games':>7}{'win rate':>10}{'95% interval':>17}{'draws':>7}"
+            f"{'unfinished':>12}{'mean return':>13}"
+        )
         for by in ("agent", "agent_seat"):
             lines.append(header)
             for key, s in self.stats(by).items():
                 label = key if isinstance(key, str) else f"{key[0]} as {key[1]}"
                 lines.append(
                     f"{label[:21]:<22}{s.games:>7}{s.win_rate:>10.3f}"
-                    f"{f'[{s.win_low:.3f}, {s.win_high:.3f}]':>17}{s.draws:>7}{s.mean_return:>13.3f}"
+                    f"{f'[{s.win_low:.3f}, {s.win_high:.3f}]':>17}{s.draws:>7}{s.unfinished:>12}"
+                    f"{s.mean_return:>13.3f}"
                 )
         if self.unfinished:
-            lines.append(f"{self.unfinished} game(s) stopped at max_actions={self.max_actions}")
+            limit = (
+                f"max_actions={self.max_actions}" if self.max_actions is not None else "the engine's limit"
+            )
+            lines.append(
+                f"{self.unfinished} game(s) unfinished: stopped by a safety limit ({limit}), "
+                "not by the rules; rates and means leave them out"
+            )
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -319,18 +399,21 @@ class TournamentResults:
 
         Error bars are 95% intervals; cooperative games default to the mean return.
         """
-        from gamelib.analysis.plots import default_metric, grouped_bars
+        from gamelib.analysis.plots import WORDS, default_metric, grouped_bars
 
         overall = self.stats("agent", confidence)
         by_seat = self.stats("agent_seat", confidence)
-        series = {"all seats": [overall.get(a) for a in self.agent_names]}
+        series = {WORDS("all_seats"): [overall.get(a) for a in self.agent_names]}
         if len(self.seat_names) > 1:
             for seat in self.seat_names:
-                series[f"as {seat}"] = [by_seat.get((a, seat)) for a in self.agent_names]
+                series[WORDS("as_seat", seat=seat)] = [by_seat.get((a, seat)) for a in self.agent_names]
+        title = WORDS("games_title", title=self.game.info.title, n=len(self))
+        if self.unfinished:
+            title += "\n" + WORDS("unfinished_note", n=self.unfinished)
         return grouped_bars(
             groups=self.agent_names,
             series=series,
-            title=f"{self.game.info.title}: {len(self)} games",
+            title=title,
             metric=metric or default_metric(self.game),
             fair=1.0 / self.game.num_players,
             ax=ax,
@@ -400,19 +483,20 @@ def tournament(
     ``executor``: None (here), ``"processes"`` (``workers`` local processes), a Dask ``Client``
     or any ``concurrent.futures.Executor``; the games, and so the results, are the same.
     ``keep_records``: store every game's record (needed to replay agents that use a time budget).
+    ``max_actions``: a safety limit (a positive int; default the game's ``max_game_length``);
+    games it stops are *unfinished*, never draws.
+    ``batch_size``: games per task on an executor (default: chosen from the games' speed).
     ``progress``: a tqdm.auto bar (a widget in Jupyter, text in a terminal) if tqdm is installed.
     """
-    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
-        raise ValueError(f"games must be a positive int, got {games!r}")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise ValueError(f"seed must be a non-negative int, got {seed!r}")
-    if batch_size is not None and (
-        isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1
-    ):
-        raise ValueError(f"batch_size must be a positive int, got {batch_size!r}")
+    games = whole_number(games, "games", minimum=1)
+    seed = whole_number(seed, "seed", minimum=0)
+    batch_size = optional_whole_number(batch_size, "batch_size", minimum=1)
+    max_actions = optional_whole_number(max_actions, "max_actions", minimum=1)
+    players = optional_whole_number(players, "players", minimum=1)
     the_game = resolve_game(game, players, options)
     names, objects = resolve_agents(the_game, agents)
     jobs = make_jobs(the_game.num_players, games, seed, rotate)
+    warn_misplaced_roles(the_game, names, objects, jobs)
     runner = resolve_executor(executor, workers)
     bar = progress_bar(progress, games, f"{the_game.name}: {' vs '.join(names)}")
     try:

@@ -1,6 +1,11 @@
 """Fugitive agents that know the game: a heuristic fugitive and a detective that reasons exactly.
 
-Both follow the agent protocol ``act(state, player, rng) -> Action`` and use only ``rng`` for
+* :class:`RandomUnseen` and :class:`RandomSingleGuess`: baselines for either seat, uniformly
+  random but never making a certain miss (naming a number the detective holds or sees face up),
+  so their games end by the rules, where the uniform ``"random"`` detective of the text's defaults
+  mostly runs into the engine's round limit.
+
+Each follows the agent protocol ``act(state, player, rng) -> Action`` and use only ``rng`` for
 their randomness, so a seeded game replays.
 
 * :class:`FugitiveHeuristic` runs as far as its *dead* cards allow (cards below the hideout it
@@ -28,11 +33,13 @@ from gamelib.fugitive.rules import (
     D_DRAW,
     D_GUESS,
     D_SERIES,
+    DETECTIVE,
     DONE,
     DRAWS,
     F_DRAW,
     F_PLACE,
     F_SPRINT,
+    FUGITIVE,
     GUESSES,
     HIDES,
     MANHUNT,
@@ -43,13 +50,21 @@ from gamelib.fugitive.rules import (
     STEP_LIMIT,
     Add,
     FugitiveState,
+    Guess,
     Hide,
     Sprint,
     cards_of,
     footprints,
 )
 
-__all__ = ["AGENTS", "BeliefDetective", "FugitiveHeuristic"]
+__all__ = [
+    "AGENTS",
+    "ROLLOUT_AGENT",
+    "BeliefDetective",
+    "FugitiveHeuristic",
+    "RandomSingleGuess",
+    "RandomUnseen",
+]
 
 
 def _deck_for(number: int, state: FugitiveState) -> int:
@@ -74,6 +89,8 @@ class FugitiveHeuristic:
     """
 
     name = "fugitive-heuristic"
+    seats = (FUGITIVE,)
+    """The one seat it knows how to play (a tournament warns when it is seated elsewhere)."""
 
     def __init__(self, bluff: float = 0.35, caution: float = 0.6) -> None:
         if not (0.0 <= bluff <= 1.0 and 0.0 <= caution <= 1.0):
@@ -169,6 +186,8 @@ class BeliefDetective:
     """
 
     name = "belief-detective"
+    seats = (DETECTIVE,)
+    """The one seat it knows how to play (a tournament warns when it is seated elsewhere)."""
 
     def __init__(self, measure: str = "deals") -> None:
         if measure not in MEASURES:
@@ -224,9 +243,80 @@ class BeliefDetective:
         return _deck_for(frontier + STEP_LIMIT + 1, state)
 
 
-AGENTS = {"heuristic": FugitiveHeuristic, "belief": BeliefDetective}
+class RandomUnseen:
+    """Uniformly random, except that the detective never names a number it has seen.
+
+    Naming a number in the detective's own hand or lying face up is a certain miss (the text
+    allows it: « un chiffre entre 1 et 41 »).  A uniformly random detective does it often and,
+    worse, builds series of twenty numbers that always miss, so under the text's defaults most
+    random-vs-random games run into the engine's round limit (``max_rounds``) and end unfinished.
+    This baseline draws uniformly among the other legal moves (the fugitive's moves are all
+    kept).  Series stay possible and long: about 6 % of its games against itself still reach the
+    round limit; :class:`RandomSingleGuess` ends every game.
+    """
+
+    name = "random_unseen"
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
+        state = _check(state)
+        legal = state.legal_actions()
+        if player == DETECTIVE:
+            legal = _unseen(state, legal)
+        return legal[int(rng.random() * len(legal))]
+
+    def __repr__(self) -> str:
+        return "RandomUnseen()"
+
+
+class RandomSingleGuess:
+    """Uniformly random, but the detective names one unseen number per turn (no series).
+
+    The fugitive plays uniformly among its legal moves; the detective draws at random and then
+    names one number it has not seen (not in its hand, not face up), or calls the manhunt when it
+    may, uniformly among those moves (a series begun before it took over is revealed at once).  Against itself every game ends by the rules (200 of 200
+    seeds; about 30 rounds and 160 actions), which makes it the baseline for lessons and the
+    rollout policy of the search agents (:data:`ROLLOUT_AGENT`): a rollout that ends games the way
+    players do is eight times shorter than a uniformly random one.
+    """
+
+    name = "random_single_guess"
+
+    def act(self, state: State, player: int, rng: random.Random) -> Action:
+        state = _check(state)
+        legal = state.legal_actions()
+        if player == DETECTIVE:
+            phase = state.phase
+            if phase == D_GUESS:
+                legal = [a for a in legal if not isinstance(a, Add)] or legal
+            elif phase == D_SERIES and REVEAL in legal:
+                return REVEAL  # a series someone else began: checked as soon as it may be
+            legal = _unseen(state, legal)
+        return legal[int(rng.random() * len(legal))]
+
+    def __repr__(self) -> str:
+        return "RandomSingleGuess()"
+
+
+def _unseen(state: FugitiveState, legal: list[Action]) -> list[Action]:
+    """The legal moves that do not name a number the detective holds or sees face up
+    (all of them if every move does, which leaves the agent a move in any position)."""
+    blocked = state.face_up | state.dhand
+    kept = [a for a in legal if not (isinstance(a, (Guess, Add)) and blocked >> a.number & 1)]
+    return kept or legal
+
+
+AGENTS = {
+    "heuristic": FugitiveHeuristic,
+    "belief": BeliefDetective,
+    "random_unseen": RandomUnseen,
+    "random_single_guess": RandomSingleGuess,
+}
 """Fugitive's own agents by name (``gamelib.tournament(..., ["heuristic", "belief"], rotate=False)``).
-Each knows one role: the heuristic plays the fugitive, the belief detective the detective."""
+The heuristic plays only the fugitive and the belief detective only the detective (their
+``seats``); the two random baselines play either seat."""
+
+ROLLOUT_AGENT = "random_single_guess"
+"""The rollout policy of MCTS and IS-MCTS on Fugitive by default (``rollout="game"``)."""
 
 SEAT_AGENTS = ("heuristic", "belief")
 """The agent each seat starts with in a Stepper (:func:`gamelib.agents.registry.default_agents`)."""

@@ -29,11 +29,8 @@ def test_sweep_moves_outcomes_as_the_rules_say(toy_games: None) -> None:
         progress=False,
     )
     rates = swept.summary()
-    assert (
-        rates.loc[4, "player 1"] == 1.0
-        and rates.loc[5, "player 0"] == 1.0
-        and rates.loc[6, "player 1"] == 1.0
-    )
+    first, second = (swept.results[0].game.player_name(p) for p in (0, 1))
+    assert rates.loc[4, second] == 1.0 and rates.loc[5, first] == 1.0 and rates.loc[6, second] == 1.0
     frame = swept.to_pandas()
     assert set(frame["pile"]) == {4, 5, 6}
     assert frame.groupby("pile")["mean_length"].first().tolist() == [4, 5, 6]
@@ -143,7 +140,7 @@ def test_compare_agents_against_a_common_field(toy_games: None) -> None:
     )
     first = comparison.stat("first")
     assert (first.games, first.wins) == (6, 2)  # rotation: 2 of 6 games in the winning seat
-    assert comparison.stat("first", "player 0").win_rate == 1.0
+    assert comparison.stat("first", comparison.game.player_name(0)).win_rate == 1.0
     assert comparison.results["mcts(iterations=200)"].agent_names == [
         "mcts(iterations=200)",
         "first",

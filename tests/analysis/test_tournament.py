@@ -36,7 +36,8 @@ def test_known_outcome_first_legal_nim(toy_games: None) -> None:
     # taking 1 each time from 10: the 10th take, by the second seat, wins every game
     results = gamelib.tournament("toy-nim", [FirstLegalAgent(), FirstLegalAgent()], games=10, progress=False)
     seats = results.stats("seat")
-    assert seats["player 1"].win_rate == 1.0 and seats["player 0"].win_rate == 0.0
+    first, second = results.seat_names
+    assert seats[second].win_rate == 1.0 and seats[first].win_rate == 0.0
     agents = results.stats("agent")
     assert agents["first"].wins == 5 and agents["first#2"].wins == 5  # rotation shares the good seat
     assert agents["first"].win_low < 0.5 < agents["first"].win_high
@@ -116,9 +117,10 @@ def test_summary_to_pandas_and_text(toy_games: None) -> None:
     ).all()
     assert summary["games"].tolist() == [40, 40]
     by_seat = results.summary("agent_seat")
-    assert by_seat.loc[("a", "player 0"), "games"] == 20
+    seat0 = results.seat_names[0]
+    assert by_seat.loc[("a", seat0), "games"] == 20
     text = str(results)
-    assert "a as player 0" in text and "95% interval" in text
+    assert f"a as {seat0}" in text and "95% interval" in text
     assert "<table" in results._repr_html_()
     with pytest.raises(ValueError, match="by must be"):
         results.stats("colour")
