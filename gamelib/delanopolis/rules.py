@@ -28,12 +28,8 @@ from typing import Any, ClassVar, Literal
 from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields, current_player_field
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, _literal_choices
-from gamelib.core.i18n import Wording
 from gamelib.core.notation import Int, Notation, action_class
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, content
-
-_WORDS = Wording("gamelib.delanopolis")
-"""Player names in the language in force (``gamelib.set_language``)."""
 
 START_VOTS = 1200
 """« Chaque joueur dispose de 1200 points VOT'S. »"""
@@ -83,12 +79,14 @@ ResalePaidTo = Literal["seller", "roller"]
 class DelanopolisOptions:
     """Rule options: one field per unclear sentence of the seed (see docs/rules/delanopolis.md)."""
 
-    placement: Placement = "ring"
-    """"ring": walk the loop of terrains and refuges by the dice sum; "sum": the terrain is the
-    sum 2-12; "twelve_faces": one die picks 1-6, the other the half (1-6 or 7-12)."""
-    snake_eyes_is_one: bool = True
-    """placement "sum": a double one reaches terrain 1 (so terrain 2 is never rolled); False:
-    terrain 1 is never rolled."""
+    placement: Placement = "sum"
+    """« pour se placer, en fonction du nombre obtenu, sur le terrain concerné, numéroté de 1 à
+    12 »: "sum", the terrain is the number obtained, the sum 2-12; "twelve_faces": one die picks
+    1-6, the other the half (1-6 or 7-12); "ring": walk a drawn loop of terrains and refuges by
+    the dice sum (rules versions 1-3's default)."""
+    snake_eyes_is_one: bool = False
+    """placement "sum": False, the number obtained names the terrain, so terrain 1 is never rolled;
+    True: a double one reaches terrain 1 (so terrain 2 is never rolled; versions 1-3)."""
     refuges: int = 4
     """placement "ring": number of refuge squares (0-4) spread evenly on the loop."""
     refuge_on_double: bool = False
@@ -100,8 +98,9 @@ class DelanopolisOptions:
     start_vots: int = START_VOTS
     mayor_starts_with_vots: bool = False
     """« Chaque joueur dispose de 1200 points VOT'S »: does "chaque joueur" include the mayor?"""
-    bid_step: int = 10
-    """Bids are multiples of this (a granularity chosen to keep branching small; 1 = any amount)."""
+    bid_step: int = 1
+    """Bids are multiples of this.  The text counts points one by one and sets no granularity: 1,
+    any amount (versions 1-3 bid in tens, which keeps an agent's search small)."""
     bid_cap: int = 60
     """« La mise maximum par coup et par joueur est de 60 points VOT'S » (0 = no cap)."""
     mayor_bid_cap: MayorBidCap = "per_challenger"
@@ -112,8 +111,10 @@ class DelanopolisOptions:
     challenger_pot: ChallengerPot = "takes_all"
     """A challenger's win: "takes_all", he « emporte les points » (the other bids); "refund": they
     go back to their owners.  His own bid is set aside on the terrain either way."""
-    mayor_price: MayorPrice = "bid"
-    """The price of a terrain the mayor takes (its rent is a quarter of it): his COM'S bid, or 0."""
+    mayor_price: MayorPrice = "zero"
+    """The price of a terrain the mayor takes (its rent is a quarter of it).  He keeps every bid,
+    his own included, so he paid nothing: « le quart des points VOT'S que ce dernier a dû acquitter
+    pour l'acheter » is a quarter of 0 ("zero"); "bid": his COM'S bid (versions 1-3)."""
     tie_break: TieBreak = "seat_order"
     """Equal top VOT'S bids: the first in seat order from the roller wins, or nobody does."""
     mayor_tie: MayorTie = "challengers"
@@ -330,6 +331,20 @@ def bids_up_to(top: int, step: int) -> tuple[Bid, ...]:
     return bids
 
 
+_BID_LISTS: dict[tuple[int, int], list[Action]] = {}
+
+
+def _bid_list(top: int, step: int) -> list[Action]:
+    """:func:`bids_up_to` as the shared list the legal-move cache holds.  Shared safely: core never
+    changes a legal-move list (``legal_actions()`` hands out copies, ``clone`` shares the cache), and
+    with ``bid_step=1`` a bid list is up to 301 long, too long to copy at every auction step."""
+    key = (top, step)
+    bids = _BID_LISTS.get(key)
+    if bids is None:
+        bids = _BID_LISTS[key] = list(bids_up_to(top, step))
+    return bids
+
+
 def points_bound(game: DelanopolisGame) -> int:
     """No amount in a game exceeds this: the points dealt at the start plus every refuge bonus
     the game's rolls could create (points are conserved otherwise)."""
@@ -422,6 +437,17 @@ class Event:
 
 
 # ---------------------------------------------------------------------------- the game
+VERSION_3_DEFAULTS: dict[str, Any] = {
+    "placement": "ring",
+    "snake_eyes_is_one": True,
+    "bid_step": 10,
+    "mayor_price": "bid",
+}
+"""The defaults rules versions 1-3 had where version 4 reads the text: « en fonction du nombre
+obtenu, sur le terrain concerné » (the dice sum names the terrain, not a walk on a drawn ring),
+points counted one by one, and a mayor who paid nothing for his terrain."""
+
+
 class DelanopolisGame(Game):
     """Delanopolis for 3 to 6 players: one mayor (drawn by lot) against the challengers."""
 
@@ -443,7 +469,7 @@ class DelanopolisGame(Game):
     )
     Options: ClassVar[type] = DelanopolisOptions
     options: DelanopolisOptions
-    version: ClassVar[str] = "3"
+    version: ClassVar[str] = "4"
     drawing: ClassVar[str] = "gamelib.delanopolis.draw:draw_state"
     encoder: ClassVar[str] = "gamelib.delanopolis.encoding:observation_tensor"
     legacy_defaults: ClassVar[dict[str, dict[str, Any]]] = {
@@ -455,10 +481,13 @@ class DelanopolisGame(Game):
             "resale_price": "kept",
             "bankrupt": "plays_on",
             "resale_paid_to": "roller",
+            **VERSION_3_DEFAULTS,
         },
         # version 3 pays the seller of a resale made in another player's boost window (version 2
         # paid the roller)
-        "2": {"resale_paid_to": "roller"},
+        "2": {"resale_paid_to": "roller", **VERSION_3_DEFAULTS},
+        # version 4: every default is the text's reading (the number obtained names the terrain)
+        "3": dict(VERSION_3_DEFAULTS),
     }
 
     def _setup(self) -> None:
@@ -491,10 +520,6 @@ class DelanopolisGame(Game):
 
     def new_game(self, seed: int | None = None) -> DelanopolisState:
         return DelanopolisState(self, seed)
-
-    def player_name(self, player: int) -> str:
-        """``player 0`` (``joueur 0`` in French): seats are numbered as in the notation."""
-        return _WORDS("seat_name", n=player)
 
     def parse_action(self, text: str) -> Action:
         # A bid is read up to MAX_NOTATION in any step (the declaration's static range): an amount
@@ -685,7 +710,7 @@ class DelanopolisState(State):
         return self._sellable(self._seat(player))
 
     def _sellable(self, player: int) -> list[int]:
-        if player == self.mayor:
+        if player == self.mayor or player not in self.owner:
             return []
         return [t for t in range(TERRAINS) if self.owner[t] == player and self._can_resell(t)]
 
@@ -709,7 +734,7 @@ class DelanopolisState(State):
         if phase == BOOST_WINDOW:
             return [*self._decision_sales(self.queue[0]), BOOST, KEEP]
         if phase == BIDDING:
-            return list(bids_up_to(self._max_bid(self.queue[0]), self.options.bid_step))
+            return _bid_list(self._max_bid(self.queue[0]), self.options.bid_step)
         if phase == PARK_CHOICE:
             return [*self._decision_sales(self.roller), PARK, PAY]
         return []
@@ -830,7 +855,10 @@ class DelanopolisState(State):
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
         phase = self.phase
-        if isinstance(action, Dice):
+        # the most frequent actions first: bids, then the dice
+        if isinstance(action, Bid):
+            self._bid(action.amount)
+        elif isinstance(action, Dice):
             self._land(action.a, action.b)
         elif isinstance(action, Lot):
             self._setup(action.player)
@@ -851,8 +879,6 @@ class DelanopolisState(State):
             self._after_roller_ready()
         elif isinstance(action, Keep):
             self._next_in_window()
-        elif isinstance(action, Bid):
-            self._bid(action.amount)
         elif isinstance(action, Park):
             self._park()
         elif isinstance(action, Pay):

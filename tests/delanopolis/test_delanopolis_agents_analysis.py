@@ -25,12 +25,14 @@ from gamelib.delanopolis.agents import (
 from gamelib.delanopolis.board import REFUGE_BASE, board
 from gamelib.delanopolis.rules import ROLL_DICE, DelanopolisState, Dice
 
+RING = {"placement": "ring"}
+"""Rules versions 1-3's placement, now an option: the pawns walk a drawn loop with four parks."""
 PLACEMENTS = [
     {"placement": "ring"},
     {"placement": "ring", "refuges": 0},
     {"placement": "ring", "refuge_on_double": True},
     {"placement": "sum"},
-    {"placement": "sum", "snake_eyes_is_one": False},
+    {"placement": "sum", "snake_eyes_is_one": True},
     {"placement": "twelve_faces"},
     {"placement": "twelve_faces", "refuge_on_double": True},
 ]
@@ -45,10 +47,10 @@ def test_landing_odds_are_a_distribution(options: dict) -> None:
 
 
 def test_sum_placement_is_two_dice() -> None:
-    odds = A.landing_odds({"placement": "sum"})
-    assert odds[6] == Fraction(6, 36) and odds[0] == Fraction(1, 36) and 1 not in odds
-    plain = A.landing_odds({"placement": "sum", "snake_eyes_is_one": False})
-    assert plain[1] == Fraction(1, 36) and 0 not in plain
+    odds = A.landing_odds({})  # the default: the number obtained names the terrain
+    assert odds[6] == Fraction(6, 36) and odds[1] == Fraction(1, 36) and 0 not in odds
+    snake = A.landing_odds({"placement": "sum", "snake_eyes_is_one": True})
+    assert snake[0] == Fraction(1, 36) and 1 not in snake
 
 
 def test_twelve_faces_is_uniform() -> None:
@@ -56,11 +58,11 @@ def test_twelve_faces_is_uniform() -> None:
 
 
 def test_ring_long_run_is_uniform_but_a_game_is_not() -> None:
-    long_run = A.landing_odds({}, None)
+    long_run = A.landing_odds(RING, None)
     assert set(long_run.values()) == {Fraction(1, 16)}
-    game = A.landing_odds({}, 8)
+    game = A.landing_odds(RING, 8)
     assert max(game.values()) - min(game.values()) > Fraction(1, 100)
-    first = A.per_roll_landings({}, 1)[0]  # from the start, one roll of s reaches ring[s - 1]
+    first = A.per_roll_landings(RING, 1)[0]  # from the start, one roll of s reaches ring[s - 1]
     ring = board(4).ring
     assert first == {ring[s - 1]: p for s, p in A.TWO_DICE.items()}
 
@@ -95,14 +97,14 @@ def test_expected_landings_and_rent() -> None:
     assert landings[6] == Fraction(6, 36) * 32
     rent = A.expected_rent({"placement": "sum"}, players=4, price=60)
     assert rent[6] == pytest.approx(6 / 36 * 8 * 3 * 15)  # 3 other pawns, 8 rolls, rent 15
-    assert rent[1] == 0.0  # terrain 2 is never rolled
+    assert rent[0] == 0.0  # terrain 1 is never rolled
     late = A.expected_rent({"placement": "sum"}, players=4, price=60, from_round=6)
     assert late[6] == pytest.approx(rent[6] / 4)
     assert A.expected_rent({"placement": "sum"}, players=4, price=60, from_round=8)[6] == 0
-    rows = A.terrain_odds_table([{"placement": "sum"}, {}], rolls=8)
+    rows = A.terrain_odds_table([{"placement": "sum"}, RING], rolls=8)
     assert rows[0]["T7"] == pytest.approx(1 / 6) and rows[1]["refuge"] > 0.2
     with pytest.raises(ValueError, match="rolls"):
-        A.landing_odds({}, 0)
+        A.landing_odds(RING, 0)
 
 
 def test_outcome_rates_are_deterministic_and_complete() -> None:
@@ -205,7 +207,8 @@ def test_draw_hides_pending_bids_from_a_perspective() -> None:
 def test_draw_a_finished_game_and_its_parts() -> None:
     from gamelib.delanopolis.draw import draw_auction, draw_landing_odds
 
-    state = gamelib.play(gamelib.make("delanopolis", players=5), [RoleAgent()] * 5, seed=2)
+    game = gamelib.make("delanopolis", players=5, options=RING)
+    state = gamelib.play(game, [RoleAgent()] * 5, seed=2)
     fig = state.draw()
     texts = _texts(fig)
     assert isinstance(fig, Figure) and "Les Halles" in texts and "R1" in texts
@@ -213,7 +216,7 @@ def test_draw_a_finished_game_and_its_parts() -> None:
     assert any(text.startswith("Game over") for text in texts)
     assert isinstance(draw_auction(state), Figure)
     assert state._repr_png_()[:4] == b"\x89PNG"
-    odds = {"sum": A.landing_odds({"placement": "sum"}), "ring": A.landing_odds({}, 8)}
+    odds = {"sum": A.landing_odds({"placement": "sum"}), "ring": A.landing_odds(RING, 8)}
     assert len(draw_landing_odds(odds).axes[0].patches) == 24
     fresh = gamelib.make("delanopolis", options={"placement": "sum"}).new_game(seed=0)
     texts = _texts(fresh.draw())

@@ -27,8 +27,8 @@ def test_notation_example_replays() -> None:
         state.apply(move)
     bastille = 5
     assert state.owner[bastille] == 1 and state.aside[bastille] == 40
-    assert state.coms[1] == 50 + 0 and state.coms[2] == 200
-    assert state.vots[1] == 1200 - 40 + 20 + 10 and state.vots[3] == 1190
+    assert state.coms[1] == 50 and state.coms[2] == 0
+    assert state.vots[1] == 1200 - 40 + 20 + 10 + 10 and state.vots[2] == 1170 and state.vots[3] == 1190
     snippet = DOC.split("```python", 2)[2].split("```", 1)[0]
     with pytest.raises(gamelib.IllegalAction, match="bid-cap"):
         exec(snippet, {"state": snippet_state})

@@ -170,11 +170,11 @@ def test_notation_numbers_are_plain_ascii_digits(text: str) -> None:
 def test_a_huge_bid_reports_the_cap_in_force() -> None:
     state = start()
     state.apply("dice 3 4")  # player 1 bids first
-    with pytest.raises(gamelib.IllegalAction, match=r"bid-cap.* 60 for player 1"):
+    with pytest.raises(gamelib.IllegalAction, match=r"bid-cap.* 60 for Player 2"):  # seat 1
         state.apply("bid 10000001")
     for _ in range(3):
         state.apply("bid 0")  # players 1, 2, 3; then the mayor
-    with pytest.raises(gamelib.IllegalAction, match=r"bid-cap.* 180 for player 0"):
+    with pytest.raises(gamelib.IllegalAction, match=r"bid-cap.* 180 for Player 1"):
         state.apply("bid 10000001")
     with pytest.raises(gamelib.IllegalAction, match=r"bid-cap.* 180"):
         state.apply("bid " + "9" * 18)
@@ -203,7 +203,7 @@ def _unbuildable(build: Callable[[], object]) -> gamelib.IllegalAction:
 
 
 def test_raw_actions_out_of_range_are_illegal_not_crashes() -> None:
-    state = start()
+    state = start(bid_step=10)
     turn(state, "3 4", {1: 40})
     for terrain in (12, -1, 99):
         assert "terrain" in str(_unbuildable(lambda t=terrain: Sell(t)))

@@ -128,7 +128,9 @@ def test_determinize_resamples_only_the_hidden_bids() -> None:
     worlds = [state.determinize(3, random.Random(k)) for k in range(30)]
     for world in worlds:
         assert world.observation(3) == state.observation(3)
-        assert all(0 <= world.bids[q] <= 60 and world.bids[q] % 10 == 0 for q in (0, 1, 2))
+        assert all(
+            0 <= world.bids[q] <= 60 and world.bids[q] % state.options.bid_step == 0 for q in (0, 1, 2)
+        )
         assert world.bids[3:] == [-1, -1]
         assert [str(a) for a in world.history[:-3]] == [str(a) for a in state.history[:-3]]
     assert len({tuple(w.bids) for w in worlds}) > 5  # really sampled

@@ -92,21 +92,25 @@ def test_option_mayor_rolls() -> None:
 
 
 # ---------------------------------------------------------------------------- placement
-def test_placement_sum() -> None:
-    state = start()
+def test_placement_sum_is_the_default_the_number_obtained() -> None:
+    """« pour se placer, en fonction du nombre obtenu, sur le terrain concerné, numéroté de 1 à 12 »"""
+    game = gamelib.make("delanopolis")
+    assert (game.options.placement, game.options.snake_eyes_is_one) == ("sum", False)
+    state = game.new_game(seed=0)
+    state.apply("mayor 0")
     state.apply("dice 3 4")
-    assert state.landed == T7 and state.phase == BIDDING
+    assert state.landed == T7 and state.phase == BIDDING  # 7: terrain 7
     state = start()
-    state.apply("dice 1 1")  # snake eyes reach terrain 1
-    assert state.landed == 0
+    state.apply("dice 1 1")  # the number obtained is 2: terrain 2
+    assert state.landed == 1 and 0 not in state.game.reachable
     assert rule_of(state, "dice 7 1") == "notation"
 
 
 def test_option_snake_eyes_is_one() -> None:
-    state = start(snake_eyes_is_one=False)
+    state = start(snake_eyes_is_one=True)
     state.apply("dice 1 1")
-    assert state.landed == 1  # plain sum: terrain 2, and terrain 1 is never rolled
-    assert 0 not in state.game.reachable
+    assert state.landed == 0  # a double one reaches terrain 1, and terrain 2 is never rolled
+    assert 1 not in state.game.reachable
     with pytest.raises(gamelib.OptionError):
         start(snake_eyes_is_one=1)
 
@@ -166,10 +170,15 @@ def test_bids_in_seat_order_from_the_roller_then_revealed() -> None:
 def test_bid_cap_step_and_funds() -> None:
     state = start()
     state.apply("dice 3 4")
-    assert rule_of(state, "bid 70") == "bid-cap"
-    assert rule_of(state, "bid 15") == "bid-step"
-    assert [str(a) for a in state.legal_actions()] == [f"bid {x}" for x in range(0, 70, 10)]
-    state.apply("bid 60")
+    assert rule_of(state, "bid 61") == "bid-cap"
+    assert [str(a) for a in state.legal_actions()] == [f"bid {x}" for x in range(61)]  # any amount
+    state.apply("bid 15")
+    tens = start(bid_step=10)  # rules versions 1-3
+    tens.apply("dice 3 4")
+    assert rule_of(tens, "bid 70") == "bid-cap"
+    assert rule_of(tens, "bid 15") == "bid-step"
+    assert [str(a) for a in tens.legal_actions()] == [f"bid {x}" for x in range(0, 70, 10)]
+    tens.apply("bid 60")
     poor = start(start_vots=30)
     poor.apply("dice 3 4")
     assert rule_of(poor, "bid 40") == "bid-funds"
@@ -183,7 +192,7 @@ def test_option_bid_cap_and_step() -> None:
     state.apply("bid 15")
     assert rule_of(state, "bid 1201") == "bid-funds"
     with pytest.raises(gamelib.OptionError, match="bid_cap"):
-        start(bid_cap=65)  # not a multiple of the step
+        start(bid_cap=65, bid_step=10)  # not a multiple of the step
     with pytest.raises(gamelib.OptionError, match="bid_step"):
         start(bid_step=0)
 
@@ -256,7 +265,7 @@ def test_option_challenger_pot_refund() -> None:
 def test_mayor_beats_the_challengers_total_and_takes_every_bid() -> None:
     state = start()
     turn(state, "3 4", {1: 10, 2: 10, 3: 10, 0: 40})  # 40 COM'S > 30 VOT'S
-    assert state.owner[T7] == 0 and state.price[T7] == 40
+    assert state.owner[T7] == 0 and state.price[T7] == 0  # he paid nothing (mayor_price="zero")
     assert state.vots == [30, 1190, 1190, 1190] and state.coms[0] == 3600
     assert conserved(state)
     # and loses when he bids less than the total
@@ -266,9 +275,16 @@ def test_mayor_beats_the_challengers_total_and_takes_every_bid() -> None:
 
 
 def test_option_mayor_price() -> None:
-    state = start(mayor_price="zero")
+    state = start()  # "zero": the mayor kept every bid, his own included
     turn(state, "3 4", {0: 40})
     assert state.owner[T7] == 0 and state.price[T7] == 0 and state.rent(T7) == 0
+    turn(state, "3 4")  # player 2 lands on it: a quarter of nothing
+    assert state.vots[2] == 1200 and state.events[-1].kind == "rent" and state.events[-1].amount == 0
+    bid = start(mayor_price="bid")  # rules versions 1-3: his COM'S bid is the price
+    turn(bid, "3 4", {0: 40})
+    assert bid.price[T7] == 40 and bid.rent(T7) == 10
+    turn(bid, "3 4")
+    assert bid.vots[2] == 1190 and bid.vots[0] == 10  # the rent, in the VOT'S it left in
     with pytest.raises(gamelib.OptionError, match="mayor_price"):
         start(mayor_price="pot")
 
@@ -623,8 +639,8 @@ def test_option_end_when_all_owned() -> None:
     for dice in rolls:
         roller = state.roller
         turn(state, dice, {roller: 10})
-    assert state.is_terminal() and all(o >= 0 for o in state.owner[:1] + state.owner[2:])
-    assert state.owner[1] == -1  # terrain 2 is never rolled with snake_eyes_is_one
+    assert state.is_terminal() and all(o >= 0 for o in state.owner[1:])
+    assert state.owner[0] == -1  # terrain 1 is never rolled: the dice sum is 2 to 12
     assert state.turn == 11
     with pytest.raises(gamelib.OptionError, match="end_when"):
         start(end_when="exhaustion")
@@ -730,7 +746,7 @@ def test_option_richest_among() -> None:
 def test_notation_round_trip(text: str) -> None:
     game = gamelib.make("delanopolis")
     assert str(game.parse_action(text)) == text
-    assert str(game.parse_action(f"  {text.upper()} ")) == text
+    assert str(game.parse_action(text.upper())) == text  # keywords are case-insensitive
 
 
 @pytest.mark.parametrize(

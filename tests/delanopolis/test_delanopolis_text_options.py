@@ -47,18 +47,54 @@ def zero_turns(state: DelanopolisState, count: int) -> None:
             state.apply("pay")
 
 
-def test_defaults_follow_the_text_and_version_3() -> None:
+def test_defaults_follow_the_text_and_version_4() -> None:
     game = gamelib.make("delanopolis")
     o = game.options
-    assert game.version == "3"
+    assert game.version == "4"
     assert (o.resale_when, o.resale_price, o.bankrupt, o.resale_paid_to) == (
         "any_decision",
         "paid",
         "out",
         "seller",
     )
-    assert set(game.legacy_defaults["1"]) == {"resale_when", "resale_price", "bankrupt", "resale_paid_to"}
-    assert game.legacy_defaults["2"] == {"resale_paid_to": "roller"}
+    # « en fonction du nombre obtenu, sur le terrain concerné »; points one by one; the mayor paid nothing
+    assert (o.placement, o.snake_eyes_is_one, o.bid_step, o.mayor_price) == ("sum", False, 1, "zero")
+    old = {"placement": "ring", "snake_eyes_is_one": True, "bid_step": 10, "mayor_price": "bid"}
+    assert game.legacy_defaults["3"] == old
+    assert game.legacy_defaults["2"] == {"resale_paid_to": "roller", **old}
+    assert set(game.legacy_defaults["1"]) == {
+        "resale_when",
+        "resale_price",
+        "bankrupt",
+        "resale_paid_to",
+    } | set(old)
+
+
+def _version_3_record(**options: object) -> dict:
+    """A record as rules version 3 wrote it: its defaults spelled out, as to_record() did."""
+    old = {"placement": "ring", "snake_eyes_is_one": True, "bid_step": 10, "mayor_price": "bid"}
+    game = gamelib.make("delanopolis", players=4, options={**old, **options})
+    state = gamelib.play(game, [RoleAgent()] * 4, seed=5)
+    record = json.loads(json.dumps(state.to_record()))
+    record["version"] = record["version"].replace("delanopolis.4", "delanopolis.3")
+    return record
+
+
+def test_a_version_3_record_replays_with_the_ring() -> None:
+    """Records of versions 1-3 name every option they were played with; one that leaves the changed
+    defaults out (written by hand, or trimmed) still replays with the ring, bids in tens and the
+    mayor's bid as his price."""
+    record = _version_3_record()
+    for name in ("placement", "snake_eyes_is_one", "bid_step", "mayor_price"):
+        del record["options"][name]
+    replayed = gamelib.from_record(record)
+    o = replayed.game.options  # type: ignore[attr-defined]
+    assert (o.placement, o.snake_eyes_is_one, o.bid_step, o.mayor_price) == ("ring", True, 10, "bid")
+    assert replayed.to_record()["actions"] == record["actions"]
+    # the same actions under version 4's defaults are another game: refused, not misread
+    record["version"] = record["version"].replace("delanopolis.3", "delanopolis.4")
+    with pytest.raises(gamelib.RecordError):
+        gamelib.from_record(record)
 
 
 # ---------------------------------------------------------------- 1. the mayor's starting atouts
@@ -173,7 +209,7 @@ def test_records_of_version_2_replay_with_the_roller_paid() -> None:
     state.apply(f"sell {terrain + 1}")
     assert state.coms[roller] == coms[roller] + price and state.coms[seller] == coms[seller]
     record = state.to_record()
-    record["version"] = record["version"].replace("delanopolis.3", "delanopolis.2")
+    record["version"] = record["version"].replace("delanopolis.4", "delanopolis.2")
     del record["options"]["resale_paid_to"]
     replayed = gamelib.from_record(json.loads(json.dumps(record)))
     assert replayed.game.options.resale_paid_to == "roller"  # type: ignore[attr-defined]

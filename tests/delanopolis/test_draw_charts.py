@@ -30,7 +30,7 @@ def test_the_auction_chart_has_a_title_axis_labels_and_names_kept_by_a_tight_cro
     for figure in (draw.draw_auction(state, perspective=3), draw.draw_auction(state)):
         figure.set_dpi(dpi)
         strings = [t.string for t in text_boxes(figure)]
-        assert any(s.startswith("Sealed bids for 6.") for s in strings)
+        assert any(s.startswith("Sealed bids for 7.") for s in strings)
         assert "points bid" in strings and any("each bid as it counts" in s for s in strings)
         assert {"1", "2", "3"} <= set(strings) and "chall.\ntotal" in strings
         FigureCanvasAgg(figure)
