@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test setup lint typecheck unit notebooks browser classroom bench clean
+.PHONY: lab test setup lint typecheck unit notebooks browser classroom class bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,19 @@ classroom: $(STAMP)
 	GAMELIB_LANGUAGE=$(GAMELIB_LANGUAGE) PYTHONPYCACHEPREFIX=$(CURDIR)/$(VENV)/pycache \
 	  $(VENV)/bin/voila notebooks/$(NB).ipynb --strip_sources=True --theme=light \
 	  --preheat_kernel=True --pool_size=$(POOL)
+
+## Class play: the teacher's dashboard and the join page (docs/classroom.md):  make class CLASS_HOST=192.168.1.20
+## Serves notebooks/class/ on CLASS_PORT; the join page's kernels are preheated (CLASS_POOL of them).
+CLASS_HOST ?= $(shell hostname -I 2>/dev/null | cut -d' ' -f1)
+CLASS_PORT ?= 8866
+CLASS_POOL ?= 4
+class: $(STAMP)
+	mkdir -p $(HOME)/gamelib-class
+	GAMELIB_JOIN_URL=http://$(or $(CLASS_HOST),localhost):$(CLASS_PORT)/voila/render/join.ipynb \
+	PYTHONPYCACHEPREFIX=$(HOME)/gamelib-class/pycache \
+	$(VENV)/bin/voila notebooks/class --strip_sources=True --theme=light --no-browser \
+	  --Voila.ip=0.0.0.0 --port=$(CLASS_PORT) --preheat_kernel=True --pool_size=0 \
+	  --VoilaKernelManager.kernel_pools_config='{"join.ipynb": {"pool_size": $(CLASS_POOL)}}'
 
 bench: $(STAMP)
 	for f in benchmarks/*.py; do $(PY) $$f; done
