@@ -5,14 +5,16 @@ seat's view the other seats' sealed bids stay "?" until the reveal; the omniscie
 every bid.  It follows the View menu (and the hot-seat mode), never the seat to act.  Pictures
 are cached per (position, view), so undo/redo redraw nothing.
 
-:func:`delanopolis_stepper` builds a Stepper with this panel and the agent made for each role.
+The Stepper's board already draws the auction beside the city, so the panel is not offered by
+default (``PANELS`` is empty): the chart is drawn once per click.  Add it (``panels=[BiddingPanel]``)
+for a larger chart of the auction on its own.
+
+:func:`delanopolis_stepper` builds a Stepper with the agent made for each role.
 """
 
 from __future__ import annotations
 
 import html
-import io
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,9 +23,13 @@ import ipywidgets as W
 import gamelib
 from gamelib import State
 
-from .stepper import PNG_SPEED, PanelFactory, Stepper, words
+from .naming import player_label, words
+from .panels import PanelFactory
+from .pictures import PngCache, figure_png
+from .stepper import Stepper
 
-_PNG_CACHE_SIZE = 32
+PANELS: tuple[tuple[str | None, PanelFactory], ...] = ()
+"""None by default: the board draws the auction already (see the module docstring)."""
 
 
 class BiddingPanel:
@@ -38,29 +44,23 @@ class BiddingPanel:
         self.image = W.Image(format="png", layout=W.Layout(max_width="560px", height="auto"))
         self.widget = W.VBox([self.caption, self.image])
         self.widget.add_class("gamelib-bidding")
-        self._cache: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self._cache: PngCache[bytes] = PngCache(32)
 
     def update(self, state: State) -> None:
         seat = self.stepper.perspective
-        who = words("bidding_everyone") if seat is None else state.game.player_name(seat)
+        who = words("bidding_everyone") if seat is None else player_label(state.game, seat)
         self.caption.value = words("bidding_title", seat=html.escape(who))
-        key = (seat, gamelib.language(), tuple(state.public_history(seat)), repr(state.observation(seat)))
-        png = self._cache.get(key)
-        if png is None:
-            from gamelib.delanopolis.draw import draw_auction
-            from gamelib.delanopolis.rules import DelanopolisState
+        key = (seat, tuple(state.public_history(seat)), repr(state.observation(seat)))
+        png = self._cache.get(key, lambda: self._draw(state, seat))
+        if self.image.value != png:
+            self.image.value = png
 
-            assert isinstance(state, DelanopolisState)
-            figure = draw_auction(state, perspective=seat)
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format="png", dpi=self.dpi, pil_kwargs=PNG_SPEED)
-            png = buffer.getvalue()
-            self._cache[key] = png
-            while len(self._cache) > _PNG_CACHE_SIZE:
-                self._cache.popitem(last=False)
-        else:
-            self._cache.move_to_end(key)
-        self.image.value = png
+    def _draw(self, state: State, seat: int | None) -> bytes:
+        from gamelib.delanopolis.draw import draw_auction
+        from gamelib.delanopolis.rules import DelanopolisState
+
+        assert isinstance(state, DelanopolisState)
+        return figure_png(draw_auction(state, perspective=seat), self.dpi)
 
 
 def delanopolis_stepper(
@@ -70,9 +70,13 @@ def delanopolis_stepper(
     panels: tuple[PanelFactory, ...] = (),
     **kwargs: Any,
 ) -> Stepper:
-    """A Stepper for Delanopolis with the bidding panel; each seat starts with its role's agent."""
+    """A Stepper for Delanopolis; each seat starts with its role's agent.
+
+    The board shows the auction (the bidding panel would draw it a second time); ``panels`` adds
+    any others, ``panels=[BiddingPanel]`` included.
+    """
     game = gamelib.make("delanopolis", players=players, options=options)
-    return Stepper(game, seed=seed, panels=(BiddingPanel, *panels), **kwargs)
+    return Stepper(game, seed=seed, panels=tuple(panels), **kwargs)
 
 
-__all__ = ["BiddingPanel", "delanopolis_stepper"]
+__all__ = ["PANELS", "BiddingPanel", "delanopolis_stepper"]

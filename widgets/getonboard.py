@@ -19,24 +19,34 @@ import ipywidgets as W
 
 import gamelib
 from gamelib import State
+from gamelib.core.i18n import Wording, language
 from gamelib.getonboard.agents import GreedyAgent, PlannerAgent
 from gamelib.getonboard.draw import PLAYER_COLOURS
 from gamelib.getonboard.rules import GetOnBoardGame, GetOnBoardState
 
-from .stepper import Stepper, words
+from .naming import player_label, words
+from .panels import PanelFactory
+from .stepper import Stepper
 
-ABBREVIATIONS = {
-    "entrance": "M",
-    "granny": "G",
-    "student": "S",
-    "cinema": "C",
-    "tourist": "T",
-    "theatre": "Th",
-    "opera": "Op",
-    "light_lovers": "♡",
-    "dark_lovers": "♥",
-    "restaurant": "R",
-}
+FEATURES = (
+    "entrance",
+    "granny",
+    "student",
+    "cinema",
+    "tourist",
+    "theatre",
+    "opera",
+    "light_lovers",
+    "dark_lovers",
+    "restaurant",
+)
+"""The intersection features a button shows, by their short mark ``gob_mark_<feature>`` (in
+this package's words) and, on its tooltip, their name ``feature_<feature>`` (the game's words)."""
+
+game_words = Wording("gamelib.getonboard")
+
+PANELS: tuple[tuple[str | None, PanelFactory], ...] = (("board_clicks", lambda s: IntersectionPanel(s)),)
+"""``Stepper(..., panels="auto")`` shows the intersection panel (games with board clicks)."""
 TARGET_COLOUR = "#7ddc7d"
 IDLE_COLOUR = "#eeeeee"
 
@@ -58,6 +68,7 @@ class IntersectionPanel:
         self.status = W.HTML()
         self.status.add_class("gamelib-getonboard-status")
         self.buttons: dict[str, W.Button] = {}
+        self._lang = language()
         cells: list[Any] = []
         # One layout shared by the cells, each button born with its class and idle (as update() leaves it):
         # about 330 fewer widget messages when the Stepper is built, a Voilà page 0.5 s faster
@@ -69,13 +80,10 @@ class IntersectionPanel:
                 if name not in board.index:
                     cells.append(W.Box(layout=gap_layout))
                     continue
-                node = board.index[name]
-                feats = " ".join(ABBREVIATIONS[f] for f in board.features_of(node))
-                extra = f" {board.start_at[node]}" if node in board.start_at else ""
-                extra += f" {board.letter_at[node]}" if node in board.letter_at else ""
+                description, tooltip = self._labels(name)
                 button = W.Button(
-                    description=f"{name} {feats}",
-                    tooltip=f"{name}: {', '.join(board.features_of(node))}{extra}",
+                    description=description,
+                    tooltip=tooltip,
                     layout=node_layout,
                     disabled=True,
                     style={"button_color": IDLE_COLOUR},
@@ -89,6 +97,23 @@ class IntersectionPanel:
         )
         self.widget = W.VBox([self.status, self.grid])
         self.update(stepper.state)
+
+    def _labels(self, name: str) -> tuple[str, str]:
+        """A button's label (its name and feature marks) and tooltip, in the language in force."""
+        board = self.board
+        node = board.index[name]
+        features = [f for f in board.features_of(node) if f in FEATURES]
+        marks = " ".join(words(f"gob_mark_{f}") for f in features)
+        extra = f" {board.start_at[node]}" if node in board.start_at else ""
+        extra += f" {board.letter_at[node]}" if node in board.letter_at else ""
+        names = ", ".join(game_words(f"feature_{f.removesuffix('_lovers')}") for f in features)
+        return f"{name} {marks}".strip(), f"{name}: {names}{extra}".rstrip(": ")
+
+    def relabel(self) -> None:
+        """Labels and tooltips again, after a language switch."""
+        self._lang = language()
+        for name, button in self.buttons.items():
+            button.description, button.tooltip = self._labels(name)
 
     def targets(self, state: State) -> dict[str, Any]:
         """Intersection name -> the action that reaches it, for the player to move."""
@@ -114,6 +139,8 @@ class IntersectionPanel:
         return self.stepper.apply(action)
 
     def update(self, state: State) -> None:
+        if language() != self._lang:
+            self.relabel()
         targets = self.targets(state)
         assert isinstance(state, GetOnBoardState)
         ends = {}
@@ -133,17 +160,17 @@ class IntersectionPanel:
     @staticmethod
     def _status(state: Any) -> str:
         if state.is_terminal():
-            winners = ", ".join(state.player_name(p) for p in state.winners()) or words("gob_nobody")
+            winners = ", ".join(player_label(state.game, p) for p in state.winners()) or words("gob_nobody")
             return words("gob_game_over", winners=html.escape(winners))
         p = state.current_player
         if p < 0:
             return words("gob_chance")
-        who = html.escape(state.player_name(p))
+        who = html.escape(player_label(state.game, p))
         if state.phase == 4:
             return words("gob_start", player=who)
         if state.phase == 7:
             return words("gob_entrance", player=who)
-        shape = words("gob_straight") if state.forced_straight else state.shape.name
+        shape = words("gob_straight") if state.forced_straight else game_words(f"shape_{state.shape.name}")
         return words(
             "gob_lays",
             player=who,

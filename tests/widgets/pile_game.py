@@ -189,3 +189,10 @@ def shown_buttons(stepper: Any) -> dict[str, Any]:
 
 def fingerprint(state: State) -> tuple[Any, list[str]]:
     return state.key(), [str(a) for a in state.history]
+
+
+def truncated(final: State, actions: list[str]) -> dict[str, Any]:
+    """``final``'s record cut to its first ``actions`` (without the result, which no longer holds)."""
+    record = dict(final.to_record(), actions=list(actions))
+    record.pop("result", None)
+    return record

@@ -91,10 +91,10 @@ def test_autoplay_waits_for_a_human_seat(pile_game: SecretPileGame) -> None:
 def test_hot_seat_covers_the_board_between_seats() -> None:
     stepper = Stepper("fugitive", seed=4, hot_seat=True)
     assert stepper.seats == [HUMAN, HUMAN] and stepper.covered
-    assert "Hand over to the fugitive" in stepper.cover_html.value
+    assert "Fugitive, it is your turn" in stepper.cover_html.value
     assert stepper.widget.children[-1] is stepper.cover
     assert not any(kind == "Image" for kind, *_ in shown(stepper.widget)), "no board behind the cover"
-    assert not stepper.roll() and "hand over" in stepper.error
+    assert not stepper.roll() and "Fugitive presses Reveal" in stepper.error
     stepper.reveal_button.click()
     assert not stepper.covered and stepper.perspective == 0
     assert stepper.perspective_dropdown.layout.display == "none", "no way round the cover"
@@ -103,23 +103,25 @@ def test_hot_seat_covers_the_board_between_seats() -> None:
         state = stepper.state
         assert not stepper.covered
         assert stepper.roll() if state.is_chance_node() else stepper.apply(state.legal_actions()[0])
-    assert stepper.covered and "Hand over to the detective" in stepper.cover_html.value
-    moves = len(stepper.history)
-    stepper.cover_undo_button.click()  # the fugitive takes back a misclick before handing over
-    assert len(stepper.history) == moves - 1 and stepper.state.current_player == 0
-    assert stepper.covered and "Hand over to the fugitive" in stepper.cover_html.value, "still covered"
-    stepper.reveal()
-    assert not stepper.covered and stepper.perspective == 0
-    assert stepper.redo() and stepper.covered
+    assert stepper.covered and "Detective, it is your turn" in stepper.cover_html.value
     assert stepper.history_select.options == () and stepper.board_image.value == b""
     assert stepper.actions_box.children == () and stepper.notation.placeholder == ""
+    moves = len(stepper.history)
+    for refused in (stepper.undo, stepper.redo, stepper.reset, stepper.step_agent):
+        assert not refused() and stepper.covered, "behind the cover only Reveal is accepted"
+    assert len(stepper.history) == moves
     stepper.reveal()
     assert stepper.perspective == 1 and not stepper.covered
     labels = [label for label, _ in stepper.history_select.options]
     assert any(label.endswith("fugitive: hide ?") for label in labels), "the detective's history"
-    assert stepper.undo() and stepper.covered, "taking back the fugitive's move hands back to her"
-    assert "Hand over to the fugitive" in stepper.cover_html.value
-    assert stepper.redo() and not stepper.covered, "back to the detective's turn, still shown"
+    assert not stepper.rewind(moves - 1) and "own turns" in stepper.error, "the fugitive's turn stays hers"
+    assert stepper.perspective == 1 and not stepper.covered and len(stepper.history) == moves
+    assert stepper.undo(), "back over the fugitive's turn to the draw before it"
+    assert stepper.perspective == 1 and not stepper.covered and stepper.state.is_chance_node()
+    assert stepper.state.current_player != 0 and len(stepper.history) < moves
+    assert stepper.reset(), "the start is chance's: nobody's secret"
+    assert stepper.perspective == 1 and not stepper.covered and stepper.state.is_chance_node()
+    assert not stepper.undo() and "nothing to undo" in stepper.error
     stepper.set_hot_seat(False)
     assert not stepper.covered and stepper.perspective is None
     assert stepper.hot_seat_box.layout.display is None and stepper.perspective_dropdown.layout.display is None
@@ -148,7 +150,7 @@ def test_the_cover_shows_nothing_of_the_seat_that_just_played() -> None:
 def test_hot_seat_with_an_agent_seat_autoplays_the_agent() -> None:
     stepper = Stepper(SecretPileGame(), seed=6, agents={"first": FirstLegalAgent()})
     stepper.set_hot_seat(True, humans=[LEFT])
-    assert stepper.seats == [HUMAN, "first"] and "left" in stepper.cover_html.value
+    assert stepper.seats == [HUMAN, "first"] and "Left, it is your turn" in stepper.cover_html.value
     stepper.reveal()
     stepper.play()
     beat(stepper)  # the deal, under the left player's view
@@ -210,5 +212,5 @@ def test_labels_and_status_follow_the_language(pile_game: SecretPileGame) -> Non
 
 def test_a_stepper_built_in_french_speaks_french(french: None) -> None:
     stepper = Stepper("fugitive", seed=2, hot_seat=True)
-    assert "Passez l'ordinateur" in stepper.cover_html.value
+    assert "Fugitif, c'est à vous" in stepper.cover_html.value
     assert stepper.reveal_button.description == "Montrer"

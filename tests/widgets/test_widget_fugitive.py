@@ -7,7 +7,7 @@ import random
 import re
 
 import pytest
-from pile_game import SecretPileGame, fingerprint, shown_buttons
+from pile_game import SecretPileGame, fingerprint, shown_buttons, truncated
 
 import gamelib
 from gamelib.agents import RandomAgent
@@ -85,7 +85,7 @@ def test_the_detective_view_hides_the_fugitive_cards() -> None:
     assert any(label.endswith("fugitive: hide ?") for label in labels)
     assert any(label.endswith("chance: deal ?") for label in labels), "the fugitive's draws are secret"
     assert stepper.actions_box.children == () and stepper.action_list.layout.display == "none"
-    assert "waiting for the <b>fugitive</b>" in stepper.waiting.value and stepper.notation.disabled
+    assert "<b>Fugitive</b> is to move" in stepper.waiting.value and stepper.notation.disabled
     stepper.perspective = "fugitive"
     assert stepper.board_image.value != omniscient, "the fugitive does not see the detective's hand"
     assert shown_buttons(stepper) or stepper.action_select.options, "the fugitive sees her moves"
@@ -100,7 +100,7 @@ def test_play_to_end_on_fugitive_then_rewind_to_any_move() -> None:
     final = stepper.state.clone()
     assert gamelib.from_record(stepper.save_record()) == final
     stepper.history_select.value = 30
-    assert stepper.state == gamelib.from_record(dict(final.to_record(), actions=stepper.history))
+    assert stepper.state == gamelib.from_record(truncated(final, stepper.history))
     assert len(stepper.history) == 30 and stepper.can_redo()
 
 
@@ -188,7 +188,7 @@ def test_the_belief_panel_survives_whole_games() -> None:
         (panel,) = stepper.panels
         assert panel.error == "", panel.error
         for ply in range(0, len(final.history), 11):
-            position = gamelib.from_record(dict(final.to_record(), actions=stepper.history[:ply]))
+            position = gamelib.from_record(truncated(final, stepper.history[:ply]))
             panel.update(position)
             assert panel.error == "", (seed, ply, panel.error)
             assert panel.belief.worlds == belief(position).worlds

@@ -44,6 +44,9 @@ def shown(widget: Any) -> list[tuple[str, ...]]:
 
 def seat_view(state: State, player: int, stepper_class: type[Stepper] = Stepper) -> list[tuple[str, ...]]:
     stepper = stepper_class(state, perspective=player, panels="auto")
+    if stepper_class is not Stepper:  # a test double: its own placeholder in the controls
+        stepper.controls._placeholder = stepper._placeholder  # type: ignore[attr-defined]
+        stepper.refresh()
     seen = shown(stepper.widget)
     for drawn in (True, False):  # the text view too: what a game without a drawing shows
         if not drawn:

@@ -58,7 +58,9 @@ def test_as_agent_fn_takes_act_or_a_function() -> None:
 def test_the_bidding_panel_follows_the_view_menu() -> None:
     from gamelib_widgets.delanopolis import BiddingPanel, delanopolis_stepper
 
-    stepper = delanopolis_stepper(players=4, seed=3)
+    assert delanopolis_stepper(players=4, seed=3).panels == [], "the board draws the auction: once"
+    assert Stepper("delanopolis", panels="auto").panels == []
+    stepper = delanopolis_stepper(players=4, seed=3, panels=(BiddingPanel,))
     (panel,) = stepper.panels
     assert isinstance(panel, BiddingPanel) and stepper.seats == ["role"] * 4
     assert "everyone" in panel.caption.value
@@ -68,10 +70,10 @@ def test_the_bidding_panel_follows_the_view_menu() -> None:
         if mover > 0 and str(stepper.state.history[-1]).startswith("bid") and stepper.state.phase == 4:
             break
     stepper.perspective = 0
-    assert "player 0" in panel.caption.value and f"player {mover}" not in panel.caption.value
+    assert "player 1" in panel.caption.value and f"player {mover + 1}" not in panel.caption.value
     sealed = panel.image.value
     stepper.perspective = mover
-    assert panel.image.value != sealed, f"player {mover} sees the bid player 0 does not"
+    assert panel.image.value != sealed, f"player {mover + 1} sees the bid player 1 does not"
     stepper.perspective = None
     assert "everyone" in panel.caption.value
     with pytest.raises(ValueError, match="Delanopolis"):
