@@ -1,6 +1,6 @@
 """A Une Passante's observation tensor, piece by piece (``state.observation_tensor(player)``).
 
-``319 + 73 * n`` floats in [0, 1] for ``n`` players; ``print(layout(3).describe())`` shows the
+``358 + 76 * n`` floats in [0, 1] for ``n`` players; ``print(layout(3).describe())`` shows the
 layout (``gamelib.core.encoding.encoding_of(game)`` finds it from a game).  What
 ``player`` may not see stays zero: the other hands and Poète discards, unless the ``open_hands``
 option shows them.  The layout is a contract (the OpenSpiel and PettingZoo adapters and stored
@@ -257,6 +257,30 @@ def signals(s: PassanteState, player: int, out: list[float], at: int) -> None:
         out[at + len(SIGNAL_VERBS) * q + SIGNAL_VERBS.index(verb)] = 1.0
 
 
+# ---------------------------------------------------------------------------- the moments between moves
+def asked(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    for q in s.asking:
+        out[at + q] = 1.0
+
+
+def dealt_to(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    n = s.game.num_players
+    out[at : at + n] = _BITS[n][s.dealt_to & ((1 << n) - 1)]
+
+
+def signalled(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    n = s.game.num_players
+    out[at : at + n] = _BITS[n][s.signalled & ((1 << n) - 1)]
+
+
+def shown(s: PassanteState, player: int, out: list[float], at: int) -> None:
+    mask = s.shown
+    while mask:
+        low = mask & -mask
+        out[at + low.bit_length() - 2] = 1.0
+        mask ^= low
+
+
 def encoding_for(game: PassanteGame) -> Encoding[PassanteState]:
     """``game``'s layout (only the player count changes it)."""
     return layout(game.num_players)
@@ -341,15 +365,19 @@ def layout(num_players: int) -> Encoding[PassanteState]:
                 doc="per player: the verb of their latest signal (call and hint targets: hints)",
                 columns=SIGNAL_VERBS,
             ),
+            Piece("asked", n, asked, doc="the players still asked in the window between moves"),
+            Piece("dealt_to", n, dealt_to, doc="the players dealt a wish since the last window check"),
+            Piece("signalled", n, signalled, doc="the players who signalled in a window this turn"),
+            Piece("shown", NUM_WISHES, shown, doc="wishes visible and not laid at the last window check"),
         ],
     )
 
 
 def passante_tensor_size(num_players: int) -> int:
-    """Length of ``state.observation_tensor(player)`` for ``num_players`` players (``319 + 73 * n``)."""
+    """Length of ``state.observation_tensor(player)`` for ``num_players`` players (``358 + 76 * n``)."""
     return len(layout(num_players))
 
 
 def observation_tensor(state: PassanteState, player: int) -> list[float]:
-    """``observation(player)`` as ``319 + 73 * n`` floats in [0, 1] (see :func:`layout`)."""
+    """``observation(player)`` as ``358 + 76 * n`` floats in [0, 1] (see :func:`layout`)."""
     return layout(state.game.num_players).encode(state, player)

@@ -369,11 +369,17 @@ class Glare(Action):
     player: int
 
 
-@action_class("lay", _WISH, when=lambda game: game.options.lay_wishes == "choice", universe_only=True)
+@action_class("lay", _WISH, when=lambda game: game.options.lay_wishes != "automatic", universe_only=True)
 class Lay(Action):
-    """Lay a wish of one's hand down, face up, while it is visible (option ``lay_wishes="choice"``)."""
+    """Lay a wish of one's hand down, face up, while it is visible (option ``lay_wishes``: between
+    moves by any holder, "anytime", or on the owner's turn, "choice")."""
 
     wish: int
+
+
+@action_class("pass", when=lambda game: game.options.lay_wishes == "anytime", universe_only=True)
+class Pass(Action):
+    """A seat asked between two moves (option ``lay_wishes="anytime"``) keeps its wishes for now."""
 
 
 @action_class("veto", when=lambda game: game.options.policier_veto, universe_only=True)
@@ -394,7 +400,7 @@ class End(Action):
 NOTATION = Notation(
     Start, WishCard, CharacterCard, DieRoll, RoundEvent, DrawCharacter, Move, Board, Drive, Play, Target,
     Send, Discard, Keep, Hint, Name, Call, Meow, Hiss, Purr, Mime, Reach, ReachPlayer, Knock, Stand, Sit,
-    Glare, Lay, Veto, Allow, End,
+    Glare, Lay, Veto, Allow, End, Pass,
 )  # fmt: skip
 """The notation of every action, in universe order (an action's index is its id)."""
 
@@ -478,11 +484,23 @@ MOVE_TABLE = tuple(
 )
 """Every ordinary move of character ``c`` from location ``at``: ``MOVE_TABLE[c][at]``."""
 VETO, ALLOW = NOTATION.make(Veto), NOTATION.make(Allow)
+PASS = NOTATION.make(Pass)
 DRIVES_AWAY = tuple(tuple(d for d in DRIVES if d.to != at) for at in LOCATIONS)
 """The Omnibus's drives from each location to another one (option ``omnibus_must_leave``)."""
 BOARDABLE = tuple(c for c in CHARACTERS if c != CHAT)
 """Characters that ever ride the Omnibus (never the Chat)."""
 PLAY_BIT = 9
+ANY_MOMENT = (MENDIANTE, GARDIEN, INSTITUTRICE)
+"""The privileges the cards say are usable « à n'importe quel moment » / « quand vous le souhaitez »:
+given in a window between moves too (option ``lay_wishes="anytime"``)."""
+VISIBLE = tuple(
+    tuple(
+        sum(1 << w for w in WISH_NUMBERS if WISH_ZONE[w] == zone and WISH_MASK[w] & occ == WISH_MASK[w])
+        for occ in range(1 << 8)
+    )
+    for zone in LOCATIONS
+)
+"""``VISIBLE[zone][characters there]``: the wishes of that zone visible (bit n: wish n)."""
 """Bit of ``vetoed`` that stands for playing the character card (bits 0-8: the pieces)."""
 
 
@@ -566,6 +584,7 @@ DIE = 5  # chance: the Comédienne's die
 EVENT = 6  # chance: the end-of-round character card
 OVER = 7
 VETO_PHASE = 8  # the Policier's player may stop the move or card just announced
+WINDOW = 9  # between two moves: the seats asked in turn may lay a visible wish (or pass)
 
 PHASE_NAMES = (
     "choose the Passante's start",
@@ -577,10 +596,13 @@ PHASE_NAMES = (
     "end-of-round card",
     "game over",
     "Policier's veto",
+    "wishes laid between moves",
 )
 
 # Effect kinds resolved in the EFFECT phase are the characters' own indices.
 _CHANCE_PHASES = frozenset({CARD_DRAW, DIE, EVENT})
+_REST = frozenset({MAIN, BOARDING, OVER})
+"""The phases at which a move is over: a window between moves may open (``lay_wishes="anytime"``)."""
 RETURN_TURN, RETURN_ROUND = 0, 1
 """Where an effect hands control back: to the turn it was played in, or to the next round."""
 
@@ -641,9 +663,14 @@ class PassanteOptions:
     ``call``, ``meow``/``hiss``/``purr``, ``mime``, ``reach``, ``knock``, ``stand``/``sit``/
     ``glare``; the Policier's is the veto); "hint" = all folded into one ``hint X Z`` any player
     with a heart may give; "none" = no signal at all (rules versions 1 and 2)."""
-    lay_wishes: Literal["choice", "automatic"] = "choice"
-    """« son possesseur peut la poser »: "choice" = laying a visible wish down is its owner's
-    action (``lay N``, on their turn); "automatic" = the engine lays it the moment it is visible."""
+    lay_wishes: Literal["anytime", "choice", "automatic"] = "anytime"
+    """« A n'importe quel moment durant la partie, si la carte Souhait d'un joueur représente une
+    situation visible … son possesseur peut la poser »: "anytime" (the text, rules version 4) = on
+    their own turn between actions, and between two moves of anybody's turn when a wish has just
+    become visible or a card has just been drawn: every seat holding wishes is asked in seat order
+    (``lay N`` or ``pass``; see docs/rules/passante.md for what the asking reveals: nothing);
+    "choice" = only on the owner's own turn (rules versions 2 and 3); "automatic" = the engine
+    lays it the moment it is visible (rules version 1)."""
     draw_first: bool = False
     """True: a character card is drawn only as the first action of the turn.  False (the text):
     once per turn, at any point, while holding none."""
@@ -698,7 +725,7 @@ class PassanteGame(Game):
     drawing: ClassVar[str] = "gamelib.passante.draw:draw_state"
     encoder: ClassVar[str] = "gamelib.passante.encoding:observation_tensor"
     determinizer: ClassVar[str] = "gamelib.passante.analysis:determinize"
-    version: ClassVar[str] = "3"
+    version: ClassVar[str] = "4"
     legacy_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {
         "1": {
             "lay_wishes": "automatic",
@@ -708,11 +735,13 @@ class PassanteGame(Game):
             "policier_veto": False,
             "privileges": "none",
         },
-        "2": {"privileges": "none"},
+        "2": {"privileges": "none", "lay_wishes": "choice"},
+        "3": {"lay_wishes": "choice"},
     }
     """Version 1 (before the text's readings became the defaults) laid wishes automatically,
     drew cards only first thing, allowed no card while boarding, made the Omnibus leave, had no veto;
-    versions 1 and 2 had no table privileges but the ``table_talk`` fold."""
+    versions 1 and 2 had no table privileges but the ``table_talk`` fold; versions 2 and 3 laid
+    wishes on their owner's turn only."""
 
     @property
     def hand_size(self) -> int:
@@ -730,7 +759,11 @@ class PassanteGame(Game):
         # wishes in the game, as are all wish draws.  The same per round for the end-of-round card.
         effect = 9 + NUM_WISHES + self.num_players
         per_turn = 2 + 1 + 8 + 1 + 1 + effect
-        return 1 + self.total_turns * per_turn + 5 * (1 + effect) + 2 * NUM_WISHES
+        # windows (lay_wishes="anytime") open only after something moved or a card was drawn:
+        # at most 6 a turn (2 moves, an effect, a veto's return, its draws) and 2 a round, each
+        # a pass and an any-moment signal per seat (the lays are among the wish draws)
+        windows = (6 * self.total_turns + 2 * 5 + 1) * 2 * self.num_players
+        return 1 + self.total_turns * per_turn + 5 * (1 + effect) + 4 * NUM_WISHES + windows
 
     def action_universe(self) -> tuple[Action, ...]:
         """Every action of this configuration, in the declared order (:data:`NOTATION`)."""
@@ -755,10 +788,12 @@ class PassanteState(State):
         key="""phase pos bus hearts char_hand char_deck char_under char_out wish_deck fulfilled hands
             discards pending turn_player played turns rounds moved moves fresh hinted boarding hints
             signals passante pdir arrivals last_turn ended eff actor src eff_left eff_queue eff_count
-            eff_return drew veto_used vetoed proposed vetoer""",
+            eff_return drew veto_used vetoed proposed vetoer shown asking dealt_to signalled
+            window_return""",
         private="wish_deck hands discards",
         lists="pos hearts char_hand hands fulfilled discards",
-        config="auto_lay",
+        config="auto_lay anytime",
+        derived="laid",
         logs="secrets laid_log said",
     )
     """The position (``key``; the private wish deck, hands and discards are seen by everyone as
@@ -821,6 +856,20 @@ class PassanteState(State):
         self.proposed: Action | None = None  # the move or card waiting for the Policier's word
         self.vetoer = -1
         self.auto_lay = game.options.lay_wishes == "automatic"
+        self.anytime = game.options.lay_wishes == "anytime"
+        # the moments between moves (option lay_wishes="anytime"): all public
+        self.shown = 0
+        """Wishes (bit n: wish n) visible and not laid at the last moment between moves."""
+        self.asking: tuple[int, ...] = ()
+        """The seats still asked in the open window (phase WINDOW), in seat order."""
+        self.dealt_to = 0
+        """Seats dealt a wish since the last moment between moves (bit p: seat p)."""
+        self.signalled = 0
+        """Seats that gave an any-moment privilege's signal in a window this turn."""
+        self.window_return = MAIN
+        """The phase the game goes back to when the window closes."""
+        self.laid = 0
+        """Every wish laid down (bit n: wish n): derived from ``fulfilled``."""
         self.secrets: tuple[tuple[int, int], ...] = ()
         """(history index, seat) of every step only that seat sees: the wish cards dealt to it
         (``wish N``) and its Poète discards (``discard N``); the others see ``wish ?``."""
@@ -847,6 +896,8 @@ class PassanteState(State):
             return self.actor
         if phase == VETO_PHASE:
             return self.vetoer
+        if phase == WINDOW:
+            return self.asking[0]
         if phase == SETUP:
             return 0
         return self.turn_player
@@ -890,8 +941,25 @@ class PassanteState(State):
         table = ROW_DISTANCE if self.game.options.nearest_by_row else GRAPH_DISTANCE
         return table[a][b]
 
-    def char_deck_size(self) -> int:
-        return self.char_deck.bit_count() + len(self.char_under)
+    def _derive(self) -> None:
+        laid = 0
+        for wishes in self.fulfilled:
+            for w in wishes:
+                laid |= 1 << w
+        self.laid = laid
+
+    def visible_wishes(self) -> int:
+        """Every wish whose situation is on the board now, as a bitmask (bit n: wish n)."""
+        occ = [0] * 5
+        for c, z in enumerate(self.pos):
+            occ[z] |= 1 << c
+        return (
+            VISIBLE[0][occ[0]]
+            | VISIBLE[1][occ[1]]
+            | VISIBLE[2][occ[2]]
+            | VISIBLE[3][occ[3]]
+            | VISIBLE[4][occ[4]]
+        )
 
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:
@@ -918,7 +986,19 @@ class PassanteState(State):
             return self._effect_actions()
         if phase == VETO_PHASE:
             return [VETO, ALLOW]
+        if phase == WINDOW:
+            return self._window_actions()
         return []
+
+    def _window_actions(self) -> list[Action]:
+        """The asked seat: lay a visible wish of its hand, give an any-moment signal, or pass."""
+        q = self.asking[0]
+        acts: list[Action] = [LAYS[w] for w in self._layable(q)]
+        char = self.hearts[q]
+        if char in ANY_MOMENT and not self.signalled >> q & 1 and self.game.options.privileges == "cards":
+            acts.extend(_free_signals(char, q, self.game.num_players))
+        acts.append(PASS)
+        return acts
 
     def _drives(self) -> tuple[Action, ...]:
         if self.game.options.omnibus_must_leave:
@@ -1110,6 +1190,18 @@ class PassanteState(State):
                 f"{self.player_name(self.vetoer)} (Policier) answers {self.proposed} first: 'veto' or 'allow'",
                 action,
             )
+        if self.phase == WINDOW:
+            return self._explain_window(action)
+        if isinstance(action, Pass):
+            if not self.anytime:
+                return IllegalAction(
+                    "lay-window",
+                    f"no window between moves (option lay_wishes={self.game.options.lay_wishes!r})",
+                    action,
+                )
+            return IllegalAction(
+                "lay-window", "'pass' answers the question asked between moves; none is open", action
+            )
         if isinstance(action, (Veto, Allow)):
             if not self.game.options.policier_veto:
                 return IllegalAction(
@@ -1127,7 +1219,7 @@ class PassanteState(State):
                 )
             if self.phase != MAIN:
                 return IllegalAction(
-                    "lay-wish", "a wish is laid down on its owner's turn, between actions", action
+                    "lay-wish", "a wish is laid down between moves, not in the middle of one", action
                 )
             if action.wish not in self.hands[self.turn_player]:
                 return IllegalAction("lay-wish", f"wish {action.wish} is not in the player's hand", action)
@@ -1224,6 +1316,37 @@ class PassanteState(State):
                 action,
             )
         return IllegalAction("not-legal", f"{action} is not legal now ({phase_name})", action)
+
+    def _explain_window(self, action: Action) -> IllegalAction:
+        q = self.asking[0]
+        name = self.player_name(q)
+        if isinstance(action, Lay):
+            if action.wish not in self.hands[q]:
+                return IllegalAction("lay-wish", f"wish {action.wish} is not in {name}'s hand", action)
+            return IllegalAction("lay-wish", f"wish {action.wish} is not visible on the board", action)
+        if isinstance(action, SIGNALS) and self.game.options.privileges == "cards":
+            char = PRIVILEGE[type(action)]
+            if char not in ANY_MOMENT:
+                return IllegalAction(
+                    "privilege",
+                    f"the {PIECE_TITLES[char]}'s privilege is used on its player's own turn, "
+                    "not between the moves of another",
+                    action,
+                )
+            if self.hearts[q] != char:
+                return IllegalAction(
+                    "privilege", f"{name}'s heart is not on the {PIECE_TITLES[char]}", action
+                )
+            if self.signalled >> q & 1:
+                return IllegalAction("privilege", "one signal between moves per turn", action)
+            return IllegalAction(
+                "privilege", "'reach' and 'glare' point at another player of the game", action
+            )
+        return IllegalAction(
+            "lay-window",
+            f"between moves, {name} is asked first: 'lay N' (a visible wish of their hand) or 'pass'",
+            action,
+        )
 
     def _explain_signal(self, action: Action) -> IllegalAction:
         p = self.turn_player
@@ -1332,7 +1455,7 @@ class PassanteState(State):
             self.phase = VETO_PHASE
             return
         kind = type(action)
-        if kind in _TURN_ACTIONS:
+        if kind in _TURN_ACTIONS and self.phase != WINDOW:
             self.fresh = False  # with draw_first, a character card is drawn first thing or not at all
         if self.pending:
             assert isinstance(action, WishCard)
@@ -1343,6 +1466,32 @@ class PassanteState(State):
             self._settle()
         elif not self.wish_deck:
             self.pending = ()
+        if self.anytime and not self.pending and self.phase in _REST:
+            self._open_window()
+
+    def _open_window(self) -> None:
+        """« A n'importe quel moment durant la partie … son possesseur peut la poser »: a moment
+        between moves.  When a wish not laid has just become visible, every seat holding wishes is
+        asked in seat order; when only a card was drawn, the seats that drew; the player whose turn
+        goes on lays in their own turn.  Who is asked depends on public facts only (the board,
+        the wishes laid, hand sizes, who drew), so being asked tells nothing about a hand."""
+        now = self.visible_wishes() & ~self.laid
+        fresh = now & ~self.shown
+        self.shown = now
+        dealt, self.dealt_to = self.dealt_to, 0
+        if not now or not (fresh or dealt):
+            return
+        ends_turn = self.phase == OVER
+        hands, me = self.hands, self.turn_player
+        asked = tuple(
+            q
+            for q in range(self.game.num_players)
+            if hands[q] and (fresh or dealt >> q & 1) and (ends_turn or q != me)
+        )
+        if asked:
+            self.asking = asked
+            self.window_return = self.phase
+            self.phase = WINDOW
 
     # one method per action type (dispatched by type through _DISPATCH)
     def _do_start(self, action: Start) -> None:
@@ -1364,9 +1513,10 @@ class PassanteState(State):
         self.drew = True
 
     def _do_lay(self, action: Lay) -> None:
-        p = self.turn_player
+        p = self.asking[0] if self.phase == WINDOW else self.turn_player
         self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
         self.fulfilled[p] = (*self.fulfilled[p], action.wish)
+        self.laid |= 1 << action.wish
         self.laid_log = (*self.laid_log, (len(self.history), p, action.wish))
         if self.wish_deck:
             self.pending = (*self.pending, p)
@@ -1414,9 +1564,18 @@ class PassanteState(State):
     def _do_end(self, action: End) -> None:
         self._end_turn()
 
+    def _do_pass(self, action: Pass) -> None:
+        self.asking = self.asking[1:]
+        if not self.asking:
+            self.phase = self.window_return
+
     def _do_signal(self, action: Action) -> None:
-        p = self.turn_player
-        self.hinted = True
+        if self.phase == WINDOW:
+            p = self.asking[0]
+            self.signalled |= 1 << p
+        else:
+            p = self.turn_player
+            self.hinted = True
         self.signals = (*self.signals, (p, str(action)))
         if isinstance(action, Call):
             self.hints = (*self.hints, (p, action.char, action.zone))
@@ -1453,12 +1612,16 @@ class PassanteState(State):
                 self.laid_log = (*self.laid_log, *((step, p, w) for w in shown))
                 self.hands[p] = tuple(w for w in hand if w not in shown)
                 self.fulfilled[p] = self.fulfilled[p] + tuple(shown)
+                for w in shown:
+                    self.laid |= 1 << w
                 self.pending = self.pending + (p,) * len(shown)
         if not self.wish_deck:
             self.pending = ()
 
     def _deal_wish(self, wish: int) -> None:
         p = self.pending[0]
+        if self.phase != WINDOW:  # a seat dealt in a window is asked again at once
+            self.dealt_to |= 1 << p
         self.secrets = (*self.secrets, (len(self.history), p))
         self.pending = self.pending[1:]
         self.wish_deck &= ~(1 << wish)
@@ -1474,6 +1637,7 @@ class PassanteState(State):
         self.drew = False
         self.veto_used = False
         self.vetoed = 0
+        self.signalled = 0
 
     def _take_character(self, char: int) -> None:
         if self.char_deck:
@@ -1754,6 +1918,7 @@ _DISPATCH: dict[type, Any] = {
     Keep: PassanteState._do_keep,
     Hint: PassanteState._do_hint,
     End: PassanteState._do_end,
+    Pass: PassanteState._do_pass,
     **dict.fromkeys(SIGNALS, PassanteState._do_signal),
 }
 """How each action type changes the state (wish deals are served before: ``pending``)."""

@@ -59,13 +59,17 @@ def test_final_poete_event_redraws_for_every_player() -> None:
 
 
 # ------------------------------------------------------------------ laying a wish down
-def test_laying_a_visible_wish_is_a_choice_by_default() -> None:
-    s = ready(policier_veto=False)
+@pytest.mark.parametrize("lay_wishes", ["anytime", "choice"])
+def test_laying_a_visible_wish_is_a_choice(lay_wishes: str) -> None:
+    s = ready(policier_veto=False, lay_wishes=lay_wishes)
     empty_hands(s)
     give_wishes(s, 0, 1)  # « Leçon de choses »: the Chat at the école
     give_wishes(s, 1, 2)
     refused(s, "lay 1", "lay-wish")  # not visible yet
     s.apply("move chat ecole")
+    if lay_wishes == "anytime":  # the partner is asked first (test_passante_windows.py)
+        assert legal(s) == {"pass"}
+        s.apply("pass")
     assert s.hands[0] == (1,) and s.fulfilled == [(), ()]  # not laid by itself
     assert "lay 1" in legal(s)
     refused(s, "lay 2", "lay-wish")  # not in the player's hand
@@ -186,7 +190,7 @@ def test_version_1_records_replay_with_the_old_defaults() -> None:
     record["options"] = {k: v for k, v in record["options"].items() if k not in old}
     replayed = gamelib.from_record(record)
     assert replayed == state and replayed.game.options.lay_wishes == "automatic"
-    assert gamelib.make("passante").version == "3"
+    assert gamelib.make("passante").version == "4"
 
 
 def test_random_play_reaches_every_new_action() -> None:
