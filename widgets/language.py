@@ -1,0 +1,113 @@
+"""One switch for the language of a page: a toggle on the page, or ``?lang=fr`` in its URL.
+
+``gamelib.set_language("fr")`` switches every drawing, status line and widget label; the widgets
+already on screen follow at their next refresh.  A classroom page needs the switch without
+code:
+
+* :class:`LanguageToggle` is an English/Français toggle a page shows; choosing a language
+  switches gamelib's and redraws every live Stepper (:func:`gamelib_widgets.stepper.refresh_all`)
+  and every callback registered with :func:`on_language_change`;
+* :func:`language_from_url` reads the ``lang`` query parameter of the page Voilà serves
+  (``…/voila/render/notebooks/01_fugitive.ipynb?lang=fr``): Voilà 0.5 gives the kernel the query
+  string in its ``QUERY_STRING`` environment variable, and a preheated kernel (started before
+  anyone asked for the page) gets it from ``voila.utils.get_query_string()``, which waits for the
+  request.  :func:`use_language_from_url` applies it.
+"""
+
+from __future__ import annotations
+
+import os
+import weakref
+from collections.abc import Callable
+from urllib.parse import parse_qs
+
+import ipywidgets as W
+
+from gamelib.core.i18n import LANGUAGES, language, set_language
+
+from .naming import css, words
+from .stepper import refresh_all
+
+CHOICES = (("English", "en"), ("Français", "fr"))
+"""Each language by its own name (a student finds their language whatever the page speaks)."""
+
+_LISTENERS: list[Callable[[str], None]] = []
+_TOGGLES: weakref.WeakSet[LanguageToggle] = weakref.WeakSet()
+
+
+def on_language_change(callback: Callable[[str], None]) -> None:
+    """Call ``callback(lang)`` after each switch made with :func:`switch_language` (or the toggle)."""
+    _LISTENERS.append(callback)
+
+
+def switch_language(lang: str) -> None:
+    """``gamelib.set_language(lang)``, then redraw every Stepper alive and tell the listeners."""
+    set_language(lang)
+    refresh_all()
+    for toggle in list(_TOGGLES):
+        toggle.follow(lang)
+    for callback in list(_LISTENERS):
+        callback(lang)
+
+
+def query_string() -> str:
+    """The query string of the page this kernel serves (empty outside Voilà)."""
+    if os.environ.get("VOILA_PREHEAT", "False") == "True":
+        from voila.utils import get_query_string  # waits until the page is asked for
+
+        return get_query_string() or ""
+    return os.environ.get("QUERY_STRING", "")
+
+
+def language_from_url(query: str | None = None) -> str | None:
+    """The ``lang`` parameter of the page's URL (``?lang=fr``) if it names a known language."""
+    values = parse_qs(query_string() if query is None else query).get("lang", [])
+    for value in values:
+        if value.strip().lower() in LANGUAGES:
+            return value.strip().lower()
+    return None
+
+
+def use_language_from_url(query: str | None = None) -> str:
+    """Switch to the URL's ``lang`` if it gives one; returns the language in force."""
+    lang = language_from_url(query)
+    if lang is not None and lang != language():
+        switch_language(lang)
+    return language()
+
+
+class LanguageToggle:
+    """An English/Français toggle for a page (display it, or its :attr:`widget`).
+
+    Choosing a language switches gamelib's (every drawing and label) and redraws every Stepper
+    on the page.  ``from_url=True`` first applies the page URL's ``?lang=`` (Voilà).
+    """
+
+    def __init__(self, from_url: bool = False) -> None:
+        if from_url:
+            use_language_from_url()
+        self.widget = css(
+            W.ToggleButtons(options=CHOICES, value=language(), style={"button_width": "auto"}),
+            "gamelib-language",
+        )
+        self.widget.tooltip = words("language_tip")
+        self.widget.observe(self._on_change, "value")
+        _TOGGLES.add(self)
+
+    def _on_change(self, change: dict[str, object]) -> None:
+        if change["new"] != language():
+            switch_language(str(change["new"]))
+
+    def follow(self, lang: str) -> None:
+        """Another toggle (or code) switched: show the language in force; relabel."""
+        if self.widget.value != lang:
+            self.widget.value = lang
+        self.widget.tooltip = words("language_tip")
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        display(self.widget)
+
+    def _repr_mimebundle_(self, **kwargs: object) -> object:
+        return self.widget._repr_mimebundle_(**kwargs)
