@@ -18,8 +18,19 @@ not import any game; ``Stepper(..., panels="auto")`` shows the panels a game off
 ``gamelib`` imports ``gamelib_widgets``.
 """
 
+from .language import LanguageToggle
 from .reveal import Reveal
 from .stepper import HUMAN, MAX_BUTTONS, Panel, PanelFactory, Stepper, panels_for
 from .timeline import Timeline
 
-__all__ = ["HUMAN", "MAX_BUTTONS", "Panel", "PanelFactory", "Reveal", "Stepper", "Timeline", "panels_for"]
+__all__ = [
+    "HUMAN",
+    "MAX_BUTTONS",
+    "LanguageToggle",
+    "Panel",
+    "PanelFactory",
+    "Reveal",
+    "Stepper",
+    "Timeline",
+    "panels_for",
+]
