@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
+from gamelib.agents.inputs import whole_number
 from gamelib.core.game import CHANCE, Action, State
 
 Evaluation = Callable[[State], Sequence[float]]
@@ -25,13 +26,9 @@ class GreedyAgent:
     name = "greedy"
 
     def __init__(self, evaluate: Evaluation | None = None, samples: int = 8, chance_depth: int = 1) -> None:
-        if isinstance(samples, bool) or not isinstance(samples, int) or samples < 1:
-            raise ValueError(f"samples must be a positive int, got {samples!r}")
-        if chance_depth < 0:
-            raise ValueError(f"chance_depth must be >= 0, got {chance_depth!r}")
         self.evaluate = evaluate
-        self.samples = samples
-        self.chance_depth = chance_depth
+        self.samples = whole_number(samples, "samples", minimum=1)
+        self.chance_depth = whole_number(chance_depth, "chance_depth", minimum=0)
 
     def _value(self, state: State, player: int, depth: int) -> float:
         if depth > 0 and state.current_player == CHANCE:

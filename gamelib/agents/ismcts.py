@@ -20,6 +20,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from gamelib.agents.inputs import optional_whole_number
 from gamelib.agents.mcts import Evaluation, Node, SearchAgent
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import Action, State
@@ -43,11 +44,10 @@ class ISMCTSAgent(SearchAgent):
         evaluate: Evaluation | None = None,
         rollout_agent: Any = None,
         worlds: int | None = None,
+        rollout: str = "game",
     ) -> None:
-        super().__init__(iterations, time_limit, c, max_rollout_steps, evaluate, rollout_agent)
-        if worlds is not None and (isinstance(worlds, bool) or not isinstance(worlds, int) or worlds < 1):
-            raise ValueError(f"worlds must be a positive int, got {worlds!r}")
-        self.worlds = worlds
+        super().__init__(iterations, time_limit, c, max_rollout_steps, evaluate, rollout_agent, rollout)
+        self.worlds = optional_whole_number(worlds, "worlds", minimum=1)
 
     def _params(self) -> str:
         text = super()._params()

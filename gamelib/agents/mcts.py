@@ -1,4 +1,4 @@
-"""Monte Carlo tree search (UCT with random rollouts), for any game of the contract.
+"""Monte Carlo tree search (UCT with rollouts), for any game of the contract.
 
 The search works on clones of the state it is given (one clone per iteration, never a copy of a
 board graph): games keep their hot state in ints and tuples, so a clone costs microseconds.
@@ -11,6 +11,13 @@ board graph): games keep their hot state in ints and tuples, so a clone costs mi
 * **Budget**: a number of iterations, a time limit in seconds, or both (whichever comes first).
   An iteration budget with a seeded ``rng`` makes the agent deterministic, so tournament games
   replay exactly; a time budget does not.
+* **Rollouts end games the way players do**: by default (``rollout="game"``) a rollout follows
+  the game's declared rollout policy (``ROLLOUT_AGENT`` in its ``agents`` module), else uniform
+  random moves.  Fugitive declares ``random_single_guess`` (uniformly random, but the detective
+  names one number it has not seen per turn): under the text's rules a uniformly random detective
+  names numbers it holds or sees face up and builds long series, so uniform rollouts run ~1,200
+  actions to the round limit and say nothing; the policy's end in ~160.  ``rollout="random"``
+  keeps uniform random rollouts; ``rollout_agent=`` any agent.
 * Returns are rescaled to [0, 1] with the game's ``min_return``/``max_return`` so the exploration
   constant ``c`` means the same thing in every game.
 
@@ -28,6 +35,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gamelib.agents.inputs import optional_whole_number, whole_number
 from gamelib.core.game import CHANCE, TERMINAL, Action, State
 
 Evaluation = Callable[[State], Sequence[float]]
@@ -57,13 +65,15 @@ class MoveStat:
     """Mean normalised return (0 = worst, 1 = best) for the player to move."""
 
 
+ROLLOUTS = ("game", "random")
+"""``rollout=`` values: the game's declared rollout policy (default) or uniform random moves."""
+
+
 def check_budget(iterations: int | None, time_limit: float | None) -> None:
     if iterations is None and time_limit is None:
         raise ValueError("a search needs a budget: iterations, time_limit, or both")
-    if iterations is not None and (
-        isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 1
-    ):
-        raise ValueError(f"iterations must be a positive int, got {iterations!r}")
+    if iterations is not None:
+        whole_number(iterations, "iterations", minimum=1)
     if time_limit is not None and not time_limit > 0:
         raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
 
@@ -81,18 +91,34 @@ class SearchAgent:
         max_rollout_steps: int | None = None,
         evaluate: Evaluation | None = None,
         rollout_agent: Any = None,
+        rollout: str = "game",
     ) -> None:
         check_budget(iterations, time_limit)
         if not c >= 0:
             raise ValueError(f"the exploration constant c must be >= 0, got {c!r}")
-        if max_rollout_steps is not None and max_rollout_steps < 0:
-            raise ValueError(f"max_rollout_steps must be >= 0, got {max_rollout_steps!r}")
-        self.iterations = iterations
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
+        self.iterations = optional_whole_number(iterations, "iterations", minimum=1)
         self.time_limit = time_limit
         self.c = float(c)
-        self.max_rollout_steps = max_rollout_steps
+        self.max_rollout_steps = optional_whole_number(max_rollout_steps, "max_rollout_steps", minimum=0)
         self.evaluate = evaluate
         self.rollout_agent = rollout_agent
+        self.rollout = rollout
+        self._policies: dict[str, Any] = {}
+
+    def rollout_policy(self, game: Any) -> Any:
+        """The agent rollouts follow in ``game`` (None: uniform random moves); see the module docstring."""
+        if self.rollout_agent is not None:
+            return self.rollout_agent
+        if self.rollout == "random":
+            return None
+        name = game.name
+        if name not in self._policies:
+            from gamelib.agents.registry import rollout_agent_for
+
+            self._policies[name] = rollout_agent_for(game)
+        return self._policies[name]
 
     # ------------------------------------------------------------------ shared pieces
     def _budget(self) -> Callable[[int], bool]:
@@ -116,7 +142,7 @@ class SearchAgent:
     def _rollout(self, state: State, rng: random.Random) -> list[float]:
         """Play to the end (or ``max_rollout_steps``) and return the raw returns."""
         limit = state.game.max_game_length if self.max_rollout_steps is None else self.max_rollout_steps
-        policy = self.rollout_agent
+        policy = self.rollout_policy(state.game)
         apply, legal_actions, sample_chance, uniform = (
             state.apply,
             state.legal_actions,
@@ -238,6 +264,8 @@ class SearchAgent:
             parts.append(f"c={self.c}")
         if self.max_rollout_steps is not None:
             parts.append(f"max_rollout_steps={self.max_rollout_steps}")
+        if self.rollout != "game":
+            parts.append(f"rollout={self.rollout!r}")
         return ", ".join(parts)
 
     def __repr__(self) -> str:
@@ -264,8 +292,9 @@ class MCTSAgent(SearchAgent):
         evaluate: Evaluation | None = None,
         rollout_agent: Any = None,
         omniscient: bool = False,
+        rollout: str = "game",
     ) -> None:
-        super().__init__(iterations, time_limit, c, max_rollout_steps, evaluate, rollout_agent)
+        super().__init__(iterations, time_limit, c, max_rollout_steps, evaluate, rollout_agent, rollout)
         self.omniscient = omniscient
 
     def _worlds(self, state: State, player: int, rng: random.Random) -> Callable[[int], State]:

@@ -112,6 +112,24 @@ def default_agents(game: Game) -> list[str]:
     return names
 
 
+def rollout_agent_for(game: Game) -> Any:
+    """The agent search rollouts follow in ``game`` by default, or None (uniform random moves).
+
+    A game declares it as ``ROLLOUT_AGENT`` (an agent name) in its ``agents`` module when uniform
+    random play does not end its games the way players do (Fugitive: ``"random_single_guess"``).
+    """
+    from gamelib.core.registry import registered_games
+
+    if game.name not in registered_games():
+        return None
+    declared = getattr(_game_agents_module(game.name), "ROLLOUT_AGENT", None)
+    if declared is None:
+        return None
+    if not isinstance(declared, str):
+        raise TypeError(f"{game.name}: ROLLOUT_AGENT is an agent name, got {declared!r}")
+    return make_agent(declared, game.name)
+
+
 AgentFn = Callable[["State", int, "random.Random"], "Action | str"]
 # as_agent_fn lives in gamelib.core.play (the one place that says what an agent is); re-exported here.
 

@@ -209,3 +209,48 @@ def test_ismcts_can_reuse_a_few_sampled_worlds(toy_games: None) -> None:
     with pytest.raises(ValueError, match="worlds"):
         ISMCTSAgent(worlds=0)
     assert "worlds=3" in repr(ISMCTSAgent(iterations=5, worlds=3))
+
+
+def test_rollouts_follow_the_games_declared_policy_by_default() -> None:
+    from gamelib.fugitive.agents import RandomSingleGuess
+
+    fugitive = gamelib.make("fugitive")
+    assert isinstance(ISMCTSAgent(iterations=5).rollout_policy(fugitive), RandomSingleGuess)
+    assert ISMCTSAgent(iterations=5, rollout="random").rollout_policy(fugitive) is None
+    assert MCTSAgent(iterations=5).rollout_policy(gamelib.make("getonboard")) is None  # declares none
+    own = RandomAgent()
+    assert MCTSAgent(iterations=5, rollout_agent=own).rollout_policy(fugitive) is own
+    assert "rollout='random'" in repr(MCTSAgent(iterations=5, rollout="random"))
+    with pytest.raises(ValueError, match="rollout must be one of"):
+        MCTSAgent(iterations=5, rollout="greedy")
+
+
+def test_fugitive_search_under_the_texts_rules_ends_its_rollouts() -> None:
+    # the default rollouts end by the rules, so a search is short; uniform ones run to max_rounds
+    state = gamelib.make("fugitive").new_game(seed=2)
+    while state.current_player != 1:
+        state.apply(state.legal_actions()[0] if state.current_player >= 0 else state.sample_chance())
+    agent = ISMCTSAgent(iterations=30)
+    action = agent.act(state, 1, random.Random(0))
+    assert action in state.legal_actions()
+    rollout = agent.rollout_policy(state.game)
+    ends = [agent._rollout(state.determinize(1, random.Random(s)), random.Random(s)) for s in range(5)]
+    assert all(r in ([1.0, -1.0], [-1.0, 1.0]) for r in ends), ends
+    assert rollout is not None
+
+
+@pytest.mark.parametrize(
+    "kwargs", [{"iterations": 0}, {"iterations": 2.5}, {"worlds": 0}, {"max_rollout_steps": -1}]
+)
+def test_search_budgets_refused_with_their_name(kwargs: dict) -> None:
+    with pytest.raises(ValueError, match=next(iter(kwargs))):
+        ISMCTSAgent(**kwargs)
+
+
+def test_numpy_integers_are_budgets_too() -> None:
+    import numpy as np
+
+    agent = ISMCTSAgent(iterations=np.int64(7), worlds=np.int32(2), max_rollout_steps=np.int64(3))
+    assert (agent.iterations, agent.worlds, agent.max_rollout_steps) == (7, 2, 3)
+    assert type(agent.iterations) is int
+    assert GreedyAgent(samples=np.int64(2)).samples == 2

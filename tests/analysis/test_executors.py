@@ -15,7 +15,9 @@ import pytest
 
 import gamelib
 from gamelib.__main__ import main
+from gamelib.agents import RandomAgent
 from gamelib.analysis.executors import auto_batch_size, resolve_executor
+from gamelib.analysis.tournament import make_jobs
 
 GAMES = 24
 
@@ -141,3 +143,35 @@ def test_agents_that_cannot_travel_are_named() -> None:
         pytest.raises(TypeError, match="cannot ship the game and agents"),
     ):
         gamelib.tournament("fugitive", [Locked(), "random"], games=2, executor=pool, progress=False)
+
+
+@pytest.mark.parametrize("batch_size", [1, 3, 7, 20])
+def test_same_games_whatever_the_batch_size_and_executor(batch_size: int) -> None:
+    """Batches only group jobs: every game keeps its seed and seating, so results never move."""
+    agents = ["random"] * gamelib.make("getonboard").num_players
+    serial = gamelib.tournament("getonboard", agents, games=20, seed=5, progress=False)
+    with cf.ThreadPoolExecutor(max_workers=2) as pool:
+        threaded = gamelib.tournament(
+            "getonboard",
+            agents,
+            games=20,
+            seed=5,
+            executor=pool,
+            batch_size=batch_size,
+            progress=False,
+        )
+    assert threaded.outcomes == serial.outcomes
+
+
+def test_a_worker_unpacks_a_tournament_setup_once() -> None:
+    from gamelib.analysis import executors
+
+    game = gamelib.make("getonboard", players=2)
+    jobs = make_jobs(2, 4, 1, True)
+    setup = executors.make_setup(game, [RandomAgent(), RandomAgent()], None, False)
+    executors._SETUPS.clear()
+    first = executors.run_payload(executors.batch_payload(setup, jobs[:2]))
+    second = executors.run_payload(executors.batch_payload(setup, jobs[2:]))
+    assert len(executors._SETUPS) == 1
+    serial = gamelib.tournament(game, ["random", "random"], games=4, seed=1, progress=False)
+    assert first + second == serial.outcomes
