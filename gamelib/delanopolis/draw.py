@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,7 @@ from gamelib.delanopolis.rules import (
     ROLL_DICE,
     AuctionResult,
     DelanopolisObservation,
+    Event,
 )
 
 if TYPE_CHECKING:
@@ -69,6 +71,8 @@ HIDDEN_BAR = 60
 """Height of the grey "?" bar standing for a sealed bid not yet revealed."""
 WORDS = Wording(__package__)
 """What the drawing says, in English or French (``gamelib.set_language``)."""
+_CORE_WORDS = Wording("gamelib.core")
+"""Core's words: "Player {n}", as every game names its seats."""
 PHASE_WORDS = {
     LOT: "phase_lot",
     PRE_ROLL: "phase_pre_roll",
@@ -90,9 +94,19 @@ def _role(view: DelanopolisObservation, player: int) -> str:
     return WORDS("mayor") if player == view.mayor else WORDS("challenger")
 
 
+def number(player: int) -> int:
+    """How a student counts seat ``player`` (0-based in code): from 1."""
+    return player + 1
+
+
+def player_name(player: int) -> str:
+    """ "Player 3" ("Joueur 3" in French) for seat 2: core's name, in the language in force."""
+    return _CORE_WORDS("player", n=number(player))
+
+
 def _who(view: DelanopolisObservation, player: int) -> str:
-    """ "2 challenger", "0 mayor"."""
-    return WORDS("player_role", player=player, role=_role(view, player))
+    """ "3 challenger", "1 mayor" (seat 2, seat 0) under the table's "player" heading."""
+    return WORDS("player_role", player=number(player), role=_role(view, player))
 
 
 def _wrapped(name: str, longest: int = 16) -> str:
@@ -237,13 +251,15 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
         label = _wrapped(place.name) + ("" if t in reachable else "\n" + WORDS("never_rolled"))
         names.add(place.x, place.y - TERRAIN_RADIUS - 0.012, label, 11, ha="center", va="top")
         if owner >= 0:
+            side, drop = _price_spot(t)  # beside the circle, on its freer side: the pawns stand above
             labels.add(
-                place.x + TERRAIN_RADIUS * 0.85,
-                place.y + TERRAIN_RADIUS * 0.85,
+                place.x + side * (TERRAIN_RADIUS + PRICE_GAP),
+                place.y + drop,
                 f"{view.price[t]}",
                 12,
                 colour=player_colour(owner),
-                va="bottom",
+                ha="left" if side > 0 else "right",
+                va="center",
                 weight="bold",
                 box=("white", player_colour(owner), 0.15),
             )
@@ -251,19 +267,7 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
         if group:
             ax.add_collection(PatchCollection(group, match_original=True, zorder=zorder), autolim=False)
 
-    # pawns: a ring of small discs around the square each one stands on
-    discs: list[tuple[float, float, str]] = []
-    stars: list[tuple[float, float, str]] = []
-    for p, code in enumerate(view.where):
-        if code == START:
-            angle = 2 * np.pi * p / len(view.where)
-            discs.append((-1.02 + 0.07 * np.cos(angle), 0.62 + 0.07 * np.sin(angle), player_colour(p)))
-            continue
-        x, y = _place_xy(code)
-        # on an arc above the square, clear of the name written underneath
-        angle = np.pi * (0.92 - 0.84 * p / max(1, len(view.where) - 1))
-        pawn = (x + 0.12 * np.cos(angle), y + 0.12 * np.sin(angle), player_colour(p))
-        (stars if p == view.mayor else discs).append(pawn)
+    discs, stars = _pawns(view)
     for pawns, marker, size in ((discs, "o", 14), (stars, "*", 20)):
         if pawns:
             ax.scatter(
@@ -282,11 +286,90 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
     names.emit(ax, zorder=5, named=True)
 
 
+PRICE_GAP = 0.012
+"""Data units between a terrain's circle and its price tag."""
+PAWN_STEP, PAWN_RISE = 0.05, 0.125
+"""Pawns stand in a row above their square (its name is under it, its price beside it): the
+distance between two pawns, and from the square's centre up to the row."""
+
+
+Box = tuple[float, float, float, float]
+"""(x0, y0, x1, y1) in data units."""
+PRICE_BOX = (0.08, 0.055)
+"""The room a price tag of two digits takes (data units; the default cap is 60)."""
+PRICE_DROPS = (0.0, -0.03, 0.03)
+"""Heights (data units) a price tag may sit at beside its circle, the middle preferred."""
+
+
+def _gap(a: Box, b: Box) -> float:
+    """Distance between two boxes; negative when they overlap (by how deep)."""
+    dx = max(a[0], b[0]) - min(a[2], b[2])
+    dy = max(a[1], b[1]) - min(a[3], b[3])
+    if dx < 0 and dy < 0:
+        return max(dx, dy)
+    return float(np.hypot(max(dx, 0.0), max(dy, 0.0)))
+
+
+def _footprint(terrain: int) -> list[Box]:
+    """What a terrain may show around it: its circle, its pawns' row above, its name under it."""
+    t = content().terrains[terrain]
+    r, half = TERRAIN_RADIUS, PAWN_STEP * 2.5
+    return [
+        (t.x - r, t.y - r, t.x + r, t.y + r),
+        (t.x - half, t.y + PAWN_RISE - 0.03, t.x + half, t.y + PAWN_RISE + 0.03),
+        (t.x - 0.14, t.y - r - 0.12, t.x + 0.14, t.y - r),  # two lines: "(never rolled)"
+    ]
+
+
+@functools.cache
+def _price_spot(terrain: int) -> tuple[int, float]:
+    """(+1 right or -1 left, height): where beside ``terrain`` its price tag lies farthest from
+    every other terrain's circle, pawns and name and from the refuges (La Villette's right is
+    Buttes-Chaumont's, Le Marais' right is under Bastille's pawns)."""
+    data = content()
+    here = data.terrains[terrain]
+    obstacles = [box for i in range(TERRAINS) if i != terrain for box in _footprint(i)]
+    obstacles += [(r.x - 0.07, r.y - 0.06, r.x + 0.07, r.y + 0.06) for r in data.refuges]
+    width, height = PRICE_BOX
+
+    def room(spot: tuple[int, float]) -> float:
+        side, drop = spot
+        near = here.x + side * (TERRAIN_RADIUS + PRICE_GAP)
+        far, y = near + side * width, here.y + drop
+        tag = (min(near, far), y - height / 2, max(near, far), y + height / 2)
+        return min(_gap(tag, box) for box in obstacles)
+
+    return max(((side, drop) for drop in PRICE_DROPS for side in (1, -1)), key=room)
+
+
+Pawn = tuple[float, float, str]
+
+
+def _pawns(view: DelanopolisObservation) -> tuple[list[Pawn], list[Pawn]]:
+    """(challengers' discs, the mayor's star): a row above each square, in seat order, centred;
+    a ring in the corner before the first roll."""
+    discs: list[Pawn] = []
+    stars: list[Pawn] = []
+    here: dict[int, list[int]] = {}
+    for p, code in enumerate(view.where):
+        here.setdefault(code, []).append(p)
+    for code, players in here.items():
+        for k, p in enumerate(players):
+            if code == START:
+                angle = 2 * np.pi * p / len(view.where)
+                discs.append((-1.02 + 0.07 * np.cos(angle), 0.62 + 0.07 * np.sin(angle), player_colour(p)))
+                continue
+            x, y = _place_xy(code)
+            pawn = (x + PAWN_STEP * (k - (len(players) - 1) / 2), y + PAWN_RISE, player_colour(p))
+            (stars if p == view.mayor else discs).append(pawn)
+    return discs, stars
+
+
 def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservation) -> None:
     ax.axis("off")
     ax.set_xlim(0, 1)
     n = len(view.vots)
-    ax.set_ylim(-0.35, n + 1.2)
+    ax.set_ylim(-0.95, n + 1.2)
     labels = Labels()
     headers = (WORDS("col_player"), "VOT'S", "COM'S", WORDS("col_tokens"), WORDS("col_terrains"))
     xs = (0.02, 0.45, 0.63, 0.81, 0.95)
@@ -329,6 +412,9 @@ def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservatio
             flags.append(WORDS("bankrupt"))
         if flags:
             labels.add(0.09, y - 0.36, ", ".join(flags), 10.5, colour="#aa3333", va="center")
+    # the key of the map: a terrain takes its owner's colour (the markers above), a free one stays pale
+    ax.add_patch(Rectangle((0.03, -0.78), 0.032, 0.3, facecolor=FREE_COLOUR, edgecolor="k", lw=1))
+    labels.add(0.09, -0.63, WORDS("free_terrain"), 11.5, va="center", colour="#444444")
     labels.emit(ax, named=True)
 
 
@@ -406,7 +492,7 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
         xs_all.append(x)
         heights_all.append(height)
         texts_all.append(text)
-        labels_all.append(f"{p}")
+        labels_all.append(str(number(p)))
         x += 1
     total_x = x + 0.3
     total = HIDDEN_BAR if hidden_total else challengers_total
@@ -434,10 +520,10 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
         xs_all.append(mx)
         heights_all.append(height)
         texts_all.append(text)
-        labels_all.append(WORDS("mayor_bar", player=mayor))
+        labels_all.append(WORDS("mayor_bar", player=number(mayor)))
     top = max([*heights_all, 1])
     if view.phase == BIDDING:
-        waiting = [str(p) for p, b, _ in rows if b == NOT_YET]
+        waiting = [str(number(p)) for p, b, _ in rows if b == NOT_YET]
         if waiting:
             notes.add(0.01, 0.97, WORDS("still_to_bid", players=", ".join(waiting)), 11, va="top")
     values = Labels()
@@ -451,11 +537,19 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     ax.set_xlim(-0.6, xs_all[-1] + 0.6)
     ax.set_ylim(0, top * 1.45)  # room above the bars for the notes
     if winner >= 0:
-        taken = WORDS("taken_by", player=winner, role=_role(view, winner))
+        taken = WORDS("taken_by", player=player_name(winner), role=_role(view, winner))
         notes.add(0.99, 0.97, taken, 11.5, colour=player_colour(winner), ha="right", va="top", weight="bold")
     elif view.phase != BIDDING:
         notes.add(0.99, 0.97, WORDS("no_sale"), 11.5, ha="right", va="top")
     notes.emit(ax, coordinates="axes", bound="figure")
+
+
+_TIED = re.compile(r"(«) | ([»:;!?])")
+
+
+def _tie_punctuation(text: str) -> str:
+    """French spaces inside « » and before : ; ! ? made non-breaking: no line starts with "»,"."""
+    return _TIED.sub(lambda m: f"{m.group(1)}\u00a0" if m.group(1) else f"\u00a0{m.group(2)}", text)
 
 
 def _last_chapter(view: DelanopolisObservation) -> str:
@@ -466,19 +560,60 @@ def _last_chapter(view: DelanopolisObservation) -> str:
     return ""
 
 
+def _place_name(code: int) -> str:
+    """ "7. Bercy" for a terrain (0-based code), "Parc Montsouris" for a refuge."""
+    data = content()
+    if code >= REFUGE_BASE:
+        return data.refuges[code - REFUGE_BASE].name
+    return f"{code + 1}. {data.terrains[code].name}"
+
+
+def event_sentence(event: Event) -> str:
+    """One line of the table's log as a sentence, in the language in force: what a student reads
+    instead of the event's fields (``Event(turn=3, kind='rent', ...)``)."""
+    fields: dict[str, Any] = {"player": player_name(event.player), "amount": event.amount}
+    if event.kind in ("chapter", "rent", "park", "sale", "no_sale", "bankrupt") and event.subject >= 0:
+        fields["terrain"] = _place_name(event.subject)
+    if event.kind == "refuge":
+        fields["refuge"] = _place_name(REFUGE_BASE + event.subject)
+    if event.other >= 0:
+        fields["other"] = player_name(event.other)
+    return WORDS(f"event_{event.kind}", **fields)
+
+
+def outcome_sentence(state: DelanopolisState) -> str:
+    """How the game ended, in a sentence: the outcome, the winners by name, the mayor's terrains
+    (what a notebook shows instead of ``('new_mayor', (1,), 6, 11)``)."""
+    if state.outcome == "":
+        return WORDS("not_over")
+    winners = ", ".join(player_name(w) for w in state.winners)
+    return WORDS(
+        "outcome_sentence_many" if len(state.winners) > 1 else "outcome_sentence",
+        outcome=_capitalised(WORDS(f"outcome_{state.outcome}")),
+        winners=winners,
+        mayor=player_name(state.mayor),
+        held=state.owner.count(state.mayor),
+        owned=sum(1 for o in state.owner if o >= 0),
+    )
+
+
+def _capitalised(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def status_line(state: DelanopolisState, view: DelanopolisObservation | None = None) -> str:
     """The table's status in words: round, roller, phase and who acts (or the outcome)."""
     view = view or state.observation(None)
     o = state.options
     if view.phase == OVER:
-        winners = ", ".join(str(w) for w in view.winners)
+        winners = ", ".join(player_name(w) for w in view.winners)
         return WORDS("game_over", outcome=WORDS(f"outcome_{view.outcome}"), winners=winners)
     who = view.current_player
     if who >= 0:
-        actor = WORDS("to_act", player=who, role=_role(view, who))
+        actor = WORDS("to_act", player=player_name(who), role=_role(view, who))
     else:
         actor = WORDS("the_dice") if view.mayor >= 0 else WORDS("the_lot")
-    roller = WORDS("roller", player=view.roller) if view.roller >= 0 else ""
+    roller = WORDS("roller", player=player_name(view.roller)) if view.roller >= 0 else ""
     return WORDS(
         "status",
         round=min(state.round + 1, o.rounds),
@@ -492,6 +627,9 @@ def status_line(state: DelanopolisState, view: DelanopolisObservation | None = N
 FIGURE_WIDTH = 9.5
 """Inches: the Stepper (100 dpi) shows a 950 px PNG at 680-830 px, a mild shrink."""
 HEADING, MAP_HEIGHT, PANELS, STORY = 0.5, 6.76, 3.1, 0.95
+HEADING_CHARS = 80
+"""The status line wraps past this many characters (13 pt bold across 9.5 inches): two lines fit
+in the heading and the map's empty top corners."""
 """Heights in inches, top to bottom: status line, map (its data aspect), players | auction, story."""
 
 
@@ -532,7 +670,7 @@ def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int
         story.add(
             0.012,
             0.92,
-            "\n".join(textwrap.wrap(chapter, 100)),
+            "\n".join(textwrap.wrap(_tie_punctuation(chapter), 100)),
             11.5,
             va="top",
             style="italic",
@@ -540,44 +678,22 @@ def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int
         )
         story.emit(ax_text, coordinates="axes")
     heading = Labels()  # in figure coordinates, where a suptitle goes
-    heading.add(0.5, 1 - 0.12 / height, status_line(state, view), 14, ha="center", va="top", weight="bold")
-    _legend(ax_map, [(player_colour(p), _who(view, p)) for p in range(len(view.vots))])
+    status = "\n".join(textwrap.wrap(_tie_punctuation(status_line(state, view)), HEADING_CHARS))
+    heading.add(0.5, 1 - 0.06 / height, status, 13, ha="center", va="top", weight="bold")
     heading.emit(ax_map, zorder=10, coordinates="figure", named=True)
     if perspective is not None:
         seen = Labels()  # where the map's title goes
-        seen.add(0.99, 1, WORDS("seen_by", player=perspective), 12, ha="right", va="top", style="italic")
+        seen.add(
+            0.99,
+            1,
+            WORDS("seen_by", player=player_name(perspective)),
+            12,
+            ha="right",
+            va="top",
+            style="italic",
+        )
         seen.emit(ax_map, zorder=10, coordinates="axes")
     return fig
-
-
-def _legend(ax: Axes, entries: list[tuple[str, str]]) -> None:
-    """Colour swatches and their names in two columns at the lower left of ``ax`` (axes units).
-
-    Drawn by hand: a matplotlib legend measures each of its texts on every redraw.
-    """
-    entries = [*entries, (FREE_COLOUR, WORDS("free_terrain"))]
-    rows = (len(entries) + 1) // 2
-    row, column, swatch = 0.032, 0.165, (0.022, 0.016)
-    frame = FancyBboxPatch(
-        (0.012, 0.012),
-        2 * column - 0.006,
-        rows * row + 0.006,
-        boxstyle="round,pad=0.006",
-        facecolor="white",
-        edgecolor="#cccccc",
-        alpha=0.9,
-    )
-    swatches: list[Patch] = [frame]
-    labels = Labels()
-    for i, (colour, name) in enumerate(entries):
-        x = 0.018 + column * (i // rows)
-        y = 0.018 + row * (rows - 1 - i % rows) + row / 2
-        swatches.append(Rectangle((x, y - swatch[1] / 2), *swatch, facecolor=colour, edgecolor="k", lw=1))
-        labels.add(x + swatch[0] + 0.01, y, name, 11.5, va="center")
-    ax.add_collection(
-        PatchCollection(swatches, match_original=True, transform=ax.transAxes, zorder=8), autolim=False
-    )
-    labels.emit(ax, zorder=9, coordinates="axes")
 
 
 def draw_auction(

@@ -232,9 +232,9 @@ def test_draw_labels_are_glyph_outlines_one_per_string() -> None:
     collections = [c for ax in fig.axes for c in ax.collections if isinstance(c, LabelCollection)]
     assert all(len(c.get_paths()) == len(c.strings) for c in collections)
     assert sum(len(ax.texts) for ax in fig.axes) == 0 and not fig.get_suptitle()
-    assert "as player 2 sees it" in _texts(fig)
+    assert "as Player 3 sees it" in _texts(fig)  # seat 2, numbered from 1
     texts = _texts(fig)
-    assert {"0 mayor", "1 challenger", "free terrain", "VOT'S", "la Seine"} <= set(texts)
+    assert {"1 mayor", "2 challenger", "free terrain", "VOT'S", "la Seine"} <= set(texts)
 
 
 def test_cached_city_layer_matches_drawing_it_afresh(monkeypatch: pytest.MonkeyPatch) -> None:
