@@ -3,10 +3,20 @@ a page catches ``ValueError`` and shows the message, and nothing has changed in 
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class RoomError(ValueError):
     """Something a page or a teacher asked that the room refuses (bad name, unknown room, room
-    ended...).  The message says what and why; the store is left as it was."""
+    ended...).  The message says what and why; the store is left as it was.
+
+    ``key`` and ``fields`` name the same sentence in ``gamelib/room/data/words.json``, so a
+    student's page says it in the page's language (the message itself is English, for logs)."""
+
+    def __init__(self, message: str, key: str = "", **fields: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.fields = fields
 
 
 class UnknownRoom(RoomError):
@@ -26,7 +36,7 @@ class StaleMove(RoomError):
     tab of the same seat, a race).  ``ply`` is what the caller sent, ``current`` the table's now."""
 
     def __init__(self, message: str, ply: int, current: int) -> None:
-        super().__init__(message)
+        super().__init__(message, "stale")
         self.ply = ply
         self.current = current
 

@@ -27,6 +27,8 @@ from gamelib.room.store import Store
 from gamelib.room.tables import TableCache, TableInfo, check_name, table_info
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
     from gamelib.core.game import Action, Game, InformationState, State
     from gamelib.room.results import ClassResults
 
@@ -60,7 +62,9 @@ def open_room(url: str = "sqlite:///class.db", code: str | None = None, *, creat
         return Room(store, code)
     if not create:
         store.close()
-        raise UnknownRoom(f"no room has the code {code!r}: check the code on the projector")
+        raise UnknownRoom(
+            f"no room has the code {code!r}: check the code on the projector", "unknown_room", code=code
+        )
     return _create(store, code)
 
 
@@ -72,10 +76,10 @@ def new_code() -> str:
 def normalize_code(code: object) -> str:
     """The code as stored (upper case, no spaces); RoomError naming the problem otherwise."""
     if not isinstance(code, str):
-        raise RoomError(f"a room code is text like 'K7QXP', got {type(code).__name__}")
+        raise RoomError(f"a room code is text like 'K7QXP', got {type(code).__name__}", "bad_code")
     text = "".join(code.split()).upper()
     if not 1 <= len(text) <= 16 or not text.isalnum() or not text.isascii():
-        raise RoomError(f"a room code is 1 to 16 letters and digits, got {code[:20]!r}")
+        raise RoomError(f"a room code is 1 to 16 letters and digits, got {code[:20]!r}", "bad_code")
     return text
 
 
@@ -180,7 +184,7 @@ class Room:
         name = check_name(name)
         settings = self.settings()
         if settings.ended:
-            raise RoomClosed("this room has ended: ask the teacher for a new code")
+            raise RoomClosed("this room has ended: ask the teacher for a new code", "room_ended")
         if settings.game is None:
             settings = self.configure(game, options=options)
         elif game != settings.game:
@@ -199,7 +203,7 @@ class Room:
             if full:
                 self._tables.settle(number)
             return Seat(self, token, number, player)
-        raise RoomError("the room is too busy to seat you right now: try again")
+        raise RoomError("the room is too busy to seat you right now: try again", "busy")
 
     def _take_seat(self, token: str, name: str, settings: Settings) -> tuple[int, int, bool]:
         size = settings.players or settings.make_game().num_players
@@ -242,13 +246,14 @@ class Room:
     def seat(self, token: object) -> Seat:
         """The seat of ``token`` (a student back after a reload); UnknownSeat for any other token."""
         if not isinstance(token, str) or not 10 <= len(token) <= 64:
-            raise UnknownSeat("this seat token is not valid: join again with the room code")
+            raise UnknownSeat("this seat token is not valid: join again with the room code", "unknown_seat")
         rows = self.store.query(
             "SELECT number, player FROM seats WHERE token = ? AND room = ?", (token_hash(token), self.code)
         )
         if not rows:
             raise UnknownSeat(
-                "this seat token is not one of this room's seats: join again with the room code"
+                "this seat token is not one of this room's seats: join again with the room code",
+                "unknown_seat",
             )
         return Seat(self, token, int(rows[0][0]), int(rows[0][1]))
 
@@ -317,6 +322,18 @@ class Room:
         from gamelib.room.results import class_results
 
         return class_results(self)
+
+    def public_figure(self, table: int, ax: Any = None) -> Figure | None:
+        """A drawing of ``table`` safe for a projector, or None when the game has none.
+
+        The games draw a seat's perspective or everything; no perspective shows only what is
+        public.  So a table is drawn only when that is safe: games of perfect information, and
+        finished tables (the game is over, the cards are turned up).  The dashboard shows the
+        public history in words otherwise."""
+        state = self._tables.state(table)
+        if state.game.info.perfect_information or state.is_terminal():
+            return state.draw(ax=ax, perspective=None)
+        return None
 
     def state(self, table: int) -> State:
         """The full state of ``table`` (a copy; for the teacher's notebook, never sent to a page)."""
@@ -398,7 +415,7 @@ class Seat:
             "SELECT number, player FROM seats WHERE token = ?", (token_hash(self.token),)
         )
         if not rows:
-            raise UnknownSeat("this seat is no longer in the room")
+            raise UnknownSeat("this seat is no longer in the room", "unknown_seat")
         self.table, self.player = int(rows[0][0]), int(rows[0][1])
 
     def view(self) -> SeatView:
@@ -408,6 +425,10 @@ class Seat:
         return SeatView.of(
             state, self.table, self.player, tables.started(self.table), tables.names(self.table)
         )
+
+    def draw(self, ax: Any = None) -> Figure:
+        """The table drawn from this seat's perspective (the game's drawing hides the others' secrets)."""
+        return self._live_state().draw(ax=ax, perspective=self.player)
 
     def legal_actions(self) -> list[Action]:
         """This seat's legal actions now ([] when another seat, chance or an agent is to move)."""
@@ -422,7 +443,7 @@ class Seat:
         :class:`StaleMove` if the table moved on, :class:`NotYourTurn`, :class:`gamelib.IllegalAction`
         (naming the rule) for a move the rules refuse; nothing changes in those cases."""
         if self.room.settings().ended:
-            raise RoomClosed("this room has ended: no more moves")
+            raise RoomClosed("this room has ended: no more moves", "room_ended")
         state = self._live_state()
         if isinstance(ply, bool) or not isinstance(ply, int):
             raise RoomError(f"ply must be the int this seat saw (seat.ply), got {ply!r}")
@@ -432,7 +453,7 @@ class Seat:
                 f"the table is at ply {current}, not {ply}: the move was not played", ply, current
             )
         if not self.room._tables.started(self.table):
-            raise NotYourTurn("the table has not started: waiting for players")
+            raise NotYourTurn("the table has not started: waiting for players", "waiting_players")
         if state.current_player != self.player:
             raise NotYourTurn(f"it is not your turn: {self.room._tables.to_move_name(self.table, state)}")
         trial = state.clone()

@@ -31,14 +31,14 @@ SETTLE_LIMIT = 10_000
 def check_name(name: object) -> str:
     """A student's name as typed, trimmed; RoomError saying what is wrong otherwise."""
     if not isinstance(name, str):
-        raise RoomError(f"a name is text, got {type(name).__name__}")
+        raise RoomError(f"a name is text, got {type(name).__name__}", "name_empty")
     text = " ".join(name.split())
     if not text:
-        raise RoomError("type your name to join")
+        raise RoomError("type your name to join", "name_empty")
     if len(text) > MAX_NAME:
-        raise RoomError(f"a name has at most {MAX_NAME} characters, got {len(text)}")
+        raise RoomError(f"a name has at most {MAX_NAME} characters, got {len(text)}", "name_long", n=MAX_NAME)
     if not text.isprintable():
-        raise RoomError("a name holds letters, digits and punctuation only")
+        raise RoomError("a name holds letters, digits and punctuation only", "name_chars")
     return text
 
 
