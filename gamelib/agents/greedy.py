@@ -50,6 +50,7 @@ class GreedyAgent:
             worlds = [state.determinize(player, rng) for _ in range(self.samples)]
         values = dict.fromkeys(legal, 0.0)
         for world in worlds:
+            world.legal_actions()  # computed once: every clone below shares the list to check its move
             for action in legal:
                 child = world.clone()
                 child.apply(action)
