@@ -26,11 +26,23 @@ from gamelib.core import (
     registered_games,
 )
 from gamelib.core.i18n import language, set_language
-
-__version__ = "0.1.0"
+from gamelib.core.options import Between, OptionSpec
+from gamelib.core.version import __version__
 
 # The games are the folders of this package that hold a rules.py (gamelib.core.registry finds
 # them without importing them); register() adds a game that lives elsewhere.
+
+
+def options(game: str) -> tuple[OptionSpec, ...]:
+    """Every rule option of ``game``: name, default, type, allowed values or range, doc line.
+
+    >>> import gamelib
+    >>> [o.name for o in gamelib.options("fugitive")][:2]
+    ['edition', 'max_rounds']
+    """
+    from gamelib.core.registry import game_class
+
+    return game_class(game).option_specs()
 
 
 def tournament(*args: Any, **kwargs: Any) -> Any:
@@ -51,16 +63,19 @@ __all__ = [
     "CHANCE",
     "TERMINAL",
     "Action",
+    "Between",
     "Game",
     "GameInfo",
     "IllegalAction",
     "OptionError",
+    "OptionSpec",
     "RecordError",
     "State",
     "__version__",
     "from_record",
     "language",
     "make",
+    "options",
     "play",
     "register",
     "registered_games",

@@ -17,6 +17,7 @@ import argparse
 import ast
 import csv
 import json
+import os
 import sys
 import textwrap
 import time
@@ -124,18 +125,50 @@ def _common(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def _print_games() -> None:
+    """Every game, its players, and each rule option: default, allowed values, doc line."""
+    for name in gamelib.registered_games():
+        info = gamelib.core.game_class(name).info
+        print(f"{name:<14} {info.title}: {info.min_players}-{info.max_players} players")
+        for spec in gamelib.options(name):
+            print(f"    {spec.name}={spec.default!r}  ({spec.allowed()})")
+            if spec.doc:
+                print(textwrap.fill(spec.doc, width=100, initial_indent=" " * 8, subsequent_indent=" " * 8))
+
+
+def _check_run_arguments(args: argparse.Namespace) -> None:
+    """Refuse what would fail only after playing: counts below 1, outputs that cannot be written."""
+    for flag, value in (("--games", args.games), ("--max-actions", args.max_actions)):
+        if value is not None and value < 1:
+            raise ValueError(f"{flag} must be a positive number, got {value}")
+    if args.batch_size is not None and args.batch_size < 1:
+        raise ValueError(f"--batch-size must be a positive number, got {args.batch_size}")
+    for flag in ("out", "records"):
+        path = getattr(args, flag, None)
+        if path:
+            _check_writable(path, "--" + flag)
+
+
+def _check_writable(path: str, flag: str) -> None:
+    """Open ``path`` for appending (creating nothing that was not there) to prove it writable."""
+    existed = os.path.exists(path)
+    try:
+        with open(path, "a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        raise ValueError(f"{flag} {path!r} cannot be written: {exc.strerror}") from None
+    if not existed:
+        os.remove(path)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.command == "games":
-        for name in gamelib.registered_games():
-            game = gamelib.make(name)
-            info = game.info
-            print(f"{name:<14} {info.title}: {info.min_players}-{info.max_players} players")
-            options = ", ".join(f"{k}={v!r}" for k, v in game.option_dict().items())
-            print(textwrap.fill(options, width=100, initial_indent=" " * 15, subsequent_indent=" " * 15))
+        _print_games()
         return 0
     if args.command == "agents":
         print(", ".join(registered_agents(args.game)))
         return 0
+    _check_run_arguments(args)
     agents = split_agent_specs(args.agents)
     executor, client = _executor(args)
     start = time.perf_counter()

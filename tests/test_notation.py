@@ -74,7 +74,15 @@ def test_every_action_of_the_universe_reads_back_interned() -> None:
         ("draw 1 2", "'draw' takes 1 argument(s)"),
         ("draw 02", "without leading zeros"),
         ("draw -1", "digits 0-9"),
-        ("draw ２", "digits 0-9"),
+        ("draw ２", "U+FF12"),
+        ("\u212aEEP", "U+212A"),  # a Kelvin sign lower-cases to k: not a k for notation
+        ("draw\u30001", "U+3000"),
+        ("draw\xa01", "U+00A0"),
+        ("draw\x1c1", "U+001C"),
+        ("draw\t1", "U+0009"),
+        ("draw  1", "one space"),
+        (" draw 1", "one space"),
+        ("draw 1 ", "one space"),
         ("go X", "direction is one of N, E, S, W"),
         ("done now", "'done' takes no argument"),
         ("fly 2", "unknown action 'fly'; expected one of: draw, go, done, move, bid"),
@@ -140,3 +148,51 @@ def test_action_class_declares_a_frozen_slotted_dataclass_with_its_notation() ->
     with pytest.raises(IllegalAction, match="card must be an int between 1 and 9"):
         Pick(10)
     assert Notation(Pick).parse("pick 9") == Pick(9)
+
+
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=10))
+def test_a_notation_that_reads_has_one_spelling_up_to_case(text: str) -> None:
+    """Strict: whatever reads is the action's own writing (letters' case aside); no other
+    script, space or control character slips through."""
+    try:
+        action = NOTATION.parse(text)
+    except IllegalAction as exc:
+        assert exc.rule == "notation"
+    else:
+        assert text.lower() == str(action).lower() and text.isascii()
+
+
+@given(st.sampled_from(["draw 2", "go N", "done", "move 1 2", "bid 15"]), st.integers(0, 10), st.data())
+def test_a_foreign_character_anywhere_is_refused(text: str, at: int, data: st.DataObject) -> None:
+    foreign = data.draw(
+        st.characters(codec="utf-8").filter(lambda c: not " " <= c <= "~" or c == " "), label="foreign"
+    )
+    spoiled = text[:at] + foreign + text[at:]
+    with pytest.raises(IllegalAction, match="notation"):
+        NOTATION.parse(spoiled)
+
+
+def test_long_input_is_cut_in_the_message() -> None:
+    with pytest.raises(IllegalAction) as caught:
+        NOTATION.parse("bid " + "9" * 5000)
+    message = str(caught.value)
+    assert len(message) < 200 and "(5000 characters)" in message
+    with pytest.raises(IllegalAction) as caught:
+        NOTATION.parse("x" * 10_000)
+    assert len(str(caught.value)) < 200 and "(10000 characters)" in str(caught.value)
+
+
+def test_refused_input_leaves_nothing_interned() -> None:
+    """Parsing interns nothing the rules did not make: memory stays bounded whatever is typed."""
+    wide = Notation(Wide)
+    wide.parse("pay 7")
+    assert wide.parse("pay 7") == Wide(7)
+    assert len(wide._interned) == 0  # a parse alone keeps nothing
+    made = wide.make(Wide, 7)
+    assert wide.parse("pay 7") is made  # what the rules made is shared
+
+
+@notation("pay", Int("amount", 0, 10**9))
+@dataclass(frozen=True, slots=True)
+class Wide(Action):
+    amount: int

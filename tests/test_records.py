@@ -22,7 +22,8 @@ def finished(request: pytest.FixtureRequest) -> gamelib.State:
 
 def test_record_is_plain_json(finished: gamelib.State) -> None:
     record = finished.to_record()
-    assert set(record) == {"game", "version", "players", "options", "seed", "actions"}
+    assert set(record) == {"game", "version", "players", "options", "seed", "actions", "result"}
+    assert record["result"] == {"terminal": finished.is_terminal(), "returns": finished.returns()}
     text = json.dumps(record)
     assert gamelib.from_record(text) == finished  # JSON text is accepted too
     assert all(isinstance(a, str) for a in record["actions"])
@@ -38,8 +39,13 @@ def test_record_replays_without_the_seed(finished: gamelib.State) -> None:
 def test_truncated_record_gives_the_position_at_that_step(finished: gamelib.State) -> None:
     record = finished.to_record()
     record["actions"] = record["actions"][:10]
+    with pytest.raises(gamelib.RecordError, match="stop before the end") as info:
+        gamelib.from_record(record)  # its result says the game is over: a truncated record
+    assert info.value.field == "result"
+    del record["result"]  # a position, not a game: without a result it replays to that step
     state = gamelib.from_record(record)
     assert len(state.history) == 10
+    assert gamelib.from_record(state.to_record()) == state  # a record of an unfinished game
 
 
 @pytest.mark.parametrize(
@@ -189,5 +195,5 @@ def test_a_result_that_contradicts_the_replay_is_refused() -> None:
             gamelib.from_record({**record, "result": lie})
         assert info.value.field == "result"
     unfinished = {**record, "actions": record["actions"][:3], "result": final.returns()}
-    with pytest.raises(gamelib.RecordError, match="end of the game"):
+    with pytest.raises(gamelib.RecordError, match="stop before the end"):
         gamelib.from_record(unfinished)

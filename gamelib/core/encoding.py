@@ -48,12 +48,6 @@ from typing import Any, Generic, TypeVar
 
 S = TypeVar("S")
 
-Writer = Callable[[Any, int, list[float], Any], None]
-"""``write(state, player, out, at)``: fill ``out[at : at + size]`` (in a :class:`Block`, ``at`` is
-the range of the piece's offsets, one per index)."""
-Values = Callable[..., Iterable[float]]
-"""``values(state, player)`` (in a :class:`Block`: ``values(state, player, index)``): the floats."""
-
 
 @dataclass(frozen=True)
 class Piece(Generic[S]):

@@ -14,10 +14,9 @@ file only says what is specific to it:
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import operator
-import typing
+import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -25,12 +24,14 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from gamelib.core import rng as _rng
-from gamelib.core.errors import IllegalAction, OptionError
+from gamelib.core.errors import IllegalAction, OptionError, shown
 from gamelib.core.fields import StateFields
+from gamelib.core.i18n import Wording
+from gamelib.core.options import OptionSpec, build_options, option_specs, options_to_dict
+from gamelib.core.resolve import resolve
+from gamelib.core.version import __version__
 
 if TYPE_CHECKING:
-    import random
-
     from matplotlib.figure import Figure
 
 CHANCE = -1
@@ -104,70 +105,10 @@ class NoOptions:
     """Rule options of a game that has none."""
 
 
-def options_to_dict(options: Any) -> dict[str, Any]:
-    """The options dataclass as a JSON-safe dict (the form stored in records)."""
-    return {f.name: getattr(options, f.name) for f in dataclasses.fields(options)}
-
-
-def build_options(cls: type, given: Mapping[str, Any], game_name: str) -> Any:
-    """Make an options dataclass from a dict, with a clear error for unknown names or wrong types."""
-    if not isinstance(given, Mapping):
-        raise OptionError(
-            f"{game_name}: options are a mapping of option name to value "
-            f"(e.g. {{'edition': 2}}), got {type(given).__name__} {_short(given)}"
-        )
-    if any(not isinstance(k, str) for k in given):
-        bad = next(k for k in given if not isinstance(k, str))
-        raise OptionError(f"{game_name}: option names are strings, got {_short(bad)}")
-    fields = {f.name: f for f in dataclasses.fields(cls)}
-    unknown = sorted(set(given) - set(fields))
-    if unknown:
-        raise OptionError(f"{game_name}: unknown rule option(s) {unknown}; known options: {sorted(fields)}")
-    values: dict[str, Any] = {}
-    for name, value in given.items():
-        default = getattr(cls(), name)
-        expected = type(default)
-        if expected is bool:
-            ok = isinstance(value, bool)
-        elif expected is int:
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        elif expected is float:
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-            value = float(value) if ok else value
-        else:
-            ok = isinstance(value, expected)
-        if not ok:
-            raise OptionError(
-                f"{game_name}: option {name!r} must be {expected.__name__}, got {_short(value)}"
-            )
-        choices = _literal_choices(cls).get(name)
-        if choices is not None and value not in choices:
-            raise OptionError(
-                f"{game_name}: option {name!r} must be one of {list(choices)}, got {_short(value)}"
-            )
-        values[name] = value
-    try:
-        return cls(**values)
-    except (TypeError, ValueError) as exc:
-        raise OptionError(f"{game_name}: {exc}") from None
-
-
 def _literal_choices(cls: type) -> dict[str, tuple[Any, ...]]:
-    """The allowed values of each option typed ``Literal[...]`` (checked once, here, for every game)."""
-    cached = _LITERALS.get(cls)
-    if cached is None:
-        try:
-            hints = typing.get_type_hints(cls)
-        except Exception:  # unresolvable annotations: no Literal checks rather than a crash
-            hints = {}
-        cached = {
-            name: typing.get_args(hint) for name, hint in hints.items() if typing.get_origin(hint) is Literal
-        }
-        _LITERALS[cls] = cached
-    return cached
-
-
-_LITERALS: dict[type, dict[str, tuple[Any, ...]]] = {}
+    """Deprecated (Delanopolis still reads it): the choices of each ``Literal`` option; use
+    :meth:`Game.option_specs` / :func:`gamelib.core.options.option_specs`."""
+    return {s.name: s.choices for s in option_specs(cls) if s.choices is not None}
 
 
 class Game(ABC):
@@ -199,18 +140,25 @@ class Game(ABC):
         info = self.info
         if players is None:
             players = info.default_players
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise OptionError(f"{info.name}: players must be an int, got {players!r}")
-        if not info.min_players <= players <= info.max_players:
+        count = _integral(players)
+        if count is None:
+            raise OptionError(f"{info.name}: players must be an int, got {shown(players)}")
+        if not info.min_players <= count <= info.max_players:
             raise OptionError(
                 f"{info.name}: players must be between {info.min_players} and "
-                f"{info.max_players}, got {players}"
+                f"{info.max_players}, got {shown(count)}"
             )
-        self.num_players = players
+        self.num_players = count
         if options is None:
             options = {}
         self.options = build_options(self.Options, options, info.name)
         self._setup()
+
+    @classmethod
+    def option_specs(cls) -> tuple[OptionSpec, ...]:
+        """Every rule option of this game as declared: name, default, type, allowed values
+        (``Literal``) or range (``Annotated[int, Between(lo, hi)]``) and its doc line."""
+        return option_specs(cls.Options)
 
     def _setup(self) -> None:
         """Hook, the one place a game prepares its configuration: reject option/player
@@ -282,8 +230,9 @@ class Game(ABC):
         return len(self.new_game(seed=0).observation_tensor(0)) + bits * length
 
     def player_name(self, player: int) -> str:
-        """How a player is called in text and drawings (games override: "fugitive", "mayor"...)."""
-        return f"player {player}"
+        """How a player is called in text and drawings, numbered from 1 as a student counts
+        ("Player 1" for seat 0, "Joueur 1" in French); games override ("fugitive", "mayor"...)."""
+        return _WORDS("player", n=player + 1)
 
     def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
         """Draw ``state`` with matplotlib (:attr:`drawing`).  ``perspective`` None is omniscient."""
@@ -447,11 +396,12 @@ class State(ABC):
         if player is None and allow_none:
             return None
         n = self.game.num_players
-        if isinstance(player, bool) or not isinstance(player, int) or not 0 <= player < n:
+        seat = _integral(player)
+        if seat is None or not 0 <= seat < n:
             names = ", ".join(f"{p} ({self.game.player_name(p)})" for p in range(n))
             extra = " or None (omniscient)" if allow_none else ""
-            raise ValueError(f"player must be a seat of this game: {names}{extra}; got {player!r}")
-        return player
+            raise ValueError(f"player must be a seat of this game: {names}{extra}; got {shown(player)}")
+        return seat
 
     def observation(self, player: int | None) -> Any:
         """Only what ``player`` may see now (``None``: the omniscient view, for a teacher)."""
@@ -522,10 +472,22 @@ class State(ABC):
 
     def determinize(self, player: int, rng: random.Random) -> State:
         """A full state consistent with everything ``player`` has seen (``information_state``),
-        with the secrets resampled and the history rewritten to match: it replays to itself."""
+        with the secrets resampled and the history rewritten to match: it replays to itself.
+
+        A world's chance is its own: its seed is drawn from ``rng``, never the real game's, so
+        neither ``world.sample_chance()`` nor ``new_game(seed=world.seed)`` tells the real deal
+        or the real next card.  ``rng`` is required (a ``random.Random``): a TypeError otherwise.
+        """
         seat = self.check_player(player)
         assert seat is not None
-        return self._determinize(seat, rng)
+        if not isinstance(rng, random.Random):
+            raise TypeError(
+                f"determinize needs a random.Random to sample the world with, got {shown(rng)} "
+                "(e.g. state.determinize(player, random.Random(0)))"
+            )
+        world = self._determinize(seat, rng)
+        world.seed = rng.getrandbits(63)
+        return world
 
     # ------------------------------------------------------------ contract
     def legal_actions(self) -> list[Action]:
@@ -567,8 +529,11 @@ class State(ABC):
             legal = self._legal_cache = self._legal_actions()
         # Games intern their actions, so the one played is usually one of these very objects: an
         # identity scan (in C) finds it without calling each dataclass's __eq__ on the way.
-        if not any(map(operator.is_, legal, repeat(action))) and action not in legal:
-            raise self._explain_illegal(action)
+        if not any(map(operator.is_, legal, repeat(action))):
+            try:  # an equal action built elsewhere: play the rules' own object
+                action = legal[legal.index(action)]
+            except ValueError:
+                raise self._explain_illegal(action) from None
         self._legal_cache = None
         self._apply(action)
         self.history.append(action)
@@ -598,10 +563,18 @@ class State(ABC):
         return self.clone()
 
     def to_record(self) -> dict[str, Any]:
-        """A JSON-safe record: game, version, players, options, seed and the actions in notation."""
-        from gamelib.core.records import make_record
-
-        return make_record(self)
+        """A JSON-safe record: game, version, players, options, seed, the actions in notation and
+        the result they give (returns, and whether the game is over), which replay checks."""
+        game = self.game
+        return {
+            "game": game.name,
+            "version": f"{__version__}+{game.name}.{game.version}",
+            "players": game.num_players,
+            "options": game.option_dict(),
+            "seed": self.seed,
+            "actions": [str(a) for a in self.history],
+            "result": {"terminal": self.is_terminal(), "returns": [float(r) for r in self.returns()]},
+        }
 
     def player_name(self, player: int) -> str:
         return self.game.player_name(player)
@@ -653,35 +626,28 @@ class InformationState:
         return f"player {self.player}\n{self.observation!r}\n" + " | ".join(self.history)
 
 
-_RESOLVED: dict[str, Any] = {}
+_WORDS = Wording("gamelib.core")
 
 
-def resolve(path: str) -> Any:
-    """The object named ``"package.module:name"`` (imported once, then cached)."""
-    found = _RESOLVED.get(path)
-    if found is None:
-        module_name, _, name = path.partition(":")
-        if not module_name or not name:
-            raise ValueError(f"expected 'package.module:name', got {path!r}")
-        import importlib
-
-        found = getattr(importlib.import_module(module_name), name)
-        _RESOLVED[path] = found
-    return found
-
-
-def _short(value: object, limit: int = 40) -> str:
-    """``repr(value)`` cut to ``limit`` characters, for error messages about user input."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _integral(value: object) -> int | None:
+    """``value`` as an int if it is an integral number (numpy's too, never a bool), else None."""
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        return None
+    if isinstance(value, int):
+        return int(value)
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def _check_seed(seed: object) -> int:
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise ValueError(f"seed must be an int, got {seed!r}")
-    if seed < 0:
-        raise ValueError(f"seed must be >= 0, got {seed}")
-    return seed
+    value = _integral(seed)
+    if value is None:
+        raise ValueError(f"seed must be an int, got {shown(seed)}")
+    if value < 0:
+        raise ValueError(f"seed must be >= 0, got {shown(value)}")
+    return value
 
 
 def parse_int(text: str, what: str, low: int, high: int) -> int:
@@ -692,23 +658,10 @@ def parse_int(text: str, what: str, low: int, high: int) -> int:
     """
     if not (isinstance(text, str) and text.isascii() and text.isdigit()):
         raise IllegalAction(
-            "notation", f"{what} must be a number written with the digits 0-9, got {_short(text)}"
+            "notation", f"{what} must be a number written with the digits 0-9, got {shown(text)}"
         )
     if len(text) > 1 and text[0] == "0":
-        raise IllegalAction("notation", f"{what} is written without leading zeros, got {_short(text)}")
+        raise IllegalAction("notation", f"{what} is written without leading zeros, got {shown(text)}")
     if len(text) > len(str(high)) or not low <= int(text) <= high:
-        raise IllegalAction("notation", f"{what} must be between {low} and {high}, got {_short(text)}")
+        raise IllegalAction("notation", f"{what} must be between {low} and {high}, got {shown(text)}")
     return int(text)
-
-
-def split_notation(text: str, known: Sequence[str]) -> tuple[str, list[str]]:
-    """Split ``"verb arg arg"``; :class:`IllegalAction` if the verb is unknown."""
-    if not isinstance(text, str):
-        raise IllegalAction("notation", f"notation must be a string, got {type(text).__name__}")
-    parts = text.strip().split()
-    if not parts:
-        raise IllegalAction("notation", "empty notation")
-    verb = parts[0].lower()
-    if verb not in known:
-        raise IllegalAction("notation", f"unknown action {parts[0]!r}; expected one of: {', '.join(known)}")
-    return verb, parts[1:]

@@ -32,8 +32,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, cast, dataclass_transform
 
-from gamelib.core.errors import IllegalAction
-from gamelib.core.game import Action, _short, parse_int
+from gamelib.core.errors import IllegalAction, shown
+from gamelib.core.game import Action, parse_int
 
 if TYPE_CHECKING:
     from gamelib.core.game import Game
@@ -138,7 +138,7 @@ class Int(Arg):
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
             raise IllegalAction(
                 "notation",
-                f"{owner}: {self.what} must be an int between {low} and {high}, got {_short(value)}",
+                f"{owner}: {self.what} must be an int between {low} and {high}, got {shown(value)}",
             )
 
     def values(self, game: Game) -> Sequence[int]:
@@ -172,7 +172,7 @@ class Choice(Arg):
         index = self.folded.get(text.lower()) if isinstance(text, str) else None
         if index is None:
             raise IllegalAction(
-                "notation", f"{self.what} is one of {', '.join(self.words)}, got {_short(text)}"
+                "notation", f"{self.what} is one of {', '.join(self.words)}, got {shown(text)}"
             )
         return index
 
@@ -181,7 +181,7 @@ class Choice(Arg):
             named = ", ".join(f"{i} {w}" for i, w in enumerate(self.words))
             raise IllegalAction(
                 "notation",
-                f"{owner}: {self.what} must be an int 0-{len(self.words) - 1} ({named}), got {_short(value)}",
+                f"{owner}: {self.what} must be an int 0-{len(self.words) - 1} ({named}), got {shown(value)}",
             )
 
     def values(self, game: Game) -> Sequence[int]:
@@ -322,17 +322,6 @@ def spec_of(action: Action | type[Action]) -> Spec:
     return spec
 
 
-def check_fields(action: Action) -> None:
-    """Refuse a hand-built action whose fields are outside their declared ranges (called by
-    ``Action.__post_init__``)."""
-    spec = getattr(type(action), "_spec", None)
-    if spec is None:
-        return
-    owner = type(action).__name__
-    for arg in spec.args:
-        arg.check(getattr(action, arg.field), owner)
-
-
 class Notation:
     """A game's actions, listed once in universe order: parsing, the universe, interning."""
 
@@ -348,7 +337,11 @@ class Notation:
         self._interned: dict[Action, Action] = {}
 
     def intern(self, action: Action) -> Action:
-        """The one shared object equal to ``action`` (identity tests in core ``apply`` hit it)."""
+        """The one shared object equal to ``action`` (identity tests in core ``apply`` hit it).
+
+        Only the game's own tables, legal actions and universes are interned (what the rules
+        build), never a parse on its own: refused input leaves no trace in memory.
+        """
         return self._interned.setdefault(action, action)
 
     def make(self, cls: type[Action], *values: Any) -> Any:
@@ -364,11 +357,7 @@ class Notation:
 
     def parse(self, text: str, game: Game | None = None) -> Action:
         """The action written ``text``: strict (known verb, exact arity, fields in range)."""
-        if not isinstance(text, str):
-            raise IllegalAction("notation", f"notation must be a string, got {type(text).__name__}")
-        parts = text.strip().split()
-        if not parts:
-            raise IllegalAction("notation", "empty notation")
+        parts = split(text)
         specs = [
             s
             for s in self.by_verb.get(parts[0].lower(), ())
@@ -382,7 +371,7 @@ class Notation:
             ]
             raise IllegalAction(
                 "notation",
-                f"unknown action {_short(parts[0])}; expected one of: {', '.join(dict.fromkeys(known))}",
+                f"unknown action {shown(parts[0])}; expected one of: {', '.join(dict.fromkeys(known))}",
             )
         if len(specs) == 1:
             return self._read(specs[0], text, parts[1:], game)
@@ -397,7 +386,9 @@ class Notation:
     def _read(self, spec: Spec, text: str, words: list[str], game: Game | None) -> Action:
         if len(words) != len(spec.args):
             if not spec.args:
-                raise IllegalAction("notation", f"{spec.verb!r} takes no argument, got {' '.join(words)!r}")
+                raise IllegalAction(
+                    "notation", f"{spec.verb!r} takes no argument, got {shown(' '.join(words))}"
+                )
             what = " and ".join(a.what for a in spec.args)
             raise IllegalAction(
                 "notation",
@@ -405,9 +396,11 @@ class Notation:
             )
         values = tuple(arg.read(word, game) for arg, word in zip(spec.args, words, strict=True))
         if spec.where is not None and not spec.universe_only and not spec.where(*values):
-            raise IllegalAction("notation", f"{text.strip()!r} names no action of this game")
-        action: Action = self.make(spec.cls, *values)
-        return action
+            raise IllegalAction("notation", f"{shown(text)} names no action of this game")
+        action: Action = spec.cls(*values)
+        # the shared object when the rules made one; a parse alone interns nothing (bounded memory)
+        interned: Action = self._interned.get(action, action)
+        return interned
 
     def universe(self, game: Game) -> tuple[Action, ...]:
         """Every action of ``game``'s configuration in declared order (its index is its id)."""
@@ -422,6 +415,31 @@ class Notation:
         return tuple(out)
 
 
+def split(text: object) -> list[str]:
+    """The words of a notation, strictly: printable ASCII, one space between words, none around.
+
+    Strict so every action has one spelling and nothing merely looks like one: a Kelvin sign
+    (U+212A) is not a ``k``, and a no-break, ideographic or control space is not a space.
+    """
+    if not isinstance(text, str):
+        raise IllegalAction("notation", f"notation must be a string, got {type(text).__name__}")
+    if not text.strip(" "):
+        raise IllegalAction("notation", "empty notation")
+    for i, char in enumerate(text):
+        if not " " <= char <= "~":
+            raise IllegalAction(
+                "notation",
+                f"notation is written in printable ASCII (letters, digits, single spaces): character "
+                f"{i + 1} is U+{ord(char):04X} in {shown(text)}",
+            )
+    parts = text.split(" ")
+    if "" in parts:
+        raise IllegalAction(
+            "notation", f"words are separated by one space, with none before or after: got {shown(text)}"
+        )
+    return parts
+
+
 def _static_values(arg: Arg) -> Sequence[Any]:
     if isinstance(arg, Int):
         return range(arg.low - arg.shift, arg.limit - arg.shift + 1)
@@ -430,4 +448,4 @@ def _static_values(arg: Arg) -> Sequence[Any]:
     raise TypeError(f"{type(arg).__name__} has no static values")
 
 
-__all__ = ["Arg", "Choice", "Int", "Notation", "Spec", "action_class", "check_fields", "notation", "spec_of"]
+__all__ = ["Arg", "Choice", "Int", "Notation", "Spec", "action_class", "notation", "spec_of", "split"]

@@ -7,8 +7,9 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from gamelib.core.errors import OptionError
+from gamelib.core.errors import OptionError, shown
 from gamelib.core.game import Game
+from gamelib.core.resolve import resolve
 
 # name -> "module:Class" (or "module" alone: the Game class it defines for that name).  Games
 # register lazily so ``import gamelib`` stays fast and a game's import cost is paid only when it
@@ -51,12 +52,13 @@ def registered_games() -> list[str]:
 def game_class(name: str) -> type[Game]:
     known = registered_games()
     if not isinstance(name, str) or name not in known:
-        raise OptionError(f"unknown game {name!r}; registered games: {', '.join(known)}")
-    module_name, _, class_name = _GAMES.get(name, f"gamelib.{name}.rules").partition(":")
-    module = importlib.import_module(module_name)
-    if class_name:
-        cls: type[Game] = getattr(module, class_name)
+        raise OptionError(f"unknown game {shown(name)}; registered games: {', '.join(known)}")
+    target = _GAMES.get(name, f"gamelib.{name}.rules")
+    if ":" in target:
+        cls: type[Game] = resolve(target)
         return cls
+    module_name = target
+    module = importlib.import_module(module_name)
     found = [
         value
         for value in vars(module).values()

@@ -20,15 +20,17 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar
+from typing import Annotated, Any, ClassVar, Literal, TypeVar
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from gamelib.core.i18n import Wording
 from gamelib.core.notation import Int, Notation, action_class, spec_of
+from gamelib.core.options import Between, check_declared
 from gamelib.fugitive.board import (
     LAST,
+    MIN_ESCAPE_CARD,
     STEP_LIMIT,
     Layout,
     cards_of,
@@ -42,6 +44,9 @@ _WORDS = Wording("gamelib.fugitive")
 """Player names in the language in force (``gamelib.set_language``)."""
 
 FUGITIVE, DETECTIVE = 0, 1
+MAX_ROUNDS = 100_000
+"""The largest ``max_rounds``: far beyond any real game, and small enough that
+``max_game_length`` stays a 32-bit int (OpenSpiel's bound, so both libraries take the same values)."""
 PLAYER_NAMES = ("fugitive", "detective")
 N = TypeVar("N", bound=Action)
 
@@ -205,38 +210,28 @@ PHASE_NAMES = {
 class FugitiveOptions:
     """Rule options (see docs/rules/fugitive.md)."""
 
-    edition: int = 1
+    edition: Literal[1, 2] = 1
     """1: first turn 1 or 2 hideouts.  2: first turn exactly 2; a pass draws an extra card."""
-    max_rounds: int = 100
+    max_rounds: Annotated[int, Between(1, MAX_ROUNDS)] = 100
     """Engine safety limit (not a rule): after this many detective turns the game is a draw."""
-    escape_card: int = LAST
+    escape_card: Annotated[int, Between(MIN_ESCAPE_CARD, LAST)] = LAST
     """The highest card (42 published).  Smaller decks (7..41) are for solvers and classrooms."""
     canonical_order: bool = False
     """Series numbers and the sprint cards under one hideout in increasing order (solvers)."""
-    manhunt: str = "choice"
+    manhunt: Literal["choice", "immediate"] = "choice"
     """After the escape card (highest revealed at or below the threshold): ``"choice"`` (the
     text): the detective draws, then guesses, names a series or calls ``manhunt``, and the fugitive
     escapes when that turn ends; ``"immediate"`` (rules version 1): the manhunt starts at once."""
     refuse_known_numbers: bool = False
     """True: the detective may not name a number he holds or sees face up (a certain miss); for
     agents and solvers.  False (the text, « un chiffre entre 1 et 41 »): any number 1..last-1."""
-    escape_sprints: str = "shown"
+    escape_sprints: Literal["shown", "hidden"] = "shown"
     """The sprint cards under the escape card, which is laid face up: ``"shown"`` (default: like the
     sprint cards of every face-up hideout, « elles sont aussi révélées ») or ``"hidden"`` (the
     peer engine's reading: face down until the end; the exact belief does not model it yet)."""
 
     def __post_init__(self) -> None:
-        if self.edition not in (1, 2):
-            raise ValueError(f"option 'edition' must be 1 or 2, got {self.edition}")
-        if self.max_rounds < 1:
-            raise ValueError(f"option 'max_rounds' must be >= 1, got {self.max_rounds}")
-        layout_for(self.escape_card)  # validates the range
-        if self.manhunt not in ("choice", "immediate"):
-            raise ValueError(f"option 'manhunt' must be 'choice' or 'immediate', got {self.manhunt!r}")
-        if self.escape_sprints not in ("hidden", "shown"):
-            raise ValueError(
-                f"option 'escape_sprints' must be 'hidden' or 'shown', got {self.escape_sprints!r}"
-            )
+        check_declared(self)  # options built by hand are held to the declarations above
 
 
 class FugitiveGame(Game):

@@ -17,6 +17,7 @@ from gamelib.fugitive.rules import (
     FUGITIVE,
     MANHUNT,
     OVER,
+    FugitiveOptions,
     FugitiveState,
     footprints,
 )
@@ -411,10 +412,41 @@ def test_draw_with_every_deck_empty_says_the_decks_are_empty() -> None:
 def test_options_are_validated() -> None:
     with pytest.raises(gamelib.OptionError, match="edition"):
         gamelib.make("fugitive", edition=3)
-    with pytest.raises(gamelib.OptionError, match="must be int"):
+    with pytest.raises(gamelib.OptionError, match=r"'edition' must be one of \[1, 2\], got '2'"):
         gamelib.make("fugitive", edition="2")
     with pytest.raises(gamelib.OptionError, match="players"):
         gamelib.make("fugitive", players=3)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"max_rounds": 0}, "'max_rounds' must be an int between 1 and 100000, got 0"),
+        ({"max_rounds": 10**18}, "'max_rounds' must be an int between 1 and 100000"),
+        ({"max_rounds": 2.0}, "'max_rounds' must be an int"),
+        ({"escape_card": 6}, "'escape_card' must be an int between 7 and 42, got 6"),
+        ({"escape_card": 43}, "'escape_card' must be an int between 7 and 42, got 43"),
+        ({"manhunt": "later"}, "'manhunt' must be one of ['choice', 'immediate'], got 'later'"),
+        ({"escape_sprints": "SHOWN"}, "'escape_sprints' must be one of ['shown', 'hidden']"),
+        ({"canonical_order": 1}, "'canonical_order' must be a bool, got 1"),
+    ],
+)
+def test_declared_option_ranges_are_refused_by_name(options: dict[str, object], message: str) -> None:
+    with pytest.raises(gamelib.OptionError) as caught:
+        gamelib.make("fugitive", **options)
+    assert message in str(caught.value)
+    with pytest.raises(ValueError, match=next(iter(options))):  # built by hand: the same declarations
+        FugitiveOptions(**options)  # type: ignore[arg-type]
+
+
+def test_declared_option_bounds_are_legal() -> None:
+    import numpy as np
+
+    for options in ({"max_rounds": 1}, {"max_rounds": 100_000}, {"escape_card": 7}, {"edition": np.int64(2)}):
+        game = gamelib.make("fugitive", players=np.int64(2), **options)
+        value = next(iter(options.values()))
+        assert game.option_dict()[next(iter(options))] == value
+        assert type(game.option_dict()[next(iter(options))]) is int  # stored as a plain int (JSON)
 
 
 def test_round_limit_is_a_draw() -> None:
