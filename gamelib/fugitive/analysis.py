@@ -6,8 +6,9 @@ the ``i``-th card from the start card 0, seen from a perspective: values the vie
 :mod:`gamelib.fugitive.draw` draws, so the drawing can only show what the viewer is allowed to
 know.  It is built per call (a table has at most 43 cards); nothing in the rules depends on it.
 
-The exact belief lives in :mod:`gamelib.fugitive.belief`; this module re-exports its names so
-that every existing import (``from gamelib.fugitive.analysis import belief``) keeps working.
+The exact belief lives in the package :mod:`gamelib.fugitive.belief`; this module re-exports its
+public names so that every existing import (``from gamelib.fugitive.analysis import belief``)
+keeps working.
 """
 
 from __future__ import annotations
@@ -15,23 +16,18 @@ from __future__ import annotations
 import networkx as nx
 
 from gamelib.fugitive.belief import (
-    _BELIEFS,
-    _CACHE,
-    _CLASS_OF,
-    _GROUP_OF,
     CLASSES,
     GROUPS,
     MEASURES,
+    PUBLISHED_CLASSES,
     Belief,
     BeliefTooLarge,
-    _facts_from_observation,
-    _facts_from_state,
-    _tables,
     belief,
     card_class,
     clear_caches,
     determinize,
     group_of,
+    tables_for,
 )
 from gamelib.fugitive.board import STEP_LIMIT, footprints
 from gamelib.fugitive.rules import DETECTIVE, F_SPRINT, FUGITIVE, FugitiveState
@@ -141,19 +137,19 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
     return graph
 
 
+_CLASS_OF = PUBLISHED_CLASSES
+"""Deprecated alias of :data:`gamelib.fugitive.belief.PUBLISHED_CLASSES` (tests of the small decks
+still read it; new code imports the belief package's public names)."""
+_tables = tables_for
+"""Deprecated alias of :func:`gamelib.fugitive.belief.tables_for` (as above)."""
+
 __all__ = [
     "CLASSES",
     "GROUPS",
     "MEASURES",
-    "_BELIEFS",
-    "_CACHE",
-    "_CLASS_OF",
-    "_GROUP_OF",
+    "PUBLISHED_CLASSES",
     "Belief",
     "BeliefTooLarge",
-    "_facts_from_observation",
-    "_facts_from_state",
-    "_tables",
     "belief",
     "card_class",
     "check_perspective",
@@ -161,4 +157,5 @@ __all__ = [
     "determinize",
     "group_of",
     "hideout_graph",
+    "tables_for",
 ]

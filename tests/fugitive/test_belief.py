@@ -176,8 +176,7 @@ def restricted(state: FugitiveState, decoys: int, rng: random.Random) -> Fugitiv
 
 
 def assert_matches(obs: FugitiveObservation, edition: int = 1) -> Belief:
-    analysis._CACHE.clear()
-    analysis._BELIEFS.clear()
+    analysis.clear_caches()
     got = belief(obs, edition=edition, measure="worlds")
     total, at, sprints, hands = brute_force(obs)
     assert got.worlds == total
@@ -325,9 +324,9 @@ def test_observation_and_state_agree() -> None:
         state = random_position(seed, 40)
         if state.phase == SETUP:
             continue
-        analysis._BELIEFS.clear()
+        analysis.clear_caches()
         a = belief(state)
-        analysis._BELIEFS.clear()
+        analysis.clear_caches()
         b = belief(detective_view(state))
         assert a == b
 

@@ -33,9 +33,9 @@ def test_counts_and_deal_mass_match_the_reference_on_every_position() -> None:
     wrong = []
     for row in rows():
         state = gamelib.from_record(row["record"])
-        facts = belief_module._facts_from_state(state)
-        worlds = belief_module._build(facts, "worlds").mass
-        deals = belief_module._build(facts, "deals").mass
+        facts = belief_module.facts_from_state(state)
+        worlds = belief_module.build(facts, "worlds").mass
+        deals = belief_module.build(facts, "deals").mass
         if (worlds, deals) != (row["worlds"], row["deal_weighted_mass"]):
             wrong.append((row["id"], worlds, row["worlds"], deals, row["deal_weighted_mass"]))
     assert not wrong, wrong[:5]
@@ -54,12 +54,12 @@ def test_a_few_reference_positions_through_the_public_api() -> None:
 
 def marginals_by_fixing(state: gamelib.State, measure: str) -> dict[int, dict[int, int]]:
     """Per face-down position, the mass of each value counted by a forward pass with it fixed."""
-    facts = belief_module._facts_from_state(state)
-    full = belief_module._build(facts, measure)
+    facts = belief_module.facts_from_state(state)
+    full = belief_module.build(facts, measure)
     out: dict[int, dict[int, int]] = {}
     for i in range(1, facts.size + 1):
         if full.hidden[i]:
-            out[i] = {v: belief_module._build(facts, measure, fixed={i: v}).mass for v in full.values[i]}
+            out[i] = {v: belief_module.build(facts, measure, fixed={i: v}).mass for v in full.values[i]}
     return out
 
 

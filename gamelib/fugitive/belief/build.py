@@ -1,0 +1,301 @@
+"""Running the programme: forward over the layers (:func:`build`), and backward for the marginals
+(:func:`backward`)."""
+
+from __future__ import annotations
+
+import math
+
+from gamelib.fugitive.belief.bits import GROUP, H_SH, HE_SH, PAIR, PAIRED, U_SH, VALUE
+from gamelib.fugitive.belief.facts import Facts, active_series, reachable_values
+from gamelib.fugitive.belief.programme import Programme
+from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooLarge
+from gamelib.fugitive.rules import STEP_LIMIT, cards_of
+
+
+def build(
+    facts: Facts,
+    measure: str,
+    max_edges: int | None = None,
+    fixed: dict[int, int] | None = None,
+    full: bool = False,
+) -> Programme:
+    """The programme of ``facts``, run forward: ``prog.total`` is the weight of every world.
+
+    ``fixed`` (position -> value) keeps only the worlds with those face-down hideouts (tests count
+    a marginal that way, independently of the backward pass); ``full`` keeps a layer per group
+    and the last stack's layers (what card locations and sampling walk); ``max_edges`` stops with
+    :class:`BeliefTooLarge` beyond that many edges.
+    """
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
+    prog = _programme(facts, measure)
+    _positions(prog)
+    start_ok = _values(prog, fixed)
+    _layers(prog, full)
+    _run(prog, start_ok, max_edges)
+    return prog
+
+
+def _programme(facts: Facts, measure: str) -> Programme:
+    """The programme's card counts: per class and group what the detective cannot see, the
+    fugitive's share of each deck, the face-down stacks and the hand."""
+    size = facts.size
+    tables = facts.tables
+    class_of, group = tables.class_of, tables.group_of
+    counted = [0] * CLASSES
+    for c in cards_of(facts.unknown):
+        counted[class_of[c]] += 1
+    avail = tuple(counted)
+    gavail = tuple(avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS))
+    fug = (gavail[0], *facts.hand_unknown)
+    hidden = [False] + [facts.known[i] < 0 for i in range(1, size + 1)]
+    # the face-down sprint cards of each position: all of them under a face-down hideout, none under
+    # a face-up one, unless its sprint cards stay face down (the escape card, escape_sprints="hidden")
+    stack = [0] + [facts.sprint_counts[i] - len(facts.known_sprints[i]) for i in range(1, size + 1)]
+    hand_count = gavail[0] + sum(facts.hand_unknown) - sum(hidden) - sum(stack)
+    prog = Programme(facts, measure, avail, gavail, fug, hand_count)
+    prog.npos = size
+    prog.group_tab = group
+    prog.hide_inc = tuple(
+        (1 << U_SH[group[v]]) + (1 << H_SH[group[v]]) + ((1 - v % 2) << HE_SH[group[v]])
+        if group[v] >= 0
+        else 0
+        for v in range(43)
+    )
+    prog.full_u = (gavail[0], *(min(fug[g], gavail[g]) for g in range(1, GROUPS)))
+    prog.hidden, prog.stack = hidden, stack
+    for i in range(1, size + 1):
+        prog.stacks *= math.factorial(stack[i])
+    return prog
+
+
+def _positions(prog: Programme) -> None:
+    """Per position: the face-up deck cards there and before, the draws made before it, the cards
+    of each group it may still use, and (deals) the free draw slots."""
+    facts, size, group = prog.facts, prog.npos, prog.group_tab
+    known_at: list[tuple[int, ...]] = [(0, 0, 0)]
+    for i in range(1, size + 1):
+        counts = [0, 0, 0]
+        if not prog.hidden[i]:
+            for c in (facts.known[i], *facts.known_sprints[i]):
+                if group[c] >= 1:
+                    counts[group[c] - 1] += 1
+        known_at.append(tuple(counts))
+    running = [0, 0, 0]
+    for i in range(size + 1):
+        prog.known_before.append(tuple(running))
+        for d in range(3):
+            running[d] += known_at[i][d]
+        prog.drawn.append(tuple(facts.caps[i][d] + running[d] for d in range(3)))
+        cap = facts.caps[i]
+        if i and min(cap) < 0:
+            raise ValueError(f"inconsistent observation: position {i} uses more deck cards than drawn")
+        prog.capg.append((prog.gavail[0], *(min(cap[d], prog.gavail[d + 1]) for d in range(3))))
+    prog.known_at = known_at
+    prog.pending_pos = size if facts.pending else -1
+    deals = prog.measure == "deals"
+    prog.slots = [
+        (-1, *(prog.drawn[i][d] - prog.known_before[i][d] if deals else -1 for d in range(3)))
+        for i in range(size + 1)
+    ]
+
+
+def _values(prog: Programme, fixed: dict[int, int] | None) -> bool:
+    """The values each position may hold (reachable from the start and on to the end), the
+    footprint spans, and the failed series each position can still meet.  False if none fits."""
+    facts, size, stack = prog.facts, prog.npos, prog.stack
+    reach = reachable_values(facts)
+    for i, v in (fixed or {}).items():
+        reach[i] &= 1 << v
+    spans = [0]
+    prog.fixed_fp = [0]
+    for i in range(1, size + 1):
+        fp = sum(2 - c % 2 for c in facts.known_sprints[i])
+        span = STEP_LIMIT + fp + 2 * stack[i]
+        if facts.pending and i == size:
+            span = facts.last  # the hand may pay
+        prog.fixed_fp.append(fp)
+        spans.append(span)
+    prog.span = spans
+    backward_ok = [0] * (size + 1)
+    backward_ok[size] = reach[size] if size else 1
+    for i in range(size - 1, -1, -1):
+        nxt, span, mask = backward_ok[i + 1], spans[i + 1], 0
+        rest = reach[i]
+        while rest:
+            low = rest & -rest
+            p = low.bit_length() - 1
+            if (nxt >> (p + 1)) & ((1 << span) - 1):
+                mask |= low
+            rest ^= low
+        backward_ok[i] = mask
+    top = facts.last - 1
+    prog.values = [[]] + [
+        [v for v in cards_of(backward_ok[i]) if v <= top or not prog.hidden[i]] for i in range(1, size + 1)
+    ]
+    series = active_series(facts, None if fixed else reach)
+    prog.active = [[]] + [
+        [(j, numbers, deadline) for j, (numbers, deadline) in enumerate(series) if deadline >= i]
+        for i in range(1, size + 1)
+    ]
+    return bool(backward_ok[0] & 1)
+
+
+def _layers(prog: Programme, full: bool) -> None:
+    """A value layer per position, then its stack's group layers (paired when only counting).
+
+    The last stack needs no layers of its own unless a caller walks its groups (card locations,
+    sampling): nothing follows it, so its completions are summed group by group, memoised."""
+    size, stack = prog.npos, prog.stack
+    prog.folded = bool(size and stack[size] and not full)
+    prog.closing = not full
+    for i in range(1, size + 1):
+        prog.layers.append((i, VALUE, -1))
+        if stack[i] and not (prog.folded and i == size):
+            if prog.closing:  # groups composed in pairs (nothing reads the group labels then)
+                prog.layers.extend((i, kind, g) for kind, g in PAIRED)
+            else:
+                prog.layers.extend((i, GROUP, g) for g in range(GROUPS))
+    # when only counting, the last layer's moves end in final states: each edge is weighed by its
+    # final weight at once (no layer of final states to store; the backward pass reads the sums)
+    prog.tail = prog.closing and bool(prog.layers)
+
+
+def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
+    """Forward over the layers, keeping each layer's edges for the backward pass."""
+    forward: list[dict[int, int]] = [{0: 1}] if start_ok else [{}]
+    saved: list[dict[int, list[tuple[int, int, int]]]] = []
+    edges = total = 0
+    layers = prog.layers
+    for t in range(len(layers)):
+        if prog.tail and t == len(layers) - 1:
+            kept, total, count = _tail_layer(prog, layers[t][0], forward[-1])
+            forward.append({})
+        else:
+            layer, kept, count = _layer(prog, layers[t], forward[-1])
+            # keep states whose signed weight (the footprint identity) cancels to 0: the paths of
+            # one hideout value through them need not cancel, and the marginals walk them backward
+            forward.append(layer)
+        saved.append(kept)
+        edges += count
+        if max_edges is not None and edges > max_edges:
+            raise BeliefTooLarge(f"more than {max_edges:,} edges to count this position's worlds")
+    prog.forward, prog.edges, prog.saved = forward, edges, saved
+    if not prog.tail:
+        for key, weight in forward[-1].items():
+            fin = prog.final_weight(key)
+            if fin:
+                prog.finals[key] = fin
+                total += weight * fin
+    prog.total = total
+
+
+Edges = dict[int, list[tuple[int, int, int]]]
+"""A layer's edges by source state: (destination, weight, label)."""
+
+
+def _layer(
+    prog: Programme, layer: tuple[int, int, int], states: dict[int, int]
+) -> tuple[dict[int, int], Edges, int]:
+    """One layer forward: the next states' weights, the edges, their number."""
+    out_states: dict[int, int] = {}
+    get = out_states.get
+    i, kind, g = layer
+    kept: Edges = {}
+    group_moves, pair_moves = prog._group_moves, prog._pair_moves
+    memo: dict[int, list[tuple[int, int]]] = {}
+    vmemo: dict[int, list[tuple[int, int, int]]] = {}
+    memo_value_moves = prog._memo_value_moves
+    closes = prog.closing and i != prog.npos and not prog.stack[i]  # the value move ends the position
+    count = 0
+    for src, weight in states.items():
+        if kind == VALUE:
+            out = memo_value_moves(i, src, vmemo, closes)
+        elif kind == PAIR:
+            out = pair_moves(i, g, src, memo)
+        else:
+            out = group_moves(i, g, src)
+        kept[src] = out
+        count += len(out)
+        for dst, w, _ in out:
+            out_states[dst] = get(dst, 0) + weight * w
+    return out_states, kept, count
+
+
+def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges, int, int]:
+    """The last (value) layer when only counting: its edges end in final states and carry their
+    final weights.  Returns the edges, the total weight and the number of edges."""
+    finals: dict[int, int] = {}
+    tail: Edges = {}
+    final_weight, memo_moves = prog.final_weight, prog._memo_value_moves
+    tail_memo: dict[int, list[tuple[int, int, int]]] = {}
+    total = count = 0
+    for src, weight in states.items():
+        out = memo_moves(i, src, tail_memo, False)
+        count += len(out)
+        ends = []
+        b = 0
+        for dst, w, v in out:
+            fin = finals.get(dst)
+            if fin is None:
+                fin = finals[dst] = final_weight(dst)
+            if fin and w:
+                x = w * fin
+                ends.append((0, x, v))
+                b += x
+        tail[src] = ends
+        total += weight * b
+    return tail, total, count
+
+
+def backward(prog: Programme) -> list[dict[int, int]]:
+    """Completions from every live state, and the value marginals of the hidden positions."""
+    if prog.back is not None:
+        return prog.back
+    count = len(prog.layers)
+    back: list[dict[int, int]] = [{} for _ in range(count + 1)]
+    back[count] = dict(prog.finals)
+    marginals: dict[int, list[int]] = {}
+    for t in range(count - 1, -1, -1):
+        i, kind, _ = prog.layers[t]
+        nxt, cur = back[t + 1], back[t]
+        tally = None
+        if kind == VALUE and prog.hidden[i]:
+            tally = marginals.setdefault(i, [0] * 43)
+        kept = prog.saved[t] if prog.saved is not None else None
+        if prog.tail and t == count - 1:
+            assert kept is not None
+            for src, fw in prog.forward[t].items():  # edges weighed by their final weights
+                b = 0
+                for _, y, label in kept[src]:
+                    b += y
+                    if tally is not None:
+                        tally[label] += fw * y
+                if b:
+                    cur[src] = b
+            continue
+        if tally is None and kept is not None:  # no marginal to tally: the completions alone
+            get = nxt.get
+            for src, out in kept.items():
+                b = 0
+                for dst, w, _ in out:
+                    x = get(dst)
+                    if x:
+                        b += x * w
+                if b:
+                    cur[src] = b
+            continue
+        for src, fw in prog.forward[t].items():
+            b = 0
+            for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
+                x = nxt.get(dst)
+                if x:
+                    x *= w
+                    b += x
+                    if tally is not None:
+                        tally[label] += fw * x
+            if b:
+                cur[src] = b
+    prog.back, prog.marginals = back, marginals
+    prog.saved = None  # the edges served their turn: free them
+    return back

@@ -1,0 +1,412 @@
+"""What the detective knows, read from a state or from his information state: :class:`Facts`.
+
+Everything the counting needs and nothing else: the face-up cards, the sizes of the face-down
+stacks and of the fugitive's hand, when the fugitive drew from which deck, the numbers the
+detective missed and the failed series (only those that say something: a series naming a number
+already face up was a certain miss).  Also the reachability masks that prune the counting and the
+failed series' progress along a row of hideouts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gamelib.core.game import InformationState
+from gamelib.fugitive.belief.bits import DONE
+from gamelib.fugitive.belief.tables import Tables, tables_for
+from gamelib.fugitive.rules import (
+    DEAL,
+    F_SPRINT,
+    FUGITIVE,
+    SETUP,
+    STEP_LIMIT,
+    Add,
+    Deal,
+    Draw,
+    FugitiveObservation,
+    FugitiveState,
+    Guess,
+    Hide,
+    Layout,
+    Pass,
+    Reveal,
+    layout_for,
+)
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Everything the detective's observation says about the fugitive's cards, as plain data.
+
+    Positions are 1..K (card 0 is position 0).  ``known[i]`` is the face-up value or -1;
+    ``sprint_counts[i]`` the stack size; ``known_sprints[i]`` the face-up stack or ().
+    ``last`` is the escape card: it selects the deck layout and the class tables.
+    """
+
+    last: int
+    known: tuple[int, ...]
+    sprint_counts: tuple[int, ...]
+    known_sprints: tuple[tuple[int, ...], ...]
+    unknown: int  # bitmask of the cards 1..last-1 the detective cannot see
+    caps: tuple[tuple[int, int, int], ...]  # per position: deck cards the DP may still use
+    hand_unknown: tuple[int, int, int]  # per deck: the fugitive's unknown cards in total
+    forbidden: tuple[int, ...]  # per position: bitmask of numbers missed while it lay there
+    series: tuple[tuple[tuple[int, ...], int], ...]  # failed series: (numbers, positions then)
+    pending: bool  # the last hideout is still getting sprint cards
+    holds_last: bool  # the escape card is in the fugitive's hand
+    stuck_first_turn: bool  # edition 2: one first-turn hideout then a pass
+    canonical_order: bool = False  # sprint stacks go in increasing order (option canonical_order)
+    canonical_pending: bool = False  # canonical order, mid-stack: the hand above it must pay
+
+    @property
+    def size(self) -> int:
+        return len(self.known) - 1
+
+    @property
+    def tables(self) -> Tables:
+        return tables_for(self.last)
+
+
+_PUBLIC_VERBS: dict[type, str] = {
+    Hide: "hide",
+    Guess: "guess",
+    Add: "add",
+    Reveal: "reveal",
+    Pass: "pass",
+    Draw: "draw",
+    Deal: "deal",
+}
+"""The actions whose kind the detective sees (what the facts read), by their exact class."""
+
+
+def facts_from_state(state: FugitiveState) -> Facts:
+    """The detective's facts read straight from a state (no observation strings to build)."""
+    public: list[tuple[str, int]] = []
+    verbs = _PUBLIC_VERBS
+    for action in state.history:
+        verb = verbs.get(type(action))
+        if verb is None:
+            continue
+        if verb == "guess" or verb == "add":
+            assert isinstance(action, (Guess, Add))  # for mypy: checked on these steps only
+            public.append((verb, action.number))
+        else:
+            public.append((verb, 0))
+    return build_facts(
+        hideouts=[h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)],
+        sprint_counts=[len(s) for s in state.sprints],
+        face_up_sprints=[s if state.sprints_shown(i) else () for i, s in enumerate(state.sprints)],
+        detective_hand=state.dhand,
+        draw_log=state.draw_log,
+        phase=state.phase,
+        public=public,
+        edition=state.game.options.edition,
+        layout=state.layout,
+        canonical=state.canonical,
+    )
+
+
+def escape_card_of(obs: FugitiveObservation) -> int:
+    """The escape card of the game an observation comes from (the observation does not name it).
+
+    Every card 0..last lies somewhere the observation counts: a hand, a deck, a hideout or a
+    sprint stack, so the sizes add up to ``last + 1``.
+    """
+    on_table = sum(1 + count for _, count, _ in obs.hideouts)
+    cards = obs.fugitive_hand_size + obs.detective_hand_size + sum(obs.deck_sizes) + on_table
+    last = cards - 1
+    layout_for(last)  # validates: a doctored observation gets a clear error
+    return last
+
+
+def facts_from_observation(
+    obs: FugitiveObservation, edition: int, canonical: bool = False, history: tuple[str, ...] | None = None
+) -> Facts:
+    if obs.detective_hand is None:
+        raise ValueError("belief needs the detective's view: this observation hides the detective's hand")
+    if history is None:
+        history = getattr(obs, "history", None)
+    if history is None:
+        raise ValueError(
+            "belief needs the detective's history as well as its observation: "
+            "pass state.information_state(DETECTIVE)"
+        )
+    public: list[tuple[str, int]] = []
+    for text in history:
+        verb, _, arg = text.partition(" ")
+        public.append((verb, int(arg) if verb in ("add", "guess") else 0))
+    hideouts, counts, ups = [], [], []
+    for (value, count, cards), r in zip(obs.hideouts, obs.revealed, strict=True):
+        hideouts.append(value if r and value is not None else -1)
+        counts.append(count)
+        ups.append(tuple(cards) if r and cards is not None else ())
+    dhand = 0
+    for c in obs.detective_hand:
+        dhand |= 1 << c
+    return build_facts(
+        hideouts=hideouts,
+        sprint_counts=counts,
+        face_up_sprints=ups,
+        detective_hand=dhand,
+        draw_log=obs.draw_log,
+        phase=obs.phase,
+        public=public,
+        edition=edition,
+        layout=layout_for(escape_card_of(obs)),
+        canonical=canonical,
+    )
+
+
+def build_facts(
+    *,
+    hideouts: list[int],
+    sprint_counts: list[int],
+    face_up_sprints: list[tuple[int, ...]],
+    detective_hand: int,
+    draw_log: Any,
+    phase: int,
+    public: list[tuple[str, int]],
+    edition: int,
+    layout: Layout,
+    canonical: bool,
+) -> Facts:
+    last = layout.last
+    face_up = 0
+    for h, s in zip(hideouts, face_up_sprints, strict=True):
+        if h >= 0:
+            face_up |= 1 << h
+        for c in s:
+            face_up |= 1 << c
+    unknown = ((1 << last) - 2) & ~face_up & ~detective_hand
+
+    caps, hand_unknown = _holdings(hideouts, face_up_sprints, draw_log, phase, public, layout)
+    forbidden, series_constraints, stuck = _guesses(hideouts, public)
+    # the escape card face up ends the fugitive's run; otherwise it is in the fugitive's hand
+    holds_last = last not in hideouts
+    return Facts(
+        last=last,
+        known=tuple(hideouts),
+        sprint_counts=tuple(sprint_counts),
+        known_sprints=tuple(tuple(s) for s in face_up_sprints),
+        unknown=unknown,
+        caps=tuple(caps),
+        hand_unknown=hand_unknown,
+        forbidden=tuple(forbidden),
+        series=tuple(series_constraints),
+        pending=phase == F_SPRINT,
+        holds_last=holds_last,
+        stuck_first_turn=edition == 2 and stuck,
+        canonical_order=canonical,
+        canonical_pending=canonical and phase == F_SPRINT and sprint_counts[-1] > 0,
+    )
+
+
+def _holdings(
+    hideouts: list[int],
+    face_up_sprints: list[tuple[int, ...]],
+    draw_log: Any,
+    phase: int,
+    public: list[tuple[str, int]],
+    layout: Layout,
+) -> tuple[list[tuple[int, int, int]], tuple[int, int, int]]:
+    """What the fugitive holds, and when: per position, the deck cards it may still use there
+    (drawn before, less the face-up ones), and per deck its unknown cards in total.
+
+    The setup deals, then one card per dealt fugitive draw (a draw still waiting for its card
+    counts for nothing yet)."""
+    size = len(hideouts) - 1
+    group_of_card = tables_for(layout.last).group_of
+    setup_deals = layout.setup_deals
+    setup_done = len(setup_deals)
+    if phase == SETUP:
+        setup_done = sum(1 for verb, _ in public if verb == "deal")
+    log = list(draw_log)
+    if phase == DEAL and log:
+        log = log[:-1]  # the last draw is waiting for its card
+    # [i][d]: fugitive cards of deck d usable at i (draws counted where they start, then summed)
+    starts = [[0] * 3 for _ in range(size + 2)]
+    for d in setup_deals[:setup_done]:
+        starts[0][d] += 1
+    for player, deck, on_table in log:
+        if player == FUGITIVE and on_table + 1 <= size + 1:
+            starts[on_table + 1][deck] += 1
+    drawn_before = []
+    running = [0, 0, 0]
+    for row in starts:
+        running = [running[d] + row[d] for d in range(3)]
+        drawn_before.append(running)
+    known_used = [0, 0, 0]
+    caps: list[tuple[int, int, int]] = [(0, 0, 0)]
+    for i in range(1, size + 1):
+        for c in ((hideouts[i],) if hideouts[i] >= 0 else ()) + tuple(face_up_sprints[i]):
+            g = group_of_card[c]
+            if g >= 1:
+                known_used[g - 1] += 1
+        drawn = drawn_before[i]
+        caps.append((drawn[0] - known_used[0], drawn[1] - known_used[1], drawn[2] - known_used[2]))
+    total_drawn = drawn_before[size + 1]
+    hand_unknown = (
+        total_drawn[0] - known_used[0],
+        total_drawn[1] - known_used[1],
+        total_drawn[2] - known_used[2],
+    )
+
+    return caps, hand_unknown
+
+
+def _guesses(
+    hideouts: list[int], public: list[tuple[str, int]]
+) -> tuple[list[int], list[tuple[tuple[int, ...], int]], bool]:
+    """What the detective's guesses say: per position the numbers missed while it lay there, the
+    failed series that constrain (numbers, positions then), and whether the fugitive passed after
+    a single first-turn hideout (edition 2's stuck first turn, when the edition says so).
+
+    Rules v2 let the detective name any number; a series holding one that was certainly no
+    face-down hideout then (face up already) says nothing, so the guesses are replayed in order to
+    know what was face up when (held numbers and sprint cards are never counted as hideouts)."""
+    size = len(hideouts) - 1
+    # the detective's guesses, replayed in order: a hit turns its hideout face up (``found``); a
+    # miss rules its number out of the positions then on the table; a failed series says that not
+    # all of its numbers were face-down hideouts, unless one of them was certainly not one then
+    # (face up already: rules v2 let the detective name it), and then it says nothing at all
+    revealed_at = {h: i for i, h in enumerate(hideouts) if h >= 0}
+    forbidden = [0] * (size + 1)
+    series_constraints: list[tuple[tuple[int, ...], int]] = []
+    on_table, pending_series = 0, []
+    found = 0  # hideouts turned face up by the detective so far (bit per number)
+    first_turn_hides, first_turn_passed, first_turn = 0, False, True
+    for verb, arg in public:
+        if first_turn and on_table > 0 and verb in ("draw", "guess", "add"):
+            first_turn = False  # the detective's first action ends the fugitive's first turn
+        if verb == "hide":
+            on_table += 1
+            if first_turn:
+                first_turn_hides += 1
+        elif verb == "pass" and first_turn:
+            first_turn_passed = True
+        elif verb == "guess":
+            if 0 < revealed_at.get(arg, size + 1) <= on_table and not found >> arg & 1:
+                found |= 1 << arg  # a hit: face down then, face up from now on
+            elif not 0 < revealed_at.get(arg, size + 1) <= on_table:
+                for i in range(1, on_table + 1):
+                    forbidden[i] |= 1 << arg
+        elif verb == "add":
+            pending_series.append(arg)
+        elif verb == "reveal":
+            in_time = all(0 < revealed_at.get(n, size + 1) <= on_table for n in pending_series)
+            certain_miss = any(found >> n & 1 for n in pending_series)
+            if in_time and not certain_miss:
+                for n in pending_series:  # the series hit: its hideouts are face up from now on
+                    found |= 1 << n
+            elif not certain_miss:
+                series_constraints.append((tuple(sorted(pending_series)), on_table))
+            pending_series = []
+    return forbidden, series_constraints, first_turn_passed and first_turn_hides == 1
+
+
+def reachable_values(facts: Facts) -> list[int]:
+    """Per position, a bitmask of values a hideout can take (ignoring card counts): prunes series."""
+    size = facts.size
+    allowed = []
+    for i in range(size + 1):
+        if facts.known[i] >= 0:
+            allowed.append(1 << facts.known[i])
+        else:
+            allowed.append(facts.unknown & ~facts.forbidden[i])
+    reach = [0] * (size + 1)
+    reach[0] = 1
+    for i in range(1, size + 1):
+        shown = facts.known_sprints[i]
+        span = STEP_LIMIT + sum(2 - c % 2 for c in shown) + 2 * (facts.sprint_counts[i] - len(shown))
+        if facts.pending and i == size:
+            span = facts.last
+        m, prev = 0, reach[i - 1]
+        while prev:
+            low = prev & -prev
+            p = low.bit_length() - 1
+            m |= ((1 << (p + span + 1)) - 1) & ~((1 << (p + 1)) - 1)
+            prev ^= low
+        reach[i] = m & allowed[i]
+    return reach
+
+
+def active_series(facts: Facts, reach: list[int] | None = None) -> list[tuple[tuple[int, ...], int]]:
+    """The failed series that can still constrain the worlds, their numbers trimmed."""
+    if not facts.series:
+        return []
+    if reach is None:
+        reach = reachable_values(facts)
+    out = []
+    for numbers, deadline in facts.series:
+        rest = []
+        satisfied = False
+        for n in numbers:
+            if any(facts.known[i] == n for i in range(1, deadline + 1)):
+                continue  # known to be a hideout in time: it matches for sure
+            if not any(reach[i] >> n & 1 for i in range(1, deadline + 1) if facts.known[i] < 0):
+                satisfied = True  # this number cannot be a hideout then: the series failed anyway
+                break
+            rest.append(n)
+        if satisfied:
+            continue
+        if not rest:
+            raise ValueError(f"inconsistent observation: the failed series {numbers} is all hideouts")
+        out.append((tuple(rest), deadline))
+    return sorted(set(out))
+
+
+def advance(progress: int, active: list[tuple[int, tuple[int, ...], int]], v: int, i: int) -> int:
+    """Move every failed series past hideout ``v`` at position ``i``; -1 if one would now hold."""
+    for j, numbers, deadline in active:
+        shift = 6 * j
+        p = (progress >> shift) & 63
+        if p != DONE:
+            target = numbers[p]
+            if v > target:
+                p = DONE  # a number of the series was skipped: the series fails, as observed
+            elif v == target:
+                p += 1
+                if p == len(numbers):
+                    return -1  # every number would have been a hideout: the series would have hit
+            if i == deadline and p != DONE:
+                p = DONE
+            progress = (progress & ~(63 << shift)) | (p << shift)
+    return progress
+
+
+def facts_key(facts: Facts) -> tuple[Any, ...]:
+    return (
+        facts.last,
+        facts.known,
+        facts.sprint_counts,
+        facts.known_sprints,
+        facts.unknown,
+        facts.caps,
+        facts.hand_unknown,
+        facts.forbidden,
+        facts.series,
+        facts.pending,
+        facts.holds_last,
+    )
+
+
+def facts_of(
+    state_or_observation: FugitiveState | FugitiveObservation | InformationState,
+    edition: int | None,
+    canonical_order: bool,
+) -> Facts:
+    if isinstance(state_or_observation, FugitiveState):
+        return facts_from_state(state_or_observation)
+    if isinstance(state_or_observation, FugitiveObservation):
+        return facts_from_observation(state_or_observation, edition or 1, canonical_order)
+    if isinstance(state_or_observation, InformationState) and isinstance(
+        state_or_observation.observation, FugitiveObservation
+    ):
+        return facts_from_observation(
+            state_or_observation.observation, edition or 1, canonical_order, state_or_observation.history
+        )
+    raise TypeError(
+        "belief needs a FugitiveState or the detective's information state, "
+        f"got {type(state_or_observation).__name__}"
+    )

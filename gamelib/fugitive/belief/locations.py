@@ -1,0 +1,165 @@
+"""Where each unseen card can be (a sprint stack, the fugitive's hand, a deck), exactly.
+
+By symmetry inside a class, a card's chance to lie under a stack or in the hand is the share of its
+class's non-hideout cards there, less its share when it is itself a hideout: a backward pass of
+those shares over the programme's layers.
+"""
+
+from __future__ import annotations
+
+import math
+
+from gamelib.fugitive.belief.bits import H_SH, HE_SH, JM, M_SH, NEED, U_SH, VALUE
+from gamelib.fugitive.belief.programme import Programme
+from gamelib.fugitive.belief.tables import CLASSES, GROUPS, coef, falling
+from gamelib.fugitive.rules import cards_of
+
+
+def shares(prog: Programme, state: int) -> list[float]:
+    """Per class: the completions of ``state`` weighted by the share of the class's non-hideout
+    cards under sprint stacks (entries 2c) and in the hand (entries 2c + 1).
+
+    The sums are exact integers until the last division by the class's free cards: the unmarked
+    cards of a group are a uniform choice from its pool, and ``falling(pool, f) * f / pool`` and
+    ``falling(pool, f) * C(pool - f, r) * r / pool`` are integers.
+    """
+    facts = prog.facts
+    need = (state >> NEED) & 127 if facts.pending else 0
+    marks = (state >> JM) & 63 if facts.pending else 0
+    limit = prog.hand_count if need else 0
+    deals = prog.measure == "deals"
+    zero = [0] * (4 * GROUPS)
+    # per group, per hand-mark count: (weight, [sprint odd, sprint even, hand odd, hand even] sums)
+    conv: list[tuple[int, list[int]]] = [(1, zero)]
+    for g in range(GROUPS):
+        weights = prog._group_weights(state, g, limit)
+        u = (state >> U_SH[g]) & 31
+        h = (state >> H_SH[g]) & 15
+        he = (state >> HE_SH[g]) & 15
+        m = (state >> M_SH[g]) & 15
+        a = prog.gavail[g]
+        evens, odds = prog.avail[2 * g + 1] - he, prog.avail[2 * g] - (h - he)
+        f = u - h - m
+        hand = a - u if g == 0 else prog.fug[g] - u
+        base = falling(evens, m) * (math.factorial(hand) if deals and g else 1)
+        part: list[tuple[int, list[int]]] = []
+        for jp, w in enumerate(weights):
+            if not w:
+                part.append((0, [0, 0, 0, 0]))
+                continue
+            pool = a - h - m - jp
+            rest = hand - jp
+            core = base * math.comb(evens - m, jp)
+            spr = core * f * falling(pool - 1, f - 1) * math.comb(pool - f, rest) if f else 0
+            hnd = core * falling(pool - 1, f) * math.comb(pool - f - 1, rest - 1) if rest else 0
+            free_evens = evens - m - jp
+            part.append((w, [spr * odds, m * w + spr * free_evens, hnd * odds, jp * w + hnd * free_evens]))
+        nxt: dict[int, tuple[int, list[int]]] = {}
+        for a_, (w1, x1) in enumerate(conv):
+            if not w1:
+                continue
+            for b_, (w2, x2) in enumerate(part):
+                if not w2:
+                    continue
+                x = [v * w2 for v in x1]
+                for q in range(4):
+                    x[4 * g + q] += w1 * x2[q]
+                old = nxt.get(a_ + b_)
+                if old is None:
+                    nxt[a_ + b_] = (w1 * w2, x)
+                else:
+                    nxt[a_ + b_] = (old[0] + w1 * w2, [p + q for p, q in zip(old[1], x, strict=True)])
+        conv = [nxt.get(k, (0, zero)) for k in range(max(nxt, default=-1) + 1)]
+    sums = [0] * (2 * CLASSES)
+    for jp, (_, x) in enumerate(conv):
+        c = coef(marks + jp, need) if facts.pending else 1
+        if not c:
+            continue
+        for g in range(GROUPS):
+            for parity in range(2):
+                cls = 2 * g + parity
+                sums[2 * cls] += c * x[4 * g + parity]
+                sums[2 * cls + 1] += c * x[4 * g + 2 + parity]
+    out = [0.0] * (2 * CLASSES)
+    for g in range(GROUPS):
+        h = (state >> H_SH[g]) & 15
+        he = (state >> HE_SH[g]) & 15
+        free = (prog.avail[2 * g] - (h - he), prog.avail[2 * g + 1] - he)
+        for parity in range(2):
+            if free[parity]:
+                cls = 2 * g + parity
+                out[2 * cls] = sums[2 * cls] / free[parity]
+                out[2 * cls + 1] = sums[2 * cls + 1] / free[parity]
+    return out
+
+
+def card_locations(
+    prog: Programme, hideout: tuple[float, ...]
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """P(sprint), P(hand), P(deck) per number.
+
+    For a card ``v`` of class ``c``, by symmetry among the class's cards that are not hideouts,
+    P(v sprint) = E[rho] - E[rho 1(v hideout)] with rho the share of class-``c`` non-hideout
+    cards under sprint stacks (likewise for the hand); the second term needs a backward pass of
+    rho, for the classes a hideout can come from.
+    """
+    facts = prog.facts
+    saved, prog.saved = prog.saved, None  # the forward edges, if still kept: walked once more here
+    class_of = facts.tables.class_of
+    # every final state, even one whose signed weight (the footprint identity) cancels to 0:
+    # its weighted shares need not cancel
+    share_of = {key: shares(prog, key) for key in prog.forward[-1]}
+    share_of = {key: s for key, s in share_of.items() if any(s)}
+    interest = sorted(
+        {class_of[v] for i in range(1, facts.size + 1) if prog.hidden[i] for v in prog.values[i]}
+    )
+    width = 2 * len(interest)
+    count = len(prog.layers)
+    back: dict[int, list[float]] = {
+        k: [s[2 * c + q] for c in interest for q in (0, 1)] for k, s in share_of.items()
+    }
+    joint = [[0.0] * 43 for _ in range(width)]
+    for t in range(count - 1, -1, -1):
+        i, kind, _ = prog.layers[t]
+        cur: dict[int, list[float]] = {}
+        record = kind == VALUE and prog.hidden[i]
+        kept = saved[t] if saved is not None else None
+        for src, fw in prog.forward[t].items():
+            acc = [0.0] * width
+            live = False
+            for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
+                b = back.get(dst)
+                if b is None:
+                    continue
+                live = True
+                for k in range(width):
+                    acc[k] += w * b[k]
+                if record:
+                    for k in range(width):
+                        joint[k][label] += fw * w * b[k]
+            if live:
+                cur[src] = acc
+        back = cur
+    expect = [0.0] * (2 * CLASSES)
+    last = prog.forward[-1]
+    for key, s in share_of.items():
+        w = last[key]
+        for j in range(2 * CLASSES):
+            expect[j] += w * s[j]
+    sprint = [0.0] * 43
+    hand = [0.0] * 43
+    deck = [0.0] * 43
+    total = float(prog.total)
+    for v in cards_of(facts.unknown):
+        c = class_of[v]
+        in_sprint, in_hand = expect[2 * c], expect[2 * c + 1]
+        if c in interest:
+            k = 2 * interest.index(c)
+            in_sprint -= joint[k][v]
+            in_hand -= joint[k + 1][v]
+        sprint[v] = max(0.0, in_sprint / total)
+        hand[v] = max(0.0, in_hand / total)
+        deck[v] = max(0.0, 1.0 - hideout[v] - sprint[v] - hand[v])
+    if facts.holds_last:
+        hand[facts.last] = 1.0
+    return tuple(sprint), tuple(hand), tuple(deck)

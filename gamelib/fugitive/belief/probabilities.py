@@ -1,0 +1,240 @@
+"""The belief itself: :func:`belief` counts once and gives the world total and the probabilities
+(:class:`Belief`), with the caches a live panel or an agent relies on."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from gamelib.core.game import InformationState
+from gamelib.fugitive.belief.build import backward, build
+from gamelib.fugitive.belief.facts import Facts, facts_key, facts_of
+from gamelib.fugitive.belief.locations import card_locations
+from gamelib.fugitive.belief.programme import Programme
+from gamelib.fugitive.belief.tables import MEASURES
+from gamelib.fugitive.rules import FugitiveObservation, FugitiveState
+
+
+class Belief:
+    """The detective's exact belief over the fugitive's hidden cards, under one measure.
+
+    ``measure`` is ``"deals"`` (a world weighs the number of deal orders that produce it: what
+    shuffled decks imply) or ``"worlds"`` (every consistent world counts once).
+    ``mass`` is the total weight under that measure; :attr:`worlds` the number of consistent
+    worlds (the same for both measures).
+    ``position_probs[i][v]``: P(the face-down hideout at position ``i`` is ``v``);
+    ``hideout_prob[v]``: P(``v`` is a face-down hideout); ``sprint_prob[v]``: P(``v`` is a
+    face-down sprint card); ``hand_prob[v]``: P(``v`` is in the fugitive's hand) (1 for the
+    escape card until it is played); ``deck_prob[v]``: P(``v`` is still in a deck).  All indexed
+    0..42 whatever the deck size, so that callers index them the same way in every game; in a
+    smaller deck (option ``escape_card``) the entries above the escape card are 0.
+    The card locations and, under ``deals``, the world count are computed on first use.
+    """
+
+    __slots__ = ("_cache", "_where", "_worlds", "exact", "hideout_prob", "mass", "measure", "position_probs")
+
+    def __init__(
+        self,
+        *,
+        mass: int,
+        position_probs: dict[int, tuple[float, ...]],
+        hideout_prob: tuple[float, ...],
+        exact: bool = True,
+        measure: str = "deals",
+        worlds: int | Callable[[], int] | None = None,
+        where: Callable[[], tuple[tuple[float, ...], ...]] | None = None,
+    ) -> None:
+        self.mass = mass
+        self.position_probs = position_probs
+        self.hideout_prob = hideout_prob
+        self.exact = exact
+        """False only for the edition-2 first-turn pass and, with canonical order, mid-stack (see the
+        module docstring): the counts then include worlds those rules exclude."""
+        self.measure = measure
+        self._worlds = worlds if worlds is not None else (mass if measure == "worlds" else None)
+        self._where = where
+        self._cache: dict[str, tuple[float, ...]] = {}
+
+    def __repr__(self) -> str:
+        return f"Belief(measure={self.measure!r}, mass={self.mass}, positions={self.hidden_positions})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Belief):
+            return NotImplemented
+        return (self.measure, self.mass, self.exact, self.position_probs, self.hideout_prob) == (
+            other.measure,
+            other.mass,
+            other.exact,
+            other.position_probs,
+            other.hideout_prob,
+        )
+
+    # no __hash__: a class that defines __eq__ alone gets __hash__ = None, so a Belief (mutable
+    # caches, float fields) is unhashable (Belief.__hash__ is None)
+
+    @property
+    def worlds(self) -> int:
+        """The number of consistent worlds (each counted once, whatever the measure)."""
+        if callable(self._worlds):
+            self._worlds = self._worlds()
+        assert isinstance(self._worlds, int)
+        return self._worlds
+
+    def _secondary(self, name: str) -> tuple[float, ...]:
+        # sprint / hand / deck probabilities need a wider backward pass: computed on first use
+        if not self._cache:
+            if self._where is None:
+                raise ValueError("this belief was built without its card-location probabilities")
+            sprint, hand, deck = self._where()
+            self._cache.update(sprint=sprint, hand=hand, deck=deck)
+        return self._cache[name]
+
+    @property
+    def sprint_prob(self) -> tuple[float, ...]:
+        """P(number is a face-down sprint card), indexed 0..42 (0 above the escape card)."""
+        return self._secondary("sprint")
+
+    @property
+    def hand_prob(self) -> tuple[float, ...]:
+        """P(number is in the fugitive's hand), indexed 0..42 (the escape card: 1 until it is played)."""
+        return self._secondary("hand")
+
+    @property
+    def deck_prob(self) -> tuple[float, ...]:
+        """P(number is still in a deck), indexed 0..42 (0 above the escape card)."""
+        return self._secondary("deck")
+
+    @property
+    def hidden_positions(self) -> list[int]:
+        return sorted(self.position_probs)
+
+    def most_likely(self, position: int | None = None) -> int:
+        """The most probable value at ``position``, or the most probable face-down hideout number."""
+        probs = self.hideout_prob if position is None else self.position_probs[position]
+        best = max(range(43), key=lambda v: (probs[v], -v))
+        return best
+
+    def candidates(self, position: int) -> list[int]:
+        """The values ``position`` can still hold."""
+        return [v for v, p in enumerate(self.position_probs[position]) if p > 0]
+
+    def certain_numbers(self) -> list[int]:
+        """Numbers that are a face-down hideout in every consistent world."""
+        return [v for v, p in enumerate(self.hideout_prob) if p >= 1.0 - 1e-12]
+
+    def entropy(self, position: int) -> float:
+        """Shannon entropy (bits) of one face-down position: how spread the detective's doubt is."""
+        return -sum(p * math.log2(p) for p in self.position_probs[position] if p > 0)
+
+
+_CACHE: dict[tuple[Any, ...], Programme] = {}
+_CACHE_SIZE = 16
+"""Programmes kept (for sampling and card locations): enough for a turn of search or a game."""
+_CACHE_EDGES = 2_000_000
+"""Programmes with more edges than this are not kept."""
+
+
+def programme_for(facts: Facts, measure: str, max_edges: int | None = None, full: bool = False) -> Programme:
+    key = (*facts_key(facts), measure, full)
+    hit = _CACHE.get(key)
+    if hit is not None:
+        return hit
+    prog = build(facts, measure, max_edges, full=full)
+    if prog.edges > _CACHE_EDGES:
+        return prog  # too big to keep around
+    if len(_CACHE) >= _CACHE_SIZE:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = prog
+    return prog
+
+
+_BELIEFS: dict[tuple[Any, ...], Belief] = {}
+_BELIEFS_SIZE = 1024
+
+SAMPLERS: dict[tuple[Any, ...], Any] = {}
+"""Determinization samplers by information state (:func:`gamelib.fugitive.belief.sampling.sampler_for`)."""
+SAMPLERS_SIZE = 8
+"""Samplers kept: a search draws many worlds at one position, then moves on."""
+
+
+def clear_caches() -> None:
+    """Forget memoized programmes, beliefs and samplers (benchmarks, memory)."""
+    _CACHE.clear()
+    _BELIEFS.clear()
+    SAMPLERS.clear()
+
+
+def cache_sizes() -> dict[str, int]:
+    """How many programmes, beliefs and samplers the caches hold now (tests, memory)."""
+    return {"programmes": len(_CACHE), "beliefs": len(_BELIEFS), "samplers": len(SAMPLERS)}
+
+
+def belief(
+    state_or_observation: FugitiveState | FugitiveObservation | InformationState,
+    edition: int | None = None,
+    max_edges: int | None = None,
+    canonical_order: bool = False,
+    measure: str = "deals",
+) -> Belief:
+    """The detective's exact belief over the fugitive's hidden cards.
+
+    Accepts a :class:`FugitiveState` (its detective's view is used) or the detective's
+    :class:`FugitiveObservation`; ``edition`` and ``canonical_order`` matter only for an
+    observation (the options are not part of it; a state brings its own): the edition for an
+    edition-2 game, canonical order only for :attr:`Belief.exact` mid-stack.  The deck size
+    (option ``escape_card``) is read from the state, or worked out from the observation's card
+    counts.  ``measure`` weighs the worlds: ``"deals"`` (default) by the number of deal orders
+    that produce each, as shuffled decks imply; ``"worlds"`` counts each world once
+    (docs/rules/fugitive.md).  Results are memoized on the facts.
+    ``max_edges`` bounds the work: :class:`BeliefTooLarge` (a ValueError) when the count would
+    need more edges (the default counts whatever it takes).
+    """
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
+    facts = facts_of(state_or_observation, edition, canonical_order)
+    key = (*facts_key(facts), facts.stuck_first_turn, facts.canonical_pending, measure)
+    hit = _BELIEFS.get(key)
+    if hit is not None:
+        return hit
+    result = belief_of(facts, measure, max_edges)
+    if len(_BELIEFS) >= _BELIEFS_SIZE:
+        _BELIEFS.pop(next(iter(_BELIEFS)))
+    _BELIEFS[key] = result
+    return result
+
+
+def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belief:
+    prog = programme_for(facts, measure, max_edges=max_edges)
+    if prog.total == 0:
+        raise ValueError("inconsistent observation: no fugitive world explains it")
+    backward(prog)
+    assert prog.marginals is not None
+    total = prog.total
+    mass, rest = divmod(total, prog.stacks)
+    assert rest == 0, "ordered sprint stacks must divide evenly"
+    # big-integer divisions only where a count is not 0 (most numbers are out of reach)
+    position_probs = {
+        i: tuple(c / total if c else 0.0 for c in counts) for i, counts in prog.marginals.items()
+    }
+    hideout_count = [0] * 43
+    for counts in prog.marginals.values():
+        for v, c in enumerate(counts):
+            if c:
+                hideout_count[v] += c
+    hideout = tuple(c / total if c else 0.0 for c in hideout_count)
+    worlds: int | Callable[[], int] | None = None
+    if measure != "worlds":
+
+        def worlds() -> int:
+            return build(facts, "worlds").mass
+
+    return Belief(
+        mass=mass,
+        position_probs=position_probs,
+        hideout_prob=hideout,
+        exact=not (facts.stuck_first_turn or facts.canonical_pending),
+        measure=measure,
+        worlds=worlds,
+        where=lambda: card_locations(programme_for(facts, measure, full=True), hideout),
+    )

@@ -1,0 +1,319 @@
+"""The forward programme's moves: one hideout value, then a sprint stack shared out by group.
+
+A :class:`Programme` holds the per-position data of one set of facts and one measure; its moves
+(:meth:`Programme.moves`) take a state (one int, :mod:`gamelib.fugitive.belief.bits`) through one
+layer.  The final weights it inherits from :class:`~gamelib.fugitive.belief.weights.FinalWeights`.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+from gamelib.fugitive.belief.bits import (
+    HE_SH,
+    JM,
+    KEEP,
+    LEFT,
+    M_SH,
+    NEED,
+    PAIR,
+    PAIR_READS,
+    PREV,
+    PROG,
+    SCRATCH,
+    U_SH,
+    VALUE,
+    VALUE_READS,
+)
+from gamelib.fugitive.belief.facts import Facts, advance
+from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
+from gamelib.fugitive.belief.weights import FinalWeights
+from gamelib.fugitive.rules import STEP_LIMIT
+
+
+@dataclass
+class Programme(FinalWeights):
+    """The forward programme for one set of facts and one measure, with its final weights."""
+
+    facts: Facts
+    measure: str
+    avail: tuple[int, ...]  # unknown cards per class
+    gavail: tuple[int, ...]  # per group
+    fug: tuple[int, ...]  # per group: the fugitive's unknown cards (group 0: all of them)
+    hand_count: int  # the fugitive's hand, escape card aside
+    layers: list[tuple[int, int, int]] = field(default_factory=list)  # (position, kind, group)
+    forward: list[dict[int, int]] = field(default_factory=list)
+    finals: dict[int, int] = field(default_factory=dict)
+    total: int = 0
+    stacks: int = 1  # product of n_i! over hidden stacks: the ordered-to-set divisor
+    edges: int = 0
+    back: list[dict[int, int]] | None = None
+    saved: list[dict[int, list[tuple[int, int, int]]]] | None = None  # forward edges, until the backward pass
+    weights_memo: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
+    tail: bool = False  # the last layer's edges carry their final weights (counting only)
+    folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
+    npos: int = 0  # positions on the table (facts.size, read on the hot paths)
+    pending_pos: int = -1  # the position still getting sprint cards (the hand may pay), or -1
+    slots: list[tuple[int, ...]] = field(
+        default_factory=list
+    )  # per position, per group: draws - face-up before (-1: none)
+    group_tab: tuple[int, ...] = ()  # per card: its group (facts.tables.group_of)
+    hide_inc: tuple[int, ...] = ()  # per card: what hiding it adds to the counts (u, H, He of its group)
+    full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
+    closing: bool = False  # fold closed groups' final weights in as they close (the count only)
+    mark_vectors: dict[int, list[int]] = field(default_factory=dict)  # by counts | left << LEFT
+    halves: dict[int, list[list[int]]] = field(default_factory=dict)  # by counts | first << LEFT
+    polys: dict[tuple[int, int, int], list[list[int]]] = field(default_factory=dict)  # _group_poly
+    closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
+    marginals: dict[int, list[int]] | None = None
+    # per position: sorted values, hidden stack size, footprint span, and per-group data
+    values: list[list[int]] = field(default_factory=list)
+    hidden: list[bool] = field(default_factory=list)
+    stack: list[int] = field(default_factory=list)
+    span: list[int] = field(default_factory=list)
+    fixed_fp: list[int] = field(default_factory=list)
+    capg: list[tuple[int, ...]] = field(default_factory=list)  # per position, per group: u_g limit
+    drawn: list[tuple[int, ...]] = field(default_factory=list)  # per position, per deck: D_i
+    known_before: list[tuple[int, ...]] = field(default_factory=list)  # deck cards face up before i
+    known_at: list[tuple[int, ...]] = field(default_factory=list)
+    active: list[list[tuple[int, tuple[int, ...], int]]] = field(default_factory=list)
+
+    @property
+    def size(self) -> int:
+        return self.npos
+
+    @property
+    def mass(self) -> int:
+        return self.total // self.stacks
+
+    # ------------------------------------------------------------------ moves
+    def moves(self, t: int, src: int) -> list[tuple[int, int, int]]:
+        """(destination, weight, label) of every move from ``src`` through layer ``t``."""
+        i, kind, g = self.layers[t]
+        if kind == VALUE:
+            return self._value_moves(i, src)
+        if kind == PAIR:
+            return self._pair_moves(i, g, src, {})
+        return self._group_moves(i, g, src)
+
+    def _memo_value_moves(
+        self, i: int, src: int, memo: dict[int, list[tuple[int, int, int]]], closes: bool
+    ) -> list[tuple[int, int, int]]:
+        """:meth:`_value_moves` through ``memo`` (one layer): the moves add to the state's counts
+        what depends only on the groups' card counts, the previous hideout and the series'
+        progress (``VALUE_READS``); a position that closes then folds in the groups it completes."""
+        sig = src & VALUE_READS
+        hit = memo.get(sig)
+        if hit is None:
+            base = sig & KEEP
+            hit = memo[sig] = [(dst - base, w, v) for dst, w, v in self._value_moves(i, sig, False) if w]
+        base = src & KEEP
+        if not closes:
+            return [(base + delta, w, v) for delta, w, v in hit]
+        out = []
+        closed, close_groups = self.closed_memo, self._close_groups
+        for delta, w, v in hit:
+            dst = base + delta
+            low = dst & KEEP
+            shut = closed.get(low)
+            if shut is None:
+                close_groups(dst)
+                shut = closed[low]
+            if shut[1]:
+                out.append(((dst ^ low) | shut[0], w * shut[1], v))
+        return out
+
+    def _pair_moves(
+        self, i: int, g: int, src: int, memo: dict[int, list[tuple[int, int]]]
+    ) -> list[tuple[int, int, int]]:
+        """Groups ``g`` and ``g + 1`` in one layer (their moves composed): no layer of intermediate
+        states to store and walk.  The moves add to the state what depends only on the bits the two
+        groups read (``PAIR_READS``): ``memo`` keeps them by those bits, for the whole layer."""
+        sig = src & PAIR_READS[g]
+        hit = memo.get(sig)
+        if hit is None:
+            hit = []
+            group_moves = self._group_moves
+            for mid, w1, _ in group_moves(i, g, sig, False):
+                for dst, w2, _ in group_moves(i, g + 1, mid, False):
+                    w = w1 * w2
+                    if w:
+                        hit.append((dst - sig, w))
+            memo[sig] = hit
+        if g + 1 == GROUPS - 1 and self.closing and i != self.pending_pos:
+            out = []
+            closed, close_groups = self.closed_memo, self._close_groups
+            for delta, w in hit:  # the position closes: fold in the groups it completes
+                dst = src + delta
+                low = dst & KEEP
+                shut = closed.get(low)
+                if shut is None:
+                    close_groups(dst)  # memoises it
+                    shut = closed[low]
+                if shut[1]:
+                    out.append(((dst ^ low) | shut[0], w * shut[1], 0))
+            return out
+        return [(src + delta, w, 0) for delta, w in hit]
+
+    def _close_ok(self, i: int, state: int) -> bool:
+        cap = self.capg[i]
+        return (
+            (state & 31) <= cap[0]
+            and (state >> 5) & 31 <= cap[1]
+            and (state >> 10) & 31 <= cap[2]
+            and (state >> 15) & 31 <= cap[3]
+        )
+
+    def _value_moves(self, i: int, src: int, close: bool = True) -> list[tuple[int, int, int]]:
+        prev = (src >> PREV) & 63
+        progress = src >> PROG
+        base = src & KEEP
+        values = self.values[i]
+        lo = bisect.bisect_right(values, prev)
+        hi = bisect.bisect_right(values, prev + self.span[i])
+        if lo >= hi:
+            return []
+        last = i == self.npos
+        pending = self.facts.pending and last
+        n = self.stack[i]
+        deals = self.measure == "deals"
+        active = self.active[i]
+        # need = v - offset: the even cards the stack must hold beyond its odd footprints
+        offset = prev + STEP_LIMIT + self.fixed_fp[i] + n + (self.hand_count if pending else 0)
+        hidden = self.hidden[i]
+        w = 1
+        if hidden:
+            # per group: -1 if it has no card left for this position, else the free draws (deals)
+            cap, drawn, before = self.capg[i], self.drawn[i], self.known_before[i]
+            room = []
+            for g in range(GROUPS):
+                u = (base >> U_SH[g]) & 31
+                if u >= cap[g]:
+                    room.append(-1)
+                else:
+                    room.append(drawn[g - 1] - u - before[g - 1] if deals and g else 1)
+            group, inc = self.group_tab, self.hide_inc
+        elif deals:
+            known_at, drawn, before = self.known_at[i], self.drawn[i], self.known_before[i]
+            for d in range(3):
+                c = known_at[d]
+                if c:
+                    w *= falling(drawn[d] - ((base >> U_SH[d + 1]) & 31) - before[d], c)
+            if not w:
+                return []
+        out = []
+        for v in values[lo:hi]:
+            new_progress = progress
+            if active:
+                new_progress = advance(progress, active, v, i)
+                if new_progress < 0:
+                    continue
+            need = v - offset
+            if need < 0:
+                need = 0
+            new = base
+            if hidden:
+                w = room[group[v]]
+                if w < 0:
+                    continue
+                new += inc[v]
+            if n:
+                dst = new | (n << LEFT) | (need << NEED)
+            else:
+                if not self._close_ok(i, new):
+                    continue
+                if pending:
+                    dst = new | (need << NEED)
+                elif need:
+                    continue
+                elif close and self.closing and not last:
+                    dst, f = self._close_groups(new)
+                    if not f:
+                        continue
+                    out.append((dst | (v << PREV) | (new_progress << PROG), w * f, v))
+                    continue
+                else:
+                    dst = new
+            if not last:
+                dst |= (v << PREV) | (new_progress << PROG)
+            out.append((dst, w, v))
+        return out
+
+    def _group_moves(self, i: int, g: int, src: int, close: bool = True) -> list[tuple[int, int, int]]:
+        left = (src >> LEFT) & 63
+        u_shift = U_SH[g]
+        u = (src >> u_shift) & 31
+        cap = self.capg[i]
+        room = cap[g] - u
+        if room > left:
+            room = left
+        if g == GROUPS - 1:  # the last group takes what is left, and the position closes
+            if left > room:
+                return []
+            lowest = left
+        else:
+            # the groups after this one must have room for the rest of the stack
+            later = 0
+            for h in range(g + 1, GROUPS):
+                later += cap[h] - ((src >> U_SH[h]) & 31)
+            lowest = left - later
+            if lowest < 0:
+                lowest = 0
+            if lowest > room:
+                return []
+        closing = g == GROUPS - 1
+        need = (src >> NEED) & 127
+        pending = i == self.pending_pos  # the hand may still pay: no closing weight
+        evens = 0
+        if need:
+            evens = self.avail[2 * g + 1] - ((src >> HE_SH[g]) & 15) - ((src >> M_SH[g]) & 15)
+        marks = (src >> JM) & 63
+        comb = COMB
+        coefs = COEFS[need]
+        free_slots = self.slots[i][g]
+        if free_slots >= 0:
+            free_slots -= u
+        m_shift = M_SH[g]
+        out = []
+        for k in range(lowest, room + 1):
+            wk = comb[left][k]
+            if free_slots >= 0 and k:
+                if k > free_slots:
+                    break
+                wk *= FALL[free_slots][k]
+            step = src + (k << u_shift) - (k << LEFT)
+            if not need:
+                if closing and not pending:
+                    if marks:
+                        continue  # coef(marks, 0) is 0
+                    step &= ~SCRATCH
+                    if close and self.closing:
+                        step, f = self._close_groups(step)
+                        wk *= f
+                        if not wk:
+                            continue
+                out.append((step, wk, k))
+                continue
+            rest = left - k
+            for j in range((k if k < evens else evens) + 1):
+                m = marks + j
+                if not pending and m + rest < need:
+                    continue  # even the cards still to allocate could not all be marked enough
+                w = wk * comb[k][j] if j else wk
+                dst = step + (j << m_shift) + (j << JM) if j else step
+                if closing and not pending:
+                    c = coefs[m]
+                    if not c:
+                        continue
+                    w *= c
+                    dst &= ~SCRATCH
+                    if close and self.closing:
+                        dst, f = self._close_groups(dst)
+                        w *= f
+                        if not w:
+                            continue
+                out.append((dst, w, k))
+        return out
+
+    # ------------------------------------------------------------------ final weights

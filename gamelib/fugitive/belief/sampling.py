@@ -1,0 +1,365 @@
+"""Determinization: a full world the seat cannot tell from the real game, sampled exactly.
+
+For the detective's seat the world is drawn from the exact belief's measure, never by rejection:
+
+1. the hideout values and, per face-down stack, how many cards of each group it holds, one layer
+   at a time through the full programme.  The walk keeps every programme state that agrees with
+   the labels drawn so far (they differ only in the footprint identity's marks), so the weight of
+   each next label is an exact count of worlds (a sum of signed terms that is never negative);
+2. which cards: given those counts every choice of cards is equally likely under both measures
+   (the deal weights read counts only), except that a stack must hold enough even cards to pay
+   its footprints.  The stacks that need some even cards (rarely more than two) share out the
+   even cards through a small exact count; the other stacks, the hand and the decks take the
+   rest uniformly;
+3. which deal brought each card, uniformly among the valid orders (:mod:`.deals`).
+
+The world is the real state cloned with its hidden fields and history rewritten (no replay), so
+a draw costs a fraction of a millisecond once the programme of the information state is built;
+the programme and its backward pass are cached (:data:`~.probabilities.SAMPLERS`).  The two
+relaxations of the count (:attr:`Belief.exact` False: edition 2's stuck first turn, canonical
+order mid-stack) are the only case where a drawn world is replayed and, if the rules refuse it,
+drawn again.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from dataclasses import dataclass, field
+
+from gamelib.fugitive.belief.bits import GROUP, VALUE
+from gamelib.fugitive.belief.build import backward
+from gamelib.fugitive.belief.deals import assign_slots, deal_slots, determinize_fugitive, pick, replay
+from gamelib.fugitive.belief.facts import Facts, facts_from_state, facts_key
+from gamelib.fugitive.belief.probabilities import SAMPLERS, SAMPLERS_SIZE, programme_for
+from gamelib.fugitive.belief.programme import Programme
+from gamelib.fugitive.belief.tables import GROUPS, MEASURES
+from gamelib.fugitive.rules import (
+    DEALS,
+    DETECTIVE,
+    F_SPRINT,
+    FUGITIVE,
+    HIDES,
+    SPRINTS,
+    STEP_LIMIT,
+    FugitiveState,
+    Hide,
+    Sprint,
+    footprints,
+)
+
+RELAXED_ATTEMPTS = 10_000
+"""Draws tried when the count relaxes a rule (``Belief.exact`` False) before giving up."""
+
+
+def determinize(
+    state: FugitiveState, player: int, rng: random.Random, measure: str = "deals"
+) -> FugitiveState:
+    """A full state consistent with ``state.observation(player)``, sampled exactly from ``measure``.
+
+    The detective's seat samples a fugitive world from the chosen measure (see :func:`belief`:
+    ``"deals"`` weighs a world by its deal orders, ``"worlds"`` counts each once), then one of
+    the deal orders that produce it uniformly; the fugitive's seat samples the detective's hand
+    uniformly among hands that never named one of its own cards (the two measures agree there:
+    every hand has as many deal orders).  The history is rewritten to match (deals, hides,
+    sprints), so the world's record replays to itself.
+    """
+    if measure not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
+    if player == DETECTIVE:
+        return _determinize_detective(state, rng, measure)
+    if player == FUGITIVE:
+        return determinize_fugitive(state, rng)
+    raise ValueError(f"player must be 0 (fugitive) or 1 (detective), got {player!r}")
+
+
+@dataclass
+class Sampler:
+    """What every draw at one information state reads: the full programme, its backward pass,
+    and the moves met so far (memoised by layer and state)."""
+
+    facts: Facts
+    prog: Programme
+    back: list[dict[int, int]]
+    moves: dict[tuple[int, int], list[tuple[int, int, int]]] = field(default_factory=dict)
+
+    def moves_of(self, t: int, src: int) -> list[tuple[int, int, int]]:
+        key = (t, src)
+        hit = self.moves.get(key)
+        if hit is None:
+            hit = self.moves[key] = [move for move in self.prog.moves(t, src) if move[1]]
+        return hit
+
+
+def sampler_for(facts: Facts, measure: str) -> Sampler:
+    """The sampler of ``facts`` (cached: IS-MCTS draws a world per iteration at one position)."""
+    key = (*facts_key(facts), measure)
+    hit = SAMPLERS.get(key)
+    if hit is not None:
+        return hit
+    prog = programme_for(facts, measure, full=True)
+    if prog.total == 0:
+        raise ValueError("inconsistent observation: no fugitive world explains it")
+    sampler = Sampler(facts, prog, backward(prog))
+    if len(SAMPLERS) >= SAMPLERS_SIZE:
+        SAMPLERS.pop(next(iter(SAMPLERS)))
+    SAMPLERS[key] = sampler
+    return sampler
+
+
+def walk(sampler: Sampler, rng: random.Random) -> tuple[list[int], list[list[int]]]:
+    """Hideout values and per-stack group counts, drawn layer by layer with exact weights.
+
+    ``current`` holds every state that agrees with the labels drawn so far, with its forward
+    weight along them; a label's weight sums ``forward * move * backward`` over them.  A state
+    whose backward sum cancels to 0 stays: the footprint identity's signed terms cancel over all
+    its completions, not over those of one label."""
+    prog, facts = sampler.prog, sampler.facts
+    values = list(facts.known)
+    counts = [[0] * GROUPS for _ in range(facts.size + 1)]
+    current: dict[int, int] = {0: 1}
+    for t, (i, kind, g) in enumerate(prog.layers):
+        nxt = sampler.back[t + 1]
+        totals: dict[int, int] = {}
+        ahead: dict[int, dict[int, int]] = {}
+        for src, fw in current.items():
+            for dst, w, label in sampler.moves_of(t, src):
+                x = fw * w
+                totals[label] = totals.get(label, 0) + x * nxt.get(dst, 0)
+                states = ahead.get(label)
+                if states is None:
+                    states = ahead[label] = {}
+                states[dst] = states.get(dst, 0) + x
+        labels = [label for label, total in totals.items() if total > 0]
+        if not labels:
+            raise AssertionError(f"determinize: no world continues at layer {t}")
+        label = labels[pick([totals[x] for x in labels], rng)] if len(labels) > 1 else labels[0]
+        current = ahead[label]
+        if kind == VALUE:
+            values[i] = label
+        elif kind == GROUP:
+            counts[i][g] = label
+    return values, counts
+
+
+def _needs(prog: Programme, values: list[int]) -> list[int]:
+    """Per position, the even cards its face-down stack must hold (the hand's too, mid-stack)."""
+    facts = prog.facts
+    out = [0]
+    for i in range(1, facts.size + 1):
+        need = values[i] - values[i - 1] - STEP_LIMIT - prog.fixed_fp[i] - prog.stack[i]
+        if facts.pending and i == facts.size:
+            need -= prog.hand_count  # the hand may still pay, each card 1 footprint at least
+        out.append(need)
+    return out
+
+
+def _pools(prog: Programme, values: list[int]) -> tuple[list[list[int]], list[list[int]]]:
+    """Per group, the even and the odd unseen cards that are not face-down hideouts."""
+    facts = prog.facts
+    group = facts.tables.group_of
+    taken = {values[i] for i in range(1, facts.size + 1) if prog.hidden[i]}
+    evens: list[list[int]] = [[] for _ in range(GROUPS)]
+    odds: list[list[int]] = [[] for _ in range(GROUPS)]
+    unknown = facts.unknown
+    while unknown:
+        low = unknown & -unknown
+        c = low.bit_length() - 1
+        unknown ^= low
+        if c not in taken:
+            (odds if c & 1 else evens)[group[c]].append(c)
+    return evens, odds
+
+
+def _split_evens(
+    units: list[tuple[int, list[int]]], evens: list[int], odds: list[int], rng: random.Random
+) -> list[tuple[int, ...]]:
+    """Per unit (need, cards per group), how many of its cards are even, drawn with exact weights.
+
+    A unit's cards must hold at least ``need`` even ones; per group the ways to pick ``e`` even and
+    ``k - e`` odd cards from what earlier units left are binomials.  ``ways`` counts completions."""
+    before = [[0] * GROUPS]
+    for _, ks in units:
+        before.append([a + k for a, k in zip(before[-1], ks, strict=True)])
+    memo: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    def options(u: int, used: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
+        need, ks = units[u]
+        ranges = [range(min(k, evens[g] - used[g]) + 1) for g, k in enumerate(ks)]
+        out = []
+        for e in itertools.product(*ranges):
+            if sum(e) < need:
+                continue
+            w = 1
+            for g, k in enumerate(ks):
+                odd_left = odds[g] - (before[u][g] - used[g])
+                w *= math.comb(evens[g] - used[g], e[g]) * math.comb(odd_left, k - e[g])
+            if w:
+                out.append((e, w))
+        return out
+
+    def ways(u: int, used: tuple[int, ...]) -> int:
+        if u == len(units):
+            return 1
+        key = (u, used)
+        if key not in memo:
+            memo[key] = sum(
+                w * ways(u + 1, tuple(a + b for a, b in zip(used, e, strict=True)))
+                for e, w in options(u, used)
+            )
+        return memo[key]
+
+    chosen: list[tuple[int, ...]] = []
+    used = (0,) * GROUPS
+    for u in range(len(units)):
+        choices = [
+            (e, w * ways(u + 1, tuple(a + b for a, b in zip(used, e, strict=True))))
+            for e, w in options(u, used)
+        ]
+        e = choices[pick([w for _, w in choices], rng)][0]
+        chosen.append(e)
+        used = tuple(a + b for a, b in zip(used, e, strict=True))
+    return chosen
+
+
+def deal_cards(
+    prog: Programme, values: list[int], counts: list[list[int]], rng: random.Random
+) -> tuple[list[list[int]], list[int]]:
+    """The cards of every face-down stack and of the hand, given the values and the group counts."""
+    facts = prog.facts
+    size = facts.size
+    group = facts.tables.group_of
+    evens, odds = _pools(prog, values)
+    used = [sum(counts[i][g] for i in range(1, size + 1)) for g in range(GROUPS)]
+    for i in range(1, size + 1):
+        if prog.hidden[i]:
+            used[group[values[i]]] += 1
+    hand_n = [prog.fug[g] - used[g] for g in range(GROUPS)]
+    needs = _needs(prog, values)
+    pending = size if facts.pending and needs[size] > 0 else -1
+    units = [(needs[i], list(counts[i])) for i in range(1, size + 1) if needs[i] > 0 and i != pending]
+    if pending > 0:
+        units.append((needs[pending], [counts[pending][g] + hand_n[g] for g in range(GROUPS)]))
+    split = _split_evens(units, [len(x) for x in evens], [len(x) for x in odds], rng)
+    for pool in (*evens, *odds):
+        rng.shuffle(pool)
+    stacks: list[list[int]] = [list(s) for s in facts.known_sprints]
+    hand: list[int] = []
+    constrained = [i for i in range(1, size + 1) if needs[i] > 0 and i != pending]
+    if pending > 0:
+        constrained.append(pending)
+    for i, e in zip(constrained, split, strict=True):
+        for g in range(GROUPS):
+            k = counts[i][g] + (hand_n[g] if i == pending else 0)
+            cards = [evens[g].pop() for _ in range(e[g])] + [odds[g].pop() for _ in range(k - e[g])]
+            rng.shuffle(cards)
+            stacks[i] += cards[: counts[i][g]]
+            hand += cards[counts[i][g] :]
+    rest = [evens[g] + odds[g] for g in range(GROUPS)]
+    for pool in rest:
+        rng.shuffle(pool)
+    for i in range(1, size + 1):
+        if prog.stack[i] and i not in constrained:
+            for g in range(GROUPS):
+                stacks[i] += [rest[g].pop() for _ in range(counts[i][g])]
+    if pending < 0:
+        for g in range(GROUPS):
+            hand += [rest[g].pop() for _ in range(hand_n[g])]
+    for i in range(1, size + 1):
+        if prog.stack[i]:
+            if facts.canonical_order:
+                stacks[i].sort()  # canonical order: the only order the rules allow
+            else:
+                rng.shuffle(stacks[i])
+    if facts.holds_last:
+        hand.append(facts.last)
+    return stacks, sorted(hand)
+
+
+def _deal_order(
+    state: FugitiveState,
+    facts: Facts,
+    values: list[int],
+    stacks: list[list[int]],
+    hand: list[int],
+    rng: random.Random,
+) -> dict[int, int]:
+    """Which fugitive deal (history index) brought which card: a card laid at position ``i`` came
+    with a deal made while fewer than ``i`` hideouts lay on the table; uniform over valid orders."""
+    slots = [s for s in deal_slots(state) if s[1] == FUGITIVE]
+    setups = len(state.layout.setup_deals)
+    group_of_card = facts.tables.group_of
+    assignment: dict[int, int] = {}
+    for d in range(3):
+        keys = [s[3] if s[0] >= setups else -1 for s in slots if s[2] == d]
+        indices = [s[0] for s in slots if s[2] == d]
+        cards = [
+            (c, i)
+            for i in range(1, facts.size + 1)
+            for c in (values[i], *stacks[i])
+            if group_of_card[c] == d + 1
+        ]
+        cards += [(c, 99) for c in hand if group_of_card[c] == d + 1]
+        if len(cards) != len(keys):
+            raise AssertionError(f"deck {d + 1}: {len(cards)} cards for {len(keys)} deals")
+        matched = assign_slots(cards, keys, rng)
+        if matched is None:
+            raise AssertionError(f"deck {d + 1}: the counted world has no deal order")
+        for card, j in matched.items():
+            assignment[indices[j]] = card
+    return assignment
+
+
+def build_world(
+    state: FugitiveState,
+    facts: Facts,
+    values: list[int],
+    stacks: list[list[int]],
+    hand: list[int],
+    rng: random.Random,
+) -> FugitiveState:
+    """The real state with the fugitive's secrets replaced and its history rewritten to match."""
+    world = state.clone()
+    assert isinstance(world, FugitiveState)
+    history = world.history
+    for index, card in _deal_order(state, facts, values, stacks, hand, rng).items():
+        history[index] = DEALS[card]
+    position = sprint_no = 0
+    for index, action in enumerate(history):
+        if isinstance(action, Hide):
+            position += 1
+            sprint_no = 0
+            history[index] = HIDES[values[position]]
+        elif isinstance(action, Sprint):
+            history[index] = SPRINTS[stacks[position][sprint_no]]
+            sprint_no += 1
+    world.hideouts = list(values)
+    world.sprints = [tuple(s) for s in stacks]
+    mine = 0
+    for c in (*values[1:], *hand, *itertools.chain.from_iterable(stacks)):
+        mine |= 1 << c
+    world.fhand = sum(1 << c for c in hand)
+    masks = state.layout.deck_masks
+    world.decks = [masks[d] & facts.unknown & ~mine for d in range(3)]
+    if world.phase == F_SPRINT:  # the hideout being laid: what its sprint cards still owe
+        size = facts.size
+        world.deficit = (
+            values[size] - values[size - 1] - STEP_LIMIT - sum(footprints(c) for c in stacks[size])
+        )
+    world.invalidate()
+    return world
+
+
+def _determinize_detective(state: FugitiveState, rng: random.Random, measure: str) -> FugitiveState:
+    facts = facts_from_state(state)
+    sampler = sampler_for(facts, measure)
+    exact = not (facts.stuck_first_turn or facts.canonical_pending)
+    for _ in range(1 if exact else RELAXED_ATTEMPTS):
+        values, counts = walk(sampler, rng)
+        stacks, hand = deal_cards(sampler.prog, values, counts, rng)
+        world = build_world(state, facts, values, stacks, hand, rng)
+        if exact or replay(state, list(world.history)) is not None:
+            return world
+    why = "edition 2: a single first-turn hideout" if facts.stuck_first_turn else "canonical order mid-stack"
+    raise RuntimeError(f"determinize: no world the rules accept in {RELAXED_ATTEMPTS} draws ({why})")

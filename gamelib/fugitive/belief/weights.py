@@ -1,0 +1,264 @@
+"""Final weights: how many ways the groups' cards complete a final state, and the last stack summed
+in closed form.
+
+A final state holds, per group, how many of its cards were laid (hideouts, even hideouts, marked
+even sprint cards); the weight picks the actual cards (falling factorials) and the hand.  The last
+stack's completions are summed group by group (:meth:`FinalWeights._mark_vector`), memoised.
+"""
+
+from __future__ import annotations
+
+import math
+
+from gamelib.fugitive.belief.bits import (
+    CLOSED,
+    GROUP_BITS,
+    H_SH,
+    HALVES,
+    HE_SH,
+    JM,
+    KEEP,
+    LEFT,
+    LOWER,
+    M_SH,
+    NEED,
+    U_SH,
+)
+from gamelib.fugitive.belief.facts import Facts
+from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, add_product, coef, falling
+
+
+class FinalWeights:
+    """The final-weight half of :class:`~gamelib.fugitive.belief.programme.Programme` (a mixin:
+    the attributes below are the programme's fields)."""
+
+    facts: Facts
+    measure: str
+    avail: tuple[int, ...]
+    gavail: tuple[int, ...]
+    fug: tuple[int, ...]
+    hand_count: int
+    weights_memo: dict[tuple[int, int, int], list[int]]
+    folded: bool
+    npos: int
+    full_u: tuple[int, ...]
+    mark_vectors: dict[int, list[int]]
+    halves: dict[int, list[list[int]]]
+    polys: dict[tuple[int, int, int], list[list[int]]]
+    closed_memo: dict[int, tuple[int, int]]
+    stack: list[int]
+    capg: list[tuple[int, ...]]
+    drawn: list[tuple[int, ...]]
+    known_before: list[tuple[int, ...]]
+
+    def _mark_vector(self, left: int, state: int) -> list[int]:
+        """The last stack's completions, times every group's final weight, for every need at once:
+        entry ``t`` sums them with ``t`` marked even cards (the hand's too when pending).
+
+        ``left`` cards of the stack are still to allocate; ``state`` holds each group's
+        (u, H, He, M) before this stack's share.  The stack's cards go to the groups in
+        ``C(left; k0, k1, k2, k3)`` ways, so the sum splits into groups {0, 1} and {2, 3}
+        (:meth:`_half`), each memoised on its own counts, met here: the same sums as the group
+        layers, shared by every need (0 included).
+        """
+        key = (state & LOWER[GROUPS - 1]) | left << LEFT
+        hit = self.mark_vectors.get(key)
+        if hit is not None:
+            return hit
+        halves = self.halves
+        low = halves.get(state & HALVES[0])  # the keys of :meth:`_half`
+        if low is None:
+            low = self._half(0, state)
+        high = halves.get((state & HALVES[2]) | 2 << LEFT)
+        if high is None:
+            high = self._half(2, state)
+        out: list[int] = []
+        comb = COMB[left]
+        for a in range(min(left, len(low) - 1) + 1):
+            b = left - a
+            if b >= len(high):
+                continue
+            x, y = low[a], high[b]
+            if not x or not y:
+                continue
+            add_product(out, x, y, comb[a])
+        self.mark_vectors[key] = out
+        return out
+
+    def _unmarked(self, left: int, state: int) -> int:
+        """Entry 0 of :meth:`_mark_vector` (what a hideout that needs no even card reads), alone."""
+        key = (state & LOWER[GROUPS - 1]) | left << LEFT
+        hit = self.mark_vectors.get(key)
+        if hit is not None:
+            return hit[0] if hit else 0
+        halves = self.halves
+        low = halves.get(state & HALVES[0])  # the keys of :meth:`_half`
+        if low is None:
+            low = self._half(0, state)
+        high = halves.get((state & HALVES[2]) | 2 << LEFT)
+        if high is None:
+            high = self._half(2, state)
+        comb = COMB[left]
+        total = 0
+        for a in range(min(left, len(low) - 1) + 1):
+            b = left - a
+            if b < len(high):
+                x, y = low[a], high[b]
+                if x and y and x[0] and y[0]:
+                    total += comb[a] * x[0] * y[0]
+        return total
+
+    def _half(self, first: int, state: int) -> list[list[int]]:
+        """Groups ``first`` and ``first + 1`` of the last stack: entry ``k`` is, by marked even
+        cards, the weight of giving them ``k`` of its cards (``C(k, k0)`` ways to split them),
+        times their final weights."""
+        key = (state & HALVES[first]) | first << LEFT
+        hit = self.halves.get(key)
+        if hit is not None:
+            return hit
+        polys = self.polys
+        pkey = (first, (state >> U_SH[first]) & 31, state & GROUP_BITS[first])
+        p = polys.get(pkey)
+        if p is None:
+            p = polys[pkey] = self._group_poly(first, state)
+        qkey = (first + 1, (state >> U_SH[first + 1]) & 31, state & GROUP_BITS[first + 1])
+        q = polys.get(qkey)
+        if q is None:
+            q = polys[qkey] = self._group_poly(first + 1, state)
+        out: list[list[int]] = []
+        for k0, x in enumerate(p):
+            if not x:
+                continue
+            for k1, y in enumerate(q):
+                if not y:
+                    continue
+                k = k0 + k1
+                while len(out) <= k:
+                    out.append([])
+                add_product(out[k], x, y, COMB[k][k0])
+        self.halves[key] = out
+        return out
+
+    def _group_poly(self, g: int, state: int) -> list[list[int]]:
+        """Group ``g`` of the last stack: entry ``k`` is, by marked even cards, the weight of
+        giving it ``k`` of the stack's cards (free draws, marked evens) times its final weight."""
+        size = self.npos
+        u = (state >> U_SH[g]) & 31
+        h = (state >> H_SH[g]) & 15
+        he = (state >> HE_SH[g]) & 15
+        m = (state >> M_SH[g]) & 15
+        room = min(self.stack[size], self.capg[size][g] - u)
+        evens = self.avail[2 * g + 1] - he - m
+        limit = self.hand_count if self.facts.pending else 0
+        free_slots = -1
+        if g and self.measure == "deals":
+            free_slots = self.drawn[size][g - 1] - u - self.known_before[size][g - 1]
+        memo = self.weights_memo
+        out: list[list[int]] = []
+        for k in range(max(room, -1) + 1):
+            wk = 1
+            if free_slots >= 0 and k:
+                if k > free_slots:
+                    break
+                wk = FALL[free_slots][k]
+            row: list[int] = []
+            for j in range(min(k, evens) + 1):
+                wkey = (g | limit << 2, (u + k) | h << 5 | he << 9, m + j)
+                parts = memo.get(wkey)
+                if parts is None:
+                    parts = memo[wkey] = self._group_weights_of(g, u + k, h, he, m + j, limit)
+                w = wk * COMB[k][j]
+                for jp, x in enumerate(parts, j):
+                    if x:
+                        while len(row) <= jp:
+                            row.append(0)
+                        row[jp] += w * x
+            out.append(row)
+        return out
+
+    def _close_groups(self, state: int) -> tuple[int, int]:
+        """Fold in the final weight of every group that can take no more card (all of its cards
+        laid), and forget its hideout and mark counts (H = 15 marks it closed): states merge."""
+        low = state & KEEP  # the per-group counts: all that closing reads and changes
+        hit = self.closed_memo.get(low)
+        if hit is None:
+            factor, new = 1, low
+            for g in range(GROUPS):
+                if (new >> U_SH[g]) & 31 == self.full_u[g] and (new >> H_SH[g]) & 15 != CLOSED:
+                    factor *= self._group_weights(new, g, 0)[0]
+                    new &= ~((15 << H_SH[g]) | (15 << HE_SH[g]) | (15 << M_SH[g]))
+                    new |= CLOSED << H_SH[g]
+            hit = self.closed_memo[low] = (new, factor)
+        return (state ^ low) | hit[0], hit[1]
+
+    def _group_weights(self, state: int, g: int, hand_marks: int) -> list[int]:
+        """Completions of group ``g``, by the number of marked even cards in the hand (pending)."""
+        u = (state >> U_SH[g]) & 31
+        h = (state >> H_SH[g]) & 15
+        he = (state >> HE_SH[g]) & 15
+        m = (state >> M_SH[g]) & 15
+        key = (g | hand_marks << 2, u | h << 5 | he << 9, m)
+        hit = self.weights_memo.get(key)
+        if hit is None:
+            hit = self.weights_memo[key] = self._group_weights_of(g, u, h, he, m, hand_marks)
+        return hit
+
+    def _group_weights_of(self, g: int, u: int, h: int, he: int, m: int, hand_marks: int) -> list[int]:
+        if h == CLOSED:
+            return [1]  # folded in when the group closed
+        a = self.gavail[g]
+        a_even = self.avail[2 * g + 1]
+        f = u - h - m
+        hand = a - u if g == 0 else self.fug[g] - u
+        if f < 0 or hand < 0 or hand > a - u:
+            return [0]
+        evens = a_even - he
+        base = falling(evens, m)
+        if not base:
+            return [0]
+        if self.measure == "deals" and g:
+            base *= math.factorial(hand)
+        out = []
+        for jp in range(min(hand, hand_marks) + 1):
+            pool = a - h - m - jp
+            out.append(
+                base * math.comb(evens - m, jp) * falling(pool, f) * math.comb(pool - f, hand - jp)
+                if evens - m >= jp
+                else 0
+            )
+        return out
+
+    def final_weight(self, state: int) -> int:
+        facts = self.facts
+        if self.folded:
+            left, marks, need = (state >> LEFT) & 63, (state >> JM) & 63, (state >> NEED) & 127
+            if not need and not marks:  # no even card needed: only the unmarked completions
+                return self._unmarked(left, state)
+            # the same sums for every need: by the number of marked evens, then weighed
+            vector = self._mark_vector(left, state)
+            coefs = COEFS[need]
+            total = 0
+            for t, x in enumerate(vector, marks):
+                if x:
+                    total += coefs[t] * x
+            return total
+        if not facts.pending:
+            w = 1
+            for g in range(GROUPS):
+                w *= self._group_weights(state, g, 0)[0]
+                if not w:
+                    return 0
+            return w
+        need = (state >> NEED) & 127
+        marks = (state >> JM) & 63
+        conv = [1]
+        limit = self.hand_count if need else 0
+        for g in range(GROUPS):
+            part = self._group_weights(state, g, limit)
+            nxt = [0] * (len(conv) + len(part) - 1)
+            for a_, x in enumerate(conv):
+                if x:
+                    for b_, y in enumerate(part):
+                        nxt[a_ + b_] += x * y
+            conv = nxt
+        return sum(x * coef(marks + jp, need) for jp, x in enumerate(conv) if x)
