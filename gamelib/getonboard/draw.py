@@ -21,11 +21,15 @@ from gamelib.core.drawing import (
 )
 from gamelib.core.i18n import Wording, language, using_language
 from gamelib.getonboard.board import (
+    CINEMA,
     DARK_LOVERS,
     ENTRANCE,
     FEATURES,
     LIGHT_LOVERS,
+    RESTAURANT,
     SECTION_COLOURS,
+    STUDENT,
+    TOURIST,
     CityMap,
 )
 from gamelib.getonboard.rules import CATEGORIES, P_BONUS, P_LAY, P_OVER, GetOnBoardState
@@ -66,9 +70,16 @@ assert len(FEATURE_STYLE) == len(FEATURES)
 
 
 def player_name(player: int) -> str:
-    """ "player 0 (red)" in the language in force."""
+    """ "Player 1 (red)" for seat 0, in the language in force (a student counts from 1)."""
     colour = PLAYER_COLOUR_NAMES[player % len(PLAYER_COLOUR_NAMES)]
-    return WORDS("player", n=player, colour=WORDS(f"colour_{colour}"))
+    return WORDS("player", n=player + 1, colour=WORDS(f"colour_{colour}"))
+
+
+def badge(feature: int) -> str:
+    """The letter on ``feature``'s badge in the language in force ("G" granny, "Ma" mamie); the
+    hearts of the lovers are no letter."""
+    key = f"badge_{FEATURE_STYLE[feature][4].removeprefix('feature_')}"
+    return WORDS(key) if key in WORDS.table["en"] else FEATURE_STYLE[feature][0]
 
 
 def _word(prefix: str, name: str) -> str:
@@ -93,8 +104,9 @@ def draw_map(board: CityMap, ax: Axes, badge_size: float = 16.0) -> None:
     ax.set_aspect("equal")
     ax.axis("off")
     ax.add_artist(Backdrop((board, "ground"), functools.partial(_draw_ground, board), zorder=1))
-    badges = functools.partial(_draw_badges, board, badge_size)
-    ax.add_artist(Backdrop((board, "badges", badge_size), badges, zorder=5))
+    lang = language()
+    badges = functools.partial(_draw_badges_in, lang, board, badge_size)
+    ax.add_artist(Backdrop((board, "badges", badge_size, lang), badges, zorder=5))
 
 
 def _draw_ground(board: CityMap, ax: Axes) -> None:
@@ -119,6 +131,13 @@ def _draw_ground(board: CityMap, ax: Axes) -> None:
         ax.add_collection(LineCollection(segments, colors=tint, linewidths=width, zorder=2, alpha=0.9))
 
 
+def _draw_badges_in(lang: str, board: CityMap, badge_size: float, ax: Axes) -> None:
+    """The badges lettered in ``lang``, the language in force when the figure was made (the
+    layer is cached and may be rendered after the language switched)."""
+    with using_language(lang):
+        _draw_badges(board, badge_size, ax)
+
+
 def _draw_badges(board: CityMap, badge_size: float, ax: Axes) -> None:
     """Feature badges, start numbers, objective letters, column and row names."""
     badges: dict[int, list[tuple[float, float]]] = {}
@@ -129,7 +148,8 @@ def _draw_badges(board: CityMap, badge_size: float, ax: Axes) -> None:
         offsets = [0.0] if len(feats) == 1 else [-0.17, 0.17]
         for f, dx in zip(feats, offsets, strict=False):
             badges.setdefault(f, []).append((x + dx, y))
-            text, face, ink, marker, _ = FEATURE_STYLE[f]
+            _, face, ink, marker, _ = FEATURE_STYLE[f]
+            text = badge(f)
             badge_labels.add(
                 x + dx,
                 y - (0.03 if marker == "^" else 0),
@@ -345,7 +365,7 @@ def draw_state(
         values.emit(ax, zorder=8)
     draw_lines(state, ax)
     # an explicit y: the automatic one measures the axes' contents on every redraw
-    ax.set_title(status_line(state), fontsize=14, loc="left", y=1.0)
+    ax.set_title(status_line(state), fontsize=14, loc="left", x=0.008, y=1.0)
     if legend_ax is not None:
         _legend(state, legend_ax)
     return fig
@@ -413,11 +433,16 @@ def _write_map_key(rome: bool, ax: Axes) -> None:
     def place(index: int) -> tuple[float, float]:
         return KEY_COLUMNS[index // KEY_ROWS], top - KEY_ROW * (index % KEY_ROWS)
 
+    letters = Labels()
     for f in range(len(FEATURES)):
-        text, face, _, marker, label = FEATURE_STYLE[f]
+        _, face, ink, marker, label = FEATURE_STYLE[f]
         x, y = place(f)
-        marks.setdefault((marker, 14), []).append((x, y, face))
-        labels.add(x + 0.3, y, f"{text}  {WORDS(label)}", 11, va="center")
+        marks.setdefault((marker, 15), []).append((x, y, face))
+        text = badge(f)  # on the marker, as on the map
+        letters.add(
+            x, y, text, 8 if len(text) == 1 else 6.5, colour=ink, ha="center", va="center", weight="bold"
+        )
+        labels.add(x + 0.3, y, WORDS(label), 11, va="center")
     entries = [(RIVER, 8.0, 1.0, WORDS("river"))]
     if rome:
         streets = [
@@ -435,6 +460,7 @@ def _write_map_key(rome: bool, ax: Axes) -> None:
     marks.setdefault(("D", 11), []).append((x, y, "white"))
     labels.add(x + 0.3, y, WORDS("transfer"), 11, va="center")
     _emit_key(ax, labels, marks, strokes)
+    letters.emit(ax, zorder=4)
 
 
 def _emit_key(ax: Axes, labels: Labels, marks: Marks, strokes: Strokes) -> None:
@@ -461,14 +487,20 @@ def _emit_key(ax: Axes, labels: Labels, marks: Marks, strokes: Strokes) -> None:
 
 
 # --------------------------------------------------------------------------- the score sheet
+SHEET_TEXT, SHEET_CAPTION, SHEET_HEADING = 13.0, 12.5, 14.0
+"""Point sizes on the score sheet: box labels, captions, row headings.  The sheet is 14 inches wide,
+so at 72 dpi (notebook 04) a point is a pixel: nothing under 12 px."""
+TICKED = "#ffe08a"
+
+
 def _boxes(
     ax: Axes, x: float, y: float, labels: list[str], ticked: int, colour: str = "#333333", crossed: int = 0
 ) -> float:
     """A row of boxes; the first ``ticked`` filled, the first ``crossed`` of those crossed out."""
     for i, label in enumerate(labels):
-        fill = "#ffe08a" if i < ticked else "white"
+        fill = TICKED if i < ticked else "white"
         ax.add_patch(Rectangle((x + i, y), 0.9, 0.9, fc=fill, ec=colour, lw=1.5))
-        ax.text(x + i + 0.45, y + 0.45, label, ha="center", va="center", fontsize=11)
+        ax.text(x + i + 0.45, y + 0.45, label, ha="center", va="center", fontsize=SHEET_TEXT)
         if i < ticked:
             ax.plot([x + i + 0.15, x + i + 0.75], [y + 0.15, y + 0.75], color="black", lw=2)
         if i < crossed:
@@ -476,10 +508,21 @@ def _boxes(
     return x + len(labels)
 
 
+def _heading(ax: Axes, y: float, key: str) -> None:
+    """A row's name at the left margin of the sheet."""
+    ax.text(0, y + 0.45, WORDS(key) if key else "", fontsize=SHEET_HEADING, va="center", weight="bold")
+
+
+def _caption(ax: Axes, x: float, y: float, text: str, colour: str = "#333333") -> None:
+    ax.text(x, y, text, fontsize=SHEET_CAPTION, va="center", color=colour)
+
+
 def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
-    """``player``'s score sheet drawn like the paper one: ticket strip, tracks, rows, totals."""
-    t = state.tables
-    sheet = state.sheets[player]
+    """``player``'s score sheet drawn like the paper one: ticket strip, tracks, rows, totals.
+
+    Top to bottom as on paper; each part is one function below, given the height it starts at
+    and returning where the next begins.
+    """
     if ax is None:
         fig = Figure(figsize=(14, 9))
         ax = fig.add_axes((0.01, 0.01, 0.98, 0.9))
@@ -491,20 +534,24 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
     breakdown = state.breakdown(player)
     sheet_no = state.sheet_of[player] + 1 if player < len(state.sheet_of) else 0
     status = WORDS("sheet_eliminated") if state.eliminated[player] else ""
-    ax.set_title(
-        WORDS(
-            "sheet_title", player=player_name(player), sheet=sheet_no, total=breakdown["total"], status=status
-        ),
-        fontsize=18,
-        loc="left",
-        color=PLAYER_COLOURS[player],
-        weight="bold",
+    title = WORDS(
+        "sheet_title", player=player_name(player), sheet=sheet_no, total=breakdown["total"], status=status
     )
-    y = 18.5
-    # ticket strip: the shape this sheet gives each colour, ticked when revealed
-    ax.text(0, y + 0.45, WORDS("tickets"), fontsize=13, va="center", weight="bold")
+    ax.set_title(title, fontsize=18, loc="left", color=PLAYER_COLOURS[player], weight="bold")
+    _sheet_tickets(state, sheet_no, ax, 18.5)
+    y = _sheet_tracks(state, player, ax, 16.3)
+    y = _sheet_rows(state, player, ax, y)
+    y = _sheet_boxes(state, player, ax, y)
+    _sheet_objectives(state, player, ax, y)
+    _sheet_totals(breakdown, ax)
+    return fig
+
+
+def _sheet_tickets(state: GetOnBoardState, sheet_no: int, ax: Axes, y: float) -> None:
+    """The ticket strip, ticked when revealed, and the shape this sheet gives each colour."""
+    t = state.tables
+    _heading(ax, y, "tickets")
     for i, ticket in enumerate(t.tickets):
-        colour = TICKET_TINTS[t.colours[ticket.colour]]
         revealed = ticket.number in state.tickets
         ax.add_patch(
             FancyBboxPatch(
@@ -512,7 +559,7 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
                 1.8,
                 0.9,
                 boxstyle="round,pad=0.05",
-                fc=colour,
+                fc=TICKET_TINTS[t.colours[ticket.colour]],
                 ec="black",
                 alpha=1.0 if revealed else 0.35,
             )
@@ -523,128 +570,135 @@ def draw_sheet(state: GetOnBoardState, player: int, ax: Any = None) -> Figure:
             str(ticket.number),
             ha="center",
             va="center",
-            fontsize=13,
+            fontsize=14,
             weight="bold",
         )
     if sheet_no:
-        shapes = "   ".join(
-            f"{_word('colour', t.colours[c])}: {_word('shape', t.shapes[t.sheets[sheet_no - 1][c]].name)}"
+        shapes = [
+            WORDS(
+                "shape_of",
+                colour=_word("colour", t.colours[c]),
+                shape=_word("shape", t.shapes[t.sheets[sheet_no - 1][c]].name),
+            )
             for c in range(len(t.colours))
-        )
-        ax.text(4, y - 0.5, shapes, fontsize=10, va="center", color="#444444")
-    rows: list[tuple[str, float]] = []
-    y = 16.3
-    ax.text(0, y + 0.45, WORDS("grannies"), fontsize=13, va="center", weight="bold")
+        ]
+        # two lines of three: one line of six runs past the strip in French at this size
+        for row in range(2):
+            _caption(ax, 4, y - 0.45 - 0.55 * row, "   ".join(shapes[3 * row : 3 * row + 3]), "#444444")
+
+
+def _sheet_tracks(state: GetOnBoardState, player: int, ax: Axes, y: float) -> float:
+    """Grannies' track, then students × cinemas; returns the next row's height."""
+    t, sheet = state.tables, state.sheets[player]
+    y -= 0.6  # under the ticket shapes' two lines
+    _heading(ax, y, "grannies")
     _boxes(ax, 4, y, [str(v) for v in t.granny_track], min(sheet.grannies, len(t.granny_track)))
-    rows.append(("grannies", y))
     y -= 1.3
-    ax.text(0, y + 0.45, WORDS("students"), fontsize=13, va="center", weight="bold")
-    end = _boxes(ax, 4, y, ["S"] * t.students_max, min(sheet.students, t.students_max))
+    _heading(ax, y, "students")
+    end = _boxes(ax, 4, y, [badge(STUDENT)] * t.students_max, min(sheet.students, t.students_max))
     ax.text(end + 0.3, y + 0.45, "×", fontsize=16, va="center")
-    _boxes(ax, end + 1, y, ["C"] * t.cinemas_max, min(sheet.cinemas, t.cinemas_max))
-    rows.append(("students", y))
-    y -= 1.3
+    _boxes(ax, end + 1, y, [badge(CINEMA)] * t.cinemas_max, min(sheet.cinemas, t.cinemas_max))
+    return y - 1.3
+
+
+def _open_note(closed: bool, value: int, started: bool) -> str:
+    """What a row scores: "= 9" when closed, "open: 4" (half, rounded down) while open."""
+    if closed:
+        return f"= {value}"
+    return WORDS("open", points=value // 2) if started else ""
+
+
+def _sheet_rows(state: GetOnBoardState, player: int, ax: Axes, y: float) -> float:
+    """The tourists' and the lovers' rows, each closed by a monument or a restaurant."""
+    t, sheet = state.tables, state.sheets[player]
     for r in range(t.tourist_rows):
-        ax.text(0, y + 0.45, WORDS("tourists") if r == 0 else "", fontsize=13, va="center", weight="bold")
-        end = _boxes(ax, 4, y, ["T"] * t.tourist_row_size, sheet.tourist_rows[r])
+        _heading(ax, y, "tourists" if r == 0 else "")
+        end = _boxes(ax, 4, y, [badge(TOURIST)] * t.tourist_row_size, sheet.tourist_rows[r])
         closed = r < sheet.tourists_closed
         value = t.tourist_row_values[min(sheet.tourist_rows[r], t.tourist_row_size)]
         _boxes(ax, end + 0.3, y, ["★"], 1 if closed else 0, colour="#c0392b")
-        note = f"= {value}" if closed else (WORDS("open", points=value // 2) if sheet.tourist_rows[r] else "")
-        ax.text(end + 1.6, y + 0.45, note, fontsize=11, va="center")
+        ax.text(
+            end + 1.6,
+            y + 0.45,
+            _open_note(closed, value, sheet.tourist_rows[r] > 0),
+            fontsize=SHEET_TEXT,
+            va="center",
+        )
         y -= 1.0
-    rows.append(("tourists", y + 1.0 * t.tourist_rows))
     y -= 0.3
     for r in range(t.lover_rows):
-        ax.text(0, y + 0.45, WORDS("lovers") if r == 0 else "", fontsize=13, va="center", weight="bold")
-        end = _boxes(ax, 4, y, ["♡"] * t.lovers_per_colour, sheet.light[r], colour="#d81b60")
-        end = _boxes(ax, end, y, ["♥"] * t.lovers_per_colour, sheet.dark[r], colour="#6d1b3b")
+        _heading(ax, y, "lovers" if r == 0 else "")
+        light, dark = sheet.light[r], sheet.dark[r]
+        end = _boxes(ax, 4, y, ["♡"] * t.lovers_per_colour, light, colour="#d81b60")
+        end = _boxes(ax, end, y, ["♥"] * t.lovers_per_colour, dark, colour="#6d1b3b")
         closed = r < sheet.lovers_closed
-        _boxes(ax, end + 0.3, y, ["R"], 1 if closed else 0, colour="#1e8449")
-        value = 6 * min(sheet.light[r], sheet.dark[r])
-        value = t.couple_points * min(sheet.light[r], sheet.dark[r]) + t.single_points * (
-            sheet.light[r] + sheet.dark[r] - 2 * min(sheet.light[r], sheet.dark[r])
+        _boxes(ax, end + 0.3, y, [badge(RESTAURANT)], 1 if closed else 0, colour="#1e8449")
+        couples = min(light, dark)
+        value = t.couple_points * couples + t.single_points * (light + dark - 2 * couples)
+        ax.text(
+            end + 1.6, y + 0.45, _open_note(closed, value, light + dark > 0), fontsize=SHEET_TEXT, va="center"
         )
-        note = (
-            f"= {value}"
-            if closed
-            else (WORDS("open", points=value // 2) if sheet.light[r] + sheet.dark[r] else "")
-        )
-        ax.text(end + 1.6, y + 0.45, note, fontsize=11, va="center")
         y -= 1.0
-    rows.append(("lovers", y + 1.0 * t.lover_rows))
-    y -= 0.3
-    ax.text(0, y + 0.45, WORDS("entrances"), fontsize=13, va="center", weight="bold")
-    _boxes(ax, 4, y, ["M"] * t.entrance_boxes, sheet.entrances, crossed=sheet.spent)
-    ax.text(
-        4 + t.entrance_boxes + 0.3,
-        y + 0.45,
-        WORDS("kept_crossed"),
-        fontsize=10,
-        va="center",
-        color="#444444",
-    )
-    rows.append(("entrances", y))
+    return y - 0.3
+
+
+TRACK_X = 5.25
+"""Where the transfer track's first circle stands: clear of its heading ("correspondances")."""
+
+
+def _sheet_boxes(state: GetOnBoardState, player: int, ax: Axes, y: float) -> float:
+    """Metro entrances (kept or spent), turn modifications, the transfer track."""
+    t, sheet = state.tables, state.sheets[player]
+    _heading(ax, y, "entrances")
+    _boxes(ax, 4, y, [badge(ENTRANCE)] * t.entrance_boxes, sheet.entrances, crossed=sheet.spent)
+    _caption(ax, 4 + t.entrance_boxes + 0.3, y + 0.45, WORDS("kept_crossed"), "#444444")
     y -= 1.3
-    ax.text(0, y + 0.45, WORDS("turn_boxes"), fontsize=13, va="center", weight="bold")
+    _heading(ax, y, "turn_boxes")
     _boxes(ax, 4, y, [f"-{v}" for v in t.turn_penalties], sheet.modifications)
-    rows.append(("turns", y))
     y -= 1.3
-    ax.text(0, y + 0.45, WORDS("transfers"), fontsize=13, va="center", weight="bold")
+    _heading(ax, y, "transfers")
     for i, v in enumerate(t.transfer_track):
         ticked = i < sheet.transfers
         ax.add_patch(
-            Circle((4.45 + i * 0.95, y + 0.45), 0.42, fc="#ffe08a" if ticked else "white", ec="black")
+            Circle((TRACK_X + i * 0.95, y + 0.45), 0.42, fc=TICKED if ticked else "white", ec="black")
         )
-        ax.text(
-            4.45 + i * 0.95,
-            y + 0.45,
-            str(v),
-            ha="center",
-            va="center",
-            fontsize=10,
-            weight="bold" if ticked else None,
-        )
-    rows.append(("transfers", y))
-    y -= 1.3
-    ax.text(0, y + 0.45, WORDS("objectives"), fontsize=13, va="center", weight="bold")
+        weight = "bold" if ticked else "normal"
+        ax.text(TRACK_X + i * 0.95, y + 0.45, str(v), ha="center", va="center", fontsize=12, weight=weight)
+    return y - 1.3
+
+
+def _sheet_objectives(state: GetOnBoardState, player: int, ax: Axes, y: float) -> None:
+    """The two common objectives (grey once flipped) and the personal letters (capitals reached)."""
+    t, sheet = state.tables, state.sheets[player]
+    _heading(ax, y, "objectives")
     x = 4.0
     for j, oid in enumerate(state.objectives):
-        name = t.common[oid - 1][1]
-        points = sheet.objective_points[j]
         flipped = state.flipped[j] if j < len(state.flipped) else False
-        ax.add_patch(
-            FancyBboxPatch(
-                (x, y),
-                4.6,
-                0.9,
-                boxstyle="round,pad=0.05",
-                fc="#bbbbbb" if flipped else "#ffe600",
-                ec="black",
-            )
-        )
-        label = f"{_word('objective', name)}: {points or '—'}"
-        ax.text(x + 2.3, y + 0.45, label, ha="center", va="center", fontsize=11)
+        face = "#bbbbbb" if flipped else "#ffe600"
+        ax.add_patch(FancyBboxPatch((x, y), 4.6, 0.9, boxstyle="round,pad=0.05", fc=face, ec="black"))
+        name = _word("objective", t.common[oid - 1][1])
+        label = WORDS("objective_points", name=name, points=sheet.objective_points[j] or "—")
+        ax.text(x + 2.3, y + 0.45, label, ha="center", va="center", fontsize=SHEET_TEXT)
         x += 5.0
     letters = state.personal_letters(player) if player < len(state.personal) else ""
     reached = "".join(
         c.upper() if state.visited[player] >> state.board.letters[c] & 1 else c for c in letters
     )
-    ax.text(x + 0.2, y + 0.45, WORDS("personal_line", letters=reached), fontsize=11, va="center")
-    rows.append(("objectives", y))
-    rows.append(("personal", y - 0.6))
-    # totals column
+    _caption(ax, x + 0.2, y + 0.45, WORDS("personal_line", letters=reached))
+
+
+def _sheet_totals(breakdown: dict[str, int], ax: Axes) -> None:
+    """The points column at the right: one line per category, the total at the foot."""
     ax.add_patch(Rectangle((25.2, 1.0), 4.6, 16.3, fc="#f4f4f4", ec="black"))
-    ax.text(27.5, 16.8, WORDS("points"), ha="center", fontsize=13, weight="bold")
+    ax.text(27.5, 16.8, WORDS("points"), ha="center", fontsize=SHEET_HEADING, weight="bold")
     for i, cat in enumerate(CATEGORIES):
-        ax.text(25.5, 15.8 - 1.45 * i, WORDS(cat), fontsize=12, va="center")
+        ax.text(25.5, 15.8 - 1.45 * i, WORDS(cat), fontsize=SHEET_TEXT, va="center")
         ax.text(
-            29.5, 15.8 - 1.45 * i, str(breakdown[cat]), fontsize=13, va="center", ha="right", weight="bold"
+            29.5, 15.8 - 1.45 * i, str(breakdown[cat]), fontsize=14, va="center", ha="right", weight="bold"
         )
     ax.plot([25.4, 29.6], [2.3, 2.3], color="black", lw=1.5)
-    ax.text(25.5, 1.6, WORDS("total"), fontsize=14, va="center", weight="bold")
+    ax.text(25.5, 1.6, WORDS("total"), fontsize=15, va="center", weight="bold")
     ax.text(29.5, 1.6, str(breakdown["total"]), fontsize=16, va="center", ha="right", weight="bold")
-    return fig
 
 
 def draw_heat(board: CityMap, values: dict[int, float], title: str = "", ax: Any = None) -> Figure:

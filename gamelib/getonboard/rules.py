@@ -522,8 +522,8 @@ class GetOnBoardGame(Game):
         return GetOnBoardState(self, seed)
 
     def player_name(self, player: int) -> str:
-        """``player 0 (red)`` (``joueur 0 (rouge)`` in French)."""
-        return _WORDS("player", n=player, colour=_WORDS(f"colour_{PLAYER_COLOURS[player]}"))
+        """``Player 1 (red)`` for seat 0 (``Joueur 1 (rouge)`` in French): a student counts from 1."""
+        return _WORDS("player", n=player + 1, colour=_WORDS(f"colour_{PLAYER_COLOURS[player]}"))
 
     def parse_action(self, text: str) -> Action:
         return NOTATION.parse(text, self)

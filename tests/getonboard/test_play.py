@@ -152,7 +152,7 @@ def test_drawing_labels_are_glyph_outlines_one_per_string() -> None:
     board = state.board
     assert set(board.letter_at.values()) <= strings  # personal-objective letters
     assert {str(n) for n in board.start_at.values()} <= strings  # start numbers
-    assert {"A", "K", "1", "M  metro entrance", "transfer section"} <= strings
+    assert {"A", "K", "1", "M", "metro entrance", "transfer section"} <= strings  # the letter on its marker
     assert any(s.startswith(f"{state.player_name(2)}: 0 pts") for s in strings)
     assert sum(len(ax.texts) for ax in fig.axes) == 0  # the title aside, no Text artist
     assert fig.axes[0].get_title(loc="left").startswith(board.title)
