@@ -115,8 +115,10 @@ class BeliefPanel:
         if state is None or self.stepper.perspective == FUGITIVE:
             return
         try:
-            # a Fugitive state: the panel checked the game
-            current = belief(cast(Any, state), max_edges=max_edges)
+            # a Fugitive state: the panel checked the game.  One count serves the world total and
+            # the probabilities: each consistent world counted once (measure "worlds"), so the
+            # total shown is the very count the probabilities divide by
+            current = belief(cast(Any, state), max_edges=max_edges, measure="worlds")
         except BeliefTooLarge:
             self.belief, self.error = None, ""
             self.summary.value = words("belief_too_large")
