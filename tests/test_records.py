@@ -197,3 +197,119 @@ def test_a_result_that_contradicts_the_replay_is_refused() -> None:
     unfinished = {**record, "actions": record["actions"][:3], "result": final.returns()}
     with pytest.raises(gamelib.RecordError, match="stop before the end"):
         gamelib.from_record(unfinished)
+
+
+def _nest(depth: int) -> object:
+    value: object = 1
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("depth", [50, 100_000])
+def test_deeply_nested_records_are_refused_naming_the_field(depth: int) -> None:
+    record = gamelib.make("fugitive").new_game(seed=1).to_record()
+    for field in ("options", "actions", "meta"):
+        with pytest.raises(gamelib.RecordError, match="nested more than") as caught:
+            gamelib.from_record({**record, field: _nest(depth)})
+        assert caught.value.field == field
+    with pytest.raises(gamelib.RecordError, match="nested more than") as caught:
+        gamelib.from_record({**record, "options": {"edition": _nest(depth)}})
+    assert caught.value.field == "options"
+    text = '{"game": "fugitive", "options": ' + "[" * depth + "]" * depth + "}"
+    with pytest.raises(gamelib.RecordError, match=r"nested|JSON"):
+        gamelib.from_record(text)
+
+
+@pytest.mark.parametrize(
+    "version",
+    [
+        "0.-1.0+fugitive.2",
+        "0.1.-0+fugitive.2",
+        "0.1+fugitive.2",
+        "0.1.0.0+fugitive.2",
+        "00.1.0+fugitive.2",
+        "0.1.0 +fugitive.2",
+        "0.1.0+fugitive.02",
+        "0.1.0+fugitive.2 ",
+        "0.1.0+Fugitive.2",
+        "0.１.0+fugitive.2",
+        "0.1.0",
+        "0.1.0++fugitive.2",
+        "",
+    ],
+)
+def test_record_versions_are_read_strictly(version: str) -> None:
+    record = gamelib.make("fugitive").new_game(seed=1).to_record()
+    assert gamelib.from_record(record).seed == 1  # the version written today reads
+    with pytest.raises(gamelib.RecordError) as caught:
+        gamelib.from_record({**record, "version": version})
+    assert caught.value.field == "version"
+
+
+def test_an_edited_option_that_breaks_no_move_is_caught_by_the_result() -> None:
+    game = gamelib.make("fugitive", max_rounds=2)
+    final = gamelib.play(game, [RandomAgent(), RandomAgent()], seed=5)
+    assert final.is_terminal() and final.ended_by == "max_rounds"  # type: ignore[attr-defined]
+    record = final.to_record()
+    assert gamelib.from_record(record) == final
+    edited = copy.deepcopy(record)
+    edited["options"]["max_rounds"] = 50  # every move is still legal under the edit
+    with pytest.raises(gamelib.RecordError, match="stop before the end") as caught:
+        gamelib.from_record(edited)
+    assert caught.value.field == "result"
+    old = {k: v for k, v in edited.items() if k != "result"}  # a record from before "result"
+    assert not gamelib.from_record(old).is_terminal()
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        {"terminal": True},
+        {"terminal": 1, "returns": [1.0, -1.0]},
+        {"terminal": True, "returns": [1.0, -1.0], "extra": 0},
+        {"terminal": False, "returns": None},
+        "won",
+    ],
+)
+def test_a_malformed_result_is_refused(finished: gamelib.State, result: object) -> None:
+    record = finished.to_record()
+    with pytest.raises(gamelib.RecordError) as caught:
+        gamelib.from_record({**record, "result": result})
+    assert caught.value.field == "result"
+
+
+def test_a_result_that_says_not_over_for_a_finished_game_is_refused(finished: gamelib.State) -> None:
+    record = finished.to_record()
+    lie = {"terminal": False, "returns": finished.returns()}
+    with pytest.raises(gamelib.RecordError, match="not over"):
+        gamelib.from_record({**record, "result": lie})
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda children: (
+        st.lists(children, max_size=3) | st.dictionaries(st.text(max_size=6), children, max_size=3)
+    ),
+    max_leaves=12,
+)
+
+
+@given(
+    field=st.sampled_from(["game", "version", "players", "options", "seed", "actions", "result", "meta"]),
+    value=_JSON,
+)
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_any_json_in_any_field_replays_or_is_a_record_error(field: str, value: object) -> None:
+    record = _fresh_record()
+    try:
+        state = gamelib.from_record({**record, field: value})
+    except gamelib.RecordError as exc:
+        assert len(str(exc)) < 600
+    else:
+        assert state.game.name == "fugitive"
+
+
+@functools.lru_cache(maxsize=1)
+def _fresh_record() -> dict[str, object]:
+    return gamelib.make("fugitive").new_game(seed=3).to_record()

@@ -631,7 +631,7 @@ _WORDS = Wording("gamelib.core")
 
 def _integral(value: object) -> int | None:
     """``value`` as an int if it is an integral number (numpy's too, never a bool), else None."""
-    if isinstance(value, bool) or type(value).__name__ == "bool_":
+    if isinstance(value, bool) or (type(value).__module__ == "numpy" and "bool" in type(value).__name__):
         return None
     if isinstance(value, int):
         return int(value)

@@ -126,7 +126,7 @@ def _article(kind: type) -> str:
 def _convert(value: Any, kind: type) -> Any:
     """``value`` as ``kind`` if it is one: any integral number (numpy's too) for int, any real for
     float, only True/False for bool; ``_REFUSED`` otherwise."""
-    is_bool = isinstance(value, bool) or type(value).__name__ == "bool_"
+    is_bool = isinstance(value, bool) or _numpy_bool(value)
     if kind is bool:
         return bool(value) if is_bool else _REFUSED
     if is_bool:
@@ -145,6 +145,12 @@ def _convert(value: Any, kind: type) -> Any:
             return float(value)
         return _REFUSED
     return value if isinstance(value, kind) else _REFUSED
+
+
+def _numpy_bool(value: object) -> bool:
+    """numpy's bool scalar (``np.True_``), without importing numpy."""
+    kind = type(value)
+    return kind.__module__ == "numpy" and kind.__name__ in ("bool_", "bool")
 
 
 def option_specs(cls: type) -> tuple[OptionSpec, ...]:

@@ -92,7 +92,10 @@ def from_record(record: dict[str, Any] | str) -> State:
     if isinstance(record, dict):
         for key, value in record.items():
             if _too_deep(value, MAX_DEPTH):
-                raise RecordError(f"nested more than {MAX_DEPTH} levels deep", field=shown(key))
+                known = key in RECORD_FIELDS or key in ("result", "meta")
+                raise RecordError(
+                    f"nested more than {MAX_DEPTH} levels deep", field=key if known else shown(key)
+                )
     if not isinstance(record, dict):
         raise RecordError(f"a record is a JSON object, got {type(record).__name__}")
     missing = [f for f in RECORD_FIELDS if f not in record]
