@@ -100,16 +100,16 @@ def test_every_game_lists_its_options_and_takes_its_defaults(name: str) -> None:
         for choice in spec.choices or ():
             if choice != spec.default:  # every declared choice is a legal value (alone)
                 try:
-                    gamelib.make(name, **{spec.name: choice})
+                    gamelib.make(name, options={spec.name: choice})
                 except gamelib.OptionError as exc:  # refused only by a rule across options
                     assert spec.name in str(exc) or "option" in str(exc)
         with pytest.raises(gamelib.OptionError, match=spec.name):
-            gamelib.make(name, **{spec.name: object()})
+            gamelib.make(name, options={spec.name: object()})
 
 
 @pytest.mark.parametrize("name", gamelib.registered_games())
 def test_numpy_integers_are_taken_for_players_seeds_and_seats(name: str) -> None:
-    game = gamelib.make(name, players=np.int64(gamelib.make(name).num_players))
+    game = gamelib.make(name, players=np.int64(gamelib.make(name).num_players))  # type: ignore[arg-type]
     state = game.new_game(seed=np.int64(7))  # type: ignore[arg-type]
     assert state.seed == 7 and type(state.seed) is int
     assert state.observation(np.int32(0)) == state.observation(0)  # type: ignore[arg-type]
