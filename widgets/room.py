@@ -106,7 +106,8 @@ class SeatPanel(W.VBox):
         self.history = css(W.HTML(), "gamelib-room-history")
         self.notice = css(W.HTML(), "gamelib-room-message")
         self._shown: tuple[int, str, bool] | None = None
-        super().__init__([self.header, self.status, self.board, self.moves, self.notice, self.history])
+        # moves first: on a phone the board is below the fold, the buttons must not be
+        super().__init__([self.header, self.status, self.moves, self.notice, self.board, self.history])
         css(self, "gamelib-room-seat")
         self.refresh()
         self.poller = Poller(self.refresh, poll)
@@ -266,12 +267,22 @@ class JoinPage(W.VBox):
         self.children = [self.toggle, self.panel, self.kept]
 
 
-def warm_up(games: tuple[str, ...] | None = None) -> None:
-    """Draw a new game of each of ``games`` once (fonts, static layers and modules load here, not
-    at a student's first picture): a preheated Voilà kernel does it before anyone arrives."""
-    for name in games or tuple(gamelib.registered_games()):
-        state = gamelib.make(name).new_game(seed=0)
-        figure_png(state.draw(perspective=0), 72)
+def warm_up(url: str | None = None) -> str:
+    """Draw a new game once (fonts, static layers and modules load here, not at a student's first
+    picture): a preheated Voilà kernel does it before anyone arrives.  The game is the one of the
+    store's newest open room (``url``), else Fugitive; only that one, to keep the kernel small."""
+    name = "fugitive"
+    if url is not None:
+        try:
+            room = gamelib.room.open_room(url, create=False)
+        except ValueError:  # no room yet (or no store): Fugitive
+            pass
+        else:
+            name = room.settings().game or name
+            room.close()
+    state = gamelib.make(name).new_game(seed=0)
+    figure_png(state.draw(perspective=0), 72)
+    return name
 
 
 def qr_html(text: str, scale: int = 6) -> str:

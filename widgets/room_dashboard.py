@@ -226,6 +226,14 @@ class Dashboard(W.VBox):
         self.against_seat = css(W.Dropdown(options=[("1", 0)]), "gamelib-room-against-seat")
         self.against_button = css(W.Button(), "gamelib-room-against-button")
         self.against_button.on_click(lambda _: self.show_against())
+        for button in (
+            self.start_all,
+            self.end_button,
+            self.move_button,
+            self.results_button,
+            self.against_button,
+        ):
+            button.layout.width = "auto"
         return W.VBox(
             [
                 W.HBox([self.start_all, self.end_button]),

@@ -56,6 +56,9 @@ def open_room(url: str = "sqlite:///class.db", code: str | None = None, *, creat
         rows = store.query("SELECT code FROM rooms WHERE ended IS NULL ORDER BY created DESC LIMIT 1")
         if rows:
             return Room(store, rows[0][0])
+        if not create:
+            store.close()
+            raise UnknownRoom("this store has no open room yet", "unknown_room", code="")
         return _create(store, new_code())
     code = normalize_code(code)
     if store.query("SELECT code FROM rooms WHERE code = ?", (code,)):

@@ -235,3 +235,14 @@ def test_the_log_is_the_truth_for_a_fresh_process(room: gamelib.room.Room, store
     replayed = gamelib.from_record(room.state(1).to_record())
     assert replayed == fresh.state(1)
     random_playout(replayed, rng)  # the replay is a live game
+
+
+def test_opening_without_a_code_never_creates_a_room_when_told_not_to(store_url: str) -> None:
+    fresh_store = store_url if store_url.startswith("sqlite") else None
+    if fresh_store is not None:
+        with pytest.raises(UnknownRoom, match="no open room"):
+            open_room(fresh_store, create=False)
+    room = open_room(store_url, gamelib.room.new_code())
+    room.configure("passante")
+    latest = open_room(store_url, create=False)
+    assert latest.code == room.code and latest.settings().game == "passante"
