@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamelib.analysis import roles
 from gamelib.core.game import Game
 from gamelib.core.play import play
 
@@ -58,6 +59,14 @@ class GameOutcome:
     """Decisions made by each seat."""
     seconds: tuple[float, ...] = field(default=(), compare=False)
     """Time spent deciding by each seat (not compared: it is the only part that varies)."""
+    roles: tuple[str, ...] = ()
+    """Each seat's role key in this game (:func:`gamelib.analysis.roles.seat_roles`)."""
+    scores: tuple[float, ...] = ()
+    """Each seat's final score (:func:`gamelib.analysis.roles.final_scores`)."""
+    ending: str = ""
+    """How the game ended, in the game's words (:func:`gamelib.analysis.roles.ending`)."""
+    facts: tuple[tuple[str, float], ...] = ()
+    """The game's own per-game numbers (:func:`gamelib.analysis.roles.facts`)."""
 
 
 class _TimedAgent:
@@ -126,6 +135,10 @@ def play_job(
         record=state.to_record() if keep_record else None,
         moves=tuple(t.moves for t in seated),
         seconds=tuple(t.seconds for t in seated),
+        roles=roles.seat_roles(state),
+        scores=roles.final_scores(state),
+        ending=roles.ending(state),
+        facts=roles.facts(state),
     )
 
 

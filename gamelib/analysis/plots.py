@@ -19,7 +19,7 @@ WORDS = Wording("gamelib.analysis")
 
 PALETTE = ("#1f5fa8", "#e07b00", "#2a9d3a", "#c0392b", "#7d3cb5", "#7f6a00", "#138d90")
 FONT = 14
-METRICS = ("win_rate", "mean_return", "draw_rate", "unfinished_rate")
+METRICS = ("win_rate", "mean_return", "mean_score", "draw_rate", "unfinished_rate")
 """The metrics a chart can show (rates and means are over the finished games; the unfinished
 rate is over all)."""
 
@@ -46,6 +46,8 @@ def value_and_errors(stat: Any, metric: str) -> tuple[float, float, float]:
         return stat.win_rate, stat.win_rate - stat.win_low, stat.win_high - stat.win_rate
     if metric == "mean_return":
         return stat.mean_return, stat.mean_return - stat.return_low, stat.return_high - stat.mean_return
+    if metric == "mean_score":
+        return stat.mean_score, stat.mean_score - stat.score_low, stat.score_high - stat.mean_score
     if metric == "unfinished_rate":
         return stat.unfinished_rate, 0.0, 0.0
     return stat.draw_rate, 0.0, 0.0
@@ -72,7 +74,7 @@ def grouped_bars(
     """
     check_metric(metric)
     fig, ax = new_axes(ax, width=min(14.0, max(8.0, 0.55 * len(groups) * len(series) + 4)))
-    rate = metric != "mean_return"
+    rate = metric.endswith("_rate")
     count = len(series)
     width = 0.8 / count
     top = 0.0

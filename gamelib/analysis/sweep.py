@@ -6,8 +6,19 @@
 >>> [r.game.options.edition for r in s.results]
 [1, 2]
 
-Every value plays the **same seeds** (common random numbers): the games differ only where the
-option changes them, so differences between values are less noisy than with fresh seeds.
+Every value plays the **same seeds** (common random numbers), seeded exactly like
+:func:`gamelib.tournament` (game ``i`` of value ``v`` is game ``i`` of ``tournament(..., seed=seed)``):
+the games differ only where the option changes them, so differences between values are less
+noisy than with fresh seeds.
+
+Results group by ``"seat"``, by ``"role"`` (the role each seat held in each game: Delanopolis'
+mayor is drawn by lot, see :mod:`gamelib.analysis.roles`), by ``"agent"``, or by agent and seat or
+role; each row has the win rate and the mean score with 95% intervals, games that finished and
+games a safety limit stopped (unfinished: in no rate).  ``pool=True`` counts identical agents
+(``random``, ``random#2``) under one label.
+
+>>> s.to_pandas(by="role")[["edition", "role", "games", "win_rate", "mean_score"]].shape
+(4, 5)
 """
 
 from __future__ import annotations
@@ -25,29 +36,56 @@ if TYPE_CHECKING:
 class SweepResults:
     """One :class:`TournamentResults` per option value, with tables and a plot across values."""
 
-    def __init__(self, option: str, values: Sequence[Any], results: Sequence[TournamentResults]) -> None:
+    def __init__(
+        self, option: str, values: Sequence[Any], results: Sequence[TournamentResults], pool: bool = False
+    ) -> None:
         self.option = option
         self.values = list(values)
         self.results = list(results)
+        self.pool = pool
 
-    def rows(self, by: str = "seat") -> list[dict[str, Any]]:
-        """One dict per (value, group): win rate with its interval, mean return, game length."""
+    def rows(self, by: str = "seat", confidence: float = 0.95) -> list[dict[str, Any]]:
+        """One dict per (value, group): games, unfinished games, win rate and mean score and mean
+        return with their intervals, game length.  ``by``: see :meth:`TournamentResults.stats`."""
         rows = []
         for value, res in zip(self.values, self.results, strict=True):
-            for key, s in res.stats(by).items():
+            for key, s in res.stats(by, confidence, self.pool).items():
                 group = key if isinstance(key, str) else f"{key[0]} as {key[1]}"
-                rows.append({self.option: value, by: group, **vars(s), "mean_length": res.mean_length})
+                rows.append(
+                    {
+                        self.option: value,
+                        by: group,
+                        **vars(s),
+                        "finished": s.finished,
+                        "mean_length": res.mean_length,
+                    }
+                )
         return rows
 
-    def to_pandas(self, by: str = "seat") -> Any:
+    def to_pandas(self, by: str = "seat", confidence: float = 0.95) -> Any:
+        """The rows of :meth:`rows` as a DataFrame (one row per option value and group)."""
         import pandas as pd
 
-        return pd.DataFrame(self.rows(by))
+        return pd.DataFrame(self.rows(by, confidence))
 
-    def summary(self, by: str = "seat") -> Any:
-        """Win rate per option value (rows) and seat or agent (columns)."""
+    def games(self) -> Any:
+        """Every game and seat of every value: :meth:`TournamentResults.to_pandas` with the value."""
+        import pandas as pd
+
+        frames = []
+        for value, res in zip(self.values, self.results, strict=True):
+            frame = res.to_pandas()
+            frame.insert(0, self.option, [value] * len(frame))
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    def summary(self, by: str = "seat", metric: str = "win_rate") -> Any:
+        """``metric`` (``win_rate``, ``mean_score``, ``mean_return``...) per option value (rows)
+        and group (columns)."""
         frame = self.to_pandas(by)
-        return frame.pivot(index=self.option, columns=by, values="win_rate")
+        if metric not in frame:
+            raise ValueError(f"metric must be a column of to_pandas(): {sorted(frame)}, got {metric!r}")
+        return frame.pivot(index=self.option, columns=by, values=metric)
 
     def __str__(self) -> str:
         lines = [f"sweep of {self.option!r} over {self.values}"]
@@ -64,13 +102,15 @@ class SweepResults:
     def plot(self, by: str = "seat", metric: str | None = None, ax: Any = None) -> Figure:
         """A metric against the option value, one line per seat (or agent), with 95% intervals.
 
-        ``metric``: ``"win_rate"`` (default; ``"mean_return"`` for cooperative games),
-        ``"mean_return"``, ``"draw_rate"``, or ``"mean_length"`` (actions per game).
+        ``by``: ``"seat"``, ``"role"``, ``"agent"``...; ``metric``: ``"win_rate"`` (default;
+        ``"mean_return"`` for cooperative games), ``"mean_return"``, ``"mean_score"``,
+        ``"draw_rate"``, ``"unfinished_rate"``, or ``"mean_length"`` (actions per game).
         """
         from gamelib.analysis.plots import (
             FONT,
             METRICS,
             PALETTE,
+            WORDS,
             default_metric,
             metric_label,
             new_axes,
@@ -85,15 +125,15 @@ class SweepResults:
             raise ValueError(f"metric must be one of {[*sorted(METRICS), 'mean_length']}, got {metric!r}")
         fig, ax = new_axes(ax, width=9.0, height=5.0)
         xs = self._xs()
-        groups = list(self.results[0].stats(by))
+        groups = list(dict.fromkeys(k for res in self.results for k in res.stats(by, pool=self.pool)))
         if game.info.utility == "identical" and by == "seat":
             groups = groups[:1]  # a cooperative game: every seat has the team's score
         for k, key in enumerate(groups):
-            stats = [res.stats(by).get(key) for res in self.results]
+            stats = [res.stats(by, pool=self.pool).get(key) for res in self.results]
             points = [(x, s) for x, s in zip(xs, stats, strict=True) if s is not None]
-            label = key if isinstance(key, str) else f"{key[0]} as {key[1]}"
+            label = key if isinstance(key, str) else f"{key[0]} · {WORDS('as_role', role=key[1])}"
             if game.info.utility == "identical" and by == "seat":
-                label = "the team (every seat)"
+                label = WORDS("team")
             values = [value_and_errors(s, metric) for _, s in points]
             ax.errorbar(
                 [x for x, _ in points],
@@ -108,15 +148,17 @@ class SweepResults:
             )
         ax.set_xticks(xs, [str(v) for v in self.values])
         ax.margins(x=0.15)
-        ax.set_xlabel(f"rule option {self.option!r}", fontsize=FONT)
+        ax.set_xlabel(WORDS("rule_option", option=self.option), fontsize=FONT)
         ax.set_ylabel(metric_label(metric), fontsize=FONT)
-        if metric != "mean_return":
+        if metric.endswith("_rate"):
             ax.set_ylim(0, 1.05)
         ax.tick_params(labelsize=FONT - 2)
-        names = " vs ".join(self.results[0].agent_names)
-        ax.set_title(f"{game.info.title}: {len(self.results[0])} games per value\n{names}", fontsize=FONT)
+        names = " · ".join(self.results[0].agent_names)
+        title = WORDS("per_value_title", title=game.info.title, n=len(self.results[0]))
+        ax.set_title(f"{title}\n{names}", fontsize=FONT)
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=FONT - 2, title=by, title_fontsize=FONT - 2)
+        legend = WORDS(f"legend_by_{by}") if by in ("seat", "role", "agent") else None
+        ax.legend(fontsize=FONT - 2, title=legend, title_fontsize=FONT - 2)
         return fig
 
     def _xs(self) -> list[Any]:
@@ -124,7 +166,7 @@ class SweepResults:
         return list(self.values) if numeric else list(range(len(self.values)))
 
     def _plot_length(self, ax: Any) -> Figure:
-        from gamelib.analysis.plots import FONT, PALETTE, new_axes
+        from gamelib.analysis.plots import FONT, PALETTE, WORDS, new_axes
         from gamelib.analysis.stats import mean_interval
 
         fig, ax = new_axes(ax, width=9.0, height=5.0)
@@ -142,11 +184,11 @@ class SweepResults:
         )
         ax.set_xticks(xs, [str(v) for v in self.values])
         ax.margins(x=0.15)
-        ax.set_xlabel(f"rule option {self.option!r}", fontsize=FONT)
-        ax.set_ylabel("actions per game (95% t interval)", fontsize=FONT)
+        ax.set_xlabel(WORDS("rule_option", option=self.option), fontsize=FONT)
+        ax.set_ylabel(WORDS("length_axis"), fontsize=FONT)
         ax.set_ylim(0, max(hi for _, _, hi in intervals) * 1.15)
         ax.tick_params(labelsize=FONT - 2)
-        ax.set_title(f"{self.results[0].game.info.title}: game length", fontsize=FONT + 1)
+        ax.set_title(WORDS("length_title", title=self.results[0].game.info.title), fontsize=FONT + 1)
         ax.grid(alpha=0.3)
         return fig
 
@@ -163,12 +205,14 @@ def sweep(
     options: Mapping[str, Any] | None = None,
     players: int | None = None,
     progress: bool = True,
+    pool: bool = False,
     **tournament_kwargs: Any,
 ) -> SweepResults:
     """Run the same tournament for each value of the rule ``option`` (see the module docstring).
 
-    ``options`` fixes the other rule options; the remaining keywords (``workers``, ``rotate``,
-    ``keep_records``...) go to :func:`gamelib.tournament`.
+    ``options`` fixes the other rule options; ``pool=True`` reports identical agents under one
+    label; the remaining keywords (``workers``, ``rotate``, ``keep_records``, ``max_actions``...)
+    go to :func:`gamelib.tournament`.  ``progress``: one tqdm bar per value.
     """
     if not isinstance(option, str):
         raise TypeError(f"option must be the name of a rule option, got {option!r}")
@@ -193,4 +237,4 @@ def sweep(
                 **tournament_kwargs,
             )
         )
-    return SweepResults(option, values, results)
+    return SweepResults(option, values, results, pool)

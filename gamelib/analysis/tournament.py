@@ -110,6 +110,16 @@ def make_jobs(num_players: int, games: int, seed: int, rotate: bool) -> list[Gam
     return jobs
 
 
+GROUPINGS = ("agent", "seat", "role", "agent_seat", "agent_role")
+"""The ways :meth:`TournamentResults.stats` groups (game, seat) pairs."""
+
+
+def pooled_name(name: str) -> str:
+    """The label identical agents share: ``random#2`` -> ``random`` (see :func:`unique_names`)."""
+    base, sep, number = name.rpartition("#")
+    return base if sep and number.isdigit() else name
+
+
 class RoleWarning(UserWarning):
     """An agent is seated in a role it cannot play (its ``seats`` attribute leaves that seat out)."""
 
@@ -182,6 +192,9 @@ class Stat:
     mean_return: float
     return_low: float
     return_high: float
+    mean_score: float = math.nan
+    score_low: float = math.nan
+    score_high: float = math.nan
 
     @property
     def finished(self) -> int:
@@ -195,10 +208,18 @@ class Stat:
         returns: Sequence[float],
         confidence: float = 0.95,
         bounds: tuple[float, float] | None = None,
+        scores: Sequence[float] | None = None,
     ) -> Stat:
-        """From one outcome label and one return per (game, seat); ``bounds``: the game's return range."""
+        """From one outcome label and one return per (game, seat); ``bounds``: the game's return range;
+        ``scores``: one score per (game, seat) when the game keeps a score apart from its returns."""
         n = len(outcomes)
         kept = [r for o, r in zip(outcomes, returns, strict=True) if o != "unfinished"]
+        points = [
+            x
+            for o, x in zip(outcomes, scores if scores is not None else returns, strict=True)
+            if o != "unfinished"
+        ]
+        smean, slow, shigh = mean_interval(points, confidence, None if scores is not None else bounds)
         done = len(kept)
         wins = outcomes.count("win")
         draws = outcomes.count("draw")
@@ -218,6 +239,9 @@ class Stat:
             mean_return=mean,
             return_low=mlow,
             return_high=mhigh,
+            mean_score=smean,
+            score_low=slow,
+            score_high=shigh,
         )
 
 
@@ -273,45 +297,78 @@ class TournamentResults:
     # ------------------------------------------------------------------ rows and statistics
     def rows(self) -> list[dict[str, Any]]:
         """One dict per (game, seat): the tidy form behind ``to_pandas()`` and the CSV output."""
+        from gamelib.analysis.roles import role_title
+
         rows = []
         seat_names = self.seat_names
+        titles: dict[str, str] = {}
         for o in self.outcomes:
             labels = outcome_labels(o.returns, o.finished)
             for seat, agent in enumerate(o.seating):
+                role = o.roles[seat] if o.roles else f"seat {seat}"
+                if role not in titles:
+                    titles[role] = role_title(self.game, role)
                 rows.append(
                     {
                         "game": o.index,
                         "seed": o.seed,
                         "seat": seat,
-                        "role": seat_names[seat],
+                        "seat_name": seat_names[seat],
+                        "role": titles[role],
                         "agent": self.agent_names[agent],
                         "return": o.returns[seat],
+                        "score": o.scores[seat] if o.scores else o.returns[seat],
                         "outcome": labels[seat],
+                        "ending": o.ending,
                         "length": o.length,
                         "moves": o.moves[seat],
                         "finished": o.finished,
+                        **dict(o.facts),
                     }
                 )
         return rows
 
-    def stats(self, by: str = "agent", confidence: float = 0.95) -> dict[Any, Stat]:
-        """Statistics grouped ``by`` "agent", "seat" or "agent_seat" (keys: names, seats, pairs)."""
-        if by not in ("agent", "seat", "agent_seat"):
-            raise ValueError(f"by must be 'agent', 'seat' or 'agent_seat', got {by!r}")
-        groups: dict[Any, tuple[list[str], list[float]]] = {}
+    def stats(self, by: str = "agent", confidence: float = 0.95, pool: bool = False) -> dict[Any, Stat]:
+        """Statistics grouped ``by`` "agent", "seat", "role", "agent_seat" or "agent_role".
+
+        Keys: agent names, seat names, role names (the role each seat held in each game, e.g.
+        Delanopolis' mayor drawn by lot), or (agent, seat/role) pairs.  ``pool=True`` groups
+        identical agents under one label (``random`` and ``random#2`` as ``random``).
+        """
+        if by not in GROUPINGS:
+            raise ValueError(f"by must be one of {GROUPINGS}, got {by!r}")
+        groups: dict[Any, tuple[list[str], list[float], list[float]]] = {}
+        agents = list(dict.fromkeys(pooled_name(a) for a in self.agent_names)) if pool else self.agent_names
+        # fixed orders for agents and seats (roles come in the order games first show them)
+        order: list[Any] = []
         if by == "agent":
-            keys: list[Any] = list(self.agent_names)
+            order = list(agents)
         elif by == "seat":
-            keys = list(self.seat_names)
-        else:
-            keys = [(a, s) for a in self.agent_names for s in self.seat_names]
-        for k in keys:
-            groups[k] = ([], [])
+            order = list(self.seat_names)
+        elif by == "agent_seat":
+            order = [(a, s) for a in agents for s in self.seat_names]
+        for k in order:
+            groups[k] = ([], [], [])
         for row in self.rows():
-            key = {"agent": row["agent"], "seat": row["role"], "agent_seat": (row["agent"], row["role"])}[by]
-            groups[key][0].append(row["outcome"])
-            groups[key][1].append(row["return"])
-        return {k: Stat.of(o, r, confidence, self.bounds) for k, (o, r) in groups.items() if o}
+            agent = pooled_name(row["agent"]) if pool else row["agent"]
+            seat = row["seat_name"]
+            key = {
+                "agent": agent,
+                "seat": seat,
+                "role": row["role"],
+                "agent_seat": (agent, seat),
+                "agent_role": (agent, row["role"]),
+            }[by]
+            group = groups.setdefault(key, ([], [], []))
+            group[0].append(row["outcome"])
+            group[1].append(row["return"])
+            group[2].append(row["score"])
+        keeps_score = any(o.scores != o.returns for o in self.outcomes if o.scores)
+        return {
+            k: Stat.of(o, r, confidence, self.bounds, sc if keeps_score else None)
+            for k, (o, r, sc) in groups.items()
+            if o
+        }
 
     def timing(self) -> Any:
         """Decisions and thinking time per agent (a DataFrame; timings vary from run to run)."""
@@ -338,15 +395,15 @@ class TournamentResults:
 
         return pd.DataFrame(self.rows())
 
-    def summary(self, by: str = "agent", confidence: float = 0.95) -> Any:
+    def summary(self, by: str = "agent", confidence: float = 0.95, pool: bool = False) -> Any:
         """A DataFrame of games, wins, draws, losses, unfinished games, win rate and mean return with
         intervals (rates and means over the finished games)."""
         import pandas as pd
 
-        stats = self.stats(by, confidence)
+        stats = self.stats(by, confidence, pool)
         frame = pd.DataFrame([vars(s) for s in stats.values()])
-        if by == "agent_seat":
-            frame.index = pd.MultiIndex.from_tuples(list(stats), names=["agent", "seat"])
+        if by in ("agent_seat", "agent_role"):
+            frame.index = pd.MultiIndex.from_tuples(list(stats), names=["agent", by[6:]])
         else:
             frame.index = pd.Index(list(stats), name=by)
         return frame

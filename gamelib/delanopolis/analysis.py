@@ -10,16 +10,20 @@ Landing odds are exact (``fractions.Fraction``):
   default) and starts with every pawn at the same place, so the odds *over a game* are not
   uniform at all.  :func:`landing_odds` gives both (``rolls=None`` for the long run).
 
-Outcome rates are measured by playing games (:func:`outcome_rates`), deterministic per seed.
+Outcome rates are measured by playing games (:func:`outcome_rates`), deterministic per seed;
+:func:`option_sweep` runs the generic :func:`gamelib.sweep` for each player count, seeded like
+tournaments, with rates by role (the mayor is drawn by lot: :func:`seat_role`), intervals,
+pandas tables and progress bars.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from gamelib.core.i18n import Wording
 from gamelib.core.play import play
 from gamelib.core.registry import make
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, square_name
@@ -275,19 +279,180 @@ def outcome_rates(
     )
 
 
+# ---------------------------------------------------------------------------- roles for experiments
+ROLES = ("mayor", "challenger")
+"""The role keys :func:`seat_role` gives (what :mod:`gamelib.analysis.roles` groups games by)."""
+
+_WORDS = Wording("gamelib.delanopolis")
+
+
+def seat_role(state: DelanopolisState, seat: int) -> str:
+    """``"mayor"`` for the seat the lot made mayor in this game, else ``"challenger"``."""
+    return "mayor" if seat == state.mayor else "challenger"
+
+
+def role_title(role: str) -> str:
+    """The role as a student reads it (« maire » / « concurrent » in French)."""
+    if role not in ROLES:
+        raise ValueError(f"Delanopolis roles are {ROLES}, got {role!r}")
+    return _WORDS(role)
+
+
+def game_facts(state: DelanopolisState) -> dict[str, float]:
+    """Per-game numbers experiments average: the terrains the mayor holds at the end."""
+    return {"mayor_terrains": float(state.owner.count(state.mayor))}
+
+
+MAYOR_WINS = ("president", "reelected", "richest_mayor", "mayor_stays")
+"""Endings (``state.outcome``) in which the mayor wins."""
+
+
+class OptionSweep:
+    """:func:`gamelib.sweep` of one option for each player count (see :func:`option_sweep`).
+
+    ``sweeps[players]`` is the generic :class:`~gamelib.analysis.SweepResults`;
+    :meth:`to_pandas` stacks their rows with a ``players`` column (``by="role"`` by default:
+    the mayor's and the challengers' win rates and mean scores with 95% intervals), and
+    :meth:`endings` gives the rate of each ending with its Wilson interval.  Iterating yields
+    one :class:`OutcomeRates` per (value, player count), as this function always returned.
+    """
+
+    def __init__(
+        self, option: str, values: Sequence[Any], sweeps: Mapping[int, Any], base: Mapping[str, Any]
+    ):
+        self.option = option
+        self.values = list(values)
+        self.sweeps = dict(sweeps)
+        self.base = dict(base)
+
+    def to_pandas(self, by: str = "role", confidence: float = 0.95) -> Any:
+        import pandas as pd
+
+        frames = []
+        for n, swept in self.sweeps.items():
+            frame = swept.to_pandas(by, confidence)
+            frame.insert(0, "players", n)
+            frames.append(frame)
+        return pd.concat(frames, ignore_index=True)
+
+    def endings(self, confidence: float = 0.95) -> Any:
+        """One row per (players, value, ending): count, rate and Wilson interval over the games."""
+        import pandas as pd
+
+        from gamelib.analysis.stats import wilson_interval
+
+        rows = []
+        for n, swept in self.sweeps.items():
+            for value, res in zip(swept.values, swept.results, strict=True):
+                counts: dict[str, int] = {}
+                for o in res.outcomes:
+                    counts[o.ending] = counts.get(o.ending, 0) + 1
+                total = len(res.outcomes)
+                for ending, count in sorted(counts.items()):
+                    low, high = wilson_interval(count, total, confidence)
+                    rows.append(
+                        {
+                            "players": n,
+                            self.option: value,
+                            "ending": ending,
+                            "games": total,
+                            "count": count,
+                            "rate": count / total,
+                            "low": low,
+                            "high": high,
+                        }
+                    )
+        return pd.DataFrame(rows)
+
+    def rates(self) -> list[OutcomeRates]:
+        """One :class:`OutcomeRates` per (value, player count), value-major as before."""
+        out = []
+        for i, value in enumerate(self.values):
+            for n, swept in self.sweeps.items():
+                out.append(_rates_of(n, {**self.base, self.option: value}, swept.results[i].outcomes))
+        return out
+
+    def __iter__(self) -> Iterator[OutcomeRates]:
+        return iter(self.rates())
+
+    def __len__(self) -> int:
+        return len(self.values) * len(self.sweeps)
+
+    def __getitem__(self, index: int) -> OutcomeRates:
+        return self.rates()[index]
+
+    def __repr__(self) -> str:
+        return f"<OptionSweep {self.option}={self.values}, players {list(self.sweeps)}>"
+
+
+def _rates_of(players: int, options: dict[str, Any], outcomes: Sequence[Any]) -> OutcomeRates:
+    g = max(1, len(outcomes))
+    counts: dict[str, int] = {}
+    for o in outcomes:
+        counts[o.ending] = counts.get(o.ending, 0) + 1
+    held = sum(dict(o.facts).get("mayor_terrains", 0.0) for o in outcomes)
+    return OutcomeRates(
+        players=players,
+        options=options,
+        games=len(outcomes),
+        president=counts.get("president", 0) / g,
+        reelected=counts.get("reelected", 0) / g,
+        new_mayor=counts.get("new_mayor", 0) / g,
+        richest_mayor=counts.get("richest_mayor", 0) / g,
+        mayor_wins=sum(counts.get(k, 0) for k in MAYOR_WINS) / g,
+        mean_mayor_terrains=held / g,
+        mean_actions=sum(o.length for o in outcomes) / g,
+        richest_tie=counts.get("richest_tie", 0) / g,
+    )
+
+
 def option_sweep(
     option: str,
     values: Iterable[Any],
     players: Iterable[int] = (3, 4, 5, 6),
     base: Mapping[str, Any] | None = None,
-    agents: AgentFactory | None = None,
+    agents: AgentFactory | Sequence[Any] | None = None,
     games: int = 100,
     seed: int = 0,
-) -> list[OutcomeRates]:
-    """:func:`outcome_rates` for every value of one option and every player count."""
-    out = []
-    for value in values:
-        for n in players:
-            opts = {**dict(base or {}), option: value}
-            out.append(outcome_rates(n, opts, agents=agents, games=games, seed=seed))
-    return out
+    *,
+    executor: Any = None,
+    progress: bool = False,
+    pool: bool = True,
+) -> OptionSweep:
+    """:func:`gamelib.sweep` of ``option`` over ``values`` for every player count.
+
+    ``agents``: None (each seat's default agent, the role agent), a list (one per seat), or a
+    factory ``(players, seat) -> agent``.  Seats do not rotate (roles come from the lot) and
+    identical agents are pooled under one label (``pool``).  Games are seeded like
+    :func:`gamelib.tournament` with ``seed``, so the same call gives the same results on any
+    executor.
+    """
+    from gamelib.analysis.sweep import sweep
+
+    values = list(values)
+    sweeps = {}
+    for n in players:
+        game = make("delanopolis", players=n, options=dict(base or {}))
+        sweeps[n] = sweep(
+            game,
+            option,
+            values,
+            agents=_seat_agents(game, agents),
+            games=games,
+            seed=seed,
+            executor=executor,
+            progress=progress,
+            rotate=False,
+            pool=pool,
+        )
+    return OptionSweep(option, values, sweeps, dict(base or {}))
+
+
+def _seat_agents(game: Any, agents: AgentFactory | Sequence[Any] | None) -> list[Any]:
+    if agents is None:
+        from gamelib.agents.registry import default_agents, make_agent
+
+        return [make_agent(name, game.name) for name in default_agents(game)]
+    if callable(agents):
+        return [agents(game.num_players, s) for s in range(game.num_players)]
+    return list(agents)

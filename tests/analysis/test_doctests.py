@@ -16,6 +16,8 @@ MODULES = [
     "gamelib.analysis.compare",
     "gamelib.analysis.round_robin",
     "gamelib.analysis.tree",
+    "gamelib.analysis.paired",
+    "gamelib.agents.inputs",
 ]
 
 
