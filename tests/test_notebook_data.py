@@ -30,9 +30,10 @@ SCRIPTS: dict[str, tuple[ModuleType, tuple[str, ...]]] = {
         game: (experiments_script(f"{game}_experiments.py"), (f"{game}_",))
         for game in ("passante", "delanopolis", "getonboard")
     },
+    "start": (experiments_script("start_experiments.py"), ("start_",)),
 }
 """Each script and the prefix of its stored files (Fugitive's one experiment is tested in
-tests/fugitive/test_notebook_data_01.py)."""
+tests/fugitive/test_notebook_data_01.py; notebook 00's game lengths are start_experiments.py's)."""
 CASES = [(script, name) for script, (module, _) in SCRIPTS.items() for name in module.EXPERIMENTS]
 
 
