@@ -268,7 +268,7 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
             ax.add_collection(PatchCollection(group, match_original=True, zorder=zorder), autolim=False)
 
     discs, stars = _pawns(view)
-    for pawns, marker, size in ((discs, "o", 14), (stars, "*", 20)):
+    for pawns, marker, size in ((discs, "o", 12), (stars, "*", 17)):
         if pawns:
             ax.scatter(
                 [x for x, _, _ in pawns],
@@ -288,7 +288,7 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) 
 
 PRICE_GAP = 0.012
 """Data units between a terrain's circle and its price tag."""
-PAWN_STEP, PAWN_RISE = 0.05, 0.125
+PAWN_STEP, PAWN_RISE = 0.044, 0.115
 """Pawns stand in a row above their square (its name is under it, its price beside it): the
 distance between two pawns, and from the square's centre up to the row."""
 
@@ -302,23 +302,76 @@ PRICE_DROPS = (0.0, -0.03, 0.03)
 
 
 def _gap(a: Box, b: Box) -> float:
-    """Distance between two boxes; negative when they overlap (by how deep)."""
+    """Distance between two boxes; when they overlap, minus the area they share."""
     dx = max(a[0], b[0]) - min(a[2], b[2])
     dy = max(a[1], b[1]) - min(a[3], b[3])
     if dx < 0 and dy < 0:
-        return max(dx, dy)
+        return -dx * dy
     return float(np.hypot(max(dx, 0.0), max(dy, 0.0)))
 
 
-def _footprint(terrain: int) -> list[Box]:
-    """What a terrain may show around it: its circle, its pawns' row above, its name under it."""
+CHAR_WIDTH, LINE_HEIGHT = 0.0135, 0.048
+"""Half the width of one character and the height of one line of an 11 pt name, in data units."""
+PAWN_SHIFTS = (0.0, -0.05, 0.05, -0.1, 0.1, -0.15, 0.15)
+"""Where a row of pawns may stand left or right of its square's top, the middle preferred."""
+ROOM_ENOUGH = 0.02
+"""Clearance (data units) past which a spot is as good as any farther one."""
+
+
+def _static_boxes(terrain: int) -> list[Box]:
+    """A terrain's circle and its name under it (the name's own width; the terrains a placement
+    may leave unrolled get the "(never rolled)" line too)."""
     t = content().terrains[terrain]
-    r, half = TERRAIN_RADIUS, PAWN_STEP * 2.5
-    return [
-        (t.x - r, t.y - r, t.x + r, t.y + r),
-        (t.x - half, t.y + PAWN_RISE - 0.03, t.x + half, t.y + PAWN_RISE + 0.03),
-        (t.x - 0.14, t.y - r - 0.12, t.x + 0.14, t.y - r),  # two lines: "(never rolled)"
-    ]
+    r = TERRAIN_RADIUS
+    lines = _wrapped(t.name).split("\n") + (["(jamais atteint)"] if terrain in (0, 1) else [])
+    boxes = [(t.x - r, t.y - r, t.x + r, t.y + r)]
+    for i, line in enumerate(lines):
+        top = t.y - r - 0.012 - LINE_HEIGHT * i
+        boxes.append((t.x - CHAR_WIDTH * len(line), top - LINE_HEIGHT, t.x + CHAR_WIDTH * len(line), top))
+    return boxes
+
+
+def _refuge_boxes() -> list[Box]:
+    return [(r.x - 0.07, r.y - 0.06, r.x + 0.07, r.y + 0.06) for r in content().refuges]
+
+
+PAWNS_PER_ROW = 3
+"""Pawns side by side above a square; more stand in a second row above the first."""
+PAWN_RADIUS = 0.03
+"""Half the mayor's star (17 pt across; a data unit is 290 pt of the 9.5-inch map)."""
+
+
+def _pawn_row(terrain: int, shift: float, count: int = 6) -> Box:
+    """The room ``count`` pawns take above ``terrain`` (rows of three), ``shift`` from its centre."""
+    t = content().terrains[terrain]
+    half = PAWN_STEP * (min(count, PAWNS_PER_ROW) - 1) / 2 + PAWN_RADIUS
+    rows = (count - 1) // PAWNS_PER_ROW
+    x = t.x + shift
+    return (
+        x - half,
+        t.y + PAWN_RISE - PAWN_RADIUS,
+        x + half,
+        t.y + PAWN_RISE + PAWN_STEP * rows + PAWN_RADIUS,
+    )
+
+
+@functools.cache
+def _pawn_shift(terrain: int, count: int = 6) -> float:
+    """How far left or right of ``terrain``'s top its ``count`` pawns stand: clear of the other
+    circles, names and refuges (Saint-Germain's pawns stay off "Les Halles"); a pawn alone stays
+    on top of its square wherever it can."""
+    obstacles = [box for i in range(TERRAINS) if i != terrain for box in _static_boxes(i)] + _refuge_boxes()
+
+    def score(shift: float) -> tuple[float, float]:
+        room = min(_gap(_pawn_row(terrain, shift, count), box) for box in obstacles)
+        return min(room, ROOM_ENOUGH), -abs(shift)
+
+    return max(PAWN_SHIFTS, key=score)
+
+
+def _footprint(terrain: int) -> list[Box]:
+    """What a terrain may show around it: its circle, its name under it, its pawns' row above."""
+    return [*_static_boxes(terrain), _pawn_row(terrain, _pawn_shift(terrain))]
 
 
 @functools.cache
@@ -329,7 +382,7 @@ def _price_spot(terrain: int) -> tuple[int, float]:
     data = content()
     here = data.terrains[terrain]
     obstacles = [box for i in range(TERRAINS) if i != terrain for box in _footprint(i)]
-    obstacles += [(r.x - 0.07, r.y - 0.06, r.x + 0.07, r.y + 0.06) for r in data.refuges]
+    obstacles += [*_refuge_boxes(), _pawn_row(terrain, _pawn_shift(terrain))]
     width, height = PRICE_BOX
 
     def room(spot: tuple[int, float]) -> float:
@@ -360,7 +413,12 @@ def _pawns(view: DelanopolisObservation) -> tuple[list[Pawn], list[Pawn]]:
                 discs.append((-1.02 + 0.07 * np.cos(angle), 0.62 + 0.07 * np.sin(angle), player_colour(p)))
                 continue
             x, y = _place_xy(code)
-            pawn = (x + PAWN_STEP * (k - (len(players) - 1) / 2), y + PAWN_RISE, player_colour(p))
+            if code < REFUGE_BASE:
+                x += _pawn_shift(code, len(players))
+            row, place = divmod(k, PAWNS_PER_ROW)
+            in_row = min(PAWNS_PER_ROW, len(players) - row * PAWNS_PER_ROW)
+            dx = PAWN_STEP * (place - (in_row - 1) / 2)
+            pawn = (x + dx, y + PAWN_RISE + PAWN_STEP * row, player_colour(p))
             (stars if p == view.mayor else discs).append(pawn)
     return discs, stars
 
@@ -418,6 +476,8 @@ def _draw_players(state: DelanopolisState, ax: Axes, view: DelanopolisObservatio
     labels.emit(ax, named=True)
 
 
+AUCTION_TITLE_CHARS = 34
+"""The auction's title wraps past this many characters (12.5 pt bold in the 4-inch panel)."""
 NOT_YET = -1
 """A bid in ``_auction_rows`` not made yet (the seat is still to bid)."""
 
@@ -465,6 +525,8 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     ax.set_xticks([])
     ax.set_yticks([])
     notes = Labels()  # in axes coordinates, around the axes as a title and axis labels are
+    # a long terrain name goes to a second line (the panel is 4 inches wide)
+    title = "\n".join(textwrap.wrap(title, AUCTION_TITLE_CHARS))
     notes.add(0, 1, title, 12.5, va="bottom", weight="bold", offset=(0, 6))
     notes.add(0, 0.5, WORDS("points"), 11, ha="center", va="bottom", rotation=90, offset=(-4, 0))
     if not rows:
@@ -678,7 +740,10 @@ def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int
         )
         story.emit(ax_text, coordinates="axes")
     heading = Labels()  # in figure coordinates, where a suptitle goes
-    status = "\n".join(textwrap.wrap(_tie_punctuation(status_line(state, view)), HEADING_CHARS))
+    status = _tie_punctuation(status_line(state, view))
+    if len(status) > HEADING_CHARS and ": " in status and view.phase != OVER:
+        status = status.replace(": ", ":\n", 1)  # where it is, then what happens
+    status = "\n".join(line for part in status.split("\n") for line in textwrap.wrap(part, HEADING_CHARS))
     heading.add(0.5, 1 - 0.06 / height, status, 13, ha="center", va="top", weight="bold")
     heading.emit(ax_map, zorder=10, coordinates="figure", named=True)
     if perspective is not None:
