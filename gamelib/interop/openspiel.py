@@ -12,6 +12,10 @@ tensors from ``state.information_state_string(player)`` and ``state.information_
 (the observation plus the history as that seat saw it: perfect recall, as CFR assumes).  Tensors
 exist for the games whose ``GameInfo`` declares the ``"observation_tensor"`` capability.
 
+Every game has terminal rewards (OpenSpiel's ``RewardModel.TERMINAL``, which its ``MCTSBot``
+requires): ``rewards()`` and ``returns()`` are zero until the end.  :func:`load_game` checks the
+options with gamelib first, so both libraries take the same values and refuse the others by name.
+
 ``pyspiel`` is an optional dependency (``pip install gamelib[openspiel]``); gamelib's core never
 imports this module.
 """
@@ -67,13 +71,10 @@ def _game_type(name: str) -> pyspiel.GameType:
             else pyspiel.GameType.Information.IMPERFECT_INFORMATION
         ),
         utility=_UTILITY[info.utility],
-        # A running score (A Une Passante counts wishes as they come true) is given step by step
-        # by rewards(); the others reward at the end only, which OpenSpiel's MCTS requires.
-        reward_model=(
-            pyspiel.GameType.RewardModel.REWARDS
-            if info.returns_during_play
-            else pyspiel.GameType.RewardModel.TERMINAL
-        ),
+        # Every game rewards at the end (OpenSpiel's MCTSBot requires it): rewards() and returns()
+        # are zero until the terminal state, which gets the whole returns.  A running score (A Une
+        # Passante counts wishes as they come true) is read mid-game from the gamelib state.
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=info.max_players,
         min_num_players=info.min_players,
         provides_information_state_string=True,
@@ -127,7 +128,6 @@ class SpielState(pyspiel.State):
         # Only the gamelib state is kept: pybind11 may hand later calls a fresh wrapper of the C++
         # game without its Python attributes, and pyspiel deep-copies this object's __dict__.
         self.gamelib_state = state
-        self._rewards = [0.0] * state.game.num_players
 
     def current_player(self) -> int:
         player = self.gamelib_state.current_player
@@ -147,15 +147,14 @@ class SpielState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         state = self.gamelib_state
-        before = state.returns()
-        # OpenSpiel sums rewards at decision nodes: chance steps add to what is pending
-        pending = self._rewards if state.current_player == gamelib.CHANCE else [0.0] * len(before)
         state.apply(state.game.action_from_id(action))
-        self._rewards = [p + a - b for p, a, b in zip(pending, state.returns(), before, strict=True)]
 
     def rewards(self) -> list[float]:
-        """The change in returns since the last player decision (chance steps included)."""
-        return list(self._rewards)
+        """Terminal rewards (the game type's reward model): zeros until the end, then the returns."""
+        state = self.gamelib_state
+        if state.is_terminal():
+            return [float(r) for r in state.returns()]
+        return [0.0] * state.game.num_players
 
     def _action_to_string(self, player: int, action: int) -> str:
         return str(self.gamelib_state.game.action_from_id(action))
@@ -164,7 +163,11 @@ class SpielState(pyspiel.State):
         return self.gamelib_state.is_terminal()
 
     def returns(self) -> list[float]:
-        return [float(r) for r in self.gamelib_state.returns()]
+        """The returns at the end, zeros before (terminal rewards: the sum of the rewards so far)."""
+        state = self.gamelib_state
+        if not state.is_terminal():
+            return [0.0] * state.game.num_players
+        return [float(r) for r in state.returns()]
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> SpielState:
         """A world consistent with ``player_id``'s information (IS-MCTS), via ``determinize``."""
@@ -173,9 +176,7 @@ class SpielState(pyspiel.State):
         return SpielState(self.get_game(), world)
 
     def clone(self) -> SpielState:
-        copy = SpielState(self.get_game(), self.gamelib_state.clone())
-        copy._rewards = list(self._rewards)
-        return copy
+        return SpielState(self.get_game(), self.gamelib_state.clone())
 
     def __deepcopy__(self, memo: dict[int, Any]) -> SpielState:
         return self.clone()
@@ -236,6 +237,23 @@ def register_all() -> list[str]:
     return [register(name) for name in gamelib.registered_games()]
 
 
+INT_LIMIT = 2**31 - 1
+"""OpenSpiel's game parameters are C++ ints: a larger option cannot cross to it."""
+
+
 def load_game(name: str, **params: Any) -> pyspiel.Game:
-    """``pyspiel.load_game`` for a gamelib game (registering it first); params are players/options."""
-    return pyspiel.load_game(register(name), params)
+    """``pyspiel.load_game`` for a gamelib game (registering it first); params are players/options.
+
+    The parameters are checked by gamelib first, so both libraries take the same values and a
+    bad one is refused by name (an :class:`~gamelib.OptionError`), never by a C++ cast error.
+    """
+    options = dict(params)
+    players = options.pop("players", None)
+    game = gamelib.make(name, players=players, options=options)  # gamelib's bounds, by name
+    for key, value in {"players": game.num_players, **game.option_dict()}.items():
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > INT_LIMIT:
+            raise gamelib.OptionError(f"{name}: option {key!r} must fit OpenSpiel's 32-bit int, got {value}")
+    checked = {key: game.option_dict()[key] for key in options}
+    if players is not None:
+        checked["players"] = game.num_players
+    return pyspiel.load_game(register(name), checked)
