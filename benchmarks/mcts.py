@@ -1,8 +1,11 @@
 """Search speed: MCTS and IS-MCTS iterations per second on every registered game.
 
-An iteration is one descent, one expansion, one random rollout to the end of the game and one
-backup, so the figure is dominated by the game's random-play speed and its length.  IS-MCTS
-adds one ``determinize`` per iteration.  Measured from a few positions after a random opening.
+An iteration is one descent, one expansion, one rollout to the end of the game and one backup,
+so the figure is dominated by the game's play speed and the rollouts' length.  By default
+rollouts follow the game's declared policy (Fugitive: ``random_single_guess``, which ends games
+the way players do); the uniform rollouts (``rollout="random"``) are measured beside them in the
+same run.  IS-MCTS adds one ``determinize`` per iteration.  Measured from a few positions after
+a random opening, in CPU time.
 
 Run: ``python benchmarks/mcts.py [iterations]`` (default 300 per move).
 """
@@ -32,35 +35,64 @@ def positions(game: gamelib.Game, count: int) -> list[gamelib.State]:
 
 
 def rate(agent: object, states: list[gamelib.State], iterations: int) -> str:
-    start = time.perf_counter()
+    """Iterations per second of CPU time (the machine is shared: wall time would measure the others)."""
+    start = time.process_time()
     try:
         for i, state in enumerate(states):
             agent.analyse(state, state.current_player, random.Random(i))  # type: ignore[attr-defined]
     except Exception as exc:  # a game whose determinize is not there yet, say
         return f"n/a ({type(exc).__name__})"
-    return f"{iterations * len(states) / (time.perf_counter() - start):.0f}"
+    return f"{iterations * len(states) / (time.process_time() - start):.0f}"
+
+
+def rollout_length(game: gamelib.Game, agent: object, seeds: int = 20) -> float:
+    """Mean number of actions of a rollout from the start with this agent's rollout policy."""
+    policy = agent.rollout_policy(game)  # type: ignore[attr-defined]
+    total = 0
+    for s in range(seeds):
+        state, rng = game.new_game(seed=s), random.Random(s)
+        while not state.is_terminal():
+            if state.current_player == gamelib.CHANCE:
+                state.apply(state.sample_chance(rng))
+            elif policy is None:
+                state.apply(rng.choice(state.legal_actions()))
+            else:
+                state.apply(policy.act(state, state.current_player, rng))
+        total += len(state.history)
+    return total / seeds
 
 
 def main() -> None:
     iterations = int(sys.argv[1]) if len(sys.argv) > 1 else 300
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"search iterations/s ({iterations} iterations per move, 5 positions per game, load {load:.1f})")
-    print(f"{'game':<18}{'MCTS it/s':>16}{'IS-MCTS it/s':>16}{'mean rollout length':>22}")
+    print(
+        f"search iterations per CPU second ({iterations} iterations per move, 5 positions per game, "
+        f"load {load:.1f}); default rollouts (the game's ROLLOUT_AGENT) and uniform ones (rollout='random')"
+    )
+    print(
+        f"{'game':<18}{'MCTS':>8}{'uniform':>9}{'IS-MCTS':>9}{'uniform':>9}"
+        f"{'rollout length':>16}{'uniform':>9}"
+    )
     configurations = [(name, name, {}) for name in gamelib.registered_games()]
-    # Fugitive under the text lets a random detective name numbers it already knows, so random
-    # rollouts wander to the round limit; the agents' reading (version 1 rules) for comparison
+    # Fugitive's version-1 readings (refuse_known_numbers, immediate manhunt), for comparison
     configurations.append(
         ("fugitive v1 rules", "fugitive", {"refuse_known_numbers": True, "manhunt": "immediate"})
     )
     for label, name, options in configurations:
         game = gamelib.make(name, options=options)
         states = positions(game, 5)
-        mcts = MCTSAgent(iterations=iterations, omniscient=not game.info.perfect_information)
-        ismcts = ISMCTSAgent(iterations=iterations)
-        lengths = [len(random_playout(game.new_game(seed=s), random.Random(s)).history) for s in range(20)]
+        omniscient = not game.info.perfect_information
+        cells = []
+        lengths = []
+        for cls, extra in ((MCTSAgent, {"omniscient": omniscient}), (ISMCTSAgent, {})):
+            for rollout in ("game", "random"):  # interleaved: the same load for both
+                agent = cls(iterations=iterations, rollout=rollout, **extra)
+                cells.append(rate(agent, states, iterations))
+                if cls is MCTSAgent:
+                    lengths.append(rollout_length(game, agent))
         print(
-            f"{label:<18}{rate(mcts, states, iterations):>16}{rate(ismcts, states, iterations):>16}"
-            f"{sum(lengths) / len(lengths):>22.0f}"
+            f"{label:<18}{cells[0]:>8}{cells[1]:>9}{cells[2]:>9}{cells[3]:>9}"
+            f"{lengths[0]:>16.0f}{lengths[1]:>9.0f}"
         )
 
 

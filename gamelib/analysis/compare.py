@@ -71,22 +71,23 @@ class Comparison:
 
     def plot(self, metric: str | None = None, by_seat: bool = True, ax: Any = None) -> Figure:
         """Each contender's win rate (or mean return) against the field, overall and per seat."""
-        from gamelib.analysis.plots import default_metric, grouped_bars
+        from gamelib.analysis.plots import WORDS, default_metric, grouped_bars
 
         names = list(self.results)
-        series: dict[str, list[Any]] = {"all seats": [self.stat(n) for n in names]}
+        series: dict[str, list[Any]] = {WORDS("all_seats"): [self.stat(n) for n in names]}
         seats = [self.game.player_name(s) for s in range(self.game.num_players)]
         if by_seat and len(seats) > 1:
             for seat in seats:
-                series[f"as {seat}"] = [self.stat(n, seat) for n in names]
+                series[WORDS("as_seat", seat=seat)] = [self.stat(n, seat) for n in names]
         games = len(next(iter(self.results.values())))
         return grouped_bars(
             groups=names,
             series=series,
-            title=f"{self.game.info.title}: each agent vs {self.baseline}, {games} games",
+            title=WORDS("each_vs", title=self.game.info.title, baseline=self.baseline, n=games),
             metric=metric or default_metric(self.game),
             fair=1.0 / self.game.num_players,
             ax=ax,
+            game=self.game,
         )
 
 

@@ -29,6 +29,20 @@ def metric_label(metric: str) -> str:
     return WORDS(f"metric_{metric}")
 
 
+def agent_tick(name: str, game: Any) -> str:
+    """An agent's name on an axis: its wording in the language in force (``agent_title``), its
+    ``#2`` numbering kept, wrapped to short lines."""
+    import textwrap
+
+    from gamelib.agents.registry import agent_title
+
+    base, sep, number = name.rpartition("#")
+    if not (sep and number.isdigit()):
+        base, number = name, ""
+    title = agent_title(base, getattr(game, "name", None)) + (f" #{number}" if number else "")
+    return "\n".join(textwrap.wrap(title, 20)) or name
+
+
 def default_metric(game: Any) -> str:
     """``mean_return`` for cooperative and solo games (no one wins alone), ``win_rate`` otherwise."""
     solo = getattr(game, "num_players", 2) == 1
@@ -67,10 +81,12 @@ def grouped_bars(
     metric: str = "win_rate",
     fair: float | None = None,
     ax: Any = None,
+    game: Any = None,
 ) -> Figure:
     """Grouped bars of one metric with (asymmetric) 95% error bars.
 
-    ``series`` maps a label to one :class:`~gamelib.analysis.tournament.Stat` (or None) per group.
+    ``series`` maps a label to one :class:`~gamelib.analysis.tournament.Stat` (or None) per group;
+    with ``game``, groups are agent names shown in the language in force (:func:`agent_tick`).
     """
     check_metric(metric)
     fig, ax = new_axes(ax, width=min(14.0, max(8.0, 0.55 * len(groups) * len(series) + 4)))
@@ -111,7 +127,11 @@ def grouped_bars(
             linewidth=1.5,
             label=WORDS("fair_share", share=f"{fair:.0%}"),
         )
-    ax.set_xticks(range(len(groups)), list(groups), fontsize=FONT)
+    ax.set_xticks(
+        range(len(groups)),
+        [agent_tick(g, game) for g in groups] if game is not None else list(groups),
+        fontsize=FONT - 1,
+    )
     if rate:
         ax.set_ylim(0, 1.08)
     else:

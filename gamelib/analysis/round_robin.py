@@ -88,17 +88,18 @@ class RoundRobin:
 
     def plot(self, ax: Any = None) -> Figure:
         """Two players: the win matrix as a heat map; more: each agent's overall win rate."""
-        from gamelib.analysis.plots import FONT, default_metric, grouped_bars, new_axes
+        from gamelib.analysis.plots import FONT, WORDS, default_metric, grouped_bars, new_axes
 
         if self.game.num_players != 2:
             stats = self.stats()
             return grouped_bars(
                 groups=self.names,
-                series={"all games": [stats[n] for n in self.names]},
-                title=f"{self.game.info.title}: round robin",
+                series={WORDS("all_games"): [stats[n] for n in self.names]},
+                title=WORDS("round_robin_title", title=self.game.info.title),
                 metric=default_metric(self.game),
                 fair=1.0 / self.game.num_players,
                 ax=ax,
+                game=self.game,
             )
         table = self.matrix()
         size = 2.0 + 1.3 * len(self.names)
@@ -116,10 +117,10 @@ class RoundRobin:
                     ax.text(j, i, f"{value:.0%}", ha="center", va="center", fontsize=FONT, color=colour)
         ax.set_xticks(range(len(self.names)), self.names, fontsize=FONT - 1, rotation=30, ha="right")
         ax.set_yticks(range(len(self.names)), self.names, fontsize=FONT - 1)
-        ax.set_xlabel("opponent", fontsize=FONT)
-        ax.set_ylabel("agent", fontsize=FONT)
+        ax.set_xlabel(WORDS("opponent"), fontsize=FONT)
+        ax.set_ylabel(WORDS("agent"), fontsize=FONT)
         games = len(next(iter(self.results.values())))
-        ax.set_title(f"{self.game.info.title}: row's win rate, {games} games a pair", fontsize=FONT)
+        ax.set_title(WORDS("win_matrix_title", title=self.game.info.title, n=games), fontsize=FONT)
         fig.colorbar(image, ax=ax, shrink=0.8).ax.tick_params(labelsize=FONT - 3)
         return fig
 

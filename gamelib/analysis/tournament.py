@@ -474,6 +474,7 @@ class TournamentResults:
             metric=metric or default_metric(self.game),
             fair=1.0 / self.game.num_players,
             ax=ax,
+            game=self.game,
         )
 
     # ------------------------------------------------------------------ replay
