@@ -202,7 +202,43 @@ def load_tables() -> Tables:
 
 
 def tables_from_data(sheets: dict[str, Any], objectives: dict[str, Any]) -> Tables:
+    """The tables from their JSON data, each part checked against the published facts."""
     colours = tuple(sheets["colours"])
+    tickets, shapes, sheet_maps = _read_sheets(sheets, colours)
+    common, personal = _read_objectives(objectives)
+    t = Tables(
+        colours=colours,
+        tickets=tickets,
+        shapes=shapes,
+        sheets=sheet_maps,
+        granny_track=tuple(sheets["granny_track"]),
+        students_max=sheets["students_max"],
+        cinemas_max=sheets["cinemas_max"],
+        tourist_rows=sheets["tourist_rows"],
+        tourist_row_size=sheets["tourist_row_size"],
+        tourist_row_values=tuple(sheets["tourist_row_values"]),
+        lover_rows=sheets["lover_rows"],
+        lovers_per_colour=sheets["lovers_per_colour"],
+        couple_points=sheets["couple_points"],
+        single_points=sheets["single_points"],
+        entrance_boxes=sheets["entrance_boxes"],
+        entrance_points=sheets["entrance_points"],
+        turn_penalties=tuple(sheets["turn_penalties"]),
+        transfer_track=tuple(sheets["transfer_track"]),
+        common=common,
+        first_points=objectives["first_points"],
+        later_points=objectives["later_points"],
+        personal_points=tuple(objectives["personal_points"]),
+        personal=personal,
+    )
+    _check_scoring(t)
+    return t
+
+
+def _read_sheets(
+    sheets: dict[str, Any], colours: tuple[str, ...]
+) -> tuple[tuple[Ticket, ...], tuple[Shape, ...], tuple[tuple[int, ...], ...]]:
+    """Tickets, shapes and the five sheets' colour-to-shape maps (cyclic shifts)."""
     w = "sheets.json"
     _require(len(colours) == 6 and len(set(colours)) == 6, w + " colours", "6 distinct ticket colours")
     tickets = []
@@ -234,6 +270,13 @@ def tables_from_data(sheets: dict[str, Any], objectives: dict[str, Any]) -> Tabl
         sheet_maps.append(mapping)
     _require(len(sheet_maps) == 5, w + " sheets", "5 player sheets")
     _require(len({m[0] for m in sheet_maps}) == 5, w + " sheets", "each sheet has a different cyclic shift")
+    return tuple(tickets), shapes, tuple(sheet_maps)
+
+
+def _read_objectives(
+    objectives: dict[str, Any],
+) -> tuple[tuple[tuple[int, str, tuple[int, ...], int], ...], dict[str, tuple[str, ...]]]:
+    """The 6 common objectives and each city's personal deck (3 letters a-o each)."""
     common = []
     for i, o in enumerate(objectives["common"]):
         feats = ("light_lovers", "dark_lovers") if o["feature"] == "lovers" else (o["feature"],)
@@ -252,31 +295,12 @@ def tables_from_data(sheets: dict[str, Any], objectives: dict[str, Any]) -> Tabl
             )
         _require(len(deck) >= 5, f"objectives.json personal.{city}", "at least 5 (one per player)")
         personal[city] = deck
-    t = Tables(
-        colours=colours,
-        tickets=tuple(tickets),
-        shapes=shapes,
-        sheets=tuple(sheet_maps),
-        granny_track=tuple(sheets["granny_track"]),
-        students_max=sheets["students_max"],
-        cinemas_max=sheets["cinemas_max"],
-        tourist_rows=sheets["tourist_rows"],
-        tourist_row_size=sheets["tourist_row_size"],
-        tourist_row_values=tuple(sheets["tourist_row_values"]),
-        lover_rows=sheets["lover_rows"],
-        lovers_per_colour=sheets["lovers_per_colour"],
-        couple_points=sheets["couple_points"],
-        single_points=sheets["single_points"],
-        entrance_boxes=sheets["entrance_boxes"],
-        entrance_points=sheets["entrance_points"],
-        turn_penalties=tuple(sheets["turn_penalties"]),
-        transfer_track=tuple(sheets["transfer_track"]),
-        common=tuple(common),
-        first_points=objectives["first_points"],
-        later_points=objectives["later_points"],
-        personal_points=tuple(objectives["personal_points"]),
-        personal=personal,
-    )
+    return tuple(common), personal
+
+
+def _check_scoring(t: Tables) -> None:
+    """The scoring tracks are the published ones."""
+    w = "sheets.json"
     facts = {
         "granny_track": (t.granny_track, (1, 1, 1, 2, 2, 2, 3, 3)),
         "students/cinemas max": ((t.students_max, t.cinemas_max), (6, 4)),
@@ -295,7 +319,6 @@ def tables_from_data(sheets: dict[str, Any], objectives: dict[str, Any]) -> Tabl
     }
     for fact, (got, want) in facts.items():
         _require(got == want, f"{w} {fact}", f"expected the published {want}, got {got}")
-    return t
 
 
 # --------------------------------------------------------------------------- the city maps
@@ -466,9 +489,13 @@ def load_map(city: str) -> CityMap:
 
 
 def map_from_data(data: dict[str, Any], city: str) -> CityMap:
-    """Build and validate a board from its JSON data (exposed so tests can feed broken maps)."""
+    """Build and validate a board from its JSON data (exposed so tests can feed broken maps).
+
+    In the order a reader checks a drawn map: its intersections and river, the published
+    statistics, Rome's section colours, then the tuples the rules read, and last that every start
+    can open the game with every shape.
+    """
     where = f"{city}.json"
-    facts = PUBLISHED[city]
     try:
         width, height = int(data["width"]), int(data["height"])
         raw_nodes = data["intersections"]
@@ -478,6 +505,45 @@ def map_from_data(data: dict[str, Any], city: str) -> CityMap:
     _require(data.get("city") == city, where + " city", f"says {data.get('city')!r}")
     _require(width <= MAX_WIDTH and height <= MAX_HEIGHT, where, f"at most {MAX_WIDTH} x {MAX_HEIGHT}")
     graph = nx.Graph(city=city)
+    starts, letters = _read_intersections(graph, raw_nodes, width, height, where)
+    blocked = _read_river(graph, raw_river, where)
+    _check_published(graph, starts, letters, PUBLISHED[city], where)
+    if city == "rome":
+        _colour_sections(graph, data.get("section_colours", {}), where)
+    grid = _Grid.of(graph)
+    path = tuple(grid.index[node_name(*parse_node_name(p))] for p in data.get("affluence", []))
+    board = CityMap(
+        city=city,
+        title=str(data.get("title", city)),
+        width=width,
+        height=height,
+        graph=graph,
+        names=grid.names,
+        index=grid.index,
+        pos=grid.pos,
+        neighbour=grid.neighbour,
+        section=grid.section,
+        section_ends=grid.ends,
+        section_colour=grid.colour_of,
+        features=tuple(tuple(FEATURE_INDEX[f] for f in graph.nodes[n]["features"]) for n in grid.names),
+        starts={k: grid.index[v] for k, v in sorted(starts.items())},
+        start_at={grid.index[v]: k for k, v in starts.items()},
+        letters={k: grid.index[v] for k, v in sorted(letters.items())},
+        letter_at={grid.index[v]: k for k, v in letters.items()},
+        river=tuple(
+            (graph.nodes[a]["pos"], graph.nodes[b]["pos"]) for a, b in (tuple(pair) for pair in blocked)
+        ),
+        affluence=grid.mask_of(path, where),
+        affluence_path=path,
+    )
+    _check_starts(board, where)
+    return board
+
+
+def _read_intersections(
+    graph: nx.Graph, raw_nodes: list[Any], width: int, height: int, where: str
+) -> tuple[dict[int, str], dict[str, str]]:
+    """Add every intersection with its features to ``graph``; (start number -> name, letter -> name)."""
     starts: dict[int, str] = {}
     letters: dict[str, str] = {}
     for i, item in enumerate(raw_nodes):
@@ -505,6 +571,11 @@ def map_from_data(data: dict[str, Any], city: str) -> CityMap:
             _require(item["letter"] in LETTERS, at, f"letter must be a-o, got {item['letter']!r}")
             _require(item["letter"] not in letters, at, f"letter {item['letter']} is used twice")
             letters[item["letter"]] = name
+    return starts, letters
+
+
+def _read_river(graph: nx.Graph, raw_river: list[Any], where: str) -> set[frozenset[str]]:
+    """Join grid neighbours by a section unless the river blocks it; the blocked pairs."""
     blocked = set()
     for j, pair in enumerate(raw_river):
         a, b = (node_name(*parse_node_name(p)) for p in pair)
@@ -517,7 +588,14 @@ def map_from_data(data: dict[str, Any], city: str) -> CityMap:
             other = node_name(x + dx, y + dy) if x + dx < MAX_WIDTH and y + dy < MAX_HEIGHT else ""
             if other in graph and frozenset((name, other)) not in blocked:
                 graph.add_edge(name, other, colour=None)
-    # -------- published statistics
+    return blocked
+
+
+def _check_published(
+    graph: nx.Graph, starts: dict[int, str], letters: dict[str, str], facts: dict[str, Any], where: str
+) -> None:
+    """The published statistics: intersections, sections, starts, letters, feature counts, a
+    connected network without dead ends."""
     counts = Counter(f for _, fs in graph.nodes(data="features") for f in fs)
     _require(
         graph.number_of_nodes() == facts["intersections"],
@@ -540,82 +618,83 @@ def map_from_data(data: dict[str, Any], city: str) -> CityMap:
     _require(nx.is_connected(graph), where, "the network must be connected")
     low = [n for n, d in graph.degree if d < 2]
     _require(not low, where, f"dead ends (fewer than 2 sections): {low}")
-    # -------- Rome's two section colours
-    if city == "rome":
-        colours = data.get("section_colours", {})
-        _require(set(colours) == set(SECTION_COLOURS), where + " section_colours", f"{SECTION_COLOURS}")
-        for colour, sections in colours.items():
-            for text in sections:
-                a, _, b = text.partition("-")
-                _require(graph.has_edge(a, b), where + " section_colours", f"{text} is not a section")
-                _require(graph.edges[a, b]["colour"] is None, where + " section_colours", f"{text} twice")
-                graph.edges[a, b]["colour"] = colour
-        missing = [f"{a}-{b}" for a, b, c in graph.edges(data="colour") if c is None]
-        _require(not missing, where + " section_colours", f"sections without a colour: {missing[:5]}")
-    # -------- precomputed tuples (sorted by row then column: a stable, readable order)
-    names = tuple(sorted(graph, key=lambda n: (graph.nodes[n]["pos"][1], graph.nodes[n]["pos"][0])))
-    index = {n: i for i, n in enumerate(names)}
-    pos = tuple(graph.nodes[n]["pos"] for n in names)
-    at_pos = {p: i for i, p in enumerate(pos)}
-    section_ids: dict[frozenset[int], int] = {}
-    ends: list[tuple[int, int]] = []
-    colour_of: list[int] = []
-    pairs = sorted((min(index[u], index[v]), max(index[u], index[v])) for u, v in graph.edges)
-    for lo, hi in pairs:
-        section_ids[frozenset((lo, hi))] = len(ends)
-        ends.append((lo, hi))
-        c = graph.edges[names[lo], names[hi]]["colour"]
-        colour_of.append(SECTION_COLOURS.index(c) if c else -1)
-    neighbour, section = [], []
-    for i, (x, y) in enumerate(pos):
-        nb, sec = [], []
-        for dx, dy in DELTA:
-            j = at_pos.get((x + dx, y + dy), -1)
-            if j >= 0 and graph.has_edge(names[i], names[j]):
-                nb.append(j)
-                sec.append(section_ids[frozenset((i, j))])
-            else:
-                nb.append(-1)
-                sec.append(-1)
-        neighbour.append((nb[0], nb[1], nb[2], nb[3]))
-        section.append((sec[0], sec[1], sec[2], sec[3]))
-    path = tuple(index[node_name(*parse_node_name(p))] for p in data.get("affluence", []))
-    affluence = 0
-    for u, v in itertools.pairwise(path):
-        key = frozenset((u, v))
-        _require(key in section_ids, where + " affluence", f"{names[u]}-{names[v]} is not a section")
-        affluence |= 1 << section_ids[key]
-    board = CityMap(
-        city=city,
-        title=str(data.get("title", city)),
-        width=width,
-        height=height,
-        graph=graph,
-        names=names,
-        index=index,
-        pos=pos,
-        neighbour=tuple(neighbour),
-        section=tuple(section),
-        section_ends=tuple(ends),
-        section_colour=tuple(colour_of),
-        features=tuple(tuple(FEATURE_INDEX[f] for f in graph.nodes[n]["features"]) for n in names),
-        starts={k: index[v] for k, v in sorted(starts.items())},
-        start_at={index[v]: k for k, v in starts.items()},
-        letters={k: index[v] for k, v in sorted(letters.items())},
-        letter_at={index[v]: k for k, v in letters.items()},
-        river=tuple(
-            (graph.nodes[a]["pos"], graph.nodes[b]["pos"]) for a, b in (tuple(pair) for pair in blocked)
-        ),
-        affluence=affluence,
-        affluence_path=path,
-    )
-    # -------- every start usable: each of the 6 shapes can open the game from it, loop-free
-    tables = load_tables()
+
+
+def _colour_sections(graph: nx.Graph, colours: dict[str, list[str]], where: str) -> None:
+    """Rome's two section colours: every section exactly one."""
+    _require(set(colours) == set(SECTION_COLOURS), where + " section_colours", f"{SECTION_COLOURS}")
+    for colour, sections in colours.items():
+        for text in sections:
+            a, _, b = text.partition("-")
+            _require(graph.has_edge(a, b), where + " section_colours", f"{text} is not a section")
+            _require(graph.edges[a, b]["colour"] is None, where + " section_colours", f"{text} twice")
+            graph.edges[a, b]["colour"] = colour
+    missing = [f"{a}-{b}" for a, b, c in graph.edges(data="colour") if c is None]
+    _require(not missing, where + " section_colours", f"sections without a colour: {missing[:5]}")
+
+
+@dataclass(frozen=True)
+class _Grid:
+    """The tuples the rules read, intersections sorted by row then column (a stable, readable order)."""
+
+    names: tuple[str, ...]
+    index: dict[str, int]
+    pos: tuple[tuple[int, int], ...]
+    ends: tuple[tuple[int, int], ...]
+    colour_of: tuple[int, ...]
+    section_ids: dict[frozenset[int], int]
+    neighbour: tuple[tuple[int, int, int, int], ...]
+    section: tuple[tuple[int, int, int, int], ...]
+
+    @classmethod
+    def of(cls, graph: nx.Graph) -> _Grid:
+        names = tuple(sorted(graph, key=lambda n: (graph.nodes[n]["pos"][1], graph.nodes[n]["pos"][0])))
+        index = {n: i for i, n in enumerate(names)}
+        pos = tuple(graph.nodes[n]["pos"] for n in names)
+        at_pos = {p: i for i, p in enumerate(pos)}
+        section_ids: dict[frozenset[int], int] = {}
+        ends: list[tuple[int, int]] = []
+        colour_of: list[int] = []
+        pairs = sorted((min(index[u], index[v]), max(index[u], index[v])) for u, v in graph.edges)
+        for lo, hi in pairs:
+            section_ids[frozenset((lo, hi))] = len(ends)
+            ends.append((lo, hi))
+            c = graph.edges[names[lo], names[hi]]["colour"]
+            colour_of.append(SECTION_COLOURS.index(c) if c else -1)
+        neighbour, section = [], []
+        for i, (x, y) in enumerate(pos):
+            nb, sec = [], []
+            for dx, dy in DELTA:
+                j = at_pos.get((x + dx, y + dy), -1)
+                joined = j >= 0 and graph.has_edge(names[i], names[j])
+                nb.append(j if joined else -1)
+                sec.append(section_ids[frozenset((i, j))] if joined else -1)
+            neighbour.append((nb[0], nb[1], nb[2], nb[3]))
+            section.append((sec[0], sec[1], sec[2], sec[3]))
+        return cls(
+            names, index, pos, tuple(ends), tuple(colour_of), section_ids, tuple(neighbour), tuple(section)
+        )
+
+    def mask_of(self, path: tuple[int, ...], where: str) -> int:
+        """The sections along ``path`` as a bit mask (the solo game's affluence line)."""
+        mask = 0
+        for u, v in itertools.pairwise(path):
+            key = frozenset((u, v))
+            _require(
+                key in self.section_ids,
+                where + " affluence",
+                f"{self.names[u]}-{self.names[v]} is not a section",
+            )
+            mask |= 1 << self.section_ids[key]
+        return mask
+
+
+def _check_starts(board: CityMap, where: str) -> None:
+    """Every start usable: each of the 6 shapes can open the game from it, loop-free."""
     for number, node in board.starts.items():
-        for shape in tables.shapes:
+        for shape in load_tables().shapes:
             _require(
                 completable(board, node, NO_HEADING, shape.junctions, 0, shape.sticks, 0, 1 << node),
                 where + f" start {number}",
-                f"the shape {shape.name!r} cannot be laid from {names[node]}",
+                f"the shape {shape.name!r} cannot be laid from {board.names[node]}",
             )
-    return board
