@@ -129,21 +129,23 @@ class Belief:
 
 
 _CACHE: dict[tuple[Any, ...], Programme] = {}
-_CACHE_SIZE = 16
-"""Programmes kept (for sampling and card locations): enough for a turn of search or a game."""
-_CACHE_EDGES = 2_000_000
-"""Programmes with more edges than this are not kept."""
+"""Full programmes (every layer kept: card locations and sampling walk them), oldest first."""
+_CACHE_EDGES = 3_000_000
+"""The cached programmes' edges in total: beyond it the oldest go (memory stays bounded however
+many positions a panel or an agent visits; a single larger programme is not kept)."""
 
 
 def programme_for(facts: Facts, measure: str, max_edges: int | None = None, full: bool = False) -> Programme:
+    """The programme of ``facts``: full ones are cached (bounded by their edges), counting ones are
+    built afresh (a belief is cached instead, and nothing else reads its programme again)."""
     key = (*facts_key(facts), measure, full)
     hit = _CACHE.get(key)
     if hit is not None:
         return hit
     prog = build(facts, measure, max_edges, full=full)
-    if prog.edges > _CACHE_EDGES:
-        return prog  # too big to keep around
-    if len(_CACHE) >= _CACHE_SIZE:
+    if not full or prog.edges > _CACHE_EDGES:
+        return prog
+    while _CACHE and sum(p.edges for p in _CACHE.values()) + prog.edges > _CACHE_EDGES:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[key] = prog
     return prog

@@ -49,6 +49,8 @@ from gamelib.fugitive.rules import (
     footprints,
 )
 
+MOVES_KEPT = 200_000
+"""Memoised moves a sampler keeps (each a short list)."""
 RELAXED_ATTEMPTS = 10_000
 """Draws tried when the count relaxes a rule (``Belief.exact`` False) before giving up."""
 
@@ -88,6 +90,8 @@ class Sampler:
         key = (t, src)
         hit = self.moves.get(key)
         if hit is None:
+            if len(self.moves) >= MOVES_KEPT:
+                self.moves.clear()  # memory stays bounded on the largest programmes
             hit = self.moves[key] = [move for move in self.prog.moves(t, src) if move[1]]
         return hit
 
