@@ -20,9 +20,9 @@ from itertools import combinations
 from typing import Any
 
 import gamelib
-from gamelib.core.errors import IllegalAction
 from gamelib.passante.board import CHAT, CHAT_MOVES, LOCATION_NAMES, LOCATIONS, NEIGHBOURS, PIECE_NAMES
 from gamelib.passante.rules import (
+    ALL_WISHES,
     DISCARDS,
     NUM_WISHES,
     WISH_CARDS,
@@ -250,8 +250,12 @@ def determinize(state: PassanteState, player: int, rng: random.Random) -> Passan
     down).  The world must also respect what the other seats showed: a wish named by the Poète's
     privilege (``name N``) or hinted (``call X Z``, ``hint X Z``) was in the hand at that step,
     and with automatic laying (``lay_wishes="automatic"``) no card stays in a hand while visible
-    on the board.  The deals are then replayed from the seed, so the world replays to itself from
-    its record and shows ``player`` exactly what ``state`` shows.
+    on the board.  The world is then written, not replayed: a copy of ``state`` with the other
+    hands, Poète discards, wish deck and hidden history steps rewritten (the hidden cards change no
+    public step), so it replays to itself from its record and shows ``player`` exactly what
+    ``state`` shows.  It has its own seed, drawn from ``rng``: its chance is its own.  What
+    ``player`` knows of ``state`` is read from the history once and cached (IS-MCTS asks the same
+    root again and again).
 
     **Distribution.**  Uniform over the histories consistent with what ``player`` saw (each deal
     is uniform over the deck, so every deal order is equally likely a priori; the other seats'
@@ -264,22 +268,43 @@ def determinize(state: PassanteState, player: int, rng: random.Random) -> Passan
     distribution (approximate; it returns the real deals only if no swap keeps the world
     consistent, i.e. when ``player`` can deduce them).
     """
-    hidden = {i: seat for i, seat in state.secrets if seat != player}
-    if not hidden or not state._hidden_steps(player):  # nothing hidden (one player, open hands)
-        same = state.clone()
+    if state.game.options.open_hands or not any(seat != player for _, seat in state.secrets):
+        same = state.clone()  # nothing hidden (one player, open hands)
         assert isinstance(same, PassanteState)
+        same.seed = _own_seed(rng)
         return same
-    worlds = _Worlds(state, player, hidden)
+    worlds = _worlds_of(state, player)
     for _ in range(DETERMINIZE_TRIES):
         proposal = worlds.propose(rng)
         if proposal is not None and worlds.consistent(*proposal):
-            world = worlds.build(*proposal)
-            if world is not None:
-                return world
-    world = worlds.build(*worlds.chain(rng))
-    if world is None:  # pragma: no cover - the chain only keeps consistent worlds
-        raise AssertionError("determinize: the chain left the consistent worlds")
-    return world
+            return worlds.build(*proposal, rng)
+    return worlds.build(*worlds.chain(rng), rng)
+
+
+_CACHE: dict[tuple[int, int, int], tuple[PassanteState, tuple[Any, ...], _Worlds]] = {}
+"""What a seat knows of a state, by (state id, history length, seat): IS-MCTS determinizes the
+same root hundreds of times, and what the seat knows is read from the history once."""
+
+
+def _worlds_of(state: PassanteState, player: int) -> _Worlds:
+    """The seat's knowledge of ``state`` (cached per information state: the same state object, of
+    the same length and position, asked again)."""
+    ident = (id(state), len(state.history), player)
+    key = state.key()
+    cached = _CACHE.get(ident)
+    if cached is not None and cached[0] is state and cached[1] == key:
+        return cached[2]
+    hidden = {i: seat for i, seat in state.secrets if seat != player}
+    worlds = _Worlds(state, player, hidden)
+    if len(_CACHE) >= 16:
+        _CACHE.clear()
+    _CACHE[ident] = (state, key, worlds)
+    return worlds
+
+
+def _own_seed(rng: random.Random) -> int:
+    """A world's own seed (issue 22): its chance is its own, never the real game's next card."""
+    return rng.getrandbits(63)
 
 
 Deals = dict[int, int]
@@ -315,6 +340,8 @@ class _Worlds:
             if seat == player and isinstance(dealt := history[i], WishCard)
         }
         self.free = [w for w in WISH_NUMBERS if w not in mine and w not in laid]
+        self.seen = sum(1 << w for w in mine)
+        """The wishes dealt to ``player``: out of the deck in every world."""
         self.names: dict[int, list[tuple[int, int]]] = {q: [] for q in self.seats}
         self.calls: dict[int, list[tuple[int, int, int]]] = {q: [] for q in self.seats}
         for step, seat, said, a, b in state.said:
@@ -481,22 +508,32 @@ class _Worlds:
         return deals, consumed
 
     # -------------------------------------------------------------- the world
-    def build(self, deals: Deals, consumed: Consumed) -> PassanteState | None:
-        """Replay the game with these hidden steps; None if it does not show ``player`` the same."""
+    def build(self, deals: Deals, consumed: Consumed, rng: random.Random) -> PassanteState:
+        """The world with these hidden steps: a copy of the state whose other hands, Poète
+        discards, wish deck and hidden history steps are rewritten.  The hidden cards change no
+        public step (``consistent`` checked what they must explain), so this is the game the
+        rewritten history replays to, without replaying it."""
         state = self.state
-        world = state.game.new_game(seed=state.seed)
-        for i, action in enumerate(state.history):
-            if i in deals:
-                action = WISH_CARDS[deals[i]]
-            elif i in consumed:
-                action = DISCARDS[deals[consumed[i]]]
-            try:
-                world.apply(action)
-            except IllegalAction:
-                return None
-        p = self.player
-        if world.observation(p) != state.observation(p) or world.public_history(p) != state.public_history(p):
-            return None
+        world = state.clone()
+        assert isinstance(world, PassanteState)
+        history = world.history
+        for k, wish in deals.items():
+            history[k] = WISH_CARDS[wish]
+        for e, k in consumed.items():
+            history[e] = DISCARDS[deals[k]]
+        for q in self.seats:
+            ended = {consumed[e] for e in self.discards[q]}
+            laid = self.lays_cards(q)
+            world.hands[q] = tuple(
+                sorted(deals[k] for k in self.slots[q] if k not in ended and deals[k] not in laid)
+            )
+            world.discards[q] = tuple(deals[consumed[e]] for e in self.discards[q])
+        dealt = self.seen
+        for wish in deals.values():
+            dealt |= 1 << wish
+        world.wish_deck = ALL_WISHES & ~dealt
+        world.seed = _own_seed(rng)
+        world.invalidate()
         return world
 
 
@@ -512,8 +549,7 @@ def _visible_steps(state: PassanteState) -> dict[int, list[int]]:
     last: tuple[int, ...] = ()
     shown: list[int] = []
     for i, action in enumerate(state.history):
-        replay._apply(action)
-        replay.history.append(action)
+        replay.apply(action)  # the real game again, through the rules' own checks
         pos = tuple(replay.pos)
         if pos != last:
             last = pos

@@ -1466,7 +1466,7 @@ class PassanteState(State):
             self._settle()
         elif not self.wish_deck:
             self.pending = ()
-        if self.anytime and not self.pending and self.phase in _REST:
+        if self.anytime and (kind in _MAY_SHOW or self.dealt_to) and not self.pending and self.phase in _REST:
             self._open_window()
 
     def _open_window(self) -> None:
@@ -1923,6 +1923,9 @@ _DISPATCH: dict[type, Any] = {
 }
 """How each action type changes the state (wish deals are served before: ``pending``)."""
 _TURN_ACTIONS = frozenset({DrawCharacter, Move, Board, Drive, Play, Hint, *SIGNALS})
+_MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent, Allow})
+"""The actions after which a character may stand elsewhere (directly, by an effect, or the move
+the Policier allowed): the only ones that can show a wish (a draw shows one through ``dealt_to``)."""
 """The actions that make a turn no longer fresh (option ``draw_first``)."""
 
 

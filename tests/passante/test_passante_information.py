@@ -253,3 +253,34 @@ def test_determinize_samples_uniformly_over_consistent_deals() -> None:
     expected = draws * 4 / len(counts)
     chi2 = sum((c - expected) ** 2 / expected for c in counts.values())
     assert chi2 < 70  # 33 degrees of freedom: p < 0.001
+
+
+@pytest.mark.parametrize("options", [{}, {"lay_wishes": "choice"}, {"lay_wishes": "automatic"}])
+def test_worlds_are_written_exactly_and_have_their_own_chance(options: dict[str, Any]) -> None:
+    # the world is a copy with the hidden cards rewritten, not a replay: it must still be the
+    # game its history replays to, show the seat the same, and never carry the real seed
+    for state in positions(3, options, 6, seed=7):
+        for p in range(3):
+            rng = random.Random(p)
+            first = state.determinize(p, rng)
+            assert first.seed != state.seed and determinize_problems(state, p, rng) == []
+            replayed = gamelib.from_record(first.to_record())
+            assert replayed == first and replayed.key() == first.key()
+            assert isinstance(first, PassanteState)
+            dealt = {w for h in first.hands for w in h} | {w for d in first.discards for w in d}
+            assert not dealt & set(bits_of(first.wish_deck)) and first.hands[p] == state.hands[p]
+
+
+def test_what_a_seat_knows_is_read_again_when_the_state_moves() -> None:
+    rng = random.Random(0)
+    state = walk(gamelib.make("passante", players=3).new_game(seed=9), rng, 60)
+    assert isinstance(state, PassanteState) and not state.is_terminal()
+    before = state.determinize(0, rng)
+    walk(state, rng, 5)
+    after = state.determinize(0, rng)
+    assert len(after.history) == len(state.history) != len(before.history)
+    assert determinize_problems(state, 0, rng) == []
+
+
+def bits_of(mask: int) -> list[int]:
+    return [w for w in range(1, NUM_WISHES + 1) if mask >> w & 1]

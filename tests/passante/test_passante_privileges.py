@@ -159,7 +159,7 @@ def test_determinize_keeps_what_was_named_and_called(players: int) -> None:
     game = gamelib.make("passante", players=players)
     rng = random.Random(players)
     checked = 0
-    for seed in range(6):
+    for seed in range(12):
         state = game.new_game(seed=seed)
         for _ in range(rng.randrange(50, 500)):
             if state.is_terminal():
