@@ -26,7 +26,7 @@ from typing import Any
 
 import gamelib
 from gamelib.agents.registry import registered_agents, split_agent_specs
-from gamelib.core.errors import OptionError
+from gamelib.core.errors import OptionError, shown
 
 
 def _literal(text: str) -> Any:
@@ -42,7 +42,7 @@ def _options(pairs: Sequence[str]) -> dict[str, Any]:
     for pair in pairs:
         name, sep, value = pair.partition("=")
         if not sep or not name:
-            raise ValueError(f"--set expects NAME=VALUE, got {pair!r}")
+            raise ValueError(f"--set expects NAME=VALUE, got {shown(pair)}")
         options[name.strip()] = _literal(value.strip())
     return options
 
@@ -156,7 +156,7 @@ def _check_writable(path: str, flag: str) -> None:
         with open(path, "a", encoding="utf-8"):
             pass
     except OSError as exc:
-        raise ValueError(f"{flag} {path!r} cannot be written: {exc.strerror}") from None
+        raise ValueError(f"{flag} {shown(path, 200)} cannot be written: {exc.strerror}") from None
     if not existed:
         os.remove(path)
 

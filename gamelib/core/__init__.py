@@ -5,15 +5,18 @@ from gamelib.core.errors import IllegalAction, OptionError, RecordError
 from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, NoOptions, State
 from gamelib.core.notation import Choice, Int, Notation, action_class
+from gamelib.core.options import Between, OptionSpec
 from gamelib.core.play import Agent, play
 from gamelib.core.records import from_record
 from gamelib.core.registry import game_class, make, register, registered_games
+from gamelib.core.resolve import resolve
 
 __all__ = [
     "CHANCE",
     "TERMINAL",
     "Action",
     "Agent",
+    "Between",
     "Choice",
     "Game",
     "GameInfo",
@@ -22,6 +25,7 @@ __all__ = [
     "NoOptions",
     "Notation",
     "OptionError",
+    "OptionSpec",
     "RecordError",
     "State",
     "StateFields",
@@ -32,4 +36,5 @@ __all__ = [
     "play",
     "register",
     "registered_games",
+    "resolve",
 ]

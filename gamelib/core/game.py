@@ -87,7 +87,7 @@ class GameInfo:
     def has(self, capability: str) -> bool:
         """Whether this game provides ``capability`` (one of :data:`CAPABILITIES`)."""
         if capability not in CAPABILITIES:
-            raise ValueError(f"unknown capability {capability!r}; known: {sorted(CAPABILITIES)}")
+            raise ValueError(f"unknown capability {shown(capability)}; known: {sorted(CAPABILITIES)}")
         return capability in self.capabilities
 
 
@@ -197,7 +197,7 @@ class Game(ABC):
             universe = tuple(self.action_universe())
             self.__dict__["_universe"] = universe
         if not 0 <= action_id < len(universe):
-            raise ValueError(f"action id must be in [0, {len(universe)}), got {action_id}")
+            raise ValueError(f"action id must be in [0, {len(universe)}), got {shown(action_id)}")
         action: Action = universe[action_id]
         return action
 

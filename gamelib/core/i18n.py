@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gamelib.core.data import load_json, require
+from gamelib.core.errors import shown
 
 LANGUAGES = ("en", "fr")
 """The languages every ``words.json`` may hold; English is complete, French may fall back."""
@@ -36,7 +37,7 @@ def set_language(lang: str) -> None:
     """Switch every drawing, status line and widget label to ``lang`` ("en" or "fr")."""
     global _current
     if lang not in LANGUAGES:
-        raise ValueError(f"language must be one of {LANGUAGES}, got {lang!r}")
+        raise ValueError(f"language must be one of {LANGUAGES}, got {shown(lang)}")
     _current = lang
 
 

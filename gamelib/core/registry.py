@@ -87,12 +87,14 @@ def make(
     """
     if options is not None and not isinstance(options, Mapping):
         raise OptionError(
-            f"{name}: options are a mapping of option name to value (e.g. {{'edition': 2}}), "
+            f"{shown(name)}: options are a mapping of option name to value (e.g. {{'edition': 2}}), "
             f"got {type(options).__name__}"
         )
     merged = dict(options or {})
     clash = set(merged) & set(option_kwargs)
     if clash:
-        raise OptionError(f"option(s) {sorted(clash)} given both in options= and as keywords")
+        raise OptionError(
+            f"option(s) {[shown(c) for c in sorted(clash)]} given both in options= and as keywords"
+        )
     merged.update(option_kwargs)
     return game_class(name)(players=players, options=merged)
