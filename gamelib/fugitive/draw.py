@@ -338,13 +338,10 @@ def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: f
     p.text(right, -0.38, corner, 0.28, MUTED, ha="right", fit=room)
     banner = None
     if state.phase == OVER:
-        banner = {
-            FUGITIVE: (
-                WORDS("banner_manhunt_missed" if state.ended_by == "manhunt-miss" else "banner_escapes"),
-                ESCAPE_EDGE,
-            ),
-            DETECTIVE: (WORDS("banner_caught"), FOUND),
-        }.get(state.winner, (WORDS("banner_round_limit"), MUTED))
+        escaped = "banner_manhunt_missed" if state.ended_by == "manhunt-miss" else "banner_escapes"
+        ends = {FUGITIVE: (escaped, ESCAPE_EDGE), DETECTIVE: ("banner_caught", FOUND)}
+        key, colour = ends.get(state.winner, ("banner_round_limit", MUTED))
+        banner = (WORDS(key), colour)
     elif state.phase == MANHUNT:
         banner = (WORDS("banner_manhunt"), FOUND)
     elif state.escape_pending:
@@ -417,27 +414,15 @@ def _hideouts(p: _Painter, state: FugitiveState, perspective: int | None, y: flo
                     deepest = max(deepest, node["sprint_count"] + 1)
             for k in range(node["sprint_count"]):
                 sy = card_y - 0.1 - (k + 1) * (STRIP_H + STRIP_GAP) + STRIP_GAP
-                _sprint_strip(
-                    p,
-                    x + (CARD_W - STRIP_W) / 2,
-                    sy,
-                    shown[k] if shown is not None else None,
-                    node["revealed"],
-                )
+                card = shown[k] if shown is not None else None
+                _sprint_strip(p, x + (CARD_W - STRIP_W) / 2, sy, card, node["revealed"])
             if i == 0:
                 continue
             step, needed = graph.edges[i - 1, i]["step"], graph.edges[i - 1, i]["sprint_needed"]
             lx = x - GAP / 2 if j > 0 else x - 0.12
-            if step is not None:
-                sprinted = needed > 0
-                p.text(
-                    lx,
-                    top + 0.2,
-                    f"+{step}",
-                    0.22,
-                    SPRINT_STEP if sprinted else MUTED,
-                    weight="bold" if sprinted else "normal",
-                )
+            if step is not None:  # a step paid with sprint cards stands out
+                colour, weight = (SPRINT_STEP, "bold") if needed > 0 else (MUTED, "normal")
+                p.text(lx, top + 0.2, f"+{step}", 0.22, colour, weight=weight)
             elif j == 0:
                 p.text(lx, top + 0.2, "→", 0.25, MUTED)
         y = card_y - 0.15 - deepest * (STRIP_H + STRIP_GAP) - 0.1
@@ -459,20 +444,18 @@ def _hand(
     counted = WORDS("hand_title_one", title=title) if size == 1 else WORDS("hand_title", title=title, n=size)
     p.text(x, y - 0.22, counted + hidden, 0.27, ha="left", weight="bold")
     card_y = y - 0.5 - MINI_H
+    if not size:
+        p.text(x, card_y + MINI_H / 2, WORDS("no_cards"), 0.25, MUTED, ha="left", style="italic")
     if cards is None:  # backs carry no information: a compact fanned stack
         pitch = min(0.24, (width - MINI_W) / max(1, size - 1))
         for k in range(size):
             _mini_card(p, x + k * pitch, card_y, None, layout)
-        if not size:
-            p.text(x, card_y + MINI_H / 2, WORDS("no_cards"), 0.25, MUTED, ha="left", style="italic")
         return card_y - 0.2
     per_line = max(1, int((width + MINI_PITCH - MINI_W) / MINI_PITCH))
     lines = max(1, math.ceil(len(cards) / per_line))
     for k, card in enumerate(cards):
         line, col = divmod(k, per_line)
         _mini_card(p, x + col * MINI_PITCH, card_y - line * (MINI_H + 0.1), card, layout)
-    if not cards:
-        p.text(x, card_y + MINI_H / 2, WORDS("no_cards"), 0.25, MUTED, ha="left", style="italic")
     return card_y - (lines - 1) * (MINI_H + 0.1) - 0.2
 
 
@@ -601,14 +584,7 @@ def _belief_strip(
     bottom = top - h
     if hidden:
         p.rect(x, bottom - 0.37, 0.25, 0.07, BACK)
-        p.text(
-            x + 0.35,
-            bottom - 0.33,
-            WORDS("belief_truth"),
-            0.22,
-            MUTED,
-            ha="left",
-        )
+        p.text(x + 0.35, bottom - 0.33, WORDS("belief_truth"), 0.22, MUTED, ha="left")
         bottom -= 0.35
     return bottom - 0.2
 
@@ -628,12 +604,17 @@ def hideout_prob_of(belief: Any, last: int = LAST) -> list[float]:
     probs = getattr(belief, "hideout_prob", None)
     if probs is None:
         raise ValueError("belief must have 'hideout_prob': one probability per number, index = number")
+    return _probabilities(probs, last, "belief.hideout_prob")
+
+
+def _probabilities(probs: Any, last: int, what: str) -> list[float]:
+    """One probability per number 0..``last`` (or 0..42), checked: ``what`` names it in errors."""
     values = [float(v) for v in probs]
     if len(values) not in (last + 1, LAST + 1):
-        raise ValueError(f"belief.hideout_prob must have {_entries_wanted(last)}, got {len(values)}")
+        raise ValueError(f"{what} must have {_entries_wanted(last)}, got {len(values)}")
     bad = [n for n, v in enumerate(values) if not -1e-9 <= v <= 1 + 1e-9]  # NaN fails too
     if bad:
-        raise ValueError(f"belief.hideout_prob must hold probabilities in [0, 1]; bad at numbers {bad[:5]}")
+        raise ValueError(f"{what} must hold probabilities in [0, 1]; bad at numbers {bad[:5]}")
     return values
 
 
@@ -672,26 +653,12 @@ def draw_state(
     y = _hideouts(p, state, perspective, _header(p, state, perspective, width)) - 0.1
     decks_x = width - MARGIN - right_block
     hand_w = decks_x - MARGIN - 0.8
-    below_hands = _hand(
-        p,
-        MARGIN,
-        y,
-        hand_w,
-        WORDS("fugitive_hand"),
-        state.fugitive_hand if see_fugitive else None,
-        state.fhand.bit_count(),
-        layout,
-    )
-    below_hands = _hand(
-        p,
-        MARGIN,
-        below_hands,
-        hand_w,
-        WORDS("detective_hand"),
-        state.detective_hand if see_detective else None,
-        state.dhand.bit_count(),
-        layout,
-    )
+    below_hands = y
+    for key, cards, mask in (
+        ("fugitive_hand", state.fugitive_hand if see_fugitive else None, state.fhand),
+        ("detective_hand", state.detective_hand if see_detective else None, state.dhand),
+    ):
+        below_hands = _hand(p, MARGIN, below_hands, hand_w, WORDS(key), cards, mask.bit_count(), layout)
     below_decks = _legend(p, decks_x, _decks(p, state, decks_x, y))
     y = min(below_hands, below_decks)
     if probs is not None:
@@ -707,9 +674,7 @@ def draw_state(
         fig = Figure(figsize=(width * UNIT_INCHES, height * UNIT_INCHES), facecolor=BACKGROUND)
         ax = fig.add_axes((0.0, 0.0, 1.0, 1.0))
     else:
-        root = ax.get_figure(root=True)
-        assert root is not None  # an Axes always belongs to a figure
-        fig = root
+        fig = _figure_of(ax)
     ax.set_facecolor(BACKGROUND)
     p.emit(ax, width, height)
     return fig
@@ -740,8 +705,7 @@ def _point_labels(
             dx += pad / fontsize
             dy = -CAP_CENTER
         paths.append(Affine2D().translate(dx, dy).transform_path(path))
-    fig = ax.get_figure(root=True)
-    assert fig is not None
+    fig = _figure_of(ax)
     anchor_transform = ax.get_xaxis_transform() if axis == "x" else ax.get_yaxis_transform()
     labels = LabelCollection(
         paths,
@@ -757,6 +721,13 @@ def _point_labels(
     labels.bound = "figure"  # tick labels live outside the axes, inside the figure
     ax.add_collection(labels, autolim=False)
     return labels
+
+
+def _figure_of(ax: Axes) -> Figure:
+    """The figure ``ax`` is drawn in (an Axes always belongs to one)."""
+    root = ax.get_figure(root=True)
+    assert root is not None
+    return root
 
 
 def belief_last(belief: Any, last: int | None = None) -> int:
@@ -784,12 +755,7 @@ def draw_belief(belief: Any, ax: Axes | None = None, last: int | None = None) ->
     positions = getattr(belief, "position_probs", None) or {}
     rows, labels = [probs[1:last]], [WORDS("belief_any")]
     for pos in sorted(positions):
-        values = [float(v) for v in positions[pos]]
-        if len(values) not in (last + 1, LAST + 1):
-            raise ValueError(
-                f"belief.position_probs[{pos}] must have {_entries_wanted(last)}, got {len(values)}"
-            )
-        rows.append(values[1:last])
+        rows.append(_probabilities(positions[pos], last, f"belief.position_probs[{pos}]")[1:last])
         labels.append(f"#{pos}")
     if ax is None:
         # fixed margins in inches (they hold for any number of rows): the constrained layout
@@ -801,9 +767,7 @@ def draw_belief(belief: Any, ax: Axes | None = None, last: int | None = None) ->
             left=1.0 / width, right=1 - 0.8 / width, bottom=0.8 / height, top=1 - 0.45 / height
         )
     else:
-        root = ax.get_figure(root=True)
-        assert root is not None  # an Axes always belongs to a figure
-        fig = root
+        fig = _figure_of(ax)
     matrix = np.ma.masked_less_equal(np.array(rows), IMPOSSIBLE)  # ruled out: blank
     image = ax.imshow(
         matrix,
