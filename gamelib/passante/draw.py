@@ -25,6 +25,7 @@ from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Patch, P
 from gamelib.core.drawing import (
     Labels,
 )
+from gamelib.core.game import CHANCE
 from gamelib.core.i18n import Wording
 from gamelib.passante.board import (
     CHARACTERS,
@@ -37,7 +38,18 @@ from gamelib.passante.board import (
     ZONE_SOCLE,
     ZONES,
 )
-from gamelib.passante.rules import EFFECT, OVER, RATING_BANDS, SETUP, WISHES
+from gamelib.passante.rules import (
+    CARD_DRAW,
+    DIE,
+    EFFECT,
+    EVENT,
+    OVER,
+    RATING_BANDS,
+    SETUP,
+    VETO_PHASE,
+    WINDOW,
+    WISHES,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -259,17 +271,25 @@ def _name(player: int) -> str:
 
 
 def status_line(state: PassanteState) -> str:
-    """Who acts now, in words ("player 1 plays", "game over")."""
-    if state.phase == OVER:
+    """Who acts now, as a sentence in the language in force ("Player 1 plays.", "La partie est
+    terminée."); players numbered from 1."""
+    if state.phase == OVER and not state.pending:
         return WORDS("over")
     who = state.current_player
-    if who < 0:
-        return WORDS("chance")
+    if who == CHANCE:
+        if state.pending:
+            return _sentence(WORDS("deal", player=_name(state.pending[0])))
+        key = {CARD_DRAW: "card_draw", DIE: "die", EVENT: "event"}.get(state.phase, "chance")
+        return _sentence(WORDS(key, player=_name(state.turn_player)))
     if state.phase == EFFECT:
-        return WORDS("effect", player=_name(who), piece=PIECE_TITLES[state.eff])
-    if state.phase == SETUP:
-        return WORDS("setup", player=_name(who))
-    return WORDS("plays", player=_name(who))
+        return _sentence(WORDS("effect", player=_name(who), piece=PIECE_TITLES[state.eff]))
+    key = {SETUP: "setup", WINDOW: "window", VETO_PHASE: "veto"}.get(state.phase, "plays")
+    return _sentence(WORDS(key, player=_name(who)))
+
+
+def _sentence(text: str) -> str:
+    """A status sentence starts with a capital ("Player 2 …", "On demande à joueur 2 …")."""
+    return text[:1].upper() + text[1:]
 
 
 def rating_text(score: int) -> str:

@@ -57,3 +57,30 @@ def test_the_passante_on_the_place_and_a_full_zone_keep_their_labels_apart(lang:
     assert "Passante" in by_name and "Place centrale" in by_name
     a, b = by_name["Passante"], by_name["Place centrale"]
     assert a.x1 < b.x0 or b.x1 < a.x0 or a.y1 < b.y0 or b.y1 < a.y0
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_status_line_is_a_sentence_numbering_players_from_1(language: str) -> None:
+    import random
+
+    from gamelib.agents import RandomAgent
+    from gamelib.passante.rules import PassanteState
+
+    game = gamelib.make("passante", players=3, options={"final_round_event": True})
+    seen: set[str] = set()
+    with using_language(language):
+        for seed in range(3):
+            state = game.new_game(seed=seed)
+            assert isinstance(state, PassanteState)
+            rng = random.Random(seed)
+            while True:
+                line = draw.status_line(state)
+                assert line[:1].isupper() and line[-1] in ".?", line
+                assert "0" not in line.split() and "(chance)" not in line, line
+                seen.add(line.split()[0] if state.current_player >= 0 else line)
+                if state.is_terminal():
+                    break
+                who = state.current_player
+                state.apply(state.sample_chance() if who < 0 else RandomAgent().act(state, who, rng))
+    word = "Player" if language == "en" else "Joueur"
+    assert word in seen and len(seen) >= 5
