@@ -135,3 +135,24 @@ def test_refusal_returns_the_error_of_an_illegal_move_and_insists_on_a_legal_one
     with pytest.raises(AssertionError, match="it is legal here"):
         refusal(state, legal)
     assert state.history == [legal]
+
+
+def test_default_player_names_count_from_one_in_both_languages() -> None:
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).parent / "agents"))
+    from toygames import NimGame  # a game that keeps core's default names
+
+    from gamelib.core.i18n import using_language
+
+    game = NimGame(players=3)
+    assert [game.player_name(p) for p in range(3)] == ["Player 1", "Player 2", "Player 3"]
+    with using_language("fr"):
+        assert game.player_name(0) == "Joueur 1"
+    state = game.new_game(seed=0)
+    assert "to move: Player 1" in repr(state)
+    with pytest.raises(ValueError, match=r"0 \(Player 1\), 1 \(Player 2\), 2 \(Player 3\)"):
+        state.observation(3)
+    fugitive = gamelib.make("fugitive")  # a game with roles keeps its own names
+    assert [fugitive.player_name(p) for p in range(2)] == ["fugitive", "detective"]
