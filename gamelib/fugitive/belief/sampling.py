@@ -23,6 +23,7 @@ drawn again.
 
 from __future__ import annotations
 
+import bisect
 import itertools
 import math
 import random
@@ -49,6 +50,8 @@ from gamelib.fugitive.rules import (
     footprints,
 )
 
+NODES_KEPT = 100_000
+"""Prefix nodes a sampler keeps before starting its tree again."""
 MOVES_KEPT = 200_000
 """Memoised moves a sampler keeps (each a short list)."""
 RELAXED_ATTEMPTS = 10_000
@@ -76,15 +79,34 @@ def determinize(
     raise ValueError(f"player must be 0 (fugitive) or 1 (detective), got {player!r}")
 
 
+class Node:
+    """One prefix of labels in a sampler's walk: the programme states that agree with it (until
+    its labels are weighed), then its labels with their cumulative exact weights, and the nodes
+    one label further (made on first visit).  Repeated draws at one position walk this tree down
+    by bisection and weigh a prefix only once."""
+
+    __slots__ = ("ahead", "children", "cumulative", "current", "labels")
+
+    def __init__(self, current: dict[int, int]) -> None:
+        self.current: dict[int, int] | None = current
+        self.labels: list[int] = []
+        self.cumulative: list[int] = []
+        self.ahead: dict[int, dict[int, int]] = {}
+        self.children: dict[int, Node] = {}
+
+
 @dataclass
 class Sampler:
     """What every draw at one information state reads: the full programme, its backward pass,
-    and the moves met so far (memoised by layer and state)."""
+    the moves met so far (memoised by layer and state) and the tree of label prefixes drawn."""
 
     facts: Facts
     prog: Programme
     back: list[dict[int, int]]
     moves: dict[tuple[int, int], list[tuple[int, int, int]]] = field(default_factory=dict)
+    root: Node = field(default_factory=lambda: Node({0: 1}))
+    nodes: int = 0
+    splits: dict[tuple[object, ...], dict[tuple[int, tuple[int, ...]], int]] = field(default_factory=dict)
 
     def moves_of(self, t: int, src: int) -> list[tuple[int, int, int]]:
         key = (t, src)
@@ -94,6 +116,34 @@ class Sampler:
                 self.moves.clear()  # memory stays bounded on the largest programmes
             hit = self.moves[key] = [move for move in self.prog.moves(t, src) if move[1]]
         return hit
+
+    def weigh(self, t: int, node: Node) -> None:
+        """The labels of layer ``t`` after ``node``'s prefix, each weighed by an exact count:
+        ``forward * move * backward`` summed over the states that agree with the prefix.  A state
+        whose backward sum cancels to 0 stays: the footprint identity's signed terms cancel over
+        all its completions, not over those of one label."""
+        nxt = self.back[t + 1]
+        totals: dict[int, int] = {}
+        ahead: dict[int, dict[int, int]] = {}
+        assert node.current is not None
+        for src, fw in node.current.items():
+            for dst, w, label in self.moves_of(t, src):
+                x = fw * w
+                totals[label] = totals.get(label, 0) + x * nxt.get(dst, 0)
+                states = ahead.get(label)
+                if states is None:
+                    states = ahead[label] = {}
+                states[dst] = states.get(dst, 0) + x
+        running = 0
+        for label, total in totals.items():
+            if total > 0:
+                running += total
+                node.labels.append(label)
+                node.cumulative.append(running)
+        if not node.labels:
+            raise AssertionError(f"determinize: no world continues at layer {t}")
+        node.ahead = {label: ahead[label] for label in node.labels}
+        node.current = None
 
 
 def sampler_for(facts: Facts, measure: str) -> Sampler:
@@ -113,33 +163,25 @@ def sampler_for(facts: Facts, measure: str) -> Sampler:
 
 
 def walk(sampler: Sampler, rng: random.Random) -> tuple[list[int], list[list[int]]]:
-    """Hideout values and per-stack group counts, drawn layer by layer with exact weights.
-
-    ``current`` holds every state that agrees with the labels drawn so far, with its forward
-    weight along them; a label's weight sums ``forward * move * backward`` over them.  A state
-    whose backward sum cancels to 0 stays: the footprint identity's signed terms cancel over all
-    its completions, not over those of one label."""
+    """Hideout values and per-stack group counts, drawn layer by layer with exact weights, down
+    the sampler's tree of prefixes (each prefix weighed once, :meth:`Sampler.weigh`)."""
     prog, facts = sampler.prog, sampler.facts
     values = list(facts.known)
     counts = [[0] * GROUPS for _ in range(facts.size + 1)]
-    current: dict[int, int] = {0: 1}
+    if sampler.nodes > NODES_KEPT:
+        sampler.root, sampler.nodes = Node({0: 1}), 0  # memory stays bounded
+    node = sampler.root
     for t, (i, kind, g) in enumerate(prog.layers):
-        nxt = sampler.back[t + 1]
-        totals: dict[int, int] = {}
-        ahead: dict[int, dict[int, int]] = {}
-        for src, fw in current.items():
-            for dst, w, label in sampler.moves_of(t, src):
-                x = fw * w
-                totals[label] = totals.get(label, 0) + x * nxt.get(dst, 0)
-                states = ahead.get(label)
-                if states is None:
-                    states = ahead[label] = {}
-                states[dst] = states.get(dst, 0) + x
-        labels = [label for label, total in totals.items() if total > 0]
-        if not labels:
-            raise AssertionError(f"determinize: no world continues at layer {t}")
-        label = labels[pick([totals[x] for x in labels], rng)] if len(labels) > 1 else labels[0]
-        current = ahead[label]
+        if node.current is not None:
+            sampler.weigh(t, node)
+        cumulative = node.cumulative
+        j = bisect.bisect_right(cumulative, rng.randrange(cumulative[-1])) if len(cumulative) > 1 else 0
+        label = node.labels[j]
+        child = node.children.get(label)
+        if child is None:
+            child = node.children[label] = Node(node.ahead.pop(label))
+            sampler.nodes += 1
+        node = child
         if kind == VALUE:
             values[i] = label
         elif kind == GROUP:
@@ -177,16 +219,20 @@ def _pools(prog: Programme, values: list[int]) -> tuple[list[list[int]], list[li
 
 
 def _split_evens(
-    units: list[tuple[int, list[int]]], evens: list[int], odds: list[int], rng: random.Random
+    units: list[tuple[int, list[int]]],
+    evens: list[int],
+    odds: list[int],
+    rng: random.Random,
+    memo: dict[tuple[int, tuple[int, ...]], int],
 ) -> list[tuple[int, ...]]:
     """Per unit (need, cards per group), how many of its cards are even, drawn with exact weights.
 
     A unit's cards must hold at least ``need`` even ones; per group the ways to pick ``e`` even and
-    ``k - e`` odd cards from what earlier units left are binomials.  ``ways`` counts completions."""
+    ``k - e`` odd cards from what earlier units left are binomials.  ``ways`` counts completions
+    (``memo``: the same units and pools at one position share them)."""
     before = [[0] * GROUPS]
     for _, ks in units:
         before.append([a + k for a, k in zip(before[-1], ks, strict=True)])
-    memo: dict[tuple[int, tuple[int, ...]], int] = {}
 
     def options(u: int, used: tuple[int, ...]) -> list[tuple[tuple[int, ...], int]]:
         need, ks = units[u]
@@ -228,7 +274,11 @@ def _split_evens(
 
 
 def deal_cards(
-    prog: Programme, values: list[int], counts: list[list[int]], rng: random.Random
+    prog: Programme,
+    values: list[int],
+    counts: list[list[int]],
+    rng: random.Random,
+    splits: dict[tuple[object, ...], dict[tuple[int, tuple[int, ...]], int]] | None = None,
 ) -> tuple[list[list[int]], list[int]]:
     """The cards of every face-down stack and of the hand, given the values and the group counts."""
     facts = prog.facts
@@ -245,7 +295,10 @@ def deal_cards(
     units = [(needs[i], list(counts[i])) for i in range(1, size + 1) if needs[i] > 0 and i != pending]
     if pending > 0:
         units.append((needs[pending], [counts[pending][g] + hand_n[g] for g in range(GROUPS)]))
-    split = _split_evens(units, [len(x) for x in evens], [len(x) for x in odds], rng)
+    sizes = ([len(x) for x in evens], [len(x) for x in odds])
+    key = (tuple((n, tuple(ks)) for n, ks in units), tuple(sizes[0]), tuple(sizes[1]))
+    memo = {} if splits is None else splits.setdefault(key, {})
+    split = _split_evens(units, *sizes, rng, memo)
     for pool in (*evens, *odds):
         rng.shuffle(pool)
     stacks: list[list[int]] = [list(s) for s in facts.known_sprints]
@@ -281,23 +334,63 @@ def deal_cards(
     return stacks, sorted(hand)
 
 
+@dataclass(frozen=True)
+class Plan:
+    """Where a history's fugitive secrets sit: per deck its fugitive deals (history index, hideouts
+    on the table then, -1 for the setup), the hides and the sprint cards (index, position, rank
+    under its hideout).  Read once per state (:func:`plan_of`)."""
+
+    deals: tuple[tuple[tuple[int, int], ...], ...]
+    hides: tuple[int, ...]
+    sprints: tuple[tuple[int, int, int], ...]
+
+
+def _plan(state: FugitiveState) -> Plan:
+    setups = len(state.layout.setup_deals)
+    deals: list[list[tuple[int, int]]] = [[], [], []]
+    for index, receiver, deck, on_table in deal_slots(state):
+        if receiver == FUGITIVE:
+            deals[deck].append((index, on_table if index >= setups else -1))
+    hides: list[int] = []
+    sprints: list[tuple[int, int, int]] = []
+    rank = 0
+    for index, action in enumerate(state.history):
+        if isinstance(action, Hide):
+            hides.append(index)
+            rank = 0
+        elif isinstance(action, Sprint):
+            sprints.append((index, len(hides), rank))
+            rank += 1
+    return Plan(tuple(tuple(d) for d in deals), tuple(hides), tuple(sprints))
+
+
+_LAST: list[object] = []
+"""The last state read: its history list, length and last action, then its facts and plan (a
+search determinizes one state many times in a row)."""
+
+
+def facts_and_plan(state: FugitiveState) -> tuple[Facts, Plan]:
+    """The state's facts and plan, read again only when its history changed."""
+    history = state.history
+    last = history[-1] if history else None
+    if _LAST and _LAST[0] is history and _LAST[1] == len(history) and _LAST[2] is last:
+        facts, plan = _LAST[3], _LAST[4]
+        assert isinstance(facts, Facts) and isinstance(plan, Plan)
+        return facts, plan
+    facts, plan = facts_from_state(state), _plan(state)
+    _LAST[:] = [history, len(history), last, facts, plan]
+    return facts, plan
+
+
 def _deal_order(
-    state: FugitiveState,
-    facts: Facts,
-    values: list[int],
-    stacks: list[list[int]],
-    hand: list[int],
-    rng: random.Random,
+    plan: Plan, facts: Facts, values: list[int], stacks: list[list[int]], hand: list[int], rng: random.Random
 ) -> dict[int, int]:
     """Which fugitive deal (history index) brought which card: a card laid at position ``i`` came
     with a deal made while fewer than ``i`` hideouts lay on the table; uniform over valid orders."""
-    slots = [s for s in deal_slots(state) if s[1] == FUGITIVE]
-    setups = len(state.layout.setup_deals)
     group_of_card = facts.tables.group_of
     assignment: dict[int, int] = {}
     for d in range(3):
-        keys = [s[3] if s[0] >= setups else -1 for s in slots if s[2] == d]
-        indices = [s[0] for s in slots if s[2] == d]
+        keys = [on_table for _, on_table in plan.deals[d]]
         cards = [
             (c, i)
             for i in range(1, facts.size + 1)
@@ -311,33 +404,28 @@ def _deal_order(
         if matched is None:
             raise AssertionError(f"deck {d + 1}: the counted world has no deal order")
         for card, j in matched.items():
-            assignment[indices[j]] = card
+            assignment[plan.deals[d][j][0]] = card
     return assignment
 
 
 def build_world(
     state: FugitiveState,
     facts: Facts,
-    values: list[int],
-    stacks: list[list[int]],
-    hand: list[int],
+    plan: Plan,
+    world_cards: tuple[list[int], list[list[int]], list[int]],
     rng: random.Random,
 ) -> FugitiveState:
     """The real state with the fugitive's secrets replaced and its history rewritten to match."""
+    values, stacks, hand = world_cards
     world = state.clone()
     assert isinstance(world, FugitiveState)
     history = world.history
-    for index, card in _deal_order(state, facts, values, stacks, hand, rng).items():
+    for index, card in _deal_order(plan, facts, values, stacks, hand, rng).items():
         history[index] = DEALS[card]
-    position = sprint_no = 0
-    for index, action in enumerate(history):
-        if isinstance(action, Hide):
-            position += 1
-            sprint_no = 0
-            history[index] = HIDES[values[position]]
-        elif isinstance(action, Sprint):
-            history[index] = SPRINTS[stacks[position][sprint_no]]
-            sprint_no += 1
+    for position, index in enumerate(plan.hides, 1):
+        history[index] = HIDES[values[position]]
+    for index, position, rank in plan.sprints:
+        history[index] = SPRINTS[stacks[position][rank]]
     world.hideouts = list(values)
     world.sprints = [tuple(s) for s in stacks]
     mine = 0
@@ -356,13 +444,15 @@ def build_world(
 
 
 def _determinize_detective(state: FugitiveState, rng: random.Random, measure: str) -> FugitiveState:
-    facts = facts_from_state(state)
+    facts, plan = facts_and_plan(state)
     sampler = sampler_for(facts, measure)
     exact = not (facts.stuck_first_turn or facts.canonical_pending)
     for _ in range(1 if exact else RELAXED_ATTEMPTS):
         values, counts = walk(sampler, rng)
-        stacks, hand = deal_cards(sampler.prog, values, counts, rng)
-        world = build_world(state, facts, values, stacks, hand, rng)
+        if len(sampler.splits) > NODES_KEPT:
+            sampler.splits.clear()
+        stacks, hand = deal_cards(sampler.prog, values, counts, rng, sampler.splits)
+        world = build_world(state, facts, plan, (values, stacks, hand), rng)
         if exact or replay(state, list(world.history)) is not None:
             return world
     why = "edition 2: a single first-turn hideout" if facts.stuck_first_turn else "canonical order mid-stack"
