@@ -1,16 +1,25 @@
-"""The detective's exact belief on the reference positions, beside the C++ reference's times.
+"""The detective's exact belief on three position sets, beside the C++ reference's times.
 
-Reads ``tests/fugitive/data/fugitive_belief_positions.jsonl.gz``, a copy of shared/bench/ (or ``--file``): 640 positions
-(agent and random play) with the exact world count, the deal-weighted mass and the C++
-reference's time.  For each subset prints our median / p90 / p99 / max (caches cleared before
-each position, default measure ``deals``) beside the reference's and the ratio, checks the
-counts, and the peak memory (tracemalloc) of the slowest position.  Each position's time is the
-best of ``--repeat`` runs (the reference's figures are best times too), wall clock, with the
-process's CPU time beside it; the machine's load average is printed with the figures, since other
-work on the cores inflates the wall-clock times.  It prints
-figures; it is not a test.
+Sets (gzipped JSON lines, one detective decision a line: ``id``, ``from``, ``record`` a gamelib
+record cut at the decision, ``worlds`` and ``deal_weighted_mass`` the exact counts in both
+measures, ``hidden_sprint_cards``, and ``reference_ms`` where the C++ reference was timed):
 
-    .venv/bin/python benchmarks/fugitive_belief.py
+* ``shared``: the 640 reference positions of shared/bench/ (rules v1, edition 1; a copy lives in
+  tests/fugitive/data/), counts and times of smsxgz/fugitive ``belief.cc``;
+* ``random`` and ``agents``: 1,000 positions each under rules v2 DEFAULTS (any number may be
+  named, the manhunt a choice), from random play and from the library's agents (heuristic
+  fugitive, belief detective), in ``benchmarks/data/`` (``--generate`` writes them again).
+
+Every position is computed one after another in ONE process WITHOUT clearing caches, as a live
+panel or an agent does; each time is CPU time (``time.process_time``: the machine is shared).
+Printed per set: median / p99 / max of the count (``belief``: world total and hideout
+probabilities, measure ``deals``), the same for the card locations (``sprint_prob``: where each
+unseen card can be), wrong counts, the easy positions' cost (those the reference does in under
+0.1 ms), the peak resident memory, the load average, and the determinize time per call at a
+few positions.
+
+    .venv/bin/python benchmarks/fugitive_belief.py             # the benchmark
+    .venv/bin/python benchmarks/fugitive_belief.py --generate  # rebuild the v2 sets (slow)
 """
 
 from __future__ import annotations
@@ -19,16 +28,25 @@ import argparse
 import gzip
 import json
 import os
+import random
+import resource
 import time
-import tracemalloc
 from pathlib import Path
+from typing import Any
 
 import gamelib
 from gamelib.fugitive import belief as belief_module
+from gamelib.fugitive.agents import BeliefDetective, FugitiveHeuristic
+from gamelib.fugitive.rules import D_GUESS, DETECTIVE, FugitiveState
 
-DEFAULT = str(
-    Path(__file__).resolve().parents[1] / "tests" / "fugitive" / "data" / "fugitive_belief_positions.jsonl.gz"
-)
+ROOT = Path(__file__).resolve().parents[1]
+SETS = {
+    "shared": ROOT / "tests" / "fugitive" / "data" / "fugitive_belief_positions.jsonl.gz",
+    "random": ROOT / "benchmarks" / "data" / "fugitive_belief_random_v2.jsonl.gz",
+    "agents": ROOT / "benchmarks" / "data" / "fugitive_belief_agents_v2.jsonl.gz",
+}
+EASY_MS = 0.1
+"""A position the reference counts in under this is *easy* (the fixed cost shows there)."""
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -36,54 +54,145 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def load(path: Path) -> list[dict[str, Any]]:
+    with gzip.open(path, "rt") as handle:
+        return [json.loads(line) for line in handle]
+
+
+# ---------------------------------------------------------------------------- generating the v2 sets
+def decisions(kind: str, seed: int) -> list[FugitiveState]:
+    """Every detective decision (about to name a number) of one game under rules v2 defaults."""
+    game = gamelib.make("fugitive")
+    state = game.new_game(seed=seed)
+    assert isinstance(state, FugitiveState)
+    rng = random.Random(seed)
+    seats: list[Any] = [FugitiveHeuristic(), BeliefDetective()] if kind == "agents" else []
+    out = []
+    while not state.is_terminal() and state.round < 60:
+        if state.phase == D_GUESS and not state.is_terminal():
+            out.append(state.clone())
+        if state.current_player < 0:
+            action = state.sample_chance(rng)
+        elif seats:
+            action = seats[state.current_player].act(state, state.current_player, rng)
+        else:
+            action = rng.choice(state.legal_actions())
+        state.apply(action)
+    return [s for s in out if isinstance(s, FugitiveState)]
+
+
+def generate(kind: str, count: int) -> None:
+    """One position per game, at a random detective decision, with both measures' exact counts."""
+    rows = []
+    rng = random.Random(2026 if kind == "random" else 4202)
+    seed = 0
+    while len(rows) < count:
+        seed += 1
+        found = decisions(kind, seed)
+        if not found:
+            continue
+        state = rng.choice(found)
+        facts = belief_module.facts_from_state(state)
+        worlds = belief_module.build(facts, "worlds").mass
+        deals = belief_module.build(facts, "deals").mass
+        hidden = sum(len(state.sprints[i]) for i in state.hidden_positions())
+        rows.append(
+            {
+                "id": f"{kind}-{len(rows)}",
+                "from": kind,
+                "record": state.to_record(),
+                "worlds": worlds,
+                "deal_weighted_mass": deals,
+                "hidden_sprint_cards": hidden,
+            }
+        )
+        belief_module.clear_caches()
+    path = SETS[kind]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with gzip.open(path, "wt") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, separators=(",", ":")) + "\n")
+    print(f"wrote {len(rows)} positions to {path.relative_to(ROOT)}")
+
+
+# ---------------------------------------------------------------------------- the benchmark
+def timed(call: Any) -> tuple[Any, float]:
+    start = time.process_time()
+    result = call()
+    return result, (time.process_time() - start) * 1e3
+
+
+def run_set(name: str, rows: list[dict[str, Any]], locations: bool) -> dict[str, list[float]]:
+    """Count every position of one set in order (caches kept), then its card locations."""
+    count_ms, where_ms, ref, easy, wrong = [], [], [], [], 0
+    for row in rows:
+        state = gamelib.from_record(row["record"])
+        assert isinstance(state, FugitiveState)
+        b, ms = timed(lambda state=state: belief_module.belief(state))
+        wrong += b.mass != row["deal_weighted_mass"]
+        count_ms.append(ms)
+        if "reference_ms" in row:
+            ref.append(row["reference_ms"])
+            if row["reference_ms"] < EASY_MS:
+                easy.append(ms)
+        if locations:
+            _, ms = timed(lambda b=b: b.sprint_prob)
+            where_ms.append(ms)
+    print(f"  {name}: {len(rows)} positions, {wrong} wrong counts (deals)")
+    line = "    {:28} median {:8.3f}  p99 {:8.2f}  max {:8.1f} ms"
+    print(line.format("count, ours (CPU)", *quantiles(count_ms)))
+    if ref:
+        print(line.format("count, C++ reference", *quantiles(ref)))
+        print(
+            f"    easy positions (reference < {EASY_MS} ms): {len(easy)}, ours median {percentile(easy, 0.5):.3f} ms"
+        )
+    if where_ms:
+        print(line.format("card locations, ours (CPU)", *quantiles(where_ms)))
+    over = sum(ms > 350 for ms in count_ms)
+    print(f"    positions over 350 ms: {over}")
+    return {"count": count_ms, "where": where_ms}
+
+
+def quantiles(values: list[float]) -> tuple[float, float, float]:
+    return percentile(values, 0.5), percentile(values, 0.99), max(values)
+
+
+def determinize_times(rows: list[dict[str, Any]], calls: int = 200) -> None:
+    """Determinize at the hardest positions: the first call (the sampler is built) and the next ones."""
+    hardest = sorted(rows, key=lambda r: -r.get("hidden_sprint_cards", 0))[:5]
+    rng = random.Random(0)
+    for row in hardest:
+        state = gamelib.from_record(row["record"])
+        _, first = timed(lambda state=state: state.determinize(DETECTIVE, rng))
+        _, rest = timed(lambda state=state: [state.determinize(DETECTIVE, rng) for _ in range(calls)])
+        print(f"    {row['id']}: first call {first:8.1f} ms, then {rest / calls:6.3f} ms a call")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--file", default=DEFAULT)
-    parser.add_argument("--measure", choices=belief_module.MEASURES, default="deals")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per position; the best counts")
+    parser.add_argument("--generate", action="store_true", help="rebuild the random and agents v2 sets")
+    parser.add_argument("--count", type=int, default=1000, help="positions per generated set")
+    parser.add_argument("--no-locations", action="store_true", help="skip the card-location timings")
     args = parser.parse_args()
-    with gzip.open(args.file, "rt") as handle:
-        rows = [json.loads(line) for line in handle]
-    slowest: tuple[float, dict] | None = None
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
-    print(f"Fugitive exact belief, measure={args.measure!r} (times in ms; ours / reference C++)")
-    print(f"  load average before: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} on {os.cpu_count()} cores")
-    for subset in ("agents", "random"):
-        ours, cpu, ref, wrong = [], [], [], 0
-        for row in rows:
-            if row["from"] != subset:
-                continue
-            state = gamelib.from_record(row["record"])
-            elapsed = cpu_time = float("inf")
-            for _ in range(max(1, args.repeat)):
-                belief_module.clear_caches()
-                start, cpu_start = time.perf_counter(), time.process_time()
-                b = belief_module.belief(state, measure=args.measure)
-                elapsed = min(elapsed, time.perf_counter() - start)
-                cpu_time = min(cpu_time, time.process_time() - cpu_start)
-            cpu.append(cpu_time * 1e3)
-            ours.append(elapsed * 1e3)
-            ref.append(row["reference_ms"])
-            expected = row["deal_weighted_mass"] if args.measure == "deals" else row["worlds"]
-            wrong += b.mass != expected
-            if slowest is None or elapsed > slowest[0]:
-                slowest = (elapsed, row)
-        print(f"  {subset} ({len(ours)} positions, {wrong} wrong counts)")
-        for name, q in (("median", 0.5), ("p90", 0.9), ("p99", 0.99), ("max", 1.0)):
-            a, c, r = percentile(ours, q), percentile(cpu, q), percentile(ref, q)
-            print(f"    {name:6} ours {a:9.2f} (cpu {c:9.2f})   reference {r:8.3f}   ratio {a / r:8.1f}x")
-    assert slowest is not None
-    state = gamelib.from_record(slowest[1]["record"])
-    belief_module.clear_caches()
-    tracemalloc.start()
-    belief_module.belief(state, measure=args.measure)
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    print(
-        f"  slowest position {slowest[1]['id']}: {slowest[0] * 1e3:.0f} ms, peak memory {peak / 2**20:.1f} MiB"
-    )
-    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
-    print(f"  load average after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    if args.generate:
+        for kind in ("random", "agents"):
+            generate(kind, args.count)
+        return
+    print("Fugitive exact belief, measure 'deals', sets one after another, caches kept (CPU ms)")
+    print(f"  load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+    every: list[dict[str, Any]] = []
+    for name, path in SETS.items():
+        if not path.exists():
+            print(f"  {name}: {path} missing (run --generate)")
+            continue
+        rows = load(path)
+        every += rows
+        run_set(name, rows, not args.no_locations)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"  peak resident memory of the process: {peak:.0f} MiB")
+    print("  determinize (detective's seat) at the five positions with most face-down sprint cards:")
+    determinize_times(every)
+    print(f"  load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":
