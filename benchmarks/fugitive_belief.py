@@ -83,7 +83,7 @@ def decisions(kind: str, seed: int) -> list[FugitiveState]:
 
 def generate(kind: str, count: int) -> None:
     """One position per game, at a random detective decision, with both measures' exact counts."""
-    rows = []
+    rows: list[dict[str, Any]] = []
     rng = random.Random(2026 if kind == "random" else 4202)
     seed = 0
     while len(rows) < count:
