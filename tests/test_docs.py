@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,7 +19,7 @@ def test_fugitive_notation_example_replays() -> None:
     section = text.split("## Fugitive", 1)[1]
     block = section.split("```", 2)[1]
     moves = [m.strip() for line in block.splitlines() for m in line.split("#")[0].split(",") if m.strip()]
-    state = gamelib.make("fugitive").new_game(seed=1)
+    state: Any = gamelib.make("fugitive").new_game(seed=1)
     for move in moves:
         state.apply(move)
     assert state.hideouts == [0, 3, 4, 12]
@@ -66,3 +67,122 @@ def test_the_notation_tables_list_exactly_the_declared_verbs(name: str) -> None:
     }
     declared = set(importlib.import_module(f"gamelib.{name}.rules").NOTATION.verbs)
     assert documented == declared
+
+
+# ------------------------------------------------------------------ lesson plans: every exercise runs
+# docs/teaching.md and docs/classroom.md give students code to type. Each line runs here in the context
+# the text names: a notebook run up to a cell (the first code cell containing ``after``, or to the end),
+# or an experiments script of notebooks/data/. A line added to the docs without an entry here fails
+# test_every_documented_call_is_run, so nothing a teacher hands out goes untested.
+NOTEBOOKS = ROOT / "notebooks"
+DATA = NOTEBOOKS / "data"
+
+EXERCISES: dict[str, tuple[str, str | None]] = {
+    # code -> (context: a notebook or "data/<script>.py", the cell to stop after: None = every cell)
+    "play_until(lambda s: False, seed=0)": ("04_get_on_board.ipynb", "final = play_until("),
+    "play_until(lambda s: s.round == 6, seed=3).draw()": ("04_get_on_board.ipynb", "final = play_until("),
+    'under(final, tourist_overflow="next-row")': ("04_get_on_board.ipynb", "final = play_until("),
+    "field(games=30)": ("data/getonboard_experiments.py", None),
+    'replay(state.history[:8], seed=7, **WALK, refuge_bonus="by_role").draw()': (
+        "03_delanopolis.ipynb",
+        "agent, rng = RoleAgent()",
+    ),
+    "fraction(games=30)": ("data/delanopolis_experiments.py", None),
+    'gamelib.delanopolis.analysis.outcome_rates(4, {"bid_cap": 50}, games=100)': (
+        "03_delanopolis.ipynb",
+        None,
+    ),
+    'act(state.clone(), "event gardien")': ("02_a_une_passante.ipynb", "effects = {"),
+    "stepper.set_hot_seat(True)": ("02_a_une_passante.ipynb", "stepper = Stepper(three"),
+    "talk(games=20, players=(3,))": ("data/passante_experiments.py", None),
+    'fugitive_stepper(seed=7, options={"edition": 2})': ("01_fugitive.ipynb", "stepper = fugitive_stepper("),
+    'fugitive_stepper(seed=7, options={"escape_card": 12})': (
+        "01_fugitive.ipynb",
+        "stepper = fugitive_stepper(",
+    ),
+    'gamelib.set_language(os.environ.get("GAMELIB_LANGUAGE", "en"))': ("00_start_here.ipynb", None),
+    "stepper.refresh()": ("04_get_on_board.ipynb", "stepper = getonboard_stepper("),
+}
+"""The code each lesson plan hands out, and where it runs."""
+
+_CALL = re.compile(r"`([^`\n]*\w\([^`\n]*\))`")
+
+
+def documented_calls() -> set[str]:
+    """Inline code in the teaching docs that calls something (a Python expression a student types)."""
+    calls: set[str] = set()
+    for name in ("teaching.md", "classroom.md"):
+        for code in _CALL.findall((ROOT / "docs" / name).read_text(encoding="utf-8")):
+            if not code.startswith((".venv/", "make ", "python ", "voila ")):
+                calls.add(code)
+    return calls
+
+
+def test_every_documented_call_is_run() -> None:
+    missing = sorted(documented_calls() - set(EXERCISES))
+    assert missing == [], (
+        f"code in docs/teaching.md or docs/classroom.md with no context to run it in: {missing}"
+    )
+
+
+def _notebook_namespace(notebook: str, after: str | None) -> dict[str, object]:
+    """Run a notebook's code cells (magics dropped) in its folder, up to the cell containing ``after``."""
+    import json
+    import os
+
+    cells = json.loads((NOTEBOOKS / notebook).read_text(encoding="utf-8"))["cells"]
+    namespace: dict[str, object] = {"__name__": "__notebook__"}
+    here = os.getcwd()
+    os.chdir(NOTEBOOKS)
+    try:
+        for cell in cells:
+            if cell["cell_type"] != "code":
+                continue
+            source = "".join(cell["source"])
+            code = "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("%"))
+            exec(compile(code, f"{notebook}", "exec"), namespace)
+            if after is not None and after in source:
+                break
+        else:
+            assert after is None, f"{notebook} has no code cell containing {after!r}"
+    finally:
+        os.chdir(here)
+    return namespace
+
+
+_CONTEXTS: dict[tuple[str, str | None], dict[str, object]] = {}
+
+
+@pytest.mark.parametrize("code", sorted(EXERCISES))
+def test_a_documented_exercise_runs_in_its_context(code: str) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    context, after = EXERCISES[code]
+    if context.startswith("data/"):
+        import functools
+        import inspect
+        import sys
+
+        sys.path.insert(0, str(ROOT / "tests"))
+        from stored_support import experiments_script
+
+        script = vars(experiments_script(context.removeprefix("data/")))
+        namespace: dict[str, object] = {
+            name: functools.partial(value, progress=False)
+            if inspect.isfunction(value) and "progress" in inspect.signature(value).parameters
+            else value
+            for name, value in script.items()
+        }
+    else:
+        key = (context, after)
+        if key not in _CONTEXTS:
+            _CONTEXTS[key] = _notebook_namespace(context, after)
+        namespace = dict(_CONTEXTS[key])
+        namespace.setdefault("gamelib", gamelib)
+    previous = gamelib.language()
+    try:
+        result = eval(compile(code, "docs", "eval"), namespace)
+    finally:
+        gamelib.set_language(previous)
+    assert result is None or result is not NotImplemented
