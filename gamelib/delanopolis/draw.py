@@ -534,66 +534,17 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
         notes.emit(ax, coordinates="axes", bound="figure")
         return
     notes.add(0.5, 0, WORDS("bidders"), 10.5, ha="center", va="top", colour="#555555", offset=(0, -34))
-    mayor = view.mayor
-    xs_all: list[float] = []
-    heights_all: list[float] = []
-    texts_all: list[str] = []
-    labels_all: list[str] = []
-    challengers_total, hidden_total = 0, False
-    x = 0.0
-    for p, b, boosted in rows:
-        if p == mayor:
-            continue
-        height, text, hatched = _bar(b, boosted)
-        hidden_total |= b is None  # seats still to bid add nothing yet
-        challengers_total += int(height) if b is not None and b != NOT_YET else 0
-        if height:
-            colour = player_colour(p) if b is not None else "#dddddd"
-            bar = ax.bar([x], [height], color=colour, edgecolor="k", lw=1.5)[0]
-            bar.set_hatch("//" if hatched else "")
-        xs_all.append(x)
-        heights_all.append(height)
-        texts_all.append(text)
-        labels_all.append(str(number(p)))
-        x += 1
-    total_x = x + 0.3
-    total = HIDDEN_BAR if hidden_total else challengers_total
-    ax.bar(
-        [total_x],
-        [total],
-        color="#dddddd" if hidden_total else "#bbbbbb",
-        hatch="//" if hidden_total else "",
-        edgecolor="k",
-        lw=1.5,
-        width=0.8,
-    )
-    xs_all.append(total_x)
-    heights_all.append(total)
-    texts_all.append("?" if hidden_total else str(challengers_total))
-    labels_all.append(WORDS("challengers_total"))
-    mayor_row = next(((b, boosted) for p, b, boosted in rows if p == mayor), None)
-    if mayor_row is not None:
-        height, text, hatched = _bar(*mayor_row)
-        mx = total_x + 1.2
-        if height:
-            colour = "#dddddd" if mayor_row[0] is None else player_colour(mayor)
-            bar = ax.bar([mx], [height], color=colour, edgecolor="k", lw=2.5)[0]
-            bar.set_hatch("//" if hatched else "")
-        xs_all.append(mx)
-        heights_all.append(height)
-        texts_all.append(text)
-        labels_all.append(WORDS("mayor_bar", player=number(mayor)))
+    bars = _draw_bars(ax, rows, view.mayor)
+    xs_all, heights_all = [x for x, _, _, _ in bars], [h for _, h, _, _ in bars]
     top = max([*heights_all, 1])
     if view.phase == BIDDING:
         waiting = [str(number(p)) for p, b, _ in rows if b == NOT_YET]
         if waiting:
             notes.add(0.01, 0.97, WORDS("still_to_bid", players=", ".join(waiting)), 11, va="top")
-    values = Labels()
-    for bar_x, bar_h, bar_text in zip(xs_all, heights_all, texts_all, strict=True):
+    values, ticks = Labels(), Labels()
+    for bar_x, bar_h, bar_text, label in bars:
         values.add(bar_x, bar_h + top * 0.03, bar_text, 12, ha="center", va="bottom", weight="bold")
-    ticks = Labels()
-    for bar_x, label in zip(xs_all, labels_all, strict=True):  # under the bars, as tick labels were
-        ticks.add(bar_x, 0, label, 11, ha="center", va="top", offset=(0, -4))
+        ticks.add(bar_x, 0, label, 11, ha="center", va="top", offset=(0, -4))  # as tick labels were
     values.emit(ax)
     ticks.emit(ax, bound="figure")
     ax.set_xlim(-0.6, xs_all[-1] + 0.6)
@@ -604,6 +555,42 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     elif view.phase != BIDDING:
         notes.add(0.99, 0.97, WORDS("no_sale"), 11.5, ha="right", va="top")
     notes.emit(ax, coordinates="axes", bound="figure")
+
+
+Bar = tuple[float, float, str, str]
+"""(x, height, the value written over it, the name under it)."""
+
+
+def _draw_bars(ax: Axes, rows: list[tuple[int, int | None, bool]], mayor: int) -> list[Bar]:
+    """The challengers' bids in seat order, their total, then the mayor's COM'S, drawn into ``ax``."""
+    bars: list[Bar] = []
+    challengers_total, hidden_total = 0, False
+    x = 0.0
+    for p, b, boosted in rows:
+        if p == mayor:
+            continue
+        height, text, hatched = _bar(b, boosted)
+        hidden_total |= b is None  # seats still to bid add nothing yet
+        challengers_total += int(height) if b is not None and b != NOT_YET else 0
+        if height:
+            colour = player_colour(p) if b is not None else "#dddddd"
+            ax.bar([x], [height], color=colour, edgecolor="k", lw=1.5)[0].set_hatch("//" if hatched else "")
+        bars.append((x, height, text, str(number(p))))
+        x += 1
+    total_x = x + 0.3
+    total = HIDDEN_BAR if hidden_total else challengers_total
+    grey, hatch = ("#dddddd", "//") if hidden_total else ("#bbbbbb", "")
+    ax.bar([total_x], [total], color=grey, hatch=hatch, edgecolor="k", lw=1.5, width=0.8)
+    bars.append((total_x, total, "?" if hidden_total else str(challengers_total), WORDS("challengers_total")))
+    mayor_row = next(((b, boosted) for p, b, boosted in rows if p == mayor), None)
+    if mayor_row is not None:
+        height, text, hatched = _bar(*mayor_row)
+        mx = total_x + 1.2
+        if height:
+            colour = "#dddddd" if mayor_row[0] is None else player_colour(mayor)
+            ax.bar([mx], [height], color=colour, edgecolor="k", lw=2.5)[0].set_hatch("//" if hatched else "")
+        bars.append((mx, height, text, WORDS("mayor_bar", player=number(mayor))))
+    return bars
 
 
 _TIED = re.compile(r"(«) | ([»:;!?])")

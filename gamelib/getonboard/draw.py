@@ -269,7 +269,12 @@ def draw_lines(state: GetOnBoardState, ax: Axes) -> None:
                 linewidths=2,
                 zorder=11,
             )
-    # transfer sections: held by two players or more
+    _draw_transfers(state, ax)
+
+
+def _draw_transfers(state: GetOnBoardState, ax: Axes) -> None:
+    """A diamond with the number of lines on every section held by two players or more."""
+    board = state.board
     holders: dict[int, int] = {}
     for owned in state.owned:
         s = 0
