@@ -112,22 +112,6 @@ ROW_DISTANCE: tuple[tuple[int, ...], ...] = tuple(
 """Distances counted along the row of zones (the place one step from every zone)."""
 
 
-def location_of(name: str) -> int:
-    """The location index for a notation name ("ecole", ..., "place"); ValueError otherwise."""
-    try:
-        return LOCATION_NAMES.index(name.lower())
-    except ValueError:
-        raise ValueError(f"unknown location {name!r}; expected one of {', '.join(LOCATION_NAMES)}") from None
-
-
-def piece_of(name: str) -> int:
-    """The piece index for a notation name ("policier", ..., "omnibus"); ValueError otherwise."""
-    try:
-        return PIECE_NAMES.index(name.lower())
-    except ValueError:
-        raise ValueError(f"unknown piece {name!r}; expected one of {', '.join(PIECE_NAMES)}") from None
-
-
 # ------------------------------------------------------------------ the wish deck (data/wishes.json)
 NUM_WISHES = 38
 

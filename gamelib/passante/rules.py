@@ -29,16 +29,18 @@ With ``lay_wishes="automatic"`` wishes are laid down the moment they are visible
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from gamelib.core.i18n import Wording
 from gamelib.core.notation import Choice, Int, Notation, action_class, spec_of
+from gamelib.core.options import Between, check_declared
 from gamelib.passante.board import (
     CAFE,
     CHARACTERS,
@@ -575,34 +577,45 @@ def _summary(name: str, value: Any) -> Any:
 
 
 # ---------------------------------------------------------------------------- phases
-SETUP = 0  # the first player chooses where the Passante starts (after the deal)
-MAIN = 1  # the player to move: draw, move, board/drive, play, hint, end
-BOARDING = 2  # characters are climbing into the Omnibus: board X or drive Z
-CARD_DRAW = 3  # chance: the character card drawn
-EFFECT = 4  # a character effect waits for its player's choice
-DIE = 5  # chance: the Comédienne's die
-EVENT = 6  # chance: the end-of-round character card
-OVER = 7
-VETO_PHASE = 8  # the Policier's player may stop the move or card just announced
-WINDOW = 9  # between two moves: the seats asked in turn may lay a visible wish (or pass)
+@dataclass(frozen=True)
+class Phase:
+    """A phase, declared once: its name (what a student reads), who acts in it, and whether a
+    move is over when the game stands in it (a window between moves may open there)."""
 
-PHASE_NAMES = (
-    "choose the Passante's start",
-    "turn",
-    "boarding the Omnibus",
-    "character card drawn",
-    "character effect",
-    "Comédienne's die",
-    "end-of-round card",
-    "game over",
-    "Policier's veto",
-    "wishes laid between moves",
+    name: str
+    acts: Literal["first", "turn", "chance", "actor", "vetoer", "asked", "nobody"]
+    rest: bool = False
+
+
+PHASES = (
+    Phase("choose the Passante's start", "first"),  # after the deal, joueur 1 places her
+    Phase("turn", "turn", rest=True),  # draw, move, board/drive, play, signal, lay, end
+    Phase("boarding the Omnibus", "turn", rest=True),  # board X or drive Z
+    Phase("character card drawn", "chance"),
+    Phase("character effect", "actor"),  # the effect waits for its player's choice
+    Phase("Comédienne's die", "chance"),
+    Phase("end-of-round card", "chance"),
+    Phase("game over", "nobody", rest=True),  # the last window opens before the count
+    Phase("Policier's veto", "vetoer"),  # stop the move or card just announced, or allow it
+    Phase("wishes laid between moves", "asked"),  # lay N or pass, seat after seat
 )
-
+"""Every phase in its number's order.  The number is stored in states and tensors: append only."""
+SETUP, MAIN, BOARDING, CARD_DRAW, EFFECT, DIE, EVENT, OVER, VETO_PHASE, WINDOW = range(len(PHASES))
+PHASE_NAMES = tuple(phase.name for phase in PHASES)
+_CHANCE_PHASES = frozenset(i for i, phase in enumerate(PHASES) if phase.acts == "chance")
+_REST = frozenset(i for i, phase in enumerate(PHASES) if phase.rest)
+_ACTS: dict[str, Callable[[Any], int]] = {
+    "first": lambda state: 0,
+    "turn": operator.attrgetter("turn_player"),
+    "chance": lambda state: CHANCE,
+    "actor": operator.attrgetter("actor"),
+    "vetoer": operator.attrgetter("vetoer"),
+    "asked": lambda state: state.asking[0],
+    "nobody": lambda state: TERMINAL,
+}
+_WHO = tuple(_ACTS[phase.acts] for phase in PHASES)
+"""``_WHO[phase](state)``: who acts (when no wish draw is owed), derived from :data:`PHASES`."""
 # Effect kinds resolved in the EFFECT phase are the characters' own indices.
-_CHANCE_PHASES = frozenset({CARD_DRAW, DIE, EVENT})
-_REST = frozenset({MAIN, BOARDING, OVER})
-"""The phases at which a move is over: a window between moves may open (``lay_wishes="anytime"``)."""
 RETURN_TURN, RETURN_ROUND = 0, 1
 """Where an effect hands control back: to the turn it was played in, or to the next round."""
 
@@ -611,7 +624,7 @@ RETURN_TURN, RETURN_ROUND = 0, 1
 class PassanteOptions:
     """Rule options: each is a reading of a seed sentence (see docs/rules/passante.md)."""
 
-    solo_hand_size: int = 5
+    solo_hand_size: Annotated[int, Between(1, 10)] = 5
     """Wishes dealt to a lone player (the seed lists only 4, 3 and 2 players)."""
     heart_leaves_with_card: bool = False
     """False: the heart stays pinned after its card is played (until the Passante or the
@@ -641,7 +654,7 @@ class PassanteOptions:
     """False: only the hearts on the Mendiante's zone are removed; True: every heart."""
     mendiante_discards_leave_game: bool = False
     """False: the discarded character cards go under the deck; True: out of the game."""
-    poete_min_discard: int = 1
+    poete_min_discard: Annotated[int, Between(0, 3)] = 1
     """The least number of wishes the Poète's player discards ("minimum 1 Souhait")."""
     round_event: bool = True
     """Apply a random remaining character's effect at the end of every round."""
@@ -686,15 +699,9 @@ class PassanteOptions:
     player, a move or a card as it is announced (``veto`` / ``allow``)."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.solo_hand_size <= 10:
-            raise ValueError(f"option 'solo_hand_size' must be between 1 and 10, got {self.solo_hand_size}")
-        # the Literal options (privileges, lay_wishes...) are checked by core when options are built
+        check_declared(self)  # choices (Literal) and ranges (Between), declared once above
         if self.table_talk:
             object.__setattr__(self, "privileges", "hint")
-        if not 0 <= self.poete_min_discard <= 3:
-            raise ValueError(
-                f"option 'poete_min_discard' must be between 0 and 3, got {self.poete_min_discard}"
-            )
 
 
 HAND_SIZE = {2: 4, 3: 3, 4: 2}
@@ -885,22 +892,7 @@ class PassanteState(State):
     def current_player(self) -> int:
         if self.pending:  # every draw owed is served, even after the last turn
             return CHANCE
-        phase = self.phase
-        if phase in (MAIN, BOARDING):
-            return self.turn_player
-        if phase == OVER:
-            return TERMINAL
-        if phase in (CARD_DRAW, DIE, EVENT):
-            return CHANCE
-        if phase == EFFECT:
-            return self.actor
-        if phase == VETO_PHASE:
-            return self.vetoer
-        if phase == WINDOW:
-            return self.asking[0]
-        if phase == SETUP:
-            return 0
-        return self.turn_player
+        return _WHO[self.phase](self)
 
     def score(self) -> int:
         """Wishes fulfilled so far (all players together)."""

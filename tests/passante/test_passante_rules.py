@@ -773,3 +773,30 @@ def test_two_hearts_on_one_character_both_owners_may_move_it() -> None:
     s.apply("move chat cafe")  # player 2 may
     s.apply("end")
     s.apply("move chat parc")  # and so may player 3
+
+
+def test_who_acts_is_derived_from_the_declared_phases() -> None:
+    from gamelib.passante.rules import PHASE_NAMES, PHASES
+
+    assert len(PHASES) == len(PHASE_NAMES) == 10 and PHASE_NAMES[9] == "wishes laid between moves"
+    game = gamelib.make("passante", players=3)
+    seen = set()
+    for seed in range(4):
+        state = game.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            assert isinstance(state, PassanteState)
+            acts = "chance" if state.pending else PHASES[state.phase].acts
+            who = state.current_player
+            expected = {
+                "chance": CHANCE,
+                "first": 0,
+                "turn": state.turn_player,
+                "actor": state.actor,
+                "vetoer": state.vetoer,
+                "asked": state.asking[0] if state.asking else None,
+            }[acts]
+            assert who == expected, (PHASE_NAMES[state.phase], who)
+            seen.add(acts)
+            state.apply(state.sample_chance() if who == CHANCE else rng.choice(state.legal_actions()))
+    assert seen >= {"chance", "first", "turn", "actor", "asked"}
