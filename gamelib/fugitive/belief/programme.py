@@ -65,6 +65,8 @@ class Programme(FinalWeights):
     mark_vectors: dict[int, list[int]] = field(default_factory=dict)  # by counts | left << LEFT
     halves: dict[int, list[list[int]]] = field(default_factory=dict)  # by counts | first << LEFT
     polys: dict[tuple[int, int, int], list[list[int]]] = field(default_factory=dict)  # _group_poly
+    halves0: dict[int, list[int]] = field(default_factory=dict)  # _half0
+    polys0: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)  # _group_poly0
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data

@@ -45,6 +45,8 @@ class FinalWeights:
     mark_vectors: dict[int, list[int]]
     halves: dict[int, list[list[int]]]
     polys: dict[tuple[int, int, int], list[list[int]]]
+    halves0: dict[int, list[int]]
+    polys0: dict[tuple[int, int, int], list[int]]
     closed_memo: dict[int, tuple[int, int]]
     stack: list[int]
     capg: list[tuple[int, ...]]
@@ -86,27 +88,80 @@ class FinalWeights:
         return out
 
     def _unmarked(self, left: int, state: int) -> int:
-        """Entry 0 of :meth:`_mark_vector` (what a hideout that needs no even card reads), alone."""
+        """Entry 0 of :meth:`_mark_vector` (what a hideout that needs no even card reads), alone:
+        the same sums without a marked even card, as plain numbers (:meth:`_half0`)."""
         key = (state & LOWER[GROUPS - 1]) | left << LEFT
         hit = self.mark_vectors.get(key)
         if hit is not None:
             return hit[0] if hit else 0
-        halves = self.halves
-        low = halves.get(state & HALVES[0])  # the keys of :meth:`_half`
+        halves = self.halves0
+        low = halves.get(state & HALVES[0])
         if low is None:
-            low = self._half(0, state)
+            low = self._half0(0, state)
         high = halves.get((state & HALVES[2]) | 2 << LEFT)
         if high is None:
-            high = self._half(2, state)
+            high = self._half0(2, state)
         comb = COMB[left]
         total = 0
         for a in range(min(left, len(low) - 1) + 1):
             b = left - a
             if b < len(high):
                 x, y = low[a], high[b]
-                if x and y and x[0] and y[0]:
-                    total += comb[a] * x[0] * y[0]
+                if x and y:
+                    total += comb[a] * x * y
         return total
+
+    def _half0(self, first: int, state: int) -> list[int]:
+        """Entry 0 (no marked even card) of :meth:`_half`, by the cards the two groups take."""
+        key = (state & HALVES[first]) | first << LEFT
+        hit = self.halves0.get(key)
+        if hit is not None:
+            return hit
+        polys = self.polys0
+        pkey = (first, (state >> U_SH[first]) & 31, state & GROUP_BITS[first])
+        p = polys.get(pkey)
+        if p is None:
+            p = polys[pkey] = self._group_poly0(first, state)
+        qkey = (first + 1, (state >> U_SH[first + 1]) & 31, state & GROUP_BITS[first + 1])
+        q = polys.get(qkey)
+        if q is None:
+            q = polys[qkey] = self._group_poly0(first + 1, state)
+        out = [0] * max(0, len(p) + len(q) - 1)
+        for k0, x in enumerate(p):
+            if x:
+                row = COMB
+                for k1, y in enumerate(q):
+                    if y:
+                        out[k0 + k1] += row[k0 + k1][k0] * x * y
+        self.halves0[key] = out
+        return out
+
+    def _group_poly0(self, g: int, state: int) -> list[int]:
+        """Entry 0 (no marked even card) of :meth:`_group_poly`, by the cards group ``g`` takes."""
+        size = self.npos
+        u = (state >> U_SH[g]) & 31
+        h = (state >> H_SH[g]) & 15
+        he = (state >> HE_SH[g]) & 15
+        m = (state >> M_SH[g]) & 15
+        room = min(self.stack[size], self.capg[size][g] - u)
+        limit = self.hand_count if self.facts.pending else 0
+        free_slots = -1
+        if g and self.measure == "deals":
+            free_slots = self.drawn[size][g - 1] - u - self.known_before[size][g - 1]
+        memo = self.weights_memo
+        out: list[int] = []
+        for k in range(max(room, -1) + 1):
+            wk = 1
+            if free_slots >= 0 and k:
+                if k > free_slots:
+                    break
+                wk = FALL[free_slots][k]
+            wkey = (g | limit << 2, (u + k) | h << 5 | he << 9, m)
+            parts = memo.get(wkey)
+            if parts is None:
+                parts = memo[wkey] = self._group_weights_of(g, u + k, h, he, m, limit)
+            out.append(wk * parts[0])
+        return out
 
     def _half(self, first: int, state: int) -> list[list[int]]:
         """Groups ``first`` and ``first + 1`` of the last stack: entry ``k`` is, by marked even
