@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.fields import StateFields, current_player_field
-from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State, _literal_choices
+from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from gamelib.core.notation import Int, Notation, action_class
+from gamelib.core.options import Between, check_declared
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, content
 
 START_VOTS = 1200
@@ -45,7 +46,7 @@ MAX_START_VOTS = 10**6
 
 
 # ---------------------------------------------------------------------------- options
-Placement = Literal["ring", "sum", "twelve_faces"]
+Placement = Literal["sum", "twelve_faces", "ring"]
 RefugeBonus = Literal["both", "by_role"]
 MayorBidCap = Literal["per_challenger", "same", "none"]
 MayorBid = Literal["sealed", "open_first"]
@@ -87,7 +88,7 @@ class DelanopolisOptions:
     snake_eyes_is_one: bool = False
     """placement "sum": False, the number obtained names the terrain, so terrain 1 is never rolled;
     True: a double one reaches terrain 1 (so terrain 2 is never rolled; versions 1-3)."""
-    refuges: int = 4
+    refuges: Annotated[int, Between(0, 4)] = 4
     """placement "ring": number of refuge squares (0-4) spread evenly on the loop."""
     refuge_on_double: bool = False
     """Any double sends the pawn to a refuge instead (the only refuges of the direct placements)."""
@@ -95,13 +96,15 @@ class DelanopolisOptions:
     """"both": +200 COM'S and +20 VOT'S to anyone; "by_role": the mayor +200 COM'S, a challenger +20 VOT'S."""
     refuge_skips_next_turn: bool = False
     """« passer son tour »: False, the turn ends there; True, the next turn is skipped as well."""
-    start_vots: int = START_VOTS
+    start_vots: Annotated[int, Between(0, MAX_START_VOTS)] = START_VOTS
+    """« Chaque joueur dispose de 1200 points VOT'S »: the challengers' purse (the mayor has it times
+    the challengers in COM'S)."""
     mayor_starts_with_vots: bool = False
     """« Chaque joueur dispose de 1200 points VOT'S »: does "chaque joueur" include the mayor?"""
-    bid_step: int = 1
+    bid_step: Annotated[int, Between(1, None)] = 1
     """Bids are multiples of this.  The text counts points one by one and sets no granularity: 1,
     any amount (versions 1-3 bid in tens, which keeps an agent's search small)."""
-    bid_cap: int = 60
+    bid_cap: Annotated[int, Between(0, None)] = 60
     """« La mise maximum par coup et par joueur est de 60 points VOT'S » (0 = no cap)."""
     mayor_bid_cap: MayorBidCap = "per_challenger"
     """The cap on the mayor's COM'S: bid_cap x challengers, bid_cap itself, or none."""
@@ -140,12 +143,12 @@ class DelanopolisOptions:
     end_when: EndWhen = "rounds"
     """The seed never says when the game ends: after ``rounds`` rounds, when every reachable
     terrain is owned, or at the first bankruptcy (``rounds`` stays a limit in every case)."""
-    rounds: int = 8
+    rounds: Annotated[int, Between(1, 100)] = 8
     """Rolls per player (a round = every roller rolls once)."""
     majority: Majority = "of_twelve"
     """« la majorité des terrains »: more than 6 of 12, more than half of the owned ones, or more
     than any other single player."""
-    president_more_than: int = 9
+    president_more_than: Annotated[int, Between(0, TERRAINS)] = 9
     """« plus de 9 terrains sur 12 »: the mayor becomes president with more than this many."""
     richest_among: RichestAmong = "challengers"
     """« Le joueur qui ... possède le plus de points » : among the challengers, or everyone."""
@@ -157,7 +160,7 @@ class DelanopolisOptions:
     """« Puis on passe au terrain suivant »: after an auction, the next free terrain (by number)
     is auctioned at once, once per roll.  False: the next roll."""
 
-    mayor_start_jokers: int = 0
+    mayor_start_jokers: Annotated[int, Between(0, TERRAINS)] = 0
     """« Vous disposez, au départ, d'atouts : la direction de la communication et les caisses de la
     ville » (the Principes, to the mayor): read as his COM'S treasury (0); a number gives him that
     many jokers at the start (2: one per atout named)."""
@@ -202,35 +205,11 @@ class DelanopolisOptions:
     holder selling in another player's boost window had the roller paid instead."""
 
     def __post_init__(self) -> None:
-        # the Literal options are checked by core when options are built (gamelib.make)
-        if not 0 <= self.refuges <= 4:
-            raise ValueError(f"option 'refuges' must be between 0 and 4, got {self.refuges}")
-        if self.bid_step < 1:
-            raise ValueError(f"option 'bid_step' must be >= 1, got {self.bid_step}")
-        if self.bid_cap < 0:
-            raise ValueError(f"option 'bid_cap' must be >= 0 (0 = no cap), got {self.bid_cap}")
+        check_declared(self)  # choices and ranges, as declared above (options built by hand too)
         if self.bid_cap and self.bid_cap % self.bid_step:
             raise ValueError(
                 f"option 'bid_cap' ({self.bid_cap}) must be a multiple of 'bid_step' ({self.bid_step})"
             )
-        if not 0 <= self.start_vots <= MAX_START_VOTS:
-            raise ValueError(
-                f"option 'start_vots' must be between 0 and {MAX_START_VOTS}, got {self.start_vots}"
-            )
-        if not 1 <= self.rounds <= 100:
-            raise ValueError(f"option 'rounds' must be between 1 and 100, got {self.rounds}")
-        if not 0 <= self.mayor_start_jokers <= TERRAINS:
-            raise ValueError(
-                f"option 'mayor_start_jokers' must be between 0 and 12, got {self.mayor_start_jokers}"
-            )
-        if not 0 <= self.president_more_than <= TERRAINS:
-            raise ValueError(
-                f"option 'president_more_than' must be between 0 and 12, got {self.president_more_than}"
-            )
-
-
-_CHOICES: dict[str, tuple[Any, ...]] = _literal_choices(DelanopolisOptions)
-"""The allowed values of every string option (from its ``Literal`` type)."""
 
 
 # ---------------------------------------------------------------------------- actions

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, NamedTuple, TypeAlias
+from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeAlias
 
 from gamelib.core.encoding import encoding_of
 from gamelib.core.errors import IllegalAction, OptionError
@@ -40,6 +40,7 @@ from gamelib.core.game import (
 )
 from gamelib.core.i18n import Wording
 from gamelib.core.notation import Choice, Int, Notation, action_class
+from gamelib.core.options import Between, check_declared
 from gamelib.getonboard.board import (
     CINEMA,
     DARK_LOVERS,
@@ -194,7 +195,6 @@ PHASE_NAMES = (
 )
 CHANCE_PHASES = (P_OBJECTIVE, P_SHEET, P_PERSONAL, P_DEAL, P_REVEAL)
 
-CITY_CHOICES = ("auto", "rome", "paris")
 CITY_PLAYERS = {"rome": (2, 3), "paris": (4, 5)}
 
 
@@ -202,55 +202,39 @@ CITY_PLAYERS = {"rome": (2, 3), "paris": (4, 5)}
 class GetOnBoardOptions:
     """Rule options; each is an interpretation or variant quoted in ``docs/rules/getonboard.md``."""
 
-    city: str = "auto"
+    city: Literal["auto", "rome", "paris"] = "auto"
     """"rome", "paris", or "auto": Rome for 1-3 players, Paris for 4-5 (the seed's pairing)."""
     free_city: bool = False
     """Lift the pairing "À deux ou trois joueurs, utilisez Rome ; à quatre ou cinq, Paris"."""
-    rome_fluid: str = "round"
+    rome_fluid: Literal["round", "first-ticket"] = "round"
     """Which ticket sets Rome's fluid colour: "round" (each revealed ticket) or "first-ticket"."""
-    fluid_bonus: str = "with-transfer"
+    fluid_bonus: Literal["with-transfer", "always"] = "with-transfer"
     """Rome's +1 circle on a fluid section: "with-transfer" (only where opponents' sticks lie) or "always"."""
-    loops: str = "allowed"
+    loops: Literal["allowed", "forced-only"] = "allowed"
     """A stick that re-enters one's own line (now, or by force later in the turn): "allowed" (the
     text: « Revenir sur un carrefour déjà visité [...] le joueur est éliminé », a legal move that
     eliminates) or "forced-only" (offered only when no other stick finishes the shape safely: a
     convenience for random baselines and searches; the default of rules version 1)."""
-    shape_fit: str = "whole-shape"
+    shape_fit: Literal["whole-shape", "per-stick"] = "whole-shape"
     """"whole-shape" (the text: the route « du tracé demandé » is laid whole, « Le nombre de segments
     et le nombre de virages doivent être respectés », so a stick after which the rest of the shape
     cannot be laid on the map is refused, rule ``shape-fits-map``) or "per-stick" (any stick on an
     open section is offered; a line stuck mid-shape ends its turn there, the sticks left are lost)."""
-    tourist_overflow: str = "lost"
+    tourist_overflow: Literal["lost", "next-row"] = "lost"
     """A tourist reached when the current row is full: "lost" or "next-row"."""
-    empty_destination: str = "ignore"
+    empty_destination: Literal["ignore", "close"] = "ignore"
     """A monument or restaurant reached while the current row is empty: "ignore" or "close" (the row is wasted)."""
     start_features: bool = False
     """Whether the features of one's start intersection apply when the pawn is placed."""
-    rounds: int = ROUNDS
+    rounds: Annotated[int, Between(1, ROUNDS)] = ROUNDS
     """Number of rounds (12 in the rules; fewer only for teaching and tests)."""
-    solo_yellow_rounds: int = 6
+    solo_yellow_rounds: Annotated[int, Between(0, ROUNDS)] = 6
     """Solo: a common objective is worth 10 if achieved within this many rounds, 6 afterwards."""
     solo_affluence: bool = True
     """Solo: the map's affluence line counts as one opponent stick on each of its sections."""
 
     def __post_init__(self) -> None:
-        choices = {
-            "city": CITY_CHOICES,
-            "rome_fluid": ("round", "first-ticket"),
-            "fluid_bonus": ("with-transfer", "always"),
-            "loops": ("allowed", "forced-only"),
-            "shape_fit": ("whole-shape", "per-stick"),
-            "tourist_overflow": ("lost", "next-row"),
-            "empty_destination": ("ignore", "close"),
-        }
-        for name, allowed in choices.items():
-            value = getattr(self, name)
-            if value not in allowed:
-                raise ValueError(f"option {name!r} must be one of {allowed}, got {value!r}")
-        if not 1 <= self.rounds <= ROUNDS:
-            raise ValueError(f"option 'rounds' must be between 1 and {ROUNDS}, got {self.rounds}")
-        if not 0 <= self.solo_yellow_rounds <= ROUNDS:
-            raise ValueError(f"option 'solo_yellow_rounds' must be between 0 and {ROUNDS}")
+        check_declared(self)  # options built by hand are held to the declarations above
 
 
 # ---------------------------------------------------------------------------- the score sheet

@@ -23,7 +23,10 @@ from gamelib.delanopolis.board import (
     parse_content,
     refuge_slots,
 )
-from gamelib.delanopolis.rules import _CHOICES, BIDDING, DelanopolisOptions, DelanopolisState
+from gamelib.delanopolis.rules import BIDDING, DelanopolisOptions, DelanopolisState
+
+CHOICES = {o.name: o.choices for o in gamelib.options("delanopolis") if o.choices is not None}
+"""Every option with a list of values, as the public declarations give them."""
 
 BOOLEANS = [f.name for f in dataclasses.fields(DelanopolisOptions) if isinstance(f.default, bool)]
 
@@ -31,7 +34,7 @@ BOOLEANS = [f.name for f in dataclasses.fields(DelanopolisOptions) if isinstance
 @st.composite
 def option_sets(draw: st.DrawFn) -> dict[str, object]:
     """Any valid combination of rule options."""
-    opts: dict[str, object] = {name: draw(st.sampled_from(values)) for name, values in _CHOICES.items()}
+    opts: dict[str, object] = {name: draw(st.sampled_from(values)) for name, values in CHOICES.items()}
     opts.update({name: draw(st.booleans()) for name in BOOLEANS})
     opts["refuges"] = draw(st.integers(0, 4))
     opts["bid_step"] = draw(st.sampled_from([1, 5, 10, 20]))

@@ -18,7 +18,10 @@ import gamelib
 from gamelib.agents import RandomAgent
 from gamelib.core.checks import refusal
 from gamelib.delanopolis.agents import FractionBidder, MayorStrategy, RoleAgent, ValueBidder
-from gamelib.delanopolis.rules import _CHOICES, BIDDING, PARK_CHOICE, PRE_ROLL, DelanopolisState
+from gamelib.delanopolis.rules import BIDDING, PARK_CHOICE, PRE_ROLL, DelanopolisState
+
+CHOICES = {o.name: o.choices for o in gamelib.options("delanopolis") if o.choices is not None}
+"""Every option with a list of values, as the public declarations give them."""
 
 T1, T3, T7 = 0, 2, 6
 
@@ -414,7 +417,7 @@ def test_a_version_1_record_replays_with_the_old_rules() -> None:
     assert replayed.game.options.bankrupt == "plays_on"
 
 
-OPTION_VALUES = [(name, value) for name, values in sorted(_CHOICES.items()) for value in values] + [
+OPTION_VALUES = [(name, value) for name, values in sorted(CHOICES.items()) for value in values] + [
     ("aside_counts", True),
     ("mayor_start_jokers", 2),
 ]
@@ -434,3 +437,26 @@ def test_agents_play_every_option(name: str, value: object) -> None:
         assert state.is_terminal()
     state = gamelib.play(game, [RandomAgent()] * 4, seed=3)
     assert isinstance(state, DelanopolisState) and conserved(state)
+
+
+def test_every_option_says_what_it_allows() -> None:
+    """Declared once (core's Literal choices and Between ranges): listed, checked on make, by hand too."""
+    specs = {o.name: o for o in gamelib.options("delanopolis")}
+    for spec in specs.values():
+        assert spec.doc, spec.name
+        if spec.type is int:
+            assert spec.range is not None, spec.name
+    assert specs["placement"].choices == ("sum", "twelve_faces", "ring") or set(
+        specs["placement"].choices
+    ) == {
+        "sum",
+        "twelve_faces",
+        "ring",
+    }
+    assert (specs["rounds"].range.low, specs["rounds"].range.high) == (1, 100)
+    with pytest.raises(gamelib.OptionError, match="rounds"):
+        gamelib.make("delanopolis", options={"rounds": 101})
+    with pytest.raises(ValueError, match="refuges"):
+        from gamelib.delanopolis.rules import DelanopolisOptions
+
+        DelanopolisOptions(refuges=5)

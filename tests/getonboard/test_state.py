@@ -106,3 +106,18 @@ def test_with_turn_is_hypothetical_turn() -> None:
         state.with_turn(p, 13)
     with pytest.raises(ValueError):
         state.with_turn(7, 1)
+
+
+def test_every_option_says_what_it_allows() -> None:
+    """Declared once (core's Literal choices and Between ranges): listed, checked on make, by hand too."""
+    import pytest
+
+    from gamelib.getonboard.rules import GetOnBoardOptions
+
+    specs = {o.name: o for o in gamelib.options("getonboard")}
+    assert set(specs["city"].choices) == {"auto", "rome", "paris"}
+    assert all(s.range is not None for s in specs.values() if s.type is int)
+    with pytest.raises(gamelib.OptionError, match="loops"):
+        gamelib.make("getonboard", options={"loops": "never"})
+    with pytest.raises(ValueError, match="rounds"):
+        GetOnBoardOptions(rounds=13)
