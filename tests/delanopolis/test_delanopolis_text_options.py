@@ -2,8 +2,8 @@
 
 For each option: the default and every other value, with a move that is legal and one that is
 refused (or, for the scoring options, the outcome each reading gives).  Scenarios use placement
-"sum" (dice 1 2 -> terrain 3, dice 3 4 -> terrain 7, dice 1 1 -> terrain 1) with player 0 mayor
-and rollers 1, 2, 3, 0.
+"sum", the default (dice 1 2 -> terrain 3, dice 3 4 -> terrain 7, dice 1 1 -> terrain 2) with seat 0
+mayor and rollers 1, 2, 3, 0 (seats as in the notation; a student reads them as players 1-4).
 """
 
 from __future__ import annotations
@@ -367,7 +367,7 @@ def test_bankrupt_is_out() -> None:
     state = _bankrupt()
     assert state.owner[T3] == 0  # his terrains go to the mayor
     state.apply("roll")  # player 2 (he owns terrain 7)
-    state.apply("dice 1 1")  # player 2: terrain 1 is free
+    state.apply("dice 1 1")  # player 2: terrain 2 is free
     assert state.bid_order == (2, 3, 0)  # player 1 bids no more
     for _ in range(3):
         state.apply("bid 0")
