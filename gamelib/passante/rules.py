@@ -1221,23 +1221,31 @@ class PassanteState(State):
                 "no-effect-pending", f"{action} answers a character effect; none is pending", action
             )
         if self.phase == BOARDING:
-            if isinstance(action, Board):
-                return self._explain_board(action.char)
-            if isinstance(action, Drive):
-                return IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
-            if isinstance(action, Play) and self.char_hand[self.turn_player] == action.char:
-                if self.vetoed >> PLAY_BIT & 1:
-                    return IllegalAction("policier-veto", "the Policier stopped this card this turn", action)
-                return IllegalAction(
-                    "omnibus-boarding",
-                    "no card while characters board the Omnibus (option play_while_boarding is off)",
-                    action,
-                )
+            return self._explain_boarding(action)
+        return self._explain_turn(action)
+
+    def _explain_boarding(self, action: Action) -> IllegalAction:
+        """Why an action is refused while characters board the Omnibus."""
+        if isinstance(action, Board):
+            return self._explain_board(action.char)
+        if isinstance(action, Drive):
+            return IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
+        if isinstance(action, Play) and self.char_hand[self.turn_player] == action.char:
+            if self.vetoed >> PLAY_BIT & 1:
+                return IllegalAction("policier-veto", "the Policier stopped this card this turn", action)
             return IllegalAction(
                 "omnibus-boarding",
-                "characters are boarding: 'board X' or 'drive Z' to finish the move",
+                "no card while characters board the Omnibus (option play_while_boarding is off)",
                 action,
             )
+        return IllegalAction(
+            "omnibus-boarding",
+            "characters are boarding: 'board X' or 'drive Z' to finish the move",
+            action,
+        )
+
+    def _explain_turn(self, action: Action) -> IllegalAction:
+        """Why an action of the turn (draw, play, signal, move, end) is refused now."""
         p = self.turn_player
         if isinstance(action, DrawCharacter):
             if self.char_hand[p] >= 0:
@@ -1276,38 +1284,43 @@ class PassanteState(State):
                 "two-moves", "with must_move_twice, make two moves before ending the turn", action
             )
         if isinstance(action, (Move, Board, Drive)):
-            if self.moves >= 2:
-                return IllegalAction("two-moves", "two moves per turn", action)
-            piece = action.char if isinstance(action, (Move, Board)) else OMNIBUS
-            if isinstance(action, Board):
-                piece = OMNIBUS
-            if self.moved >> piece & 1:
-                return IllegalAction(
-                    "distinct-pieces", f"the {PIECE_TITLES[piece]} already moved this turn", action
-                )
-            if self.vetoed >> piece & 1:
-                return IllegalAction(
-                    "policier-veto", f"the Policier stopped the {PIECE_TITLES[piece]} this turn", action
-                )
-            if isinstance(action, Board):
-                return self._explain_board(action.char)
-            if isinstance(action, Drive):
-                return IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
-            assert isinstance(action, Move)
-            c = action.char
-            if not self._may_move(p, c):
-                owner = self.player_name(self.controllers(c)[0])
-                return IllegalAction("control", f"the {PIECE_TITLES[c]} wears {owner}'s heart", action)
-            if c == CHAT:
-                if action.to == PLACE:
-                    return IllegalAction("chat-move", "the Chat never goes to the central place", action)
-                return IllegalAction("chat-move", "the Chat moves one or two zones along the row", action)
+            return self._explain_move(action)
+        return IllegalAction("not-legal", f"{action} is not legal now ({PHASE_NAMES[self.phase]})", action)
+
+    def _explain_move(self, action: Move | Board | Drive) -> IllegalAction:
+        """Why a move of a piece (a character, or the Omnibus) is refused now."""
+        p = self.turn_player
+        if self.moves >= 2:
+            return IllegalAction("two-moves", "two moves per turn", action)
+        piece = action.char if isinstance(action, (Move, Board)) else OMNIBUS
+        if isinstance(action, Board):
+            piece = OMNIBUS
+        if self.moved >> piece & 1:
             return IllegalAction(
-                "adjacent-move",
-                f"from {LOCATION_TITLES[self.pos[c]]} a character goes to a neighbouring zone or the place",
-                action,
+                "distinct-pieces", f"the {PIECE_TITLES[piece]} already moved this turn", action
             )
-        return IllegalAction("not-legal", f"{action} is not legal now ({phase_name})", action)
+        if self.vetoed >> piece & 1:
+            return IllegalAction(
+                "policier-veto", f"the Policier stopped the {PIECE_TITLES[piece]} this turn", action
+            )
+        if isinstance(action, Board):
+            return self._explain_board(action.char)
+        if isinstance(action, Drive):
+            return IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
+        assert isinstance(action, Move)
+        c = action.char
+        if not self._may_move(p, c):
+            owner = self.player_name(self.controllers(c)[0])
+            return IllegalAction("control", f"the {PIECE_TITLES[c]} wears {owner}'s heart", action)
+        if c == CHAT:
+            if action.to == PLACE:
+                return IllegalAction("chat-move", "the Chat never goes to the central place", action)
+            return IllegalAction("chat-move", "the Chat moves one or two zones along the row", action)
+        return IllegalAction(
+            "adjacent-move",
+            f"from {LOCATION_TITLES[self.pos[c]]} a character goes to a neighbouring zone or the place",
+            action,
+        )
 
     def _explain_window(self, action: Action) -> IllegalAction:
         q = self.asking[0]
