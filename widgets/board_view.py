@@ -1,6 +1,7 @@
 """The Stepper's board: the game's drawing from the view shown, or its text when it has none.
 
-Pictures are cached per (position, view) with :class:`~gamelib_widgets.pictures.PngCache`, so
+Pictures are cached per (position, view) — the position by its line of actions, so the position
+Step computed ahead while the page was idle finds its picture ready — with :class:`~gamelib_widgets.pictures.PngCache`, so
 undo, redo and switching views back and forth redraw nothing; a new position costs one drawing
 and one palette PNG (:func:`~gamelib_widgets.pictures.figure_png`).  The image is updated only
 when its bytes change, so a click that does not move the game sends no picture.
@@ -53,11 +54,9 @@ class BoardView:
 
     def render(self, state: State, perspective: int | None) -> tuple[bytes | None, str]:
         """PNG of ``state`` from ``perspective`` (cached), or None and the text shown instead."""
-        return self.cache.get(
-            (id(state), perspective, self.stepper.dpi),
-            lambda: self._draw(state, perspective),
-            owner=state,
-        )
+        # by content, not identity: the position Step computed ahead (a clone) finds its picture
+        key = (perspective, self.stepper.dpi, state.seed, tuple(str(a) for a in state.history))
+        return self.cache.get(key, lambda: self._draw(state, perspective))
 
     def _draw(self, state: State, perspective: int | None) -> tuple[bytes | None, str]:
         """Games without a drawing (or whose drawing module is missing or fails) are shown as

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -31,6 +32,9 @@ from gamelib.core.play import agent_label, as_agent_fn, unique_names
 
 from .naming import HUMAN, player_label, seat_words, words
 from .timeline import Timeline
+
+PREFETCH_AGENT_LIMIT = 0.15
+"""Seconds of CPU above which an agent's next move is not computed ahead (see :meth:`prefetch_step`)."""
 
 
 class StepperController:
@@ -58,6 +62,8 @@ class StepperController:
         self.agents, seat_defaults = self._agents_from(agents)
         self.seats: list[str] = list(seat_defaults)
         self._perspective = self._player_index(perspective)
+        self._agent_cost: dict[str, float] = {}
+        self._prefetched: tuple[tuple[Any, ...], State] | None = None
 
     # ------------------------------------------------------------------ hooks for the views
     def _refresh(self) -> None:
@@ -215,17 +221,58 @@ class StepperController:
 
     def _step(self) -> bool:
         self._sync()
-        state = self._timeline.current.clone()
-        if state.is_terminal():
+        current = self._timeline.current
+        if current.is_terminal():
             return self._fail(words("err_game_over_step"))
         if self._covered:
             return self._refuse_covered()
-        if not self._agent_move(state):
-            self._show_error()
-            return False
+        ahead, self._prefetched = self._prefetched, None
+        if ahead is not None and ahead[0] == self._step_key(current):
+            state = ahead[1]  # computed while the page was idle: the very move Step would make
+        else:
+            state = current.clone()
+            if not self._agent_move(state):
+                self._show_error()
+                return False
         self._timeline.push(state)
         self._moved()
         return True
+
+    def prefetch_step(self) -> State | None:
+        """Compute now the position the next Step (or autoplay beat) will reach, and keep it.
+
+        The move is the one Step would make: an agent's generator is seeded by the seed, the
+        player and the move number, and chance samples from the state's own seed, so computing it
+        early changes nothing but when the work is done.  The Stepper calls this when the page is
+        idle after a change, so a Step click finds its position (and its picture) ready.  Nothing
+        is computed for a human seat, behind the cover, at the end, or for an agent whose last
+        move took more than :data:`PREFETCH_AGENT_LIMIT` seconds (the kernel would be busy when
+        the next click comes).  Returns the position, or None.
+        """
+        current = self._timeline.current
+        if self._covered or current.is_terminal():
+            return None
+        player = current.current_player
+        if player >= 0:
+            name = self.seats[player]
+            if name == HUMAN or self._agent_cost.get(name, 0.0) > PREFETCH_AGENT_LIMIT:
+                return None
+        key = self._step_key(current)
+        if self._prefetched is not None and self._prefetched[0] == key:
+            return self._prefetched[1]
+        state = current.clone()
+        error = self.error
+        moved = self._agent_move(state)
+        self.error = error  # a failure is reported when Step is pressed, not before
+        self._prefetched = (key, state) if moved else None
+        return state if moved else None
+
+    def _step_key(self, current: State) -> tuple[Any, ...]:
+        """What a Step's result depends on: the position and the agent seated for the mover."""
+        player = current.current_player
+        name = self.seats[player] if player >= 0 else None
+        agent = self.agents.get(name) if name is not None else None
+        return (tuple(str(a) for a in current.history), current.seed, player, name, id(agent))
 
     def play_to_end(self) -> bool:
         """Let the seated agents (and chance, by ``state.sample_chance()``) finish the game.
@@ -435,11 +482,14 @@ class StepperController:
         # A generator per (seed, player, move): stepping again after an undo replays the same move.
         rng = random.Random(f"gamelib-stepper/{state.seed}/{player}/{len(state.history)}")
         who = words("err_agent_who", name=name, player=self.name(player))
+        started = time.process_time()
         try:
             choice = act(state.clone(), player, rng)
         except Exception as exc:  # user code: report it, keep the stepper usable
             self.error = words("err_agent_failed", who=who, error=f"{type(exc).__name__}: {exc}")
             return False
+        finally:
+            self._agent_cost[name] = time.process_time() - started
         try:
             state.apply(choice)
         except ValueError as exc:

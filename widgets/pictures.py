@@ -48,9 +48,7 @@ def figure_png(figure: Figure, dpi: float, tight: bool = False) -> bytes:
     rgba = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     # Line art antialiased on a light background: 256 colours without dithering look the same
     # and shrink the file about three times (fewer bytes to send and decode on every click).
-    palette = rgba.convert("RGB").quantize(
-        colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
-    )
+    palette = rgba.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
     palette.save(buffer, format="png", **PNG_SPEED)
     return buffer.getvalue()
 

@@ -29,6 +29,7 @@ returns True on success or False with the reason in :attr:`Stepper.error`.
 
 from __future__ import annotations
 
+import asyncio
 import weakref
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -47,6 +48,9 @@ from .naming import HUMAN, css, words
 from .panels import Panel, PanelFactory, panels_for
 from .pictures import PNG_SPEED
 from .status_view import CoverView, RecordView, StatusView
+
+PREFETCH_DELAY = 0.02
+"""Seconds after a change before the next Step's position is computed ahead (the page is idle)."""
 
 LIVE_STEPPERS: weakref.WeakSet[Stepper] = weakref.WeakSet()
 """Every Stepper alive, so a language switch can redraw them all (:func:`refresh_all`)."""
@@ -72,6 +76,9 @@ class Stepper(StepperController):
     max_buttons = MAX_BUTTONS
     tight_bbox = False
     """Crop drawings to their content: off by default, as it costs about 40% more per redraw."""
+    prefetch = True
+    """Compute the next Step's position and picture while the page is idle (in a kernel only):
+    a Step click or an autoplay beat then shows a ready picture (see :meth:`prefetch_step`)."""
 
     def __init__(
         self,
@@ -87,6 +94,8 @@ class Stepper(StepperController):
         self.refreshing = False
         self._lang = ""
         self._views_ready = False
+        self._prefetch_handle: asyncio.TimerHandle | None = None
+        self._opened = False  # no work ahead while the page is being built: only after a change
         super().__init__(game_or_state, seed=seed, agents=agents, perspective=perspective)
         self.dpi = dpi
         self.board_view = BoardView(self)
@@ -117,6 +126,7 @@ class Stepper(StepperController):
             self.set_hot_seat(True)
         else:
             self._refresh()
+        self._opened = True
 
     def __getattr__(self, name: str) -> Any:
         """The views' widgets as the stepper's own attributes (``stepper.undo_button``...), as
@@ -257,6 +267,29 @@ class Stepper(StepperController):
                         "err_panel", panel=type(panel).__name__, error=f"{type(exc).__name__}: {exc}"
                     )
         self._show_error()
+        self._schedule_prefetch()
+
+    def _schedule_prefetch(self) -> None:
+        """After a change, when the kernel is idle: the next Step's position and picture."""
+        if not (self.prefetch and self._opened):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # not in a kernel (a script, a test): nothing is ever idle
+            return
+        if self._prefetch_handle is not None:
+            self._prefetch_handle.cancel()
+        self._prefetch_handle = loop.call_later(PREFETCH_DELAY, self.prefetch_now)
+
+    def prefetch_now(self) -> None:
+        """Compute the next Step's position and draw it (what the idle kernel does)."""
+        self._prefetch_handle = None
+        try:
+            ahead = self.prefetch_step()
+            if ahead is not None and not self._covered:
+                self.board_view.render(ahead, self._perspective)
+        except Exception:  # work done ahead must never break the page: Step computes it again
+            self._prefetched = None
 
     def _show_cover(self) -> None:
         """Hide everything a seat could see; ask for the next seat."""
