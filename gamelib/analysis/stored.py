@@ -238,11 +238,28 @@ def _rebuild(frame: Any, game: Game) -> TournamentResults:
             length=int(seats[0]["length"]),
             finished=bool(seats[0]["finished"]),
             moves=tuple(int(r["moves"]) for r in seats),
+            roles=tuple(_stored_role(r) for r in seats),
+            scores=tuple(float(r.get("score", r["return"])) for r in seats),
+            ending=_text(seats[0].get("ending")),
         )
         for number, seats in games.items()
     ]
     seed = int(frame.attrs.get("provenance", {}).get("params", {}).get("seed", 0))
     return TournamentResults(game, names, names, seed, outcomes, executor_label="stored")
+
+
+def _stored_role(row: Mapping[str, Any]) -> str:
+    """A role key from a stored row: the seat (shown in the language in force) when the role is the
+    seat's name or the row predates roles, else the stored role (a game's language-neutral key)."""
+    role = _text(row.get("role"))
+    if not role or "seat_name" not in row or role == _text(row.get("seat_name")):
+        return f"seat {int(row['seat'])}"
+    return role
+
+
+def _text(value: Any) -> str:
+    """A stored text cell ("" for a missing one: pandas reads an empty CSV cell as NaN)."""
+    return value if isinstance(value, str) else ""
 
 
 def _game_for(game: Game | str | Callable[[Any], Game], value: Any) -> Game:
