@@ -229,8 +229,9 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
     * a Dask ``Client`` (anything with ``get_executor``): its ``get_executor(pure=False)``;
     * any :class:`concurrent.futures.Executor` (a Dask ``ClientExecutor`` included).
     """
-    if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 1):
-        raise ValueError(f"workers must be a positive int, got {workers!r}")
+    from gamelib.agents.inputs import optional_whole_number
+
+    workers = optional_whole_number(workers, "workers", minimum=1)
     if executor is None or executor == "serial":
         return Runner(None, 1)
     if isinstance(executor, str):

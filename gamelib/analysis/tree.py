@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from gamelib.agents.inputs import whole_number
 from gamelib.core.game import CHANCE
 
 if TYPE_CHECKING:
@@ -67,8 +68,7 @@ def tree_size(game: Game, seed: int = 0, max_histories: int = 1_000_000) -> Tree
     uses through :mod:`gamelib.interop.openspiel`.  Raises :class:`TreeTooLarge` as soon as more
     than ``max_histories`` histories have been seen.
     """
-    if isinstance(max_histories, bool) or not isinstance(max_histories, int) or max_histories < 1:
-        raise ValueError(f"max_histories must be a positive int, got {max_histories!r}")
+    max_histories = whole_number(max_histories, "max_histories", minimum=1)
     players = game.num_players
     size = TreeSize(decision_nodes=[0] * players)
     seen: list[set[str]] = [set() for _ in range(players)]
