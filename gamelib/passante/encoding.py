@@ -288,89 +288,96 @@ def encoding_for(game: PassanteGame) -> Encoding[PassanteState]:
 
 @functools.cache
 def layout(num_players: int) -> Encoding[PassanteState]:
-    """The layout for ``num_players`` players."""
-    n = num_players
+    """The layout for ``num_players`` players: the table, then the turn's bookkeeping."""
+    return Encoding("passante", [*_table_pieces(num_players), *_bookkeeping_pieces(num_players)])
+
+
+def _table_pieces(n: int) -> list[Piece[PassanteState] | Block[PassanteState]]:
+    """The board, the cards, whose turn it is and the effect under way."""
     places = LOCATION_NAMES
-    return Encoding(
-        "passante",
-        [
-            Piece(
-                "characters",
-                (CHARS, PLACES),
-                characters,
-                doc="per character (PIECE_NAMES order: so are the 8-float pieces)",
-                columns=places,
-            ),
-            Piece("omnibus", PLACES, omnibus, doc="one-hot: where the Omnibus is"),
-            Piece("passante", PLACES, passante, doc="one-hot: where the Passante is"),
-            Piece("direction", 1, direction, doc="the Passante walks in direction +1"),
-            Block(
-                "player",
-                n,
-                [
-                    Piece("heart", CHARS, heart, doc="one-hot: the character their heart is on"),
-                    Piece("card", CHARS, card, doc="one-hot: the character card in their hand"),
-                ],
-            ),
-            Piece(
-                "character_cards",
-                (CHARS, 3),
-                character_cards,
-                doc="per character card",
-                columns=("in the deck", "under the deck", "out of the game"),
-            ),
-            Piece("hands", (n, NUM_WISHES), hands, doc="per player: wishes 1-38 in hand, if I may see them"),
-            Piece("discards", NUM_WISHES, discards, doc="wishes discarded where I may see them"),
-            Piece("laid", NUM_WISHES, laid, doc="wishes laid down (fulfilled)"),
-            Piece("phase", len(PHASE_NAMES), phase, doc="one-hot", columns=PHASE_NAMES),
-            Piece("me", n, me, doc="one-hot: the player I am"),
-            Piece("turn", n, turn, doc="one-hot: whose turn it is"),
-            Piece("actor", n, actor, doc="one-hot: who resolves the effect"),
-            Piece("played", n, played, doc="the players who played this round"),
-            Piece("poete_waits", n, poete_waits, doc="the players the Poète's discards still wait for"),
-            Piece("moved", PIECES, moved, doc="pieces moved this turn", columns=PIECE_NAMES),
-            Piece("boarding", CHARS, boarding, doc="characters boarding the Omnibus"),
-            Piece("effect", CHARS, effect, doc="one-hot: the effect's character"),
-            Piece("source", CHARS, source, doc="one-hot: the effect's source"),
-            Piece(
-                "policier_queue",
-                CHARS,
-                policier_queue,
-                doc="characters the Policier's effect still moves",
-            ),
-            Piece(
-                "hints",
-                (CHARS, PLACES),
-                hints,
-                doc="hints and calls on the table, per character",
-                columns=places,
-            ),
-            Piece("counters", len(COUNTERS), counters, columns=COUNTERS),
-            Piece("sizes", (n, len(SIZES)), sizes, doc="per player", columns=SIZES),
-            Piece("veto", 2, veto, columns=("drew this turn", "veto used")),
-            Piece("vetoed", len(VETOABLE), vetoed, doc="vetoed this turn", columns=VETOABLE),
-            Piece(
-                "announced",
-                len(VETOABLE),
-                announced,
-                doc="waiting for the veto: the piece moved or the character card played",
-                columns=VETOABLE,
-            ),
-            Piece("announced_to", PLACES, announced_to, doc="one-hot: the announced move's destination"),
-            Piece("named", NUM_WISHES, named, doc="wishes named with the Poète's privilege"),
-            Piece(
-                "signals",
-                (n, len(SIGNAL_VERBS)),
-                signals,
-                doc="per player: the verb of their latest signal (call and hint targets: hints)",
-                columns=SIGNAL_VERBS,
-            ),
-            Piece("asked", n, asked, doc="the players still asked in the window between moves"),
-            Piece("dealt_to", n, dealt_to, doc="the players dealt a wish since the last window check"),
-            Piece("signalled", n, signalled, doc="the players who signalled in a window this turn"),
-            Piece("shown", NUM_WISHES, shown, doc="wishes visible and not laid at the last window check"),
-        ],
-    )
+    return [
+        Piece(
+            "characters",
+            (CHARS, PLACES),
+            characters,
+            doc="per character (PIECE_NAMES order: so are the 8-float pieces)",
+            columns=places,
+        ),
+        Piece("omnibus", PLACES, omnibus, doc="one-hot: where the Omnibus is"),
+        Piece("passante", PLACES, passante, doc="one-hot: where the Passante is"),
+        Piece("direction", 1, direction, doc="the Passante walks in direction +1"),
+        Block(
+            "player",
+            n,
+            [
+                Piece("heart", CHARS, heart, doc="one-hot: the character their heart is on"),
+                Piece("card", CHARS, card, doc="one-hot: the character card in their hand"),
+            ],
+        ),
+        Piece(
+            "character_cards",
+            (CHARS, 3),
+            character_cards,
+            doc="per character card",
+            columns=("in the deck", "under the deck", "out of the game"),
+        ),
+        Piece("hands", (n, NUM_WISHES), hands, doc="per player: wishes 1-38 in hand, if I may see them"),
+        Piece("discards", NUM_WISHES, discards, doc="wishes discarded where I may see them"),
+        Piece("laid", NUM_WISHES, laid, doc="wishes laid down (fulfilled)"),
+        Piece("phase", len(PHASE_NAMES), phase, doc="one-hot", columns=PHASE_NAMES),
+        Piece("me", n, me, doc="one-hot: the player I am"),
+        Piece("turn", n, turn, doc="one-hot: whose turn it is"),
+        Piece("actor", n, actor, doc="one-hot: who resolves the effect"),
+        Piece("played", n, played, doc="the players who played this round"),
+        Piece("poete_waits", n, poete_waits, doc="the players the Poète's discards still wait for"),
+        Piece("moved", PIECES, moved, doc="pieces moved this turn", columns=PIECE_NAMES),
+        Piece("boarding", CHARS, boarding, doc="characters boarding the Omnibus"),
+        Piece("effect", CHARS, effect, doc="one-hot: the effect's character"),
+        Piece("source", CHARS, source, doc="one-hot: the effect's source"),
+        Piece(
+            "policier_queue",
+            CHARS,
+            policier_queue,
+            doc="characters the Policier's effect still moves",
+        ),
+        Piece(
+            "hints",
+            (CHARS, PLACES),
+            hints,
+            doc="hints and calls on the table, per character",
+            columns=places,
+        ),
+    ]
+
+
+def _bookkeeping_pieces(n: int) -> list[Piece[PassanteState] | Block[PassanteState]]:
+    """Counters, the veto, the signals and the moments between moves."""
+    return [
+        Piece("counters", len(COUNTERS), counters, columns=COUNTERS),
+        Piece("sizes", (n, len(SIZES)), sizes, doc="per player", columns=SIZES),
+        Piece("veto", 2, veto, columns=("drew this turn", "veto used")),
+        Piece("vetoed", len(VETOABLE), vetoed, doc="vetoed this turn", columns=VETOABLE),
+        Piece(
+            "announced",
+            len(VETOABLE),
+            announced,
+            doc="waiting for the veto: the piece moved or the character card played",
+            columns=VETOABLE,
+        ),
+        Piece("announced_to", PLACES, announced_to, doc="one-hot: the announced move's destination"),
+        Piece("named", NUM_WISHES, named, doc="wishes named with the Poète's privilege"),
+        Piece(
+            "signals",
+            (n, len(SIGNAL_VERBS)),
+            signals,
+            doc="per player: the verb of their latest signal (call and hint targets: hints)",
+            columns=SIGNAL_VERBS,
+        ),
+        Piece("asked", n, asked, doc="the players still asked in the window between moves"),
+        Piece("dealt_to", n, dealt_to, doc="the players dealt a wish since the last window check"),
+        Piece("signalled", n, signalled, doc="the players who signalled in a window this turn"),
+        Piece("shown", NUM_WISHES, shown, doc="wishes visible and not laid at the last window check"),
+    ]
 
 
 def passante_tensor_size(num_players: int) -> int:
