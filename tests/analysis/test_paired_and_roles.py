@@ -9,6 +9,7 @@ import pytest
 from matplotlib.figure import Figure
 
 import gamelib
+import gamelib.agents
 from gamelib.analysis import paired
 from gamelib.analysis.paired import paired_jobs
 from gamelib.analysis.tournament import pooled_name
@@ -178,3 +179,23 @@ def test_option_sweep_is_the_generic_sweep_per_player_count() -> None:
         progress=False,
     )
     assert [r.outcomes for r in same.results] == [r.outcomes for r in sw.sweeps[3].results]
+
+
+def test_delanopolis_roles_are_keys_with_titles_in_both_languages() -> None:
+    from gamelib.delanopolis import analysis as A
+
+    state = gamelib.play(gamelib.make("delanopolis", players=3), [gamelib.agents.RandomAgent()] * 3, seed=4)
+    roles = [A.seat_role(state, s) for s in range(3)]
+    assert roles.count("mayor") == 1 and roles.index("mayor") == state.mayor
+    assert (
+        A.role_title("mayor") == "mayor"
+        and A.role_title(
+            "challenger",
+        )
+        == "challenger"
+    )
+    with using_language("fr"):
+        assert A.role_title("mayor") == "maire"
+    with pytest.raises(ValueError, match="Delanopolis roles are"):
+        A.role_title("king")
+    assert A.game_facts(state) == {"mayor_terrains": float(state.owner.count(state.mayor))}
