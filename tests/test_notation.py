@@ -176,7 +176,10 @@ def test_long_input_is_cut_in_the_message() -> None:
     with pytest.raises(IllegalAction) as caught:
         NOTATION.parse("bid " + "9" * 5000)
     message = str(caught.value)
-    assert len(message) < 200 and "(5000 characters)" in message
+    assert len(message) < 200 and "(5004 characters)" in message
+    with pytest.raises(IllegalAction) as caught:
+        NOTATION.parse("bid " + "9" * 90)  # short enough to be read: the number is cut
+    assert "got '" + "9" * 40 + "'… (90 characters)" in str(caught.value)
     with pytest.raises(IllegalAction) as caught:
         NOTATION.parse("x" * 10_000)
     assert len(str(caught.value)) < 200 and "(10000 characters)" in str(caught.value)
@@ -196,3 +199,41 @@ def test_refused_input_leaves_nothing_interned() -> None:
 @dataclass(frozen=True, slots=True)
 class Wide(Action):
     amount: int
+
+
+@pytest.mark.parametrize("name", __import__("gamelib").registered_games())
+def test_every_game_reads_only_strict_notation(name: str) -> None:
+    import gamelib
+
+    game = gamelib.make(name)
+    universe = [str(a) for a in game.action_universe()]
+    spaced = next(t for t in universe if " " in t)
+    verb, _, rest = spaced.partition(" ")
+    assert game.parse_action(spaced) == game.action_universe()[universe.index(spaced)]
+    for space in ("\u3000", "\xa0", "\x1c", "\t", "  ", "\u2003"):
+        with pytest.raises(IllegalAction, match="notation"):
+            game.parse_action(verb + space + rest)
+    for spoiled in (
+        " " + spaced,
+        spaced + " ",
+        spaced + "\n",
+        verb.upper().replace("K", "\u212a") + " " + rest,
+    ):
+        if spoiled.isascii() and spoiled.lower() == spaced.lower():
+            continue  # no K in the verb to spoil
+        with pytest.raises(IllegalAction, match="notation"):
+            game.parse_action(spoiled)
+    with pytest.raises(IllegalAction) as caught:
+        game.parse_action(verb + " " + "9" * 5000)
+    assert len(str(caught.value)) < 400 and "characters" in str(caught.value)
+
+
+def test_no_game_writes_a_notation_longer_than_core_reads() -> None:
+    import gamelib
+    from gamelib.core.notation import MAX_LENGTH
+
+    for name in gamelib.registered_games():
+        game = gamelib.make(name, players=gamelib.core.game_class(name).info.max_players)
+        assert max(len(str(a)) for a in game.action_universe()) <= MAX_LENGTH // 2
+    with pytest.raises(IllegalAction, match="more than 100 characters"):
+        NOTATION.parse("done" + " " * 97)

@@ -415,6 +415,11 @@ class Notation:
         return tuple(out)
 
 
+MAX_LENGTH = 100
+"""The longest notation read (the longest any game writes today is 25 characters): a longer
+input is refused before any word of it is read, so no message echoes it whole."""
+
+
 def split(text: object) -> list[str]:
     """The words of a notation, strictly: printable ASCII, one space between words, none around.
 
@@ -425,6 +430,10 @@ def split(text: object) -> list[str]:
         raise IllegalAction("notation", f"notation must be a string, got {type(text).__name__}")
     if not text.strip(" "):
         raise IllegalAction("notation", "empty notation")
+    if len(text) > MAX_LENGTH:
+        raise IllegalAction(
+            "notation", f"no action is written in more than {MAX_LENGTH} characters, got {shown(text)}"
+        )
     for i, char in enumerate(text):
         if not " " <= char <= "~":
             raise IllegalAction(
