@@ -123,9 +123,6 @@ class Manhunt(Action):
     """The detective launches the manhunt (after the escape card, option ``manhunt="choice"``)."""
 
 
-FugitiveAction = Draw | Deal | Hide | Sprint | Done | Pass | Guess | Add | Reveal | Manhunt
-"""Every Fugitive action (``_apply`` matches on it)."""
-
 NOTATION = Notation(Draw, Deal, Hide, Sprint, Done, Pass, Guess, Add, Reveal, Manhunt)
 """Fugitive's actions in universe order: an action's index is its integer id (``manhunt``, added
 with rules version 2, comes last so the older ids keep their meaning)."""
