@@ -11,12 +11,17 @@ code:
   (``…/voila/render/notebooks/01_fugitive.ipynb?lang=fr``): Voilà 0.5 gives the kernel the query
   string in its ``QUERY_STRING`` environment variable, and a preheated kernel (started before
   anyone asked for the page) gets it from ``voila.utils.get_query_string()``, which waits for the
-  request.  :func:`use_language_from_url` applies it.
+  request.  :func:`use_language_from_url` applies it; :func:`follow_url_language` (what
+  ``LanguageToggle(from_url=True)`` calls) does not hold up a preheated kernel: it waits for the
+  request in a thread and switches on the kernel's own loop when the page is asked for, so the
+  notebook still runs ahead of the request and the page opens in the URL's language.
 """
 
 from __future__ import annotations
 
+import asyncio
 import os
+import threading
 import weakref
 from collections.abc import Callable
 from urllib.parse import parse_qs
@@ -76,6 +81,29 @@ def use_language_from_url(query: str | None = None) -> str:
     return language()
 
 
+def follow_url_language() -> None:
+    """Apply the page URL's ``?lang=`` now, or, in a preheated Voilà kernel, when the page is asked for.
+
+    A preheated kernel runs the notebook before anyone asks for the page, so its URL is not known
+    yet: a thread waits for the request and the switch runs on the kernel's event loop (widgets
+    are only touched from there), redrawing every Stepper already built.
+    """
+    if os.environ.get("VOILA_PREHEAT", "False") != "True":
+        use_language_from_url()
+        return
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # no kernel loop to come back to: wait here
+        use_language_from_url()
+        return
+
+    def wait_for_the_page() -> None:
+        query = query_string()
+        loop.call_soon_threadsafe(use_language_from_url, query)
+
+    threading.Thread(target=wait_for_the_page, name="gamelib-url-language", daemon=True).start()
+
+
 class LanguageToggle:
     """An English/Français toggle for a page (display it, or its :attr:`widget`).
 
@@ -85,7 +113,7 @@ class LanguageToggle:
 
     def __init__(self, from_url: bool = False) -> None:
         if from_url:
-            use_language_from_url()
+            follow_url_language()
         self.widget = css(
             W.ToggleButtons(options=CHOICES, value=language(), style={"button_width": "auto"}),
             "gamelib-language",

@@ -22,7 +22,12 @@ import gamelib
 from gamelib.agents import RandomAgent
 from gamelib.core.i18n import using_language
 from gamelib_widgets import Stepper
-from gamelib_widgets.language import LanguageToggle, language_from_url, use_language_from_url
+from gamelib_widgets.language import (
+    LanguageToggle,
+    follow_url_language,
+    language_from_url,
+    use_language_from_url,
+)
 from gamelib_widgets.naming import player_label, words
 
 GAMES = ("fugitive", "passante", "delanopolis", "getonboard")
@@ -194,3 +199,36 @@ def test_the_page_url_chooses_the_language(monkeypatch: pytest.MonkeyPatch) -> N
         gamelib.set_language("en")
     monkeypatch.setenv("QUERY_STRING", "")
     assert use_language_from_url() == "en"
+
+
+def test_a_preheated_page_switches_when_it_is_asked_for(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Voilà's preheated kernel runs the notebook first; the URL comes with the request."""
+    import asyncio
+    import threading
+
+    import voila.utils
+
+    asked = threading.Event()
+
+    def get_query_string(url: str | None = None) -> str:
+        asked.wait(5)  # until a browser asks for the page
+        return "lang=fr"
+
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setattr(voila.utils, "get_query_string", get_query_string)
+
+    async def page() -> tuple[str, str, str]:
+        stepper = Stepper("fugitive", seed=1)
+        follow_url_language()  # returns at once: the notebook goes on running
+        before = gamelib.language()
+        asked.set()
+        for _ in range(100):
+            await asyncio.sleep(0.02)
+            if gamelib.language() == "fr":
+                break
+        return before, gamelib.language(), stepper.undo_button.description
+
+    try:
+        assert asyncio.run(page()) == ("en", "fr", "Annuler")
+    finally:
+        gamelib.set_language("en")
