@@ -28,9 +28,10 @@ CONFIGS: list[tuple[str, int, dict[str, Any]]] = [
     ("passante", 3, {}),
     ("passante", 2, {"privileges": "hint"}),
     ("passante", 2, {"table_talk": True}),
-    ("delanopolis", 3, {}),
+    # bid_step pinned: its default went from 10 to 1; the universe of each step did not move (same digests)
+    ("delanopolis", 3, {"bid_step": 10}),
     ("delanopolis", 5, {"bid_step": 1}),
-    ("delanopolis", 4, {"refuges": 0, "chain_auctions": True}),
+    ("delanopolis", 4, {"refuges": 0, "chain_auctions": True, "bid_step": 10}),
     ("getonboard", 2, {}),
     ("getonboard", 5, {"city": "paris"}),
     ("getonboard", 3, {"city": "rome"}),
