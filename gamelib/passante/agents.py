@@ -37,7 +37,6 @@ from gamelib.passante.rules import (
     Discard,
     DrawCharacter,
     Hint,
-    Lay,
     Name,
     PassanteState,
     Play,
@@ -181,10 +180,7 @@ class WishSeekerAgent:
         actions = state.legal_actions()
         if state.phase == EFFECT and state.eff == POETE:
             return self._poete(state, player, actions)
-        lays = [a for a in actions if isinstance(a, Lay)]
-        if lays:  # a visible wish is a wish fulfilled and a fresh card: lay it at once, any moment
-            return lays[0]
-        if DrawCharacter() in actions:
+        if DrawCharacter() in actions:  # then a visible wish is laid (+10 beats any move)
             return actions[actions.index(DrawCharacter())]
         hints = [a for a in actions if isinstance(a, (Hint, Call))]
         if hints:
