@@ -174,7 +174,7 @@ def test_the_game_size_functions_are_the_encodings_sizes() -> None:
     assert getonboard_tensor_size(game) == len(encoding_of(game))
     for n in range(1, 5):
         assert (
-            passante_tensor_size(n) == 319 + 73 * n == len(encoding_of(gamelib.make("passante", players=n)))
+            passante_tensor_size(n) == 358 + 76 * n == len(encoding_of(gamelib.make("passante", players=n)))
         )
 
 
