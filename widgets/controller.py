@@ -30,7 +30,7 @@ from gamelib.agents import RandomAgent, make_agent
 from gamelib.agents.registry import default_agents
 from gamelib.core.play import agent_label, as_agent_fn, unique_names
 
-from .naming import HUMAN, player_label, seat_words, words
+from .naming import HUMAN, agent_title, player_label, seat_words, words
 from .timeline import Timeline
 
 PREFETCH_AGENT_LIMIT = 0.15
@@ -481,7 +481,7 @@ class StepperController:
         act = as_agent_fn(self.agents[name], name)
         # A generator per (seed, player, move): stepping again after an undo replays the same move.
         rng = random.Random(f"gamelib-stepper/{state.seed}/{player}/{len(state.history)}")
-        who = words("err_agent_who", name=name, player=self.name(player))
+        who = words("err_agent_who", name=agent_title(name), player=self.name(player))
         started = time.process_time()
         try:
             choice = act(state.clone(), player, rng)
