@@ -504,114 +504,130 @@ class FugitiveState(State):
                 "deal-from-deck", f"card {action.card} is not in the deck being drawn", action
             )
         if isinstance(action, Draw):
-            if phase not in (F_DRAW, D_DRAW):
-                at_turn_start = phase == D_GUESS or (
-                    phase == F_PLACE and not self.first_turn and self.placed_this_turn == 0
-                )
-                if at_turn_start and not any(self.decks):
-                    return IllegalAction(
-                        "draw-empty-deck",
-                        f"all three decks are empty: there is nothing left to draw, so the draw is "
-                        f"skipped ({name})",
-                        action,
-                    )
-                return IllegalAction("turn-order", f"drawing is not allowed now ({name})", action)
-            return IllegalAction("draw-empty-deck", f"deck {action.deck + 1} is empty", action)
+            return self._why_not_draw(action, name)
         if isinstance(action, (Hide, Pass)):
-            if who != FUGITIVE:
-                return IllegalAction("turn-order", f"only the fugitive lays hideouts, now: {name}", action)
-            if phase == F_DRAW:
-                return IllegalAction("draw-first", "the fugitive draws a card before placing", action)
-            if phase == F_SPRINT:
-                return IllegalAction(
-                    "finish-sprints", "finish the current hideout with 'sprint N' or 'done' first", action
-                )
-            if isinstance(action, Pass):
-                if self.first_turn:
-                    needed = 2 if self.game.options.edition == 2 else 1
-                    return IllegalAction(
-                        "first-turn",
-                        f"on the first turn the fugitive places {'exactly 2' if needed == 2 else '1 or 2'} "
-                        "hideouts",
-                        action,
-                    )
-                return IllegalAction("one-hideout-per-turn", "a hideout was already placed this turn", action)
-            return self._explain_hide(action.card)
+            return self._why_not_lay(action, name)
         if isinstance(action, (Sprint, Done)):
-            if phase != F_SPRINT:
-                return IllegalAction(
-                    "sprint-under-new-hideout", "sprint cards go under a hideout being laid", action
-                )
-            if isinstance(action, Done):
-                return IllegalAction(
-                    "step-limit",
-                    f"the hideout needs {self.deficit} more footprint(s) of sprint cards "
-                    "(odd cards give 1, even cards 2)",
-                    action,
-                )
-            if action.card == self.last:
-                return IllegalAction(
-                    "escape-card", f"card {self.last} can only be played as a hideout", action
-                )
-            if self.canonical and self.fhand >> action.card & 1:
-                return self._explain_canonical_sprint(action.card)
-            return IllegalAction("card-in-hand", f"the fugitive does not hold card {action.card}", action)
+            return self._why_not_sprint(action)
         if isinstance(action, (Guess, Add, Reveal, Manhunt)):
-            if who != DETECTIVE:
-                return IllegalAction("turn-order", f"it is not the detective's turn ({name})", action)
-            if phase == D_DRAW:
-                return IllegalAction("draw-first", "the detective draws before guessing", action)
-            if isinstance(action, Reveal):
-                return IllegalAction("series-size", "a series names at least two numbers ('add N')", action)
-            if isinstance(action, Manhunt):
-                if phase == MANHUNT:
-                    return IllegalAction("manhunt", "the manhunt is already on: name a number", action)
-                if phase == D_SERIES:
-                    return IllegalAction(
-                        "series-pending", "finish the series with 'add N' or 'reveal'", action
-                    )
-                return IllegalAction(
-                    "manhunt",
-                    f"a manhunt can only be called once the fugitive has laid card {self.last} and "
-                    f"while the highest revealed hideout is at most {self.layout.manhunt_threshold}"
-                    + (
-                        " (option manhunt='immediate': it starts by itself)"
-                        if self.game.options.manhunt == "immediate"
-                        else ""
-                    ),
-                    action,
-                )
-            if phase == MANHUNT and isinstance(action, Add):
-                return IllegalAction("manhunt", "during a manhunt numbers are named one at a time", action)
-            if phase == D_SERIES and isinstance(action, Guess):
-                return IllegalAction("series-pending", "finish the series with 'add N' or 'reveal'", action)
-            n = action.number
-            if n in self.series:
-                return IllegalAction("series-distinct", f"{n} is already in the series", action)
-            if self.canonical and isinstance(action, Add) and 1 <= n < self.last:
-                blocked = self.face_up | self.dhand
-                if not blocked >> n & 1:
-                    return IllegalAction(
-                        "canonical-order",
-                        f"with canonical_order, a series names its numbers in increasing order and "
-                        f"needs a higher number after the first; {n} cannot come "
-                        + (f"after {self.series[-1]}" if self.series else "first"),
-                        action,
-                    )
-            if not 1 <= n < self.last:
-                return IllegalAction(
-                    "name-unknown-card", f"{n} is not a hideout number (1 to {self.last - 1})", action
-                )
-            if self.dhand >> n & 1:
-                return IllegalAction(
-                    "name-unknown-card",
-                    f"{n} is in the detective's own hand (option refuse_known_numbers)",
-                    action,
-                )
-            return IllegalAction(
-                "name-unknown-card", f"{n} already lies face up (option refuse_known_numbers)", action
-            )
+            return self._why_not_name(action, name)
         return IllegalAction("not-legal", f"{action} is not legal now ({name})", action)
+
+    def _why_not_draw(self, action: Draw, name: str) -> IllegalAction:
+        """A draw refused: not the moment, or an empty deck."""
+        phase = self.phase
+        if phase not in (F_DRAW, D_DRAW):
+            at_turn_start = phase == D_GUESS or (
+                phase == F_PLACE and not self.first_turn and self.placed_this_turn == 0
+            )
+            if at_turn_start and not any(self.decks):
+                return IllegalAction(
+                    "draw-empty-deck",
+                    f"all three decks are empty: there is nothing left to draw, so the draw is "
+                    f"skipped ({name})",
+                    action,
+                )
+            return IllegalAction("turn-order", f"drawing is not allowed now ({name})", action)
+        return IllegalAction("draw-empty-deck", f"deck {action.deck + 1} is empty", action)
+
+    def _why_not_lay(self, action: Hide | Pass, name: str) -> IllegalAction:
+        """A hideout or a pass refused: not the fugitive's moment, the first-turn count, or the card."""
+        phase, who = self.phase, self.current_player
+        if who != FUGITIVE:
+            return IllegalAction("turn-order", f"only the fugitive lays hideouts, now: {name}", action)
+        if phase == F_DRAW:
+            return IllegalAction("draw-first", "the fugitive draws a card before placing", action)
+        if phase == F_SPRINT:
+            return IllegalAction(
+                "finish-sprints", "finish the current hideout with 'sprint N' or 'done' first", action
+            )
+        if isinstance(action, Pass):
+            if self.first_turn:
+                needed = 2 if self.game.options.edition == 2 else 1
+                return IllegalAction(
+                    "first-turn",
+                    f"on the first turn the fugitive places {'exactly 2' if needed == 2 else '1 or 2'} "
+                    "hideouts",
+                    action,
+                )
+            return IllegalAction("one-hideout-per-turn", "a hideout was already placed this turn", action)
+        return self._explain_hide(action.card)
+
+    def _why_not_sprint(self, action: Sprint | Done) -> IllegalAction:
+        """A sprint card or ``done`` refused: no hideout being laid, footprints missing, or the card."""
+        phase = self.phase
+        if phase != F_SPRINT:
+            return IllegalAction(
+                "sprint-under-new-hideout", "sprint cards go under a hideout being laid", action
+            )
+        if isinstance(action, Done):
+            return IllegalAction(
+                "step-limit",
+                f"the hideout needs {self.deficit} more footprint(s) of sprint cards "
+                "(odd cards give 1, even cards 2)",
+                action,
+            )
+        if action.card == self.last:
+            return IllegalAction("escape-card", f"card {self.last} can only be played as a hideout", action)
+        if self.canonical and self.fhand >> action.card & 1:
+            return self._explain_canonical_sprint(action.card)
+        return IllegalAction("card-in-hand", f"the fugitive does not hold card {action.card}", action)
+
+    def _why_not_name(self, action: Guess | Add | Reveal | Manhunt, name: str) -> IllegalAction:
+        """A detective's move refused: not his moment, the series or manhunt rules, or the number."""
+        phase, who = self.phase, self.current_player
+        if who != DETECTIVE:
+            return IllegalAction("turn-order", f"it is not the detective's turn ({name})", action)
+        if phase == D_DRAW:
+            return IllegalAction("draw-first", "the detective draws before guessing", action)
+        if isinstance(action, Reveal):
+            return IllegalAction("series-size", "a series names at least two numbers ('add N')", action)
+        if isinstance(action, Manhunt):
+            if phase == MANHUNT:
+                return IllegalAction("manhunt", "the manhunt is already on: name a number", action)
+            if phase == D_SERIES:
+                return IllegalAction("series-pending", "finish the series with 'add N' or 'reveal'", action)
+            return IllegalAction(
+                "manhunt",
+                f"a manhunt can only be called once the fugitive has laid card {self.last} and "
+                f"while the highest revealed hideout is at most {self.layout.manhunt_threshold}"
+                + (
+                    " (option manhunt='immediate': it starts by itself)"
+                    if self.game.options.manhunt == "immediate"
+                    else ""
+                ),
+                action,
+            )
+        if phase == MANHUNT and isinstance(action, Add):
+            return IllegalAction("manhunt", "during a manhunt numbers are named one at a time", action)
+        if phase == D_SERIES and isinstance(action, Guess):
+            return IllegalAction("series-pending", "finish the series with 'add N' or 'reveal'", action)
+        n = action.number
+        if n in self.series:
+            return IllegalAction("series-distinct", f"{n} is already in the series", action)
+        if self.canonical and isinstance(action, Add) and 1 <= n < self.last:
+            blocked = self.face_up | self.dhand
+            if not blocked >> n & 1:
+                return IllegalAction(
+                    "canonical-order",
+                    f"with canonical_order, a series names its numbers in increasing order and "
+                    f"needs a higher number after the first; {n} cannot come "
+                    + (f"after {self.series[-1]}" if self.series else "first"),
+                    action,
+                )
+        if not 1 <= n < self.last:
+            return IllegalAction(
+                "name-unknown-card", f"{n} is not a hideout number (1 to {self.last - 1})", action
+            )
+        if self.dhand >> n & 1:
+            return IllegalAction(
+                "name-unknown-card",
+                f"{n} is in the detective's own hand (option refuse_known_numbers)",
+                action,
+            )
+        return IllegalAction(
+            "name-unknown-card", f"{n} already lies face up (option refuse_known_numbers)", action
+        )
 
     def _explain_canonical_sprint(self, card: int) -> IllegalAction:
         laid = self.sprints[-1]
