@@ -298,6 +298,9 @@ def bid(amount: int) -> Bid:
 
 
 _BID_RANGES: dict[tuple[int, int], tuple[Bid, ...]] = {}
+RANGES_KEPT = 256
+"""Bid ranges kept at once: a capped game needs a few dozen; an uncapped one (``bid_cap=0``) one per
+purse met, so the caches start afresh past this many."""
 DICE_OUTCOMES: tuple[tuple[Action, float], ...] = tuple((d, 1.0 / 36) for d in ALL_DICE)
 
 
@@ -306,6 +309,8 @@ def bids_up_to(top: int, step: int) -> tuple[Bid, ...]:
     key = (top, step)
     bids = _BID_RANGES.get(key)
     if bids is None:
+        if len(_BID_RANGES) >= RANGES_KEPT:  # uncapped games meet many purses: memory stays bounded
+            _BID_RANGES.clear()
         bids = _BID_RANGES[key] = tuple(bid(x) for x in range(0, top + 1, step))
     return bids
 
@@ -320,6 +325,8 @@ def _bid_list(top: int, step: int) -> list[Action]:
     key = (top, step)
     bids = _BID_LISTS.get(key)
     if bids is None:
+        if len(_BID_LISTS) >= RANGES_KEPT:
+            _BID_LISTS.clear()
         bids = _BID_LISTS[key] = list(bids_up_to(top, step))
     return bids
 

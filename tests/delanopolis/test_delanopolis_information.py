@@ -251,3 +251,14 @@ def test_a_resale_the_mayor_cannot_pay_names_its_rule() -> None:
     assert state.roller == 1 and state.is_chance_node()  # the dice come at once
     _refused(state, Sell(6), "resale-mayor-funds")
     _refused(state, Sell(2), "resale-own-terrain")
+
+
+def test_bid_caches_stay_bounded_in_uncapped_games() -> None:
+    """Issue 22: memory does not grow with play.  Without a cap each purse met is a bid range."""
+    from gamelib.agents import RandomAgent
+    from gamelib.delanopolis import rules
+
+    game = gamelib.make("delanopolis", players=3, options={"bid_cap": 0, "bid_step": 1, "rounds": 3})
+    for seed in range(40):
+        gamelib.play(game, [RandomAgent()] * 3, seed=seed)
+    assert len(rules._BID_RANGES) <= rules.RANGES_KEPT and len(rules._BID_LISTS) <= rules.RANGES_KEPT
