@@ -31,6 +31,7 @@ SCRIPTS: dict[str, tuple[ModuleType, tuple[str, ...]]] = {
         for game in ("passante", "delanopolis", "getonboard")
     },
     "start": (experiments_script("start_experiments.py"), ("start_",)),
+    "lab": (experiments_script("lab_experiments.py"), ("lab_",)),
 }
 """Each script and the prefix of its stored files (Fugitive's one experiment is tested in
 tests/fugitive/test_notebook_data_01.py; notebook 00's game lengths are start_experiments.py's)."""
