@@ -38,6 +38,12 @@ from gamelib.fugitive.rules import (
 )
 
 
+def new_state(seed: int, **options: object) -> FugitiveState:
+    state = gamelib.make("fugitive", options=options).new_game(seed=seed)
+    assert isinstance(state, FugitiveState)
+    return state
+
+
 def deck_index(card: int) -> int:
     for d, (lo, hi) in enumerate(PUBLISHED.deck_ranges):
         if lo <= card <= hi:
@@ -50,13 +56,15 @@ def brute_force(obs: FugitiveObservation) -> tuple[int, dict[int, Counter[int]],
     """Every consistent world, listed: (count, per-position value counts, sprint counts, hand counts)."""
     size = len(obs.hideouts) - 1
     values = [v if r else None for (v, _, _), r in zip(obs.hideouts, obs.revealed, strict=True)]
-    known_stacks = [tuple(s) if r else None for (_, _, s), r in zip(obs.hideouts, obs.revealed, strict=True)]
+    known_stacks = [
+        tuple(s or ()) if r else None for (_, _, s), r in zip(obs.hideouts, obs.revealed, strict=True)
+    ]
     counts = [n for _, n, _ in obs.hideouts]
     seen = set(obs.detective_hand or ())
-    for i in range(size + 1):
-        if values[i] is not None:
-            seen.add(values[i])
-            seen.update(known_stacks[i] or ())
+    for value, stack in zip(values, known_stacks, strict=True):
+        if value is not None:
+            seen.add(value)
+            seen.update(stack or ())
     unseen = [c for c in range(1, 42) if c not in seen]
     log = list(obs.draw_log)
     if obs.phase == DEAL:
@@ -64,9 +72,9 @@ def brute_force(obs: FugitiveObservation) -> tuple[int, dict[int, Counter[int]],
     drawn = Counter(PUBLISHED.setup_deals) + Counter(d for p, d, _ in log if p == FUGITIVE)
     known_deck = Counter(
         deck_index(c)
-        for i in range(1, size + 1)
-        if values[i] is not None
-        for c in (values[i], *known_stacks[i])
+        for value, stack in zip(values, known_stacks, strict=True)
+        if value is not None
+        for c in (value, *(stack or ()))
     )
     mine = {d: drawn[d] - known_deck[d] for d in range(3)}
     hidden = [i for i in range(1, size + 1) if values[i] is None]
@@ -217,7 +225,7 @@ def test_belief_equals_brute_force_fuzzed(seed: int, steps: int, decoys: int) ->
 
 def test_pending_sprint_phase_counts_the_hand_footprints() -> None:
     # mid-turn: the pending hideout may be far above the previous one, reachable with the hand
-    state = gamelib.make("fugitive").new_game(seed=1)
+    state = new_state(1)
     for card in (4, 6, 8, 15, 16):
         state.apply(f"deal {card}")
     state.apply("hide 8")  # 8 - 0 - 3 = 5 footprints still to lay
@@ -254,7 +262,7 @@ def test_probabilities_sum_and_revealed_cards_are_zero() -> None:
 def test_first_turn_single_hideout_among_one_two_three() -> None:
     # the fugitive holds 1, 2, 3 and laid one hideout without sprint: it is 1, 2 or 3 and,
     # counted over worlds, each of these is equally likely
-    state = gamelib.make("fugitive").new_game(seed=2)
+    state = new_state(2)
     for card in (9, 11, 13, 20, 22):
         state.apply(f"deal {card}")
     state.apply("hide 2")
@@ -271,7 +279,7 @@ def test_first_turn_single_hideout_among_one_two_three() -> None:
 
 
 def test_a_missed_guess_rules_a_number_out() -> None:
-    state = gamelib.make("fugitive").new_game(seed=2)
+    state = new_state(2)
     for line in ("deal 9", "deal 11", "deal 13", "deal 20", "deal 22", "hide 2", "done", "pass"):
         state.apply(line)
     for line in ("draw 3", "deal 30", "draw 3", "deal 31", "guess 1"):
@@ -282,7 +290,7 @@ def test_a_missed_guess_rules_a_number_out() -> None:
 
 
 def test_a_failed_series_leaves_at_least_one_number_out() -> None:
-    state = gamelib.make("fugitive").new_game(seed=2)
+    state = new_state(2)
     for line in ("deal 4", "deal 11", "deal 13", "deal 20", "deal 22", "hide 2", "done", "hide 4", "done"):
         state.apply(line)
     for line in ("draw 3", "deal 30", "draw 3", "deal 31", "add 1", "add 4", "reveal"):
@@ -298,7 +306,7 @@ def test_a_failed_series_leaves_at_least_one_number_out() -> None:
 
 def test_certain_numbers_and_most_likely() -> None:
     # with 1 and 3 named and missed, the one hideout laid without sprint must be 2
-    state = gamelib.make("fugitive").new_game(seed=2)
+    state = new_state(2)
     for line in ("deal 9", "deal 11", "deal 13", "deal 20", "deal 22", "hide 2", "done", "pass"):
         state.apply(line)
     state.apply("draw 3")
@@ -340,7 +348,7 @@ def test_belief_rejects_the_fugitive_view() -> None:
 
 
 def test_edition_two_first_turn_pass_is_flagged_not_exact() -> None:
-    state = gamelib.make("fugitive", options={"edition": 2}).new_game(seed=5)
+    state = new_state(5, **{"edition": 2})
     for card in (4, 5, 6, 15, 16):
         state.apply(f"deal {card}")
     # lay 6 over 1-5: 15, 16 and 42 are out of reach, so the fugitive must stop at one hideout
@@ -364,6 +372,7 @@ def test_an_edge_budget_refuses_a_big_count_cleanly() -> None:
     from gamelib.fugitive.analysis import BeliefTooLarge, clear_caches
 
     state = gamelib.play(gamelib.make("fugitive"), [RandomAgent(), RandomAgent()], seed=3, max_actions=40)
+    assert isinstance(state, FugitiveState)
     clear_caches()
     with pytest.raises(BeliefTooLarge, match="edges"):
         belief(state, max_edges=1)

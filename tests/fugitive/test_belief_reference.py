@@ -17,10 +17,17 @@ import pytest
 
 import gamelib
 from gamelib.fugitive import belief as belief_module
+from gamelib.fugitive.rules import FugitiveState
 
 REFERENCE = Path(__file__).parent / "data" / "fugitive_belief_positions.jsonl.gz"
 """A copy of the project's shared reference file (shared/bench/, see its README), kept with the tests
 so that they never depend on where the shared folder lies."""
+
+
+def fugitive_state(record: dict) -> FugitiveState:
+    state = gamelib.from_record(record)
+    assert isinstance(state, FugitiveState)
+    return state
 
 
 def rows() -> list[dict]:
@@ -32,7 +39,7 @@ def rows() -> list[dict]:
 def test_counts_and_deal_mass_match_the_reference_on_every_position() -> None:
     wrong = []
     for row in rows():
-        state = gamelib.from_record(row["record"])
+        state = fugitive_state(row["record"])
         facts = belief_module.facts_from_state(state)
         worlds = belief_module.build(facts, "worlds").mass
         deals = belief_module.build(facts, "deals").mass
@@ -44,7 +51,7 @@ def test_counts_and_deal_mass_match_the_reference_on_every_position() -> None:
 def test_a_few_reference_positions_through_the_public_api() -> None:
     sample = [row for row in rows() if row["reference_ms"] < 0.05][:20]
     for row in sample:
-        state = gamelib.from_record(row["record"])
+        state = fugitive_state(row["record"])
         belief_module.clear_caches()
         deals = belief_module.belief(state)
         assert deals.measure == "deals" and deals.mass == row["deal_weighted_mass"]
@@ -52,7 +59,7 @@ def test_a_few_reference_positions_through_the_public_api() -> None:
         assert belief_module.belief(state, measure="worlds").mass == row["worlds"]
 
 
-def marginals_by_fixing(state: gamelib.State, measure: str) -> dict[int, dict[int, int]]:
+def marginals_by_fixing(state: FugitiveState, measure: str) -> dict[int, dict[int, int]]:
     """Per face-down position, the mass of each value counted by a forward pass with it fixed."""
     facts = belief_module.facts_from_state(state)
     full = belief_module.build(facts, measure)
@@ -64,7 +71,7 @@ def marginals_by_fixing(state: gamelib.State, measure: str) -> dict[int, dict[in
 
 
 def assert_marginals_by_fixing(row: dict, measure: str) -> None:
-    state = gamelib.from_record(row["record"])
+    state = fugitive_state(row["record"])
     belief_module.clear_caches()
     got = belief_module.belief(state, measure=measure)
     expected = marginals_by_fixing(state, measure)

@@ -34,6 +34,7 @@ def test_worlds_match_the_observation_and_replay(seed: int, steps: int, edition:
         return
     for player in (FUGITIVE, DETECTIVE):
         world = state.determinize(player, random.Random(seed))
+        assert isinstance(world, FugitiveState)
         assert world.observation(player) == state.observation(player)
         assert world.current_player == state.current_player
         assert gamelib.from_record(world.to_record()) == world
@@ -52,7 +53,7 @@ def test_worlds_differ_from_the_truth_sometimes() -> None:
     state = random_position(3, 40)
     hidden = state.hidden_positions()
     assert hidden
-    worlds = {tuple(state.determinize(DETECTIVE, random.Random(s)).hideouts) for s in range(30)}
+    worlds = {tuple(determinize(state, DETECTIVE, random.Random(s)).hideouts) for s in range(30)}
     assert len(worlds) > 1, "determinize must sample, not copy the truth"
 
 
@@ -88,7 +89,7 @@ def test_detective_sampling_matches_the_exact_belief() -> None:
     assert hidden
     rng = random.Random(7)
     samples = 1500
-    counts = {i: Counter() for i in hidden}
+    counts: dict[int, Counter[int]] = {i: Counter() for i in hidden}
     for _ in range(samples):
         world = determinize(state, DETECTIVE, rng)
         for i in hidden:
@@ -170,7 +171,7 @@ def test_determinize_samples_the_exact_belief_of_each_measure(
     assert hidden
     rng = random.Random(1000 + seed)
     samples = 1200
-    at = {i: Counter() for i in hidden}
+    at: dict[int, Counter[int]] = {i: Counter() for i in hidden}
     hand: Counter[int] = Counter()
     for _ in range(samples):
         world = determinize(state, DETECTIVE, rng, measure=measure)
@@ -222,9 +223,10 @@ def test_the_determinized_history_is_rewritten_and_replays_to_itself(
 def escape_positions(count: int) -> list[FugitiveState]:
     """Detective decisions after the fugitive laid the escape card, after random play (long failed
     series by a random detective: where rejection sampling once gave up, issue 22)."""
-    out = []
+    out: list[FugitiveState] = []
     for seed in range(200):
         state = gamelib.make("fugitive").new_game(seed=seed)
+        assert isinstance(state, FugitiveState)
         rng = random.Random(seed)
         while not state.is_terminal():
             if state.current_player == DETECTIVE and state.phase in (5, 7) and 42 in state.hideouts:
