@@ -1327,21 +1327,29 @@ class DelanopolisState(State):
         return world
 
     def __str__(self) -> str:
+        """The table as text, players numbered from 1 as a student counts (notation stays 0-based)."""
         names = content().terrains
-        lines = [f"Delanopolis turn {self.turn}, round {self.round + 1}, {PHASE_NAMES[self.phase]}"]
+        rounds = self.options.rounds  # after the last turn the count would read one past the end
+        head = f"Delanopolis turn {self.turn}, round {min(self.round + 1, rounds)}/{rounds}"
+        lines = [f"{head}, {PHASE_NAMES[self.phase]}"]
         for p in range(self.game.num_players):
             role = "mayor" if p == self.mayor else "challenger"
             token = ("joker" if p == self.mayor else "atout") + "s"
+            held = ", ".join(str(t + 1) for t in self.terrains_of(p)) or "none"
             lines.append(
-                f"  {p} {role:10s} VOT'S {self.vots[p]:5d}  COM'S {self.coms[p]:5d}  "
-                f"{token} {self.tokens[p]}  terrains {[t + 1 for t in self.terrains_of(p)]}"
+                f"  {self.player_name(p)} {role:10s} VOT'S {self.vots[p]:5d}  COM'S {self.coms[p]:5d}  "
+                f"{token} {self.tokens[p]}  terrains {held}"
             )
-        owned = [f"{t + 1}:{self.owner[t]}@{self.price[t]}" for t in range(TERRAINS) if self.owner[t] >= 0]
-        lines.append("  owned (terrain:owner@price): " + (" ".join(owned) or "none"))
         if self.phase == BIDDING:
-            lines.append(f"  auction for {self.landed + 1} {names[self.landed].name}: bids {self.bids}")
+            placed = ", ".join(
+                f"{self.player_name(q)} {self.bids[q]}" for q in self.bid_order if self.bids[q] >= 0
+            )
+            lines.append(
+                f"  auction for {self.landed + 1}. {names[self.landed].name}: bids {placed or 'none yet'}"
+            )
         if self.phase == OVER:
-            lines.append(f"  {OUTCOME_TEXT[self.outcome]}: winner(s) {list(self.winners)}")
+            winners = ", ".join(self.player_name(w) for w in self.winners)
+            lines.append(f"  {OUTCOME_TEXT[self.outcome]}: {winners}")
         return "\n".join(lines)
 
 
