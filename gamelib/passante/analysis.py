@@ -20,6 +20,7 @@ from itertools import combinations
 from typing import Any
 
 import gamelib
+from gamelib.core.errors import IllegalAction
 from gamelib.passante.board import CHAT, CHAT_MOVES, LOCATION_NAMES, LOCATIONS, NEIGHBOURS, PIECE_NAMES
 from gamelib.passante.rules import (
     ALL_WISHES,
@@ -276,7 +277,7 @@ def determinize(state: PassanteState, player: int, rng: random.Random) -> Passan
     worlds = _worlds_of(state, player)
     for _ in range(DETERMINIZE_TRIES):
         proposal = worlds.propose(rng)
-        if proposal is not None and worlds.consistent(*proposal):
+        if proposal is not None and worlds.acceptable(*proposal):
             return worlds.build(*proposal, rng)
     return worlds.build(*worlds.chain(rng), rng)
 
@@ -353,6 +354,9 @@ class _Worlds:
         self.named = {w: q for q in self.seats for _, w in self.names[q]}
         self.visible = _visible_steps(state) if self.auto else {}
         self.truth: tuple[Deals, Consumed] = self._truth()
+        self.holders = state.game.options.window_asks == "holders" and state.anytime
+        """Between moves only the seats holding a visible wish are asked: who acts is a clue."""
+        self.actors = _actors(state) if self.holders else ()
 
     def _truth(self) -> tuple[Deals, Consumed]:
         history = self.state.history
@@ -436,6 +440,32 @@ class _Worlds:
         return ends
 
     # -------------------------------------------------------------- the check
+    def acceptable(self, deals: Deals, consumed: Consumed) -> bool:
+        """Consistent, and (``window_asks="holders"``) asking the same seats between moves: the
+        rewritten history is replayed and must give the move to the same seat at every step."""
+        if not self.consistent(deals, consumed):
+            return False
+        return not self.holders or self._replay(deals, consumed) is not None
+
+    def _replay(self, deals: Deals, consumed: Consumed) -> PassanteState | None:
+        state = self.state
+        world = state.game.new_game(seed=state.seed)
+        actors = self.actors
+        for i, action in enumerate(state.history):
+            if i in deals:
+                action = WISH_CARDS[deals[i]]
+            elif i in consumed:
+                action = DISCARDS[deals[consumed[i]]]
+            if world.current_player != actors[i]:
+                return None
+            try:
+                world.apply(action)
+            except IllegalAction:
+                return None
+        if world.observation(self.player) != state.observation(self.player):  # who is asked now
+            return None
+        return world
+
     def consistent(self, deals: Deals, consumed: Consumed) -> bool:
         """Does this world explain every public event of the other seats?"""
         visible = self.visible
@@ -501,7 +531,7 @@ class _Worlds:
                 if other is not None:
                     new_consumed[other] = consumed[e]
                 new_consumed[e] = k
-            if self.consistent(new_deals, new_consumed):
+            if self.acceptable(new_deals, new_consumed):
                 if new_deals is not deals and new_deals != deals:
                     undealt = [w for w in self.free if w not in set(new_deals.values())]
                 deals, consumed = new_deals, new_consumed
@@ -514,6 +544,11 @@ class _Worlds:
         public step (``consistent`` checked what they must explain), so this is the game the
         rewritten history replays to, without replaying it."""
         state = self.state
+        if self.holders:  # who was asked depends on the hands: the replay is the world
+            replayed = self._replay(deals, consumed)
+            assert replayed is not None  # acceptable() checked it
+            replayed.seed = _own_seed(rng)
+            return replayed
         world = state.clone()
         assert isinstance(world, PassanteState)
         history = world.history
@@ -535,6 +570,16 @@ class _Worlds:
         world.seed = _own_seed(rng)
         world.invalidate()
         return world
+
+
+def _actors(state: PassanteState) -> tuple[int, ...]:
+    """Who acted at each step of ``state``'s history (public: the seat that moves is seen)."""
+    replay = state.game.new_game(seed=state.seed)
+    out = []
+    for action in state.history:
+        out.append(replay.current_player)
+        replay.apply(action)
+    return tuple(out)
 
 
 def _automatic(state: PassanteState) -> bool:

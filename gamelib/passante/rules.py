@@ -684,6 +684,10 @@ class PassanteOptions:
     (``lay N`` or ``pass``; see docs/rules/passante.md for what the asking reveals: nothing);
     "choice" = only on the owner's own turn (rules versions 2 and 3); "automatic" = the engine
     lays it the moment it is visible (rules version 1)."""
+    window_asks: Literal["everyone", "holders"] = "everyone"
+    """Who is asked between moves (``lay_wishes="anytime"``): "everyone" holding wishes (being
+    asked tells nothing about a hand); "holders" = only the seats holding a wish visible now
+    (shorter games, but everyone learns who holds one, even when it is kept)."""
     draw_first: bool = False
     """True: a character card is drawn only as the first action of the turn.  False (the text):
     once per turn, at any point, while holding none."""
@@ -1488,10 +1492,14 @@ class PassanteState(State):
             return
         ends_turn = self.phase == OVER
         hands, me = self.hands, self.turn_player
+        holders = self.game.options.window_asks == "holders"
         asked = tuple(
             q
             for q in range(self.game.num_players)
-            if hands[q] and (fresh or dealt >> q & 1) and (ends_turn or q != me)
+            if hands[q]
+            and (fresh or dealt >> q & 1)
+            and (ends_turn or q != me)
+            and not (holders and not self._layable(q))
         )
         if asked:
             self.asking = asked

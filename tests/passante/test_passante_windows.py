@@ -191,3 +191,35 @@ def test_seekers_lay_whenever_they_can(players: int) -> None:
             assert not layable or str(action).split()[0] not in risky, (str(action), layable)
             state.apply(action)
         assert windows > 0
+
+
+def test_the_holders_reading_asks_only_who_can_lay() -> None:
+    s = comedienne_scene(window_asks="holders")
+    s.apply("move comedienne parc")
+    assert s.phase == WINDOW and s.asking == (1,)  # joueur 3's wish 2 is not on the board
+    assert legal(s) == {"lay 11", "pass"}
+    refused(s, "lay 2", "lay-wish")
+    s.apply("pass")  # kept: everyone now knows joueur 2 holds a visible wish
+    assert s.phase == MAIN and s.current_player == 0
+    refused(s, "pass", "lay-window")
+    hidden = comedienne_scene(window_asks="holders")
+    hidden.hands[1] = (13,)
+    hidden.wish_deck = hidden.wish_deck & ~(1 << 13) | 1 << 11
+    hidden.invalidate()
+    hidden.apply("move comedienne parc")
+    assert hidden.phase == MAIN  # nobody asked: this reading shows who holds what
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_holders_reading_keeps_its_worlds_exact(players: int) -> None:
+    from gamelib.core.checks import determinize_problems
+
+    game = gamelib.make("passante", players=players, options={"window_asks": "holders"})
+    rng = random.Random(players)
+    for seed in range(3):
+        final = gamelib.play(game, [RandomAgent()] * players, seed=seed)
+        state = game.new_game(seed=seed)
+        for action in final.history[: rng.randrange(len(final.history))]:
+            state.apply(action)
+        for p in range(players):
+            assert determinize_problems(state, p, rng) == []
