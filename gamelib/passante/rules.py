@@ -1483,7 +1483,8 @@ class PassanteState(State):
         between moves.  When a wish not laid has just become visible, every seat holding wishes is
         asked in seat order; when only a card was drawn, the seats that drew; the player whose turn
         goes on lays in their own turn.  Who is asked depends on public facts only (the board,
-        the wishes laid, hand sizes, who drew), so being asked tells nothing about a hand."""
+        the wishes laid, hand sizes, who drew), so being asked tells nothing about a hand; with
+        ``window_asks="holders"`` only the seats holding a visible wish are asked (that is told)."""
         now = self.visible_wishes() & ~self.laid
         fresh = now & ~self.shown
         self.shown = now
