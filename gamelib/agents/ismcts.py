@@ -53,9 +53,11 @@ class ISMCTSAgent(SearchAgent):
         text = super()._params()
         return text + (f", worlds={self.worlds}" if self.worlds is not None else "")
 
-    def _sample(self, state: State, player: int, rng: random.Random, root_legal: set[Action]) -> State:
+    def _sample(self, state: State, player: int, rng: random.Random, root_legal: list[Action]) -> State:
         world = state.determinize(player, rng)
-        if world.current_player != player or set(world.legal_actions()) != root_legal:
+        legal = world.legal_actions()
+        # games intern their actions: the same list compares element by element by identity first
+        if world.current_player != player or (legal != root_legal and set(legal) != set(root_legal)):
             raise IllegalAction(
                 "determinize",
                 f"{state.game.name}: determinize({player}) gave a world where "
@@ -65,7 +67,7 @@ class ISMCTSAgent(SearchAgent):
 
     def _worlds(self, state: State, player: int, rng: random.Random) -> Callable[[int], State]:
         """A fresh determinization per iteration, or a fixed pool of ``worlds`` reused in turn."""
-        root_legal = set(state.legal_actions())
+        root_legal = state.legal_actions()
         pool = [self._sample(state, player, rng, root_legal) for _ in range(self.worlds or 0)]
         if pool:
             return lambda done: pool[done % len(pool)].clone()
