@@ -8,7 +8,7 @@ import pytest
 
 import gamelib
 from gamelib.agents import FirstLegalAgent, RandomAgent
-from gamelib.core.game import build_options, options_to_dict
+from gamelib.core.options import build_options, options_to_dict
 
 
 def test_contract_names_exist() -> None:

@@ -215,7 +215,7 @@ class _LiteralOptions:
 
 
 def test_literal_options_are_checked_by_core() -> None:
-    from gamelib.core.game import build_options
+    from gamelib.core.options import build_options
 
     assert build_options(_LiteralOptions, {"mode": "b"}, "toy").mode == "b"
     with pytest.raises(gamelib.OptionError, match=r"one of \['a', 'b'\]"):

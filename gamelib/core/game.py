@@ -105,12 +105,6 @@ class NoOptions:
     """Rule options of a game that has none."""
 
 
-def _literal_choices(cls: type) -> dict[str, tuple[Any, ...]]:
-    """Deprecated (Delanopolis still reads it): the choices of each ``Literal`` option; use
-    :meth:`Game.option_specs` / :func:`gamelib.core.options.option_specs`."""
-    return {s.name: s.choices for s in option_specs(cls) if s.choices is not None}
-
-
 class Game(ABC):
     """A game with its player count and rule options fixed.  Immutable and cheap to share."""
 
