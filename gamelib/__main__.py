@@ -129,11 +129,15 @@ def _print_games() -> None:
     """Every game, its players, and each rule option: default, allowed values, doc line."""
     for name in gamelib.registered_games():
         info = gamelib.core.game_class(name).info
-        print(f"{name:<14} {info.title}: {info.min_players}-{info.max_players} players")
+        count = f"{info.min_players}" + (
+            f"-{info.max_players}" if info.max_players != info.min_players else ""
+        )
+        print(f"{name:<14} {info.title}: {count} players")
         for spec in gamelib.options(name):
             print(f"    {spec.name}={spec.default!r}  ({spec.allowed()})")
             if spec.doc:
-                print(textwrap.fill(spec.doc, width=100, initial_indent=" " * 8, subsequent_indent=" " * 8))
+                text = spec.doc.replace("``", "")  # reST literals read plainly in a terminal
+                print(textwrap.fill(text, width=100, initial_indent=" " * 8, subsequent_indent=" " * 8))
 
 
 def _check_run_arguments(args: argparse.Namespace) -> None:
