@@ -287,6 +287,15 @@ class RandomSingleGuess:
         if player == DETECTIVE:
             phase = state.phase
             if phase == D_GUESS:
+                # one pass for the common case (the search agents' rollouts call this ~130 times)
+                blocked = state.face_up | state.dhand
+                kept = [
+                    a
+                    for a in legal
+                    if type(a) is not Add and not (type(a) is Guess and blocked >> a.number & 1)
+                ]
+                if kept:
+                    return kept[int(rng.random() * len(kept))]
                 legal = [a for a in legal if not isinstance(a, Add)] or legal
             elif phase == D_SERIES and REVEAL in legal:
                 return REVEAL  # a series someone else began: checked as soon as it may be
