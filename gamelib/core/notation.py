@@ -434,13 +434,13 @@ def split(text: object) -> list[str]:
         raise IllegalAction(
             "notation", f"no action is written in more than {MAX_LENGTH} characters, got {shown(text)}"
         )
-    for i, char in enumerate(text):
-        if not " " <= char <= "~":
-            raise IllegalAction(
-                "notation",
-                f"notation is written in printable ASCII (letters, digits, single spaces): character "
-                f"{i + 1} is U+{ord(char):04X} in {shown(text)}",
-            )
+    if not (text.isascii() and text.isprintable()):  # printable ASCII is " " to "~" (C speed)
+        i, char = next((i, c) for i, c in enumerate(text) if not " " <= c <= "~")
+        raise IllegalAction(
+            "notation",
+            f"notation is written in printable ASCII (letters, digits, single spaces): character "
+            f"{i + 1} is U+{ord(char):04X} in {shown(text)}",
+        )
     parts = text.split(" ")
     if "" in parts:
         raise IllegalAction(
