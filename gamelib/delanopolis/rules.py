@@ -22,7 +22,7 @@ price a challenger paid), and only refuges create points (``state.created``).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Annotated, Any, ClassVar, Literal
 
 from gamelib.core.errors import IllegalAction
@@ -1267,31 +1267,9 @@ class DelanopolisState(State):
     def _observation(self, player: int | None) -> DelanopolisObservation:
         """What ``player`` sees: everything on the table, but not the others' pending bids."""
         hidden = self._hidden_bidders(player)
-        return DelanopolisObservation(
-            player=player,
-            phase=self.phase,
-            current_player=self.current_player,
-            mayor=self.mayor,
-            vots=tuple(self.vots),
-            coms=tuple(self.coms),
-            owner=tuple(self.owner),
-            price=tuple(self.price),
-            aside=tuple(self.aside),
-            where=tuple(self.where),
-            tokens=tuple(self.tokens),
-            skip_next=tuple(self.skip_next),
-            prev_occupied=tuple(self.prev_occupied),
-            turn=self.turn,
-            roller=self.roller,
-            boosted=tuple(self.boosted),
-            landed=self.landed,
-            bids=tuple(None if q in hidden else b for q, b in enumerate(self.bids)),
-            bid_order=self.bid_order,
-            auctions=tuple(self.auctions),
-            events=tuple(self.events),
-            outcome=self.outcome,
-            winners=self.winners,
-        )
+        seen = {name: _frozen(getattr(self, name)) for name in _OBSERVED}
+        bids = tuple(None if q in hidden else b for q, b in enumerate(self.bids))
+        return DelanopolisObservation(player=player, bids=bids, **seen)
 
     def _hidden_steps(self, player: int) -> dict[int, str]:
         """The others' pending sealed bids, as ``"bid ?"`` (everything else is on the table)."""
@@ -1382,3 +1360,13 @@ class DelanopolisObservation:
     events: tuple[Event, ...]
     outcome: str
     winners: tuple[int, ...]
+
+
+_OBSERVED = tuple(f.name for f in fields(DelanopolisObservation) if f.name not in ("player", "bids"))
+"""What an observation copies from the state as it is (the observation's fields say it once); the
+viewer and the bids, some of them hidden, are its own."""
+
+
+def _frozen(value: Any) -> Any:
+    """A list of the state as the observation keeps it: a tuple (the observation is immutable)."""
+    return tuple(value) if isinstance(value, list) else value
