@@ -69,5 +69,5 @@ def test_determinize_needs_an_rng() -> None:
     state = gamelib.make("fugitive").new_game(seed=1)
     with pytest.raises(TypeError, match=r"random\.Random"):
         state.determinize(1, None)  # type: ignore[arg-type]
-    world = state.determinize(np.int64(1), random.Random(0))  # type: ignore[arg-type]  # any integral seat
+    world = state.determinize(np.int64(1), random.Random(0))  # any integral seat
     assert world.information_state(1) == state.information_state(1)

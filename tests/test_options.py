@@ -109,13 +109,13 @@ def test_every_game_lists_its_options_and_takes_its_defaults(name: str) -> None:
 
 @pytest.mark.parametrize("name", gamelib.registered_games())
 def test_numpy_integers_are_taken_for_players_seeds_and_seats(name: str) -> None:
-    game = gamelib.make(name, players=np.int64(gamelib.make(name).num_players))  # type: ignore[arg-type]
+    game = gamelib.make(name, players=np.int64(gamelib.make(name).num_players))
     state = game.new_game(seed=np.int64(7))  # type: ignore[arg-type]
     assert state.seed == 7 and type(state.seed) is int
-    assert state.observation(np.int32(0)) == state.observation(0)  # type: ignore[arg-type]
+    assert state.observation(np.int32(0)) == state.observation(0)
     assert gamelib.from_record(state.to_record()) == state
     with pytest.raises(ValueError, match="seat"):
-        state.observation(np.int64(game.num_players))  # type: ignore[arg-type]
+        state.observation(np.int64(game.num_players))
     with pytest.raises(ValueError, match="seed"):
         game.new_game(seed=np.float64(7))  # type: ignore[arg-type]
 

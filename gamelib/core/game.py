@@ -21,7 +21,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import repeat
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, SupportsIndex
 
 from gamelib.core import rng as _rng
 from gamelib.core.errors import IllegalAction, OptionError, shown
@@ -130,7 +130,9 @@ class Game(ABC):
     so a record written before the change, whose options predate the new names, replays as played.
     """
 
-    def __init__(self, players: int | None = None, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(
+        self, players: SupportsIndex | None = None, options: Mapping[str, Any] | None = None
+    ) -> None:
         info = self.info
         if players is None:
             players = info.default_players
@@ -397,7 +399,7 @@ class State(ABC):
             raise ValueError(f"player must be a seat of this game: {names}{extra}; got {shown(player)}")
         return seat
 
-    def observation(self, player: int | None) -> Any:
+    def observation(self, player: SupportsIndex | None) -> Any:
         """Only what ``player`` may see now (``None``: the omniscient view, for a teacher)."""
         return self._observation(self.check_player(player, allow_none=True))
 
@@ -464,7 +466,7 @@ class State(ABC):
                     out[base + b] = 1.0
         return observed + out
 
-    def determinize(self, player: int, rng: random.Random) -> State:
+    def determinize(self, player: SupportsIndex, rng: random.Random) -> State:
         """A full state consistent with everything ``player`` has seen (``information_state``),
         with the secrets resampled and the history rewritten to match: it replays to itself.
 

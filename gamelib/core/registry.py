@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from importlib import resources
-from typing import Any
+from typing import Any, SupportsIndex
 
 from gamelib.core.errors import OptionError, shown
 from gamelib.core.game import Game
@@ -75,7 +75,7 @@ def game_class(name: str) -> type[Game]:
 
 def make(
     name: str,
-    players: int | None = None,
+    players: SupportsIndex | None = None,
     options: Mapping[str, Any] | None = None,
     **option_kwargs: Any,
 ) -> Game:
