@@ -36,7 +36,7 @@ from functools import lru_cache
 from typing import Annotated, Any, ClassVar, Literal
 
 from gamelib.core.errors import IllegalAction
-from gamelib.core.fields import StateFields
+from gamelib.core.fields import StateFields, current_player_field
 from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, State
 from gamelib.core.i18n import Wording
 from gamelib.core.notation import Choice, Int, Notation, action_class, spec_of
@@ -804,7 +804,7 @@ class PassanteState(State):
         private="wish_deck hands discards",
         lists="pos hearts char_hand hands fulfilled discards",
         config="auto_lay anytime",
-        derived="laid",
+        derived="laid _to_move",
         logs="secrets laid_log said",
     )
     """The position (``key``; the private wish deck, hands and discards are seen by everyone as
@@ -890,11 +890,15 @@ class PassanteState(State):
         """(history index, seat, kind, a, b) of every signal that tells about a hand (public):
         ``("call", char, zone)`` for ``hint``/``call``, ``("name", wish, 0)`` for ``name``."""
         self._settle()
+        self._to_move = self._who()
+        """Who acts now (``current_player``), kept up to date by every transition."""
 
     # ------------------------------------------------------------------ queries
-    @property
-    def current_player(self) -> int:
-        if self.pending:  # every draw owed is served, even after the last turn
+    current_player = current_player_field("_to_move")
+
+    def _who(self) -> int:
+        """Who acts: the chance deal while a draw is owed (even after the last turn), else the phase's."""
+        if self.pending:
             return CHANCE
         return _WHO[self.phase](self)
 
@@ -943,6 +947,7 @@ class PassanteState(State):
             for w in wishes:
                 laid |= 1 << w
         self.laid = laid
+        self._to_move = self._who()
 
     def visible_wishes(self) -> int:
         """Every wish whose situation is on the board now, as a bitmask (bit n: wish n)."""
@@ -1443,6 +1448,10 @@ class PassanteState(State):
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
+        self._transition(action)
+        self._to_move = self._who()
+
+    def _transition(self, action: Action) -> None:
         if self.phase == VETO_PHASE:
             proposed = self.proposed
             self.proposed, self.vetoer = None, -1
