@@ -25,6 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from gamelib.core.play import as_agent_fn
+from gamelib.core.resolve import resolve
 
 if TYPE_CHECKING:
     import random
@@ -157,8 +158,7 @@ def _resolve(name: str, game: str | None) -> Factory:
         where = f" for {game}" if game else ""
         raise ValueError(f"unknown agent {name!r}{where}; known agents: {known}")
     if isinstance(target, str):
-        module_name, _, attr = target.partition(":")
-        target = getattr(importlib.import_module(module_name), attr)
+        target = resolve(target)
     assert callable(target)
     return target
 

@@ -63,6 +63,7 @@ from gamelib.analysis.executors import GameOutcome
 from gamelib.analysis.tournament import TournamentResults, resolve_game
 from gamelib.core.game import Game
 from gamelib.core.i18n import using_language
+from gamelib.core.resolve import resolve as resolve_path
 
 MARKER = "# gamelib stored experiment: the next line is its provenance (JSON), then the CSV"
 """The first line of every stored experiment file."""
@@ -278,12 +279,9 @@ def resolve(compute: Callable[..., Any] | str) -> Callable[..., Any]:
     """A compute function, imported if given as ``"package.module:function"``."""
     if not isinstance(compute, str):
         return compute
-    module, _, attribute = compute.partition(":")
-    if not module or not attribute:
+    if ":" not in compute:
         raise ValueError(f"a compute path is 'package.module:function', got {compute!r}")
-    import importlib
-
-    function: Callable[..., Any] = getattr(importlib.import_module(module), attribute)
+    function: Callable[..., Any] = resolve_path(compute)
     return function
 
 
