@@ -130,7 +130,7 @@ class Belief:
 
 _CACHE: dict[tuple[Any, ...], Programme] = {}
 """Full programmes (every layer kept: card locations and sampling walk them), oldest first."""
-_CACHE_EDGES = 3_000_000
+_CACHE_EDGES = 1_000_000
 """The cached programmes' edges in total: beyond it the oldest go (memory stays bounded however
 many positions a panel or an agent visits; a single larger programme is not kept)."""
 
@@ -156,7 +156,7 @@ _BELIEFS_SIZE = 1024
 
 SAMPLERS: dict[tuple[Any, ...], Any] = {}
 """Determinization samplers by information state (:func:`gamelib.fugitive.belief.sampling.sampler_for`)."""
-SAMPLERS_SIZE = 8
+SAMPLERS_SIZE = 4
 """Samplers kept: a search draws many worlds at one position, then moves on."""
 
 
