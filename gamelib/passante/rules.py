@@ -495,14 +495,16 @@ PLAY_BIT = 9
 ANY_MOMENT = (MENDIANTE, GARDIEN, INSTITUTRICE)
 """The privileges the cards say are usable « à n'importe quel moment » / « quand vous le souhaitez »:
 given in a window between moves too (option ``lay_wishes="anytime"``)."""
-VISIBLE = tuple(
+VISIBLE_IF_AT = tuple(
     tuple(
-        sum(1 << w for w in WISH_NUMBERS if WISH_ZONE[w] == zone and WISH_MASK[w] & occ == WISH_MASK[w])
-        for occ in range(1 << 8)
+        sum(1 << w for w in WISH_NUMBERS if not WISH_MASK[w] >> c & 1 or WISH_ZONE[w] == at)
+        for at in range(max(LOCATIONS) + 1)
     )
-    for zone in LOCATIONS
+    for c in CHARACTERS
 )
-"""``VISIBLE[zone][characters there]``: the wishes of that zone visible (bit n: wish n)."""
+"""``VISIBLE_IF_AT[c][at]``: the wishes character ``c`` standing on ``at`` leaves possible (those
+not asking for ``c``, and those asking for ``c`` there); a wish is visible when every character
+leaves it possible, so the visible wishes are the AND of one entry per character, no loop."""
 """Bit of ``vetoed`` that stands for playing the character card (bits 0-8: the pieces)."""
 
 
@@ -951,16 +953,9 @@ class PassanteState(State):
 
     def visible_wishes(self) -> int:
         """Every wish whose situation is on the board now, as a bitmask (bit n: wish n)."""
-        occ = [0] * 5
-        for c, z in enumerate(self.pos):
-            occ[z] |= 1 << c
-        return (
-            VISIBLE[0][occ[0]]
-            | VISIBLE[1][occ[1]]
-            | VISIBLE[2][occ[2]]
-            | VISIBLE[3][occ[3]]
-            | VISIBLE[4][occ[4]]
-        )
+        p0, p1, p2, p3, p4, p5, p6, p7 = self.pos
+        t0, t1, t2, t3, t4, t5, t6, t7 = VISIBLE_IF_AT
+        return t0[p0] & t1[p1] & t2[p2] & t3[p3] & t4[p4] & t5[p5] & t6[p6] & t7[p7]
 
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:
