@@ -172,7 +172,7 @@ ENDINGS = {
     "escape": "the fugitive laid the escape card and no manhunt followed",
     "manhunt-miss": "the detective missed during the manhunt: the fugitive escapes",
     "caught": "every hideout was found: the detective wins",
-    "max_rounds": "the engine's round limit (option max_rounds) stopped the game: a draw, which no rule has",
+    "max_rounds": "unfinished: the engine's round limit (option max_rounds) stopped the game before a rule ended it",
 }
 """The values of ``state.ended_by`` once the game is over, and what each means."""
 
@@ -210,7 +210,8 @@ class FugitiveOptions:
     edition: Literal[1, 2] = 1
     """1: first turn 1 or 2 hideouts.  2: first turn exactly 2; a pass draws an extra card."""
     max_rounds: Annotated[int, Between(1, MAX_ROUNDS)] = 100
-    """Engine safety limit (not a rule): after this many detective turns the game is a draw."""
+    """Engine safety limit (not a rule): after this many detective turns the game stops unfinished
+    (returns 0 for both; tournaments report it apart, never as a draw)."""
     escape_card: Annotated[int, Between(MIN_ESCAPE_CARD, LAST)] = LAST
     """The highest card (42 published).  Smaller decks (7..41) are for solvers and classrooms."""
     canonical_order: bool = False
