@@ -110,8 +110,9 @@ def _check_answers(page: Any, language: str, notebook: str) -> int:
     return count
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
+# every page in English, then every page in French: one kernel pool per language
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_classroom_page(
     notebook: Path,
     language: str,
