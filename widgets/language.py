@@ -29,6 +29,7 @@ from urllib.parse import parse_qs
 import ipywidgets as W
 
 from gamelib.core.i18n import LANGUAGES, language, set_language
+from gamelib.core.i18n import on_language_change as on_library_language_change
 
 from .naming import css, words
 from .stepper import refresh_all
@@ -46,13 +47,20 @@ def on_language_change(callback: Callable[[str], None]) -> None:
 
 
 def switch_language(lang: str) -> None:
-    """``gamelib.set_language(lang)``, then redraw every Stepper alive and tell the listeners."""
+    """``gamelib.set_language(lang)``: every Stepper alive redraws and the listeners are told."""
     set_language(lang)
+
+
+def _follow_library(lang: str) -> None:
+    """What a plain ``gamelib.set_language(lang)`` does to the widgets already on screen."""
     refresh_all()
     for toggle in list(_TOGGLES):
         toggle.follow(lang)
     for callback in list(_LISTENERS):
         callback(lang)
+
+
+on_library_language_change(_follow_library)
 
 
 def query_string() -> str:

@@ -20,7 +20,7 @@ is a bug and raises ``KeyError`` naming the file.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -31,13 +31,33 @@ LANGUAGES = ("en", "fr")
 """The languages every ``words.json`` may hold; English is complete, French may fall back."""
 
 _current = "en"
+_listeners: list[Callable[[str], None]] = []
 
 
 def set_language(lang: str) -> None:
     """Switch every drawing, status line and widget label to ``lang`` ("en" or "fr")."""
-    global _current
     if lang not in LANGUAGES:
         raise ValueError(f"language must be one of {LANGUAGES}, got {shown(lang)}")
+    changed = lang != _current
+    _speak(lang)
+    if changed:
+        for callback in list(_listeners):
+            callback(lang)
+
+
+def on_language_change(callback: Callable[[str], None]) -> None:
+    """Call ``callback(lang)`` after each :func:`set_language` that changes the language.
+
+    Why: what is already on screen (a Stepper, a toggle) must follow the one switch without the
+    library importing it; the Jupyter layer registers its redraw here.  A temporary switch
+    (:func:`using_language`) notifies nobody: it is undone before anything is shown.
+    """
+    if callback not in _listeners:
+        _listeners.append(callback)
+
+
+def _speak(lang: str) -> None:
+    global _current
     _current = lang
 
 
@@ -51,11 +71,13 @@ def using_language(lang: str | None) -> Iterator[str]:
     """Temporarily speak ``lang`` (None keeps the current one): ``with using_language("fr"): ...``."""
     previous = _current
     if lang is not None:
-        set_language(lang)
+        if lang not in LANGUAGES:
+            raise ValueError(f"language must be one of {LANGUAGES}, got {shown(lang)}")
+        _speak(lang)
     try:
         yield _current
     finally:
-        set_language(previous)
+        _speak(previous)
 
 
 class Wording:

@@ -185,6 +185,21 @@ def test_a_stepper_on_screen_follows_the_toggle() -> None:
         gamelib.set_language("en")
 
 
+def test_a_stepper_on_screen_follows_a_plain_set_language() -> None:
+    stepper = Stepper("passante", seed=1)
+    toggle = LanguageToggle()
+    try:
+        gamelib.set_language("fr")
+        assert stepper.undo_button.description == "Annuler", "the library's switch redraws the page"
+        assert toggle.widget.value == "fr"
+        with using_language("en"):  # a temporary switch is undone before anything is shown
+            assert stepper.undo_button.description == "Annuler"
+        gamelib.set_language("en")
+        assert stepper.undo_button.description == "Undo" and toggle.widget.value == "en"
+    finally:
+        gamelib.set_language("en")
+
+
 def test_the_page_url_chooses_the_language(monkeypatch: pytest.MonkeyPatch) -> None:
     assert language_from_url("lang=fr") == "fr" and language_from_url("x=1&lang=FR") == "fr"
     assert language_from_url("lang=de") is None and language_from_url("") is None
