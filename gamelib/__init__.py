@@ -7,6 +7,8 @@
 True
 """
 
+import importlib
+from types import ModuleType
 from typing import Any
 
 from gamelib.core import (
@@ -57,6 +59,17 @@ def sweep(*args: Any, **kwargs: Any) -> Any:
     from gamelib.analysis.sweep import sweep as _sweep
 
     return _sweep(*args, **kwargs)
+
+
+_SUBPACKAGES = frozenset({"agents", "analysis", "room"})
+"""Imported on first use (``gamelib.room.open_room(...)`` after ``import gamelib``): a plain
+``import gamelib`` stays light, and the public contract's dotted names still work."""
+
+
+def __getattr__(name: str) -> ModuleType:
+    if name in _SUBPACKAGES:
+        return importlib.import_module(f"gamelib.{name}")
+    raise AttributeError(f"module 'gamelib' has no attribute {name!r}")
 
 
 __all__ = [

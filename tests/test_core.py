@@ -156,3 +156,19 @@ def test_default_player_names_count_from_one_in_both_languages() -> None:
         state.observation(3)
     fugitive = gamelib.make("fugitive")  # a game with roles keeps its own names
     assert [fugitive.player_name(p) for p in range(2)] == ["fugitive", "detective"]
+
+
+def test_the_contract_s_dotted_subpackages_work_after_a_plain_import() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import gamelib, sys\n"
+        "assert 'gamelib.room' not in sys.modules  # a plain import stays light\n"
+        "room = gamelib.room.open_room('sqlite:///:memory:')\n"
+        "assert room.join('fugitive', 'Ana').player == 0\n"
+        "assert gamelib.agents.RandomAgent and gamelib.analysis.tournament\n"
+        "try:\n    gamelib.nothing_here\nexcept AttributeError as e:\n    assert 'nothing_here' in str(e)\n"
+        "else:\n    raise SystemExit('no AttributeError')\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
