@@ -19,14 +19,13 @@ import textwrap
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+from matplotlib import axis
+from matplotlib.axes import Axes
 from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Ellipse, FancyBboxPatch, Patch, Polygon, Rectangle
 
-from gamelib.core.drawing import (
-    Backdrop,
-    Labels,
-)
+from gamelib.core.drawing import Backdrop, Labels
 from gamelib.core.i18n import Wording
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, content
 from gamelib.delanopolis.rules import (
@@ -43,8 +42,6 @@ from gamelib.delanopolis.rules import (
 )
 
 if TYPE_CHECKING:
-    from matplotlib.axes import Axes
-
     from gamelib.delanopolis.rules import DelanopolisState
 
 PLAYER_COLOURS = ("#1f77b4", "#e8710a", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
@@ -111,10 +108,8 @@ def _who(view: DelanopolisObservation, player: int) -> str:
 
 def _wrapped(name: str, longest: int = 16) -> str:
     """A long place name on two lines, cut at its hyphen or space nearest the middle."""
-    if len(name) <= longest:
-        return name
     cuts = [i for i, c in enumerate(name) if c in "- "]
-    if not cuts:
+    if len(name) <= longest or not cuts:
         return name
     cut = min(cuts, key=lambda i: abs(i - len(name) / 2))
     return name[: cut + 1].rstrip() + "\n" + name[cut + 1 :]
@@ -675,11 +670,34 @@ def status_line(state: DelanopolisState, view: DelanopolisObservation | None = N
 
 FIGURE_WIDTH = 9.5
 """Inches: the Stepper (100 dpi) shows a 950 px PNG at 680-830 px, a mild shrink."""
-HEADING, MAP_HEIGHT, PANELS, STORY = 0.5, 6.76, 3.1, 0.95
+HEADING, MAP_HEIGHT, PANELS, STORY = 0.5, 6.76, 3.1, 0.95  # inches: status, map, players | auction, story
 HEADING_CHARS = 80
 """The status line wraps past this many characters (13 pt bold across 9.5 inches): two lines fit
 in the heading and the map's empty top corners."""
-"""Heights in inches, top to bottom: status line, map (its data aspect), players | auction, story."""
+
+
+class _TicklessX(axis.XAxis):
+    def reset_ticks(self) -> None:  # no lazy tick lists: no Tick is ever built
+        self.majorTicks, self.minorTicks = [], []
+
+
+class _TicklessY(axis.YAxis):
+    reset_ticks = _TicklessX.reset_ticks
+
+
+class PanelAxes(Axes):
+    """Axes that never build ticks, for the table's panels (none shows any): matplotlib builds two
+    default ticks per axis for every new axes, half of a redraw's CPU for four panels."""
+
+    def _init_axis(self) -> None:
+        self.xaxis, self.yaxis = _TicklessX(self, clear=False), _TicklessY(self, clear=False)
+        for side in ("bottom", "top", "left", "right"):
+            self.spines[side].register_axis(self.xaxis if side in ("bottom", "top") else self.yaxis)
+
+    def clear(self) -> None:  # a tick used to place the spines where they belong, on the edges
+        super().clear()
+        for spine in self.spines.values():
+            spine.set_position(("outward", 0.0))
 
 
 def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int | None = None) -> Figure:
@@ -703,15 +721,15 @@ def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int
         return 1 - (top + size) / height, size / height
 
     bottom, size = band(HEADING, MAP_HEIGHT)
-    ax_map = fig.add_axes((0.0, bottom, 1.0, size))
+    ax_map = fig.add_axes((0.0, bottom, 1.0, size), axes_class=PanelAxes)
     draw_map(state, ax_map, perspective)
     bottom, size = band(HEADING + MAP_HEIGHT, PANELS)
-    ax_players = fig.add_axes((0.005, bottom, 0.47, size * 0.97))
+    ax_players = fig.add_axes((0.005, bottom, 0.47, size * 0.97), axes_class=PanelAxes)
     _draw_players(state, ax_players, view)
-    ax_auction = fig.add_axes((0.56, bottom + size * 0.24, 0.43, size * 0.6))
+    ax_auction = fig.add_axes((0.56, bottom + size * 0.24, 0.43, size * 0.6), axes_class=PanelAxes)
     draw_auction_into(ax_auction, view)
     bottom, size = band(HEADING + MAP_HEIGHT + PANELS, STORY)
-    ax_text = fig.add_axes((0.0, bottom, 1.0, size))
+    ax_text = fig.add_axes((0.0, bottom, 1.0, size), axes_class=PanelAxes)
     ax_text.axis("off")
     chapter = _last_chapter(view)
     if chapter:
@@ -754,7 +772,7 @@ def draw_auction(
     """One auction on its own: the one being bid (hidden bids as "?") or ``auction``/the last one."""
     view = state.observation(perspective)
     fig = Figure(figsize=(9, 5.5))
-    draw_auction_into(fig.add_axes((0.08, 0.14, 0.9, 0.76)), view, auction)
+    draw_auction_into(fig.add_axes((0.08, 0.14, 0.9, 0.76), axes_class=PanelAxes), view, auction)
     return fig
 
 
