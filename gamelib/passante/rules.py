@@ -33,6 +33,7 @@ import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain, compress
 from typing import Annotated, Any, ClassVar, Literal
 
 from gamelib.core.errors import IllegalAction
@@ -485,6 +486,10 @@ MOVE_TABLE = tuple(
     for c in CHARACTERS
 )
 """Every ordinary move of character ``c`` from location ``at``: ``MOVE_TABLE[c][at]``."""
+FREE = tuple(tuple(not blocked >> c & 1 for c in CHARACTERS) for blocked in range(256))
+"""``FREE[blocked]``: for each character, whether it is not in the ``blocked`` mask (for ``compress``)."""
+_AT = tuple.__getitem__
+_chain = chain.from_iterable
 VETO, ALLOW = NOTATION.make(Veto), NOTATION.make(Allow)
 PASS = NOTATION.make(Pass)
 DRIVES_AWAY = tuple(tuple(d for d in DRIVES if d.to != at) for at in LOCATIONS)
@@ -961,29 +966,30 @@ class PassanteState(State):
     def _legal_actions(self) -> list[Action]:
         if self.pending:
             return _wish_draws(self.wish_deck)
-        phase = self.phase
-        if phase == MAIN:
-            return self._main_actions()
-        if phase in _CHANCE_PHASES:
-            return [a for a, _ in self._chance_outcomes()]
-        if phase == SETUP:
-            return [STARTS[ECOLE], STARTS[CAFE]]
-        if phase == BOARDING:
-            acts: list[Action] = []
-            if len(self.boarding) < 3:
-                last = self.boarding[-1] if self.boarding else -1
-                acts.extend(BOARDS[c] for c in self._boardable() if c > last)
-            acts.extend(self._drives())
-            card = self.char_hand[self.turn_player]
-            if card >= 0 and self.game.options.play_while_boarding and not self.vetoed >> PLAY_BIT & 1:
-                acts.append(PLAYS[card])
-            return acts
-        if phase == EFFECT:
-            return self._effect_actions()
-        if phase == VETO_PHASE:
-            return [VETO, ALLOW]
-        if phase == WINDOW:
-            return self._window_actions()
+        actions: list[Action] = _LEGAL[self.phase](self)
+        return actions
+
+    def _setup_actions(self) -> list[Action]:
+        return [STARTS[ECOLE], STARTS[CAFE]]
+
+    def _chance_actions(self) -> list[Action]:
+        return [a for a, _ in self._chance_outcomes()]
+
+    def _boarding_actions(self) -> list[Action]:
+        acts: list[Action] = []
+        if len(self.boarding) < 3:
+            last = self.boarding[-1] if self.boarding else -1
+            acts.extend(BOARDS[c] for c in self._boardable() if c > last)
+        acts.extend(self._drives())
+        card = self.char_hand[self.turn_player]
+        if card >= 0 and self.game.options.play_while_boarding and not self.vetoed >> PLAY_BIT & 1:
+            acts.append(PLAYS[card])
+        return acts
+
+    def _veto_actions(self) -> list[Action]:
+        return [VETO, ALLOW]
+
+    def _no_actions(self) -> list[Action]:
         return []
 
     def _window_actions(self) -> list[Action]:
@@ -1044,7 +1050,6 @@ class PassanteState(State):
     def _piece_moves(self) -> list[Action]:
         if self.moves >= 2:
             return []
-        acts: list[Action] = []
         blocked = self.moved | self.vetoed
         hearts = self.hearts
         if len(hearts) > 1:
@@ -1052,23 +1057,17 @@ class PassanteState(State):
             for h in hearts:
                 if h >= 0 and h != own:
                     blocked |= 1 << h
-        pos = self.pos
-        if blocked:
-            for c in CHARACTERS:
-                if not blocked >> c & 1:
-                    acts += MOVE_TABLE[c][pos[c]]
-        else:
-            for c in CHARACTERS:
-                acts += MOVE_TABLE[c][pos[c]]
+        here = map(_AT, MOVE_TABLE, self.pos)  # each character's moves from where it stands
+        acts: list[Action] = list(_chain(compress(here, FREE[blocked & 255]) if blocked & 255 else here))
         if not blocked >> OMNIBUS & 1:
-            acts.extend(BOARDS[c] for c in self._boardable())
-            acts.extend(self._drives())
+            if self.pos.count(self.bus):
+                acts += map(BOARDS.__getitem__, self._boardable())
+            acts += DRIVES_AWAY[self.bus] if self.game.options.omnibus_must_leave else DRIVES
         return acts
 
     def _boardable(self) -> list[int]:
         """Characters that may climb into the Omnibus where it stands."""
-        bus, pos = self.bus, self.pos
-        here = [c for c in BOARDABLE if pos[c] == bus]
+        here = [c for c in compress(CHARACTERS, map(self.bus.__eq__, self.pos)) if c != CHAT]
         if not here:
             return here
         p = self.turn_player
@@ -1443,29 +1442,17 @@ class PassanteState(State):
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
-        self._transition(action)
-        self._to_move = self._who()
-
-    def _transition(self, action: Action) -> None:
-        if self.phase == VETO_PHASE:
-            proposed = self.proposed
-            self.proposed, self.vetoer = None, -1
-            self.phase = BOARDING if self.boarding else MAIN
-            if action is VETO or isinstance(action, Veto):
-                self.veto_used = True
-                if isinstance(proposed, Play):
-                    self.vetoed |= 1 << PLAY_BIT
-                elif isinstance(proposed, Move):
-                    self.vetoed |= 1 << proposed.char
-                else:
-                    self.vetoed |= 1 << OMNIBUS
-                self._settle()
+        phase = self.phase
+        if phase == VETO_PHASE:
+            proposed = self._resolve_veto(action)
+            if proposed is None:  # vetoed: the move or card does not happen
+                self._to_move = CHANCE if self.pending else _WHO[self.phase](self)
                 return
-            assert proposed is not None
             action = proposed
         elif not self.veto_used and POLICIER in self.hearts and self._vetoable(action):
             self.proposed = action
             self.phase = VETO_PHASE
+            self._to_move = CHANCE if self.pending else self.vetoer
             return
         kind = type(action)
         if kind in _TURN_ACTIONS and self.phase != WINDOW:
@@ -1479,8 +1466,30 @@ class PassanteState(State):
             self._settle()
         elif not self.wish_deck:
             self.pending = ()
-        if self.anytime and (kind in _MAY_SHOW or self.dealt_to) and not self.pending and self.phase in _REST:
+        if self.pending:
+            self._to_move = CHANCE
+            return
+        if self.anytime and (kind in _MAY_SHOW or self.dealt_to) and self.phase in _REST:
             self._open_window()
+        self._to_move = _WHO[self.phase](self)
+
+    def _resolve_veto(self, action: Action) -> Action | None:
+        """The Policier's player's word: the proposed move or card to play now, or None (vetoed)."""
+        proposed = self.proposed
+        self.proposed, self.vetoer = None, -1
+        self.phase = BOARDING if self.boarding else MAIN
+        if action is VETO or isinstance(action, Veto):
+            self.veto_used = True
+            if isinstance(proposed, Play):
+                self.vetoed |= 1 << PLAY_BIT
+            elif isinstance(proposed, Move):
+                self.vetoed |= 1 << proposed.char
+            else:
+                self.vetoed |= 1 << OMNIBUS
+            self._settle()
+            return None
+        assert proposed is not None
+        return proposed
 
     def _open_window(self) -> None:
         """« A n'importe quel moment durant la partie … son possesseur peut la poser »: a moment
@@ -1940,6 +1949,19 @@ _DISPATCH: dict[type, Any] = {
     **dict.fromkeys(SIGNALS, PassanteState._do_signal),
 }
 """How each action type changes the state (wish deals are served before: ``pending``)."""
+_LEGAL: tuple[Callable[[PassanteState], list[Action]], ...] = (
+    PassanteState._setup_actions,  # SETUP
+    PassanteState._main_actions,  # MAIN
+    PassanteState._boarding_actions,  # BOARDING
+    PassanteState._chance_actions,  # CARD_DRAW
+    PassanteState._effect_actions,  # EFFECT
+    PassanteState._chance_actions,  # DIE
+    PassanteState._chance_actions,  # EVENT
+    PassanteState._no_actions,  # OVER
+    PassanteState._veto_actions,  # VETO_PHASE
+    PassanteState._window_actions,  # WINDOW
+)
+"""The legal actions of each phase (when no wish draw is owed), by phase number."""
 _TURN_ACTIONS = frozenset({DrawCharacter, Move, Board, Drive, Play, Hint, *SIGNALS})
 _MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent, Allow})
 """The actions after which a character may stand elsewhere (directly, by an effect, or the move
