@@ -63,9 +63,20 @@ class Store:
             raise RoomError(
                 f"unknown room store {url!r}: use 'sqlite:///path/to/class.db' or 'postgresql://user@host/db'"
             )
-        with self.transaction():
-            for statement in SCHEMA:
-                self.execute(statement)
+        self._create_schema()
+
+    def _create_schema(self) -> None:
+        """Create the four tables if missing.  Two PostgreSQL sessions creating them at the same
+        moment can collide on the catalog (a uniqueness error): the loser finds them made."""
+        for attempt in range(3):
+            try:
+                with self.transaction():
+                    for statement in SCHEMA:
+                        self.execute(statement)
+                return
+            except Exception as exc:
+                if not self.is_conflict(exc) or attempt == 2:
+                    raise
 
     # ------------------------------------------------------------------ statements
     def _sql(self, sql: str) -> str:
