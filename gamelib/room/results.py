@@ -151,11 +151,13 @@ class ClassResults:
         )
         return table
 
-    def plot_against(self, agent: str, seat: int, games: int = 200, ax: Any = None) -> Figure:
+    def plot_against(
+        self, agent: str, seat: int, games: int = 200, opponents: str | None = None, ax: Any = None
+    ) -> Figure:
         """:meth:`against` as bars with their 95% intervals (the strategy lab's chart)."""
         from gamelib.analysis.plots import default_metric, grouped_bars
 
-        table = self.against(agent, seat, games)
+        table = self.against(agent, seat, games, opponents)
         stats = [Stat(**row) for row in table.to_dict("records")]
         return grouped_bars(
             groups=list(table.index),

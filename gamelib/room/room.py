@@ -44,12 +44,15 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def open_room(url: str = "sqlite:///class.db", code: str | None = None, *, create: bool = True) -> Room:
+def open_room(
+    url: str = "sqlite:///class.db", code: str | None = None, *, create: bool = True, seed: int | None = None
+) -> Room:
     """Open (or create) a room in the store at ``url``.
 
     ``code`` names the room (case and spaces ignored); ``None`` opens the store's most recent room
     that has not ended, or a new one.  ``create=False`` (the join page) refuses a code that does
-    not exist with :class:`UnknownRoom` instead of creating it.
+    not exist with :class:`UnknownRoom` instead of creating it.  ``seed`` fixes the chance of a
+    room created here (every table's seed derives from it: a lesson replays the same deals).
     """
     store = Store(url)
     if code is None:
@@ -59,7 +62,7 @@ def open_room(url: str = "sqlite:///class.db", code: str | None = None, *, creat
         if not create:
             store.close()
             raise UnknownRoom("this store has no open room yet", "unknown_room", code="")
-        return _create(store, new_code())
+        return _create(store, new_code(), seed)
     code = normalize_code(code)
     if store.query("SELECT code FROM rooms WHERE code = ?", (code,)):
         return Room(store, code)
@@ -68,7 +71,7 @@ def open_room(url: str = "sqlite:///class.db", code: str | None = None, *, creat
         raise UnknownRoom(
             f"no room has the code {code!r}: check the code on the projector", "unknown_room", code=code
         )
-    return _create(store, code)
+    return _create(store, code, seed)
 
 
 def new_code() -> str:
@@ -86,8 +89,8 @@ def normalize_code(code: object) -> str:
     return text
 
 
-def _create(store: Store, code: str) -> Room:
-    seed = _rng.fresh_seed()
+def _create(store: Store, code: str, seed: int | None = None) -> Room:
+    seed = _rng.fresh_seed() if seed is None else seed
     store.execute(
         "INSERT INTO rooms (code, game, players, options, agent, seed, created) VALUES (?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (code) DO NOTHING",

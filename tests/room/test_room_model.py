@@ -246,3 +246,13 @@ def test_opening_without_a_code_never_creates_a_room_when_told_not_to(store_url:
     room.configure("passante")
     latest = open_room(store_url, create=False)
     assert latest.code == room.code and latest.settings().game == "passante"
+
+
+def test_a_seeded_room_deals_the_same_cards_again(store_url: str) -> None:
+    logs = []
+    for _ in range(2):
+        room = open_room(store_url, gamelib.room.new_code(), seed=11)
+        room.join("fugitive", "Ana")
+        room.join("fugitive", "Bob")
+        logs.append([a for _, a, _ in log_rows(room, 1)])
+    assert logs[0] == logs[1] and logs[0]
