@@ -1,0 +1,496 @@
+"""A Une Passante: what follows from a move, without a new choice — the board queries the effects
+read, the character effects, the Policier's veto, the moments between moves (wishes laid at any
+moment), the wish deals, and the end of a turn and of a round.
+
+:class:`Effects` is the part of :class:`~gamelib.passante.rules.PassanteState` that changes the
+state once an action is legal; ``rules.py`` declares the fields (their annotations here only tell
+the type checker) and picks the legal actions, ``refusals.py`` says why an action is not legal.
+"""
+
+from __future__ import annotations
+
+from gamelib.core.game import Action, State
+from gamelib.passante.actions import (
+    DISCARDS,
+    KEEP,
+    SENDS,
+    TARGETS,
+    VISIBLE_IF_AT,
+    WISH_CHARS,
+    WISH_MASK,
+    WISH_ZONE,
+    Board,
+    Drive,
+    Move,
+    Play,
+)
+from gamelib.passante.board import (
+    CAFE,
+    CHARACTERS,
+    CHAT,
+    COMEDIENNE,
+    ECOLE,
+    GARCON,
+    GARDIEN,
+    GRAPH_DISTANCE,
+    INSTITUTRICE,
+    MENDIANTE,
+    OMNIBUS,
+    PLACE,
+    POETE,
+    POLICIER,
+    ROW_DISTANCE,
+    ROW_NEIGHBOURS,
+    START_ZONE,
+    ZONES,
+)
+from gamelib.passante.options import (
+    BOARDING,
+    DIE,
+    EFFECT,
+    EVENT,
+    MAIN,
+    OVER,
+    RETURN_ROUND,
+    RETURN_TURN,
+    WINDOW,
+)
+
+
+class Effects(State):
+    """The transitions of A Une Passante that a move sets off (see the module docstring)."""
+
+    pos: list[int]
+    bus: int
+    hearts: list[int]
+    char_hand: list[int]
+    char_deck: int
+    char_under: tuple[int, ...]
+    char_out: int
+    wish_deck: int
+    hands: list[tuple[int, ...]]
+    fulfilled: list[tuple[int, ...]]
+    discards: list[tuple[int, ...]]
+    pending: tuple[int, ...]
+    phase: int
+    turn_player: int
+    played: int
+    turns: int
+    rounds: int
+    moved: int
+    moves: int
+    fresh: bool
+    hinted: bool
+    boarding: tuple[int, ...]
+    passante: int
+    pdir: int
+    arrivals: int
+    last_turn: bool
+    ended: bool
+    eff: int
+    actor: int
+    src: int
+    eff_left: int
+    eff_queue: tuple[int, ...]
+    eff_count: int
+    eff_return: int
+    drew: bool
+    veto_used: bool
+    vetoed: int
+    proposed: Action | None
+    vetoer: int
+    auto_lay: bool
+    anytime: bool
+    shown: int
+    asking: tuple[int, ...]
+    dealt_to: int
+    signalled: int
+    window_return: int
+    laid: int
+    secrets: tuple[tuple[int, int], ...]
+    laid_log: tuple[tuple[int, int, int], ...]
+
+    def controllers(self, char: int) -> list[int]:
+        return [p for p, h in enumerate(self.hearts) if h == char]
+
+    def _may_move(self, player: int, char: int) -> bool:
+        # a character wearing several hearts may be moved by each of their owners
+        return self.hearts[player] == char or char not in self.hearts
+
+    def distance(self, a: int, b: int) -> int:
+        table = ROW_DISTANCE if self.game.options.nearest_by_row else GRAPH_DISTANCE
+        return table[a][b]
+
+    def _effect_actions(self) -> list[Action]:
+        eff = self.eff
+        if eff == POETE:
+            hand = self.hands[self.actor]
+            acts: list[Action] = [DISCARDS[w] for w in hand]
+            if self.eff_count >= self.game.options.poete_min_discard or not hand:
+                acts.append(KEEP)
+            return acts
+        if eff == POLICIER:
+            c = self.eff_queue[0]
+            return [SENDS[c][z] for z in self._policier_destinations(c)]
+        return [TARGETS[c] for c in self._targets()]
+
+    def _targetable(self, char: int) -> bool:
+        return not self.game.options.effects_respect_control or self._may_move(self.actor, char)
+
+    def _nearest(self, candidates: list[int], origin: int) -> list[int]:
+        if not candidates:
+            return []
+        best = min(self.distance(origin, self.pos[c]) for c in candidates)
+        return [c for c in candidates if self.distance(origin, self.pos[c]) == best]
+
+    def _targets(self) -> list[int]:
+        """Characters the pending effect may pick now (main case, else the "à défaut" one)."""
+        eff, src = self.eff, self.src
+        here = self.pos[src]
+        others = [c for c in CHARACTERS if c != src and self._targetable(c)]
+        if eff == GARCON:
+            if self.game.options.garcon_moves_himself and here != CAFE and self._targetable(src):
+                others = [src, *others]
+            pool = [c for c in others if self.pos[c] != CAFE]
+            same = [c for c in pool if self.pos[c] == here]
+            return same or self._nearest(pool, here)
+        if eff == CHAT:
+            # adjacent zones are the nearest ones; "à défaut, les deux plus proches"
+            # (the Chat never stands on the central place, even when attracted there)
+            pool = [c for c in others if self.pos[c] != here and not (c == CHAT and here == PLACE)]
+            return self._nearest(pool, here)
+        if eff == COMEDIENNE:
+            return [c for c in others if c != CHAT and self.pos[c] != here]
+        if eff == INSTITUTRICE:
+            pool = [c for c in CHARACTERS if c not in (src, INSTITUTRICE)]
+            same = [c for c in pool if self.pos[c] == here]
+            return same or self._nearest(pool, here)
+        return []
+
+    def _policier_destinations(self, char: int) -> list[int]:
+        here = self.pos[self.src]
+        if here == PLACE:
+            return list(ZONES)
+        dests = list(ROW_NEIGHBOURS[here])
+        if self.game.options.policier_uses_place and char != CHAT:
+            dests.append(PLACE)
+        return dests
+
+    def _open_window(self) -> None:
+        """« A n'importe quel moment durant la partie … son possesseur peut la poser »: a moment
+        between moves.  When a wish not laid has just become visible, every seat holding wishes is
+        asked in seat order; when only a card was drawn, the seats that drew; the player whose turn
+        goes on lays in their own turn.  Who is asked depends on public facts only (the board,
+        the wishes laid, hand sizes, who drew), so being asked tells nothing about a hand; with
+        ``window_asks="holders"`` only the seats holding a visible wish are asked (that is told)."""
+        now = self.visible_wishes() & ~self.laid
+        fresh = now & ~self.shown
+        self.shown = now
+        dealt, self.dealt_to = self.dealt_to, 0
+        if not now or not (fresh or dealt):
+            return
+        ends_turn = self.phase == OVER
+        hands, me = self.hands, self.turn_player
+        holders = self.game.options.window_asks == "holders"
+        asked = tuple(
+            q
+            for q in range(self.game.num_players)
+            if hands[q]
+            and (fresh or dealt >> q & 1)
+            and (ends_turn or q != me)
+            and not (holders and not self._layable(q))
+        )
+        if asked:
+            self.asking = asked
+            self.window_return = self.phase
+            self.phase = WINDOW
+
+    # one method per action type (dispatched by type through _DISPATCH)
+
+    def _vetoable(self, action: Action) -> bool:
+        """Is ``action`` a move or a card the Policier's player may stop now?"""
+        if self.veto_used or POLICIER not in self.hearts or not self.game.options.policier_veto:
+            return False
+        if not isinstance(action, (Move, Play, Board, Drive)):
+            return False
+        if isinstance(action, (Board, Drive)) and self.phase == BOARDING:
+            return False  # the Omnibus move was announced with its first boarding
+        p = self.turn_player
+        for q, h in enumerate(self.hearts):
+            if h == POLICIER and q != p:
+                self.vetoer = q
+                return True
+        return False
+
+    def _settle(self) -> None:
+        """Lay down every wish visible on the board; queue its owner's replacement draw."""
+        if not self.auto_lay:
+            if not self.wish_deck:
+                self.pending = ()
+            return
+        occ = self.occupancy()
+        for p, hand in enumerate(self.hands):
+            shown = [w for w in hand if occ[WISH_ZONE[w]] & WISH_MASK[w] == WISH_MASK[w]]
+            if shown:
+                step = len(self.history)
+                self.laid_log = (*self.laid_log, *((step, p, w) for w in shown))
+                self.hands[p] = tuple(w for w in hand if w not in shown)
+                self.fulfilled[p] = self.fulfilled[p] + tuple(shown)
+                for w in shown:
+                    self.laid |= 1 << w
+                self.pending = self.pending + (p,) * len(shown)
+        if not self.wish_deck:
+            self.pending = ()
+
+    def _deal_wish(self, wish: int) -> None:
+        p = self.pending[0]
+        if self.phase != WINDOW:  # a seat dealt in a window is asked again at once
+            self.dealt_to |= 1 << p
+        self.secrets = (*self.secrets, (len(self.history), p))
+        self.pending = self.pending[1:]
+        self.wish_deck &= ~(1 << wish)
+        self.hands[p] = tuple(sorted((*self.hands[p], wish)))
+
+    def _start_turn(self, player: int) -> None:
+        self.turn_player = player
+        self.phase = MAIN
+        self.moved = 0
+        self.moves = 0
+        self.fresh = True
+        self.hinted = False
+        self.drew = False
+        self.veto_used = False
+        self.vetoed = 0
+        self.signalled = 0
+
+    def _take_character(self, char: int) -> None:
+        if self.char_deck:
+            self.char_deck &= ~(1 << char)
+        else:
+            self.char_under = self.char_under[1:]
+        p = self.turn_player
+        self.char_hand[p] = char
+        self.hearts[p] = char  # the player's one heart pin moves to the new character
+        self.phase = MAIN
+        self.fresh = False
+
+    def _drive(self, to: int) -> None:
+        for c in self.boarding:
+            self.pos[c] = to
+            if self.game.options.carried_counts_as_moved:
+                self.moved |= 1 << c
+        self.bus = to
+        self.boarding = ()
+        self.moved |= 1 << OMNIBUS
+        self.moves += 1
+        self.phase = MAIN
+
+    def _play(self, char: int) -> None:
+        p = self.turn_player
+        self.char_hand[p] = -1
+        self.char_under = (*self.char_under, char)
+        if self.game.options.heart_leaves_with_card and self.hearts[p] == char:
+            self.hearts[p] = -1
+        self.eff_return = RETURN_TURN
+        self._start_effect(char, p, char)
+
+    def _start_effect(self, char: int, actor: int, src: int) -> None:
+        """Begin ``char``'s effect for ``actor``, working from ``src``'s place."""
+        self.eff, self.actor, self.src = char, actor, src
+        self.phase = EFFECT
+        here = self.pos[src]
+        if char == POETE:
+            n = self.game.num_players
+            if self.eff_return == RETURN_ROUND:  # "sur tous les joueurs": each player in turn
+                self.eff_queue = tuple((actor + self._order_step() * i) % n for i in range(n))
+            else:
+                self.eff_queue = (actor,)
+            self.eff_count = 0
+            self.actor = self.eff_queue[0]
+            return
+        if char == MENDIANTE:
+            self._mendiante(here)
+            self._end_effect()
+            return
+        if char == GARDIEN:
+            for c in CHARACTERS:
+                if self.pos[c] == here:
+                    self.pos[c] = START_ZONE[c]
+            self._end_effect()
+            return
+        if char == POLICIER:
+            self.eff_queue = tuple(c for c in CHARACTERS if c != src and self.pos[c] == here)
+            if not self.eff_queue:
+                self._end_effect()
+            return
+        if char == CHAT:
+            self.eff_left = 2
+        if char == COMEDIENNE and not self._targets():
+            self.phase = DIE
+            return
+        if not self._targets():
+            self._end_effect()
+
+    def _mendiante(self, here: int) -> None:
+        opts = self.game.options
+        drawers = [p for p, h in enumerate(self.hearts) if h >= 0 and self.pos[h] == here]
+        self.pending = self.pending + tuple(drawers)
+        cleared = range(len(self.hearts)) if opts.mendiante_clears_all_hearts else drawers
+        for p in cleared:
+            char = self.hearts[p]
+            if char < 0:
+                continue
+            self.hearts[p] = -1
+            for q, card in enumerate(self.char_hand):
+                if card == char:
+                    self.char_hand[q] = -1
+                    if opts.mendiante_discards_leave_game:
+                        self.char_out |= 1 << char
+                    else:
+                        self.char_under = (*self.char_under, char)
+
+    def _target(self, char: int) -> None:
+        eff, src = self.eff, self.src
+        if eff == GARCON:
+            self.pos[char] = CAFE
+            self._end_effect()
+        elif eff == CHAT:
+            self.pos[char] = self.pos[src]
+            self.eff_left -= 1
+            if self.eff_left == 0 or not self._targets():
+                self._end_effect()
+        elif eff == COMEDIENNE:
+            self.pos[src], self.pos[char] = self.pos[char], self.pos[src]
+            self._end_effect()
+        elif eff == INSTITUTRICE:
+            new_src = src if self.game.options.institutrice_from_own_zone else char
+            self._start_effect(char, self.actor, new_src)
+
+    def _die(self, face: int) -> None:
+        src = self.src
+        if self.game.options.comedienne_die == "effect":
+            self._start_effect(face, self.actor, face)
+            return
+        if face != src and face != CHAT and self.pos[face] != self.pos[src]:
+            self.pos[src], self.pos[face] = self.pos[face], self.pos[src]
+        self._end_effect()
+
+    def _poete_next(self) -> None:
+        self.eff_queue = self.eff_queue[1:]
+        self.eff_count = 0
+        if self.eff_queue:
+            self.actor = self.eff_queue[0]
+        else:
+            self._end_effect()
+
+    def _end_effect(self) -> None:
+        self.eff = self.actor = self.src = -1
+        self.eff_left = self.eff_count = 0
+        self.eff_queue = ()
+        if self.eff_return == RETURN_TURN:
+            # back to the turn; passengers an effect took off the Omnibus's location get off
+            if self.boarding:
+                self.boarding = tuple(c for c in self.boarding if self.pos[c] == self.bus)
+            self.phase = BOARDING if self.boarding else MAIN
+        elif self.ended:
+            self.phase = OVER
+        else:
+            self._start_turn(self._next_player())
+
+    def _order_step(self) -> int:
+        return self.pdir if self.game.options.turn_order_follows_passante else 1
+
+    def _next_player(self) -> int:
+        """The next player in the Passante's direction who has not played this round."""
+        n = self.game.num_players
+        step = self._order_step()
+        p = self.turn_player
+        for _ in range(n):
+            p = (p + step) % n
+            if not self.played >> p & 1:
+                return p
+        return (self.turn_player + step) % n
+
+    def _end_turn(self) -> None:
+        n = self.game.num_players
+        self.turns += 1
+        self.played |= 1 << self.turn_player
+        round_over = self.played == (1 << n) - 1
+        if round_over:
+            self.rounds += 1
+            self.played = 0
+        opts = self.game.options
+        if self.last_turn:
+            self.ended = True
+            if round_over and opts.round_event and opts.final_round_event and self._event_deck():
+                self._begin_event()
+            else:
+                self.phase = OVER
+            return
+        self._walk_passante()
+        if round_over and opts.round_event and self._event_deck():
+            self._begin_event()
+            return
+        self._start_turn(self._next_player())
+
+    def _event_deck(self) -> int:
+        return self.char_deck | sum(1 << c for c in self.char_under)
+
+    def _begin_event(self) -> None:
+        # "les cartes Personnages restantes sont mélangées": the known order is lost
+        self.char_deck = self._event_deck()
+        self.char_under = ()
+        self.phase = EVENT
+
+    def _round_event(self, char: int) -> None:
+        # the card is shown, its effect applied, and it goes back under the deck
+        self.char_deck &= ~(1 << char)
+        self.char_under = (char,)
+        self.eff_return = RETURN_ROUND
+        chooser = self.turn_player if self.game.options.round_event_chooser == "last" else self._next_player()
+        self._start_effect(char, chooser, char)
+
+    def _walk_passante(self) -> None:
+        """Seed: the Passante moves one zone; hearts on the zone she left are removed."""
+        left = self.passante
+        if left == PLACE:
+            self.passante = ECOLE if self.pdir == 1 else CAFE
+        else:
+            nxt = left + self.pdir
+            if 0 <= nxt < len(ZONES):
+                self.passante = nxt
+            else:
+                self.passante = PLACE
+                self.arrivals += 1
+                self.pdir = -self.pdir
+                if self.arrivals >= self.game.num_players:
+                    self.last_turn = True
+        for p, h in enumerate(self.hearts):
+            if h >= 0 and self.pos[h] == left:
+                self.hearts[p] = -1
+
+    def occupancy(self) -> list[int]:
+        """Bitmask of the characters on each location."""
+        occ = [0] * 5
+        for c, z in enumerate(self.pos):
+            occ[z] |= 1 << c
+        return occ
+
+    def visible_wishes(self) -> int:
+        """Every wish whose situation is on the board now, as a bitmask (bit n: wish n)."""
+        p0, p1, p2, p3, p4, p5, p6, p7 = self.pos
+        t0, t1, t2, t3, t4, t5, t6, t7 = VISIBLE_IF_AT
+        return t0[p0] & t1[p1] & t2[p2] & t3[p3] & t4[p4] & t5[p5] & t6[p6] & t7[p7]
+
+    def _layable(self, player: int) -> list[int]:
+        """Wishes of ``player``'s hand visible on the board now (choice mode: ``lay N``)."""
+        pos = self.pos
+        out = []
+        for w in self.hands[player]:
+            zone = WISH_ZONE[w]
+            for c in WISH_CHARS[w]:
+                if pos[c] != zone:
+                    break
+            else:
+                out.append(w)
+        return out
