@@ -21,10 +21,14 @@ GAMES = tuple(gamelib.registered_games())
 """Found by the registry: every folder of gamelib with a rules.py (a new game is checked at once)."""
 FILES = ("__init__", "board", "rules", "agents", "analysis", "draw", "encoding")
 """The files every game folder has (Fugitive adds ``belief``, its exact belief)."""
-EXTRA = {"fugitive": {"belief"}}
+EXTRA = {"fugitive": {"belief"}, "passante": {"actions", "options", "effects", "refusals"}}
 MAY_IMPORT = {
     "board": set(),
-    "rules": {"board"},
+    "rules": {"board", "actions", "options", "effects", "refusals"},
+    "actions": {"board"},
+    "options": {"board"},
+    "effects": {"board", "actions", "options"},
+    "refusals": {"board", "actions", "options", "effects"},
     "encoding": {"board", "rules"},
     "belief": {"board", "rules"},
     "analysis": {"board", "rules", "belief", "encoding"},
