@@ -23,7 +23,7 @@ has perfect information with chance: ``observation(p)`` is the whole table
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal, NamedTuple, TypeAlias
 
@@ -178,6 +178,8 @@ STARTS: tuple[ChooseStart, ...] = NOTATION.every(ChooseStart)
 TICKETS: tuple[RevealTicket, ...] = NOTATION.every(RevealTicket)
 GOS: tuple[Go, ...] = NOTATION.every(Go)
 BONUSES: tuple[Bonus, ...] = NOTATION.every(Bonus)
+Pile = tuple[list[tuple[Action, float]], list[Action]]
+"""A chance node's outcomes (card, probability) and the same cards as its legal actions."""
 END: EndTurn = NOTATION.make(EndTurn)
 
 # ---------------------------------------------------------------------------- phases
@@ -482,8 +484,8 @@ class GetOnBoardGame(Game):
         self.whole_shape = opts.shape_fit == "whole-shape"
         self.lay_table: dict[tuple[int, int, str, int, int], tuple[tuple[int, int], ...]] = {}
         """Memo of :meth:`GetOnBoardState._shape_moves` (the board and options are fixed)."""
-        self.pile_table: dict[tuple[int, int], list[tuple[Action, float]]] = {}
-        """Memo of :meth:`GetOnBoardState._list_outcomes`: (phase, cards out) -> outcomes."""
+        self.pile_table: dict[tuple[int, int], Pile] = {}
+        """Memo of :meth:`GetOnBoardState._list_outcomes`: (phase, cards out) -> outcomes, actions."""
         self.loops_allowed = opts.loops == "allowed"
         self.rome = city == "rome"
         self.fluid_always = opts.fluid_bonus == "always"
@@ -566,8 +568,8 @@ class GetOnBoardState(State):
         self.turn_transfers: tuple[tuple[int, int], ...] = ()
         """(section, circles) gained this turn: drawn as transfer sections."""
         self._player = CHANCE
-        self._outcomes: list[tuple[Action, float]] | None = None
-        """The chance outcomes of this node, computed once (dropped by every transition)."""
+        self._outcomes: Pile | None = None
+        """The chance outcomes of this node and their actions, computed once (dropped by every transition)."""
 
     # ------------------------------------------------------------------ queries
     @property
@@ -594,13 +596,13 @@ class GetOnBoardState(State):
     def _player_to_move(self) -> int:
         """Who acts now, from the phase (cached in ``_player`` after every transition)."""
         phase = self.phase
+        if phase in (P_LAY, P_BONUS):  # most actions: the player in turn order
+            return (max(len(self.tickets), 1) - 1 + self.turn_index) % self.num_players
         if phase == P_OVER:
             return TERMINAL
-        if phase in CHANCE_PHASES:
-            return CHANCE
         if phase == P_START:
             return len(self.start_of)
-        return (max(len(self.tickets), 1) - 1 + self.turn_index) % self.num_players
+        return CHANCE  # every other phase deals a card
 
     def fluid_colour(self) -> int:
         """Rome: the section colour (index into SECTION_COLOURS) that gives +1 circle now; -1 elsewhere."""
@@ -692,12 +694,15 @@ class GetOnBoardState(State):
             p = self._player
             if self.game.loops_allowed and not self.forced_straight:
                 owned = self.owned[p]
-                return [GOS[d] for d, sec in self._shape_moves(p) if not owned >> sec & 1]
+                return [GOS[d] for d, bit in self._shape_moves(p) if not owned & bit]
             return [GOS[d] for d in self._lay_directions(p)]
         if phase == P_BONUS:
             return [*(BONUSES[d] for d in self._bonus_directions(self._player)), END]
         if phase in CHANCE_PHASES:
-            return [a for a, _ in self._chance_outcomes()]
+            pile = self._outcomes
+            if pile is None:
+                pile = self._outcomes = self._list_outcomes()
+            return pile[1]  # shared, never mutated (core copies what it hands out)
         if phase == P_START:
             return [STARTS[t - 1] for t in sorted(self.dealt[len(self.start_of)])]
         return []
@@ -723,11 +728,11 @@ class GetOnBoardState(State):
         """Sticks the shape allows now (loops aside): an open section, a turn box for a changed
         junction, and under ``shape_fit="whole-shape"`` a way to lay the rest of the shape on the map."""
         owned = self.owned[p]
-        return [d for d, sec in self._shape_moves(p) if not owned >> sec & 1]
+        return [d for d, bit in self._shape_moves(p) if not owned & bit]
 
     def _shape_moves(self, p: int) -> tuple[tuple[int, int], ...]:
-        """(direction, section) of the sticks the shape allows from p's line end, before the
-        one-stick-per-section check: a function of the static board, memoised on the game."""
+        """(direction, section's bit) of the sticks the shape allows from p's line end, before
+        the one-stick-per-section check: a function of the static board, memoised on the game."""
         node, heading = self.end[p], self.heading[p]
         shape, step = self.shape, self.step
         junctions, sticks = shape.junctions, shape.sticks
@@ -752,7 +757,7 @@ class GetOnBoardState(State):
                     continue
                 if game.whole_shape and not board.fits(nbrs[d], d, junctions, step + 1, sticks, boxes - cost):
                     continue
-                found.append((d, sec))
+                found.append((d, 1 << sec))
             moves = game.lay_table[key] = tuple(found)
         return moves
 
@@ -802,13 +807,14 @@ class GetOnBoardState(State):
         return [d for d in self._open_directions(p) if not visited >> nbrs[d] & 1]
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
-        outcomes = self._outcomes
-        if outcomes is None:
-            outcomes = self._outcomes = self._list_outcomes()
-        return list(outcomes)
+        pile = self._outcomes
+        if pile is None:
+            pile = self._outcomes = self._list_outcomes()
+        return list(pile[0])
 
-    def _list_outcomes(self) -> list[tuple[Action, float]]:
-        """The cards left in the pile being dealt, equally likely; shared lists, never mutated.
+    def _list_outcomes(self) -> Pile:
+        """The cards left in the pile being dealt, equally likely, and those cards' actions (the
+        legal actions of the chance node); shared lists, never mutated.
 
         They depend only on the phase and the set of cards already out of that pile (a bitmask),
         so they are memoised on the game: a deck of ``k`` cards has at most ``2**k`` piles.
@@ -826,7 +832,7 @@ class GetOnBoardState(State):
         elif phase == P_DEAL:
             used = tuple(t for hand in self.dealt for t in hand)
         else:
-            return []
+            return [], []
         mask = 0
         for card in used:
             mask |= 1 << card
@@ -846,7 +852,7 @@ class GetOnBoardState(State):
                 left = [PERSONALS[c] for c in range(deck) if not mask >> c & 1]
             else:
                 left = [DEALS[t - 1] for t in self.board.starts if not mask >> t & 1]
-            outcomes = table[key] = [(a, 1.0 / len(left)) for a in left]
+            outcomes = table[key] = ([(a, 1.0 / len(left)) for a in left], left)
         return outcomes
 
     # ------------------------------------------------------------------ errors
@@ -969,81 +975,79 @@ class GetOnBoardState(State):
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
         self._outcomes = None
-        self._transition(action)
+        _TRANSITIONS[type(action)](self, action)  # each phase has its own class; core checked it is legal
         self._player = self._player_to_move()
 
-    def _transition(self, action: Action) -> None:
-        """One action, by its class (each phase has its own; core checked it is legal here)."""
-        n = self.num_players
-        match action:
-            case Go():
-                d = action.direction  # P_LAY
-                p = self._player
-                if not self.forced_straight and self.step:
-                    cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
-                    if cost:
-                        s = self.sheets[p]
-                        self.sheets[p] = s._replace(modifications=s.modifications + cost)
-                self.step += 1
-                alive = self._lay_stick(p, d)
-                if not alive or self.forced_straight or self.step >= self.shape.sticks:
-                    self._after_shape(p)
-                elif not self.game.whole_shape and not self._shape_directions(p):
-                    self._after_shape(p)  # stuck mid-shape: the sticks left are lost
-            case Bonus():
-                d = action.direction  # P_BONUS
-                p = self._player
+    def _go(self, action: Go) -> None:  # P_LAY
+        d = action.direction
+        p = self._player
+        if not self.forced_straight and self.step:
+            cost = junction_cost(self.shape.junctions, self.step, self.heading[p], d)
+            if cost:
                 s = self.sheets[p]
-                self.sheets[p] = s._replace(spent=s.spent + 1)
-                self._lay_stick(p, d)
-                self._next_player()
-            case EndTurn():  # P_BONUS
-                self._next_player()
-            case DrawObjective():
-                objective = action.objective  # P_OBJECTIVE
-                self.objectives = (*self.objectives, objective)
-                if len(self.objectives) == 2:
-                    self.flipped = (False, False)
-                    self.phase = P_SHEET
-            case DealSheet():
-                sheet = action.sheet  # P_SHEET
-                self.sheet_of = (*self.sheet_of, sheet - 1)
-                if len(self.sheet_of) == n:
-                    self.phase = P_PERSONAL
-            case DealPersonal():
-                card = action.card  # P_PERSONAL
-                self.personal = (*self.personal, card - 1)
-                if len(self.personal) == n:
-                    self.phase = P_DEAL
-            case DealStart():
-                number = action.number  # P_DEAL
-                per = self.game.deals_per_player
-                dealt = list(self.dealt)
-                if not dealt or len(dealt[-1]) == per:
-                    dealt.append(())
-                dealt[-1] = (*dealt[-1], number)
-                self.dealt = tuple(dealt)
-                if len(dealt) == n and len(dealt[-1]) == per:
-                    self.phase = P_START
-            case ChooseStart():
-                number = action.number  # P_START
-                p = len(self.start_of)
-                node = self.board.starts[number]
-                self.start_of = (*self.start_of, number)
-                self.end[p] = node
-                self.visited[p] = 1 << node
-                self.routes[p] = (node,)
-                if self.game.options.start_features:
-                    self.sheets[p] = apply_features(
-                        self.sheets[p], self.board.features[node], self.tables, self.game.options
-                    )
-                if len(self.start_of) == n:
-                    self.phase = P_REVEAL
-            case RevealTicket():
-                number = action.number  # P_REVEAL
-                self.tickets = (*self.tickets, number)
-                self.turn_index = 0
-                self._begin_turn_or_skip()
+                self.sheets[p] = s._replace(modifications=s.modifications + cost)
+        self.step += 1
+        alive = self._lay_stick(p, d)
+        if not alive or self.forced_straight or self.step >= self.shape.sticks:
+            self._after_shape(p)
+        elif not self.game.whole_shape and not self._shape_directions(p):
+            self._after_shape(p)  # stuck mid-shape: the sticks left are lost
+
+    def _bonus(self, action: Bonus) -> None:  # P_BONUS
+        p = self._player
+        s = self.sheets[p]
+        self.sheets[p] = s._replace(spent=s.spent + 1)
+        self._lay_stick(p, action.direction)
+        self._next_player()
+
+    def _end_turn(self, action: EndTurn) -> None:  # P_BONUS
+        self._next_player()
+
+    def _draw_objective(self, action: DrawObjective) -> None:  # P_OBJECTIVE
+        self.objectives = (*self.objectives, action.objective)
+        if len(self.objectives) == 2:
+            self.flipped = (False, False)
+            self.phase = P_SHEET
+
+    def _deal_sheet(self, action: DealSheet) -> None:  # P_SHEET
+        self.sheet_of = (*self.sheet_of, action.sheet - 1)
+        if len(self.sheet_of) == self.num_players:
+            self.phase = P_PERSONAL
+
+    def _deal_personal(self, action: DealPersonal) -> None:  # P_PERSONAL
+        self.personal = (*self.personal, action.card - 1)
+        if len(self.personal) == self.num_players:
+            self.phase = P_DEAL
+
+    def _deal_start(self, action: DealStart) -> None:  # P_DEAL
+        per = self.game.deals_per_player
+        dealt = list(self.dealt)
+        if not dealt or len(dealt[-1]) == per:
+            dealt.append(())
+        dealt[-1] = (*dealt[-1], action.number)
+        self.dealt = tuple(dealt)
+        if len(dealt) == self.num_players and len(dealt[-1]) == per:
+            self.phase = P_START
+
+    def _choose_start(self, action: ChooseStart) -> None:  # P_START
+        number = action.number
+        p = len(self.start_of)
+        node = self.board.starts[number]
+        self.start_of = (*self.start_of, number)
+        self.end[p] = node
+        self.visited[p] = 1 << node
+        self.routes[p] = (node,)
+        if self.game.options.start_features:
+            self.sheets[p] = apply_features(
+                self.sheets[p], self.board.features[node], self.tables, self.game.options
+            )
+        if len(self.start_of) == self.num_players:
+            self.phase = P_REVEAL
+
+    def _reveal_ticket(self, action: RevealTicket) -> None:  # P_REVEAL
+        self.tickets = (*self.tickets, action.number)
+        self.turn_index = 0
+        self._begin_turn_or_skip()
 
     def _lay_stick(self, p: int, d: int) -> bool:
         """Put p's stick from the end of its line towards ``d``; False if that eliminates p."""
@@ -1085,27 +1089,31 @@ class GetOnBoardState(State):
     def _begin_turn_or_skip(self) -> None:
         """Start the turn of the player at ``turn_index``, skipping eliminated players."""
         n = self.num_players
+        controller = (max(len(self.tickets), 1) - 1) % n  # self.controller, read once
+        eliminated = self.eliminated
         while self.turn_index < n:
-            p = (self.controller + self.turn_index) % n
-            if not self.eliminated[p]:
+            p = (controller + self.turn_index) % n
+            if not eliminated[p]:
                 self._begin_turn(p)
                 return
             self.turn_index += 1
         self._end_round()
 
     def _begin_turn(self, p: int) -> None:
-        shape = self.shape_of(p)
-        self.shape = shape
+        tables = self.tables
+        shape = self.shape = tables.shape_for(self.sheet_of[p], self.tickets[-1])  # shape_of(p)
         self.step = 0
         self.turn_start = len(self.routes[p]) - 1
         self.turn_transfers = ()
+        boxes = tables.max_modifications - self.sheets[p].modifications  # boxes_left(p)
         self.forced_straight = not self.board.fits(
-            self.end[p], self.heading[p], shape.junctions, 0, shape.sticks, self.boxes_left(p)
+            self.end[p], self.heading[p], shape.junctions, 0, shape.sticks, boxes
         )
         self.phase = P_LAY
 
     def _after_shape(self, p: int) -> None:
-        if not self.eliminated[p] and self.entrances_available(p) > 0:
+        sheet = self.sheets[p]
+        if not self.eliminated[p] and sheet.entrances > sheet.spent:  # entrances_available(p) > 0
             self.phase = P_BONUS
         else:
             self._next_player()
@@ -1133,7 +1141,10 @@ class GetOnBoardState(State):
                 sheet = self.sheets[p]
                 if self.eliminated[p] or sheet.objective_points[j]:
                     continue
-                if sum(sheet.visits[f] for f in features) >= count:
+                visits, reached = sheet.visits, 0
+                for f in features:
+                    reached += visits[f]
+                if reached >= count:
                     if game.solo:
                         yellow = self.round <= game.options.solo_yellow_rounds
                     else:
@@ -1219,6 +1230,19 @@ class GetOnBoardState(State):
             lines.append(f"  {self.player_name(p)}: {self.score(p)} pts{status}  {route}")
         return "\n".join(lines)
 
+
+_TRANSITIONS: dict[type[Action], Callable[[GetOnBoardState, Any], None]] = {
+    Go: GetOnBoardState._go,
+    Bonus: GetOnBoardState._bonus,
+    EndTurn: GetOnBoardState._end_turn,
+    DrawObjective: GetOnBoardState._draw_objective,
+    DealSheet: GetOnBoardState._deal_sheet,
+    DealPersonal: GetOnBoardState._deal_personal,
+    DealStart: GetOnBoardState._deal_start,
+    ChooseStart: GetOnBoardState._choose_start,
+    RevealTicket: GetOnBoardState._reveal_ticket,
+}
+"""One transition per action class, found by its type (a ``match`` on nine classes tried them in turn)."""
 
 __all__ = [
     "CATEGORIES",
