@@ -47,6 +47,7 @@ from gamelib.passante.actions import (
     CHARACTER_CARDS,
     DIE_FACES,
     DIE_ROLLS,
+    DISCARDS,  # noqa: F401  (re-exported)
     DRAW,
     DRIVES,
     DRIVES_AWAY,
@@ -54,6 +55,7 @@ from gamelib.passante.actions import (
     EVENTS,
     FREE,
     HINTS,
+    KEEP,  # noqa: F401  (re-exported)
     LAYS,
     MOVE_TABLE,
     NAMES,
@@ -61,11 +63,15 @@ from gamelib.passante.actions import (
     PASS,
     PLAY_BIT,
     PLAYS,
+    RATING_BANDS,  # noqa: F401  (re-exported)
+    SIGNAL_VERBS,  # noqa: F401  (re-exported)
     SIGNALS,
     STARTS,
     VETO,
+    WISH_CARDS,  # noqa: F401  (re-exported)
     WISH_CHARS,
     WISH_MASK,
+    WISH_NUMBERS,  # noqa: F401  (re-exported)
     WISH_ZONE,
     Allow,
     Board,
@@ -76,13 +82,18 @@ from gamelib.passante.actions import (
     DrawCharacter,
     Drive,
     End,
+    Glare,  # noqa: F401  (re-exported)
     Hint,
     Keep,
+    Knock,  # noqa: F401  (re-exported)
     Lay,
+    Mime,  # noqa: F401  (re-exported)
     Move,
     Name,
     Pass,
     Play,
+    Reach,  # noqa: F401  (re-exported)
+    ReachPlayer,  # noqa: F401  (re-exported)
     RoundEvent,
     Send,
     Start,
@@ -96,45 +107,7 @@ from gamelib.passante.actions import (
     _wish_draws,
     _wish_outcomes,
     bits,
-)
-
-# Re-exported: the names other modules, tests and notebooks read from ``rules`` (the rules'
-# public face), though they are defined in board, actions and options.
-from gamelib.passante.actions import (
-    DISCARDS as DISCARDS,
-)
-from gamelib.passante.actions import (
-    KEEP as KEEP,
-)
-from gamelib.passante.actions import (
-    RATING_BANDS as RATING_BANDS,
-)
-from gamelib.passante.actions import (
-    SIGNAL_VERBS as SIGNAL_VERBS,
-)
-from gamelib.passante.actions import (
-    WISH_CARDS as WISH_CARDS,
-)
-from gamelib.passante.actions import (
-    WISH_NUMBERS as WISH_NUMBERS,
-)
-from gamelib.passante.actions import (
-    Glare as Glare,
-)
-from gamelib.passante.actions import (
-    Knock as Knock,
-)
-from gamelib.passante.actions import (
-    Mime as Mime,
-)
-from gamelib.passante.actions import (
-    Reach as Reach,
-)
-from gamelib.passante.actions import (
-    ReachPlayer as ReachPlayer,
-)
-from gamelib.passante.actions import (
-    rating as rating,
+    rating,  # noqa: F401  (re-exported)
 )
 from gamelib.passante.board import (
     CAFE,
@@ -149,11 +122,9 @@ from gamelib.passante.board import (
     OMNIBUS_START,
     PIECE_TITLES,
     POETE,
-    POLICIER,
+    POLICIER,  # noqa: F401  (re-exported)
     START_ZONE,
-)
-from gamelib.passante.board import (
-    WISHES as WISHES,
+    WISHES,  # noqa: F401  (re-exported)
 )
 from gamelib.passante.options import (
     _REST,
@@ -161,27 +132,19 @@ from gamelib.passante.options import (
     BOARDING,
     CARD_DRAW,
     DIE,
+    EFFECT,  # noqa: F401  (re-exported)
     EVENT,
     HAND_SIZE,
     MAIN,
+    OVER,  # noqa: F401  (re-exported)
     PHASE_NAMES,
+    PHASES,  # noqa: F401  (re-exported)
+    RETURN_ROUND,  # noqa: F401  (re-exported)
     RETURN_TURN,
     SETUP,
     VETO_PHASE,
     WINDOW,
     PassanteOptions,
-)
-from gamelib.passante.options import (
-    EFFECT as EFFECT,
-)
-from gamelib.passante.options import (
-    OVER as OVER,
-)
-from gamelib.passante.options import (
-    PHASES as PHASES,
-)
-from gamelib.passante.options import (
-    RETURN_ROUND as RETURN_ROUND,
 )
 from gamelib.passante.refusals import Refusals
 
@@ -448,7 +411,10 @@ class PassanteState(Refusals):
     def _window_actions(self) -> list[Action]:
         """The asked seat: lay a visible wish of its hand, give an any-moment signal, or pass."""
         q = self.asking[0]
-        acts: list[Action] = [LAYS[w] for w in self._layable(q)]
+        # no piece moves while a window is open, so what was visible when it opened (``shown``,
+        # not laid) still is: a wish of the hand is layable when it is there
+        shown = self.shown
+        acts: list[Action] = [LAYS[w] for w in self.hands[q] if shown >> w & 1]
         char = self.hearts[q]
         if char in ANY_MOMENT and not self.signalled >> q & 1 and self.game.options.privileges == "cards":
             acts.extend(_free_signals(char, q, self.game.num_players))
@@ -552,7 +518,7 @@ class PassanteState(Refusals):
                 self._to_move = CHANCE if self.pending else _WHO[self.phase](self)
                 return
             action = proposed
-        elif not self.veto_used and POLICIER in self.hearts and self._vetoable(action):
+        elif type(action) in _PROPOSALS and not self.veto_used and self._vetoable(action):
             self.proposed = action
             self.phase = VETO_PHASE
             self._to_move = CHANCE if self.pending else self.vetoer
@@ -771,6 +737,8 @@ _LEGAL: tuple[Callable[[PassanteState], list[Action]], ...] = (
     PassanteState._window_actions,  # WINDOW
 )
 """The legal actions of each phase (when no wish draw is owed), by phase number."""
+_PROPOSALS = frozenset({Move, Play, Board, Drive})
+"""The actions the Policier's player may stop (``_vetoable`` says when)."""
 _TURN_ACTIONS = frozenset({DrawCharacter, Move, Board, Drive, Play, Hint, *SIGNALS})
 _MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent, Allow})
 """The actions after which a character may stand elsewhere (directly, by an effect, or the move
