@@ -729,21 +729,19 @@ def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int
     ax_auction = fig.add_axes((0.56, bottom + size * 0.24, 0.43, size * 0.6), axes_class=PanelAxes)
     draw_auction_into(ax_auction, view)
     bottom, size = band(HEADING + MAP_HEIGHT + PANELS, STORY)
-    ax_text = fig.add_axes((0.0, bottom, 1.0, size), axes_class=PanelAxes)
-    ax_text.axis("off")
     chapter = _last_chapter(view)
-    if chapter:
+    if chapter:  # at the foot, in figure coordinates (its own axes cost a tenth of a redraw)
         story = Labels()
         story.add(
             0.012,
-            0.92,
+            bottom + 0.92 * size,
             "\n".join(textwrap.wrap(_tie_punctuation(chapter), 100)),
             11.5,
             va="top",
             style="italic",
             box=("#fbf7ee", "#c9b98f", 0.4),
         )
-        story.emit(ax_text, coordinates="axes")
+        story.emit(ax_map, coordinates="figure")
     heading = Labels()  # in figure coordinates, where a suptitle goes
     status = _tie_punctuation(status_line(state, view))
     if len(status) > HEADING_CHARS and ": " in status and view.phase != OVER:
