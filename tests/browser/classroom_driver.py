@@ -151,7 +151,10 @@ def wait_preheated(server: ManagedServer, notebooks: int, timeout_s: float) -> f
 
 _USABLE_JS = """
 ([needStepper]) => {
-  // usable: the cells are shown, every widget drawn, and the first Stepper's first button enabled
+  // usable: the cells are shown, every widget drawn, and the first Stepper's first button enabled;
+  // a page showing an error stops the wait at once (the test then fails on the error, not on a timeout)
+  if (document.body.innerText.includes('There was an error when executing cell')) return true;
+  if (document.querySelector('.jp-OutputArea-output.jp-mod-error')) return true;
   const cells = document.getElementById('rendered_cells');
   if (document.getElementById('loading') || cells === null || cells.style.display === 'none') return false;
   if (document.body.innerText.includes('Loading widget')) return false;
