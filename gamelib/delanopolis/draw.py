@@ -483,10 +483,8 @@ def _auction_rows(
     """(title, [(player, bid, None if hidden or NOT_YET if still to bid, boosted)], winner)."""
     names = content().terrains
     if view.phase == BIDDING:
-        rows = []
-        for p in view.bid_order:
-            b = view.bids[p]
-            rows.append((p, NOT_YET if b is not None and b < 0 else b, view.boosted[p]))
+        bids = [NOT_YET if b is not None and b < 0 else b for b in view.bids]
+        rows = [(p, bids[p], view.boosted[p]) for p in view.bid_order]
         title = WORDS("sealed_bids", number=view.landed + 1, name=names[view.landed].name)
         return title, rows, -1
     if auction is None:
@@ -514,8 +512,7 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     if auction is None and view.auctions and view.phase != BIDDING:
         auction = view.auctions[-1]
     title, rows, winner = _auction_rows(view, auction)
-    for side in ("top", "right"):
-        ax.spines[side].set_visible(False)
+    ax.spines[["top", "right"]].set_visible(False)
     # every bar carries its value: no ticks (their layout was a third of this panel's time)
     ax.set_xticks([])
     ax.set_yticks([])
@@ -552,6 +549,11 @@ def draw_auction_into(ax: Axes, view: DelanopolisObservation, auction: AuctionRe
     notes.emit(ax, coordinates="axes", bound="figure")
 
 
+def _bar_patch(ax: Axes, x: float, height: float, colour: str, lw: float, hatch: str) -> None:
+    """One bar as ``ax.bar`` draws it, without its autoscaling (the panel sets its limits)."""
+    ax.add_artist(Rectangle((x - 0.4, 0), 0.8, height, facecolor=colour, edgecolor="k", lw=lw, hatch=hatch))
+
+
 Bar = tuple[float, float, str, str]
 """(x, height, the value written over it, the name under it)."""
 
@@ -569,13 +571,13 @@ def _draw_bars(ax: Axes, rows: list[tuple[int, int | None, bool]], mayor: int) -
         challengers_total += int(height) if b is not None and b != NOT_YET else 0
         if height:
             colour = player_colour(p) if b is not None else "#dddddd"
-            ax.bar([x], [height], color=colour, edgecolor="k", lw=1.5)[0].set_hatch("//" if hatched else "")
+            _bar_patch(ax, x, height, colour, 1.5, "//" if hatched else "")
         bars.append((x, height, text, str(number(p))))
         x += 1
     total_x = x + 0.3
     total = HIDDEN_BAR if hidden_total else challengers_total
     grey, hatch = ("#dddddd", "//") if hidden_total else ("#bbbbbb", "")
-    ax.bar([total_x], [total], color=grey, hatch=hatch, edgecolor="k", lw=1.5, width=0.8)
+    _bar_patch(ax, total_x, total, grey, 1.5, hatch)
     bars.append((total_x, total, "?" if hidden_total else str(challengers_total), WORDS("challengers_total")))
     mayor_row = next(((b, boosted) for p, b, boosted in rows if p == mayor), None)
     if mayor_row is not None:
@@ -583,7 +585,7 @@ def _draw_bars(ax: Axes, rows: list[tuple[int, int | None, bool]], mayor: int) -
         mx = total_x + 1.2
         if height:
             colour = "#dddddd" if mayor_row[0] is None else player_colour(mayor)
-            ax.bar([mx], [height], color=colour, edgecolor="k", lw=2.5)[0].set_hatch("//" if hatched else "")
+            _bar_patch(ax, mx, height, colour, 2.5, "//" if hatched else "")
         bars.append((mx, height, text, WORDS("mayor_bar", player=number(mayor))))
     return bars
 
@@ -672,8 +674,7 @@ FIGURE_WIDTH = 9.5
 """Inches: the Stepper (100 dpi) shows a 950 px PNG at 680-830 px, a mild shrink."""
 HEADING, MAP_HEIGHT, PANELS, STORY = 0.5, 6.76, 3.1, 0.95  # inches: status, map, players | auction, story
 HEADING_CHARS = 80
-"""The status line wraps past this many characters (13 pt bold across 9.5 inches): two lines fit
-in the heading and the map's empty top corners."""
+"""The status line wraps past this many characters (13 pt bold, 9.5 in): two lines fit the heading."""
 
 
 class _TicklessX(axis.XAxis):
