@@ -530,6 +530,17 @@ def _wish_outcomes(deck: int) -> list[tuple[Action, float]]:
     return list(_wish_deck_lists(deck)[1])
 
 
+DIE_OUTCOMES = tuple((DIE_ROLLS[c], 1.0 / len(DIE_FACES)) for c in DIE_FACES)
+"""The Comédienne's die: each face with probability 1/6."""
+
+
+@lru_cache(maxsize=256)
+def _event_outcomes(deck: int) -> tuple[tuple[Action, float], ...]:
+    """The end-of-round card drawn from the cards of ``deck`` (a mask), each equally likely."""
+    cards = bits(deck)
+    return tuple((EVENTS[c], 1.0 / len(cards)) for c in cards)
+
+
 @lru_cache(maxsize=512)
 def _character_outcomes(deck: int) -> tuple[tuple[Action, float], ...]:
     draws = _character_draws(deck)

@@ -45,14 +45,13 @@ from gamelib.passante.actions import (
     BOARDS,
     CALLS,
     CHARACTER_CARDS,
-    DIE_FACES,
-    DIE_ROLLS,
+    DIE_FACES,  # noqa: F401  (re-exported)
+    DIE_OUTCOMES,
     DISCARDS,  # noqa: F401  (re-exported)
     DRAW,
     DRIVES,
     DRIVES_AWAY,
     END,
-    EVENTS,
     FREE,
     HINTS,
     KEEP,  # noqa: F401  (re-exported)
@@ -102,6 +101,7 @@ from gamelib.passante.actions import (
     WishCard,
     _chain,
     _character_outcomes,
+    _event_outcomes,
     _free_signals,
     _in_range,
     _wish_draws,
@@ -503,10 +503,9 @@ class PassanteState(Refusals):
                 return list(_character_outcomes(self.char_deck))
             return [(CHARACTER_CARDS[self.char_under[0]], 1.0)]
         if self.phase == DIE:
-            return [(DIE_ROLLS[c], 1.0 / len(DIE_FACES)) for c in DIE_FACES]
+            return list(DIE_OUTCOMES)
         if self.phase == EVENT:
-            cards = bits(self.char_deck | sum(1 << c for c in self.char_under))
-            return [(EVENTS[c], 1.0 / len(cards)) for c in cards]
+            return list(_event_outcomes(self.char_deck | sum(1 << c for c in self.char_under)))
         return []
 
     # ------------------------------------------------------------------ transitions
