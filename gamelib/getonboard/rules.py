@@ -262,6 +262,7 @@ class ScoreSheet(NamedTuple):
 
 
 _SHEET_FIELD = {name: i for i, name in enumerate(ScoreSheet._fields)}
+_new_sheet = tuple.__new__
 _GRANNIES, _STUDENTS, _CINEMAS = _SHEET_FIELD["grannies"], _SHEET_FIELD["students"], _SHEET_FIELD["cinemas"]
 _TOURIST_ROWS, _TOURISTS_CLOSED = _SHEET_FIELD["tourist_rows"], _SHEET_FIELD["tourists_closed"]
 _LIGHT, _DARK, _LOVERS_CLOSED = _SHEET_FIELD["light"], _SHEET_FIELD["dark"], _SHEET_FIELD["lovers_closed"]
@@ -374,7 +375,7 @@ def apply_features(
             ):
                 box[_LOVERS_CLOSED] = row + 1
     box[_VISITS] = tuple(visits)
-    return ScoreSheet._make(box)
+    return _new_sheet(ScoreSheet, box)  # ScoreSheet._make without its length check: box has every field
 
 
 def _survives_per_stick(
@@ -1056,8 +1057,9 @@ class GetOnBoardState(State):
         b = board.neighbour[a][d]
         section = board.section[a][d]
         bit = 1 << section
+        owners = self.owned
         circles = 0
-        for owned in self.owned:  # p's own stick is never on a section it lays (one per section)
+        for owned in owners:  # p's own stick is never on a section it lays (one per section)
             if owned & bit:
                 circles += 1
         game = self.game
@@ -1073,16 +1075,18 @@ class GetOnBoardState(State):
             track = len(self.tables.transfer_track)
             sheet = sheet._replace(transfers=min(track, sheet.transfers + circles))
             self.turn_transfers = (*self.turn_transfers, (section, circles))
-        self.owned[p] |= bit
+        owners[p] |= bit
         self.heading[p] = d
-        self.routes[p] = (*self.routes[p], b)
+        routes = self.routes
+        routes[p] = (*routes[p], b)
         self.end[p] = b
-        if self.visited[p] >> b & 1:
+        visited = self.visited
+        if visited[p] >> b & 1:
             # "le joueur est éliminé ... même si ses bâtonnets restent sur le plan"
             self.sheets[p] = sheet
             self.eliminated[p] = True
             return False
-        self.visited[p] |= 1 << b
+        visited[p] |= 1 << b
         self.sheets[p] = apply_features(sheet, board.features[b], self.tables, game.options)
         return True
 
