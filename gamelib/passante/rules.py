@@ -438,24 +438,24 @@ class PassanteState(Refusals):
                 acts.append(DRAW)
         elif not self.vetoed >> PLAY_BIT & 1:
             acts.append(PLAYS[card])
-        moves = self._piece_moves()
-        acts += moves
-        if not self.hinted and self.hearts[p] >= 0 and opts.privileges != "none":
-            if opts.privileges == "cards":
-                char = self.hearts[p]
-                if char in (POETE, GARCON):
-                    acts.extend(self._signals(p))
-                else:
-                    acts.extend(_free_signals(char, p, self.game.num_players))
+        before = len(acts)
+        if self.moves < 2:
+            self._piece_moves(acts)
+        no_moves = len(acts) == before
+        char = self.hearts[p]
+        if not self.hinted and char >= 0 and opts.privileges != "none":
+            if opts.privileges != "cards":
+                acts += self._hints(p)
+            elif char in (POETE, GARCON):
+                acts += self._signals(p)
             else:
-                acts.extend(self._hints(p))
-        if not opts.must_move_twice or self.moves >= 2 or not moves:
+                acts += _free_signals(char, p, self.game.num_players)
+        if not opts.must_move_twice or self.moves >= 2 or no_moves:
             acts.append(END)
         return acts
 
-    def _piece_moves(self) -> list[Action]:
-        if self.moves >= 2:
-            return []
+    def _piece_moves(self, acts: list[Action]) -> None:
+        """Append to ``acts`` the moves of the pieces free to move (ordinary moves, then the Omnibus)."""
         blocked = self.moved | self.vetoed
         hearts = self.hearts
         if len(hearts) > 1:
@@ -464,12 +464,12 @@ class PassanteState(Refusals):
                 if h >= 0 and h != own:
                     blocked |= 1 << h
         here = map(_AT, MOVE_TABLE, self.pos)  # each character's moves from where it stands
-        acts: list[Action] = list(_chain(compress(here, FREE[blocked & 255]) if blocked & 255 else here))
+        acts += _chain(compress(here, FREE[blocked & 255]) if blocked & 255 else here)
         if not blocked >> OMNIBUS & 1:
-            if self.pos.count(self.bus):
+            bus = self.bus
+            if self.pos.count(bus):
                 acts += map(BOARDS.__getitem__, self._boardable())
-            acts += DRIVES_AWAY[self.bus] if self.game.options.omnibus_must_leave else DRIVES
-        return acts
+            acts += DRIVES_AWAY[bus] if self.game.options.omnibus_must_leave else DRIVES
 
     def _boardable(self) -> list[int]:
         """Characters that may climb into the Omnibus where it stands."""
