@@ -212,6 +212,8 @@ _WIDGET_WORDS_JS = """
   for (const el of document.querySelectorAll(
       '.jupyter-widgets .widget-label, .gamelib-status, .gamelib-waiting, .gamelib-error, ' +
       '.gamelib-getonboard-status, .gamelib-bidding, .gamelib-cover, .jupyter-widgets option')) {
+    // the history, the action list and the chance outcomes are notation (« guess 34 » stays as it is)
+    if (el.closest('.gamelib-history, .gamelib-action-list, .gamelib-force-choice')) continue;
     if (el.tagName === 'OPTION' || shown(el)) texts.push((el.innerText || el.textContent).trim());
   }
   return texts.filter((t) => t.length > 0);
