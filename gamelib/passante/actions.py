@@ -534,6 +534,15 @@ DIE_OUTCOMES = tuple((DIE_ROLLS[c], 1.0 / len(DIE_FACES)) for c in DIE_FACES)
 """The Comédienne's die: each face with probability 1/6."""
 
 
+DIE_DRAWS = tuple(action for action, _ in DIE_OUTCOMES)
+
+
+@lru_cache(maxsize=256)
+def _event_draws(deck: int) -> tuple[RoundEvent, ...]:
+    """The end-of-round cards that may come out of ``deck`` (a mask), in :func:`_event_outcomes`' order."""
+    return tuple(EVENTS[c] for c in bits(deck))
+
+
 @lru_cache(maxsize=256)
 def _event_outcomes(deck: int) -> tuple[tuple[Action, float], ...]:
     """The end-of-round card drawn from the cards of ``deck`` (a mask), each equally likely."""

@@ -45,6 +45,7 @@ from gamelib.passante.actions import (
     BOARDS,
     CALLS,
     CHARACTER_CARDS,
+    DIE_DRAWS,
     DIE_FACES,  # noqa: F401  (re-exported)
     DIE_OUTCOMES,
     DISCARDS,  # noqa: F401  (re-exported)
@@ -100,7 +101,9 @@ from gamelib.passante.actions import (
     Veto,
     WishCard,
     _chain,
+    _character_draws,
     _character_outcomes,
+    _event_draws,
     _event_outcomes,
     _free_signals,
     _in_range,
@@ -389,7 +392,14 @@ class PassanteState(Refusals):
         return [STARTS[ECOLE], STARTS[CAFE]]
 
     def _chance_actions(self) -> list[Action]:
-        return [a for a, _ in self._chance_outcomes()]
+        """The outcomes of ``_chance_outcomes`` without their probabilities, from the same caches."""
+        if self.phase == CARD_DRAW:
+            if self.char_deck:
+                return list(_character_draws(self.char_deck))
+            return [CHARACTER_CARDS[self.char_under[0]]]
+        if self.phase == DIE:
+            return list(DIE_DRAWS)
+        return list(_event_draws(self.char_deck | sum(1 << c for c in self.char_under)))
 
     def _boarding_actions(self) -> list[Action]:
         acts: list[Action] = []
@@ -429,9 +439,14 @@ class PassanteState(Refusals):
     def _main_actions(self) -> list[Action]:
         p = self.turn_player
         opts = self.game.options
-        acts: list[Action] = (
-            [LAYS[w] for w in self._layable(p)] if not self.auto_lay and self.hands[p] else []
-        )
+        hand = self.hands[p]
+        if self.auto_lay or not hand:
+            acts: list[Action] = []
+        elif self.anytime:  # a moment between moves followed the last piece moved: ``shown`` is the board
+            shown = self.shown
+            acts = [LAYS[w] for w in hand if shown >> w & 1]
+        else:
+            acts = [LAYS[w] for w in self._layable(p)]
         card = self.char_hand[p]
         if card < 0:
             if (self.fresh if opts.draw_first else not self.drew) and (self.char_deck or self.char_under):

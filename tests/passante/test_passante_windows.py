@@ -223,3 +223,31 @@ def test_the_holders_reading_keeps_its_worlds_exact(players: int) -> None:
             state.apply(action)
         for p in range(players):
             assert determinize_problems(state, p, rng) == []
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"comedienne_die": "effect"}, {"window_asks": "holders"}, {"mendiante_clears_all_hearts": True}],
+)
+def test_what_a_window_showed_is_the_board_whenever_a_turn_goes_on(options: dict[str, Any]) -> None:
+    """The turn's legal lays read ``shown`` (the wishes visible at the last moment between moves)
+    instead of the board: every action that can move a piece is followed by such a moment, so at
+    every turn decision ``shown`` names exactly the visible wishes of the hand (random games)."""
+    checked = 0
+    for players in (1, 2, 3, 4):
+        game = gamelib.make("passante", players=players, options=options)
+        for seed in range(12):
+            state = game.new_game(seed=seed)
+            rng = random.Random(seed)
+            while not state.is_terminal():
+                if state.phase == MAIN and state.current_player != CHANCE:
+                    hand = state.hands[state.turn_player]
+                    on_board = [w for w in hand if state.is_visible(w)]
+                    assert [w for w in hand if state.shown >> w & 1] == on_board, state.history
+                    checked += 1
+                state.apply(
+                    rng.choice(state.legal_actions())
+                    if state.current_player != CHANCE
+                    else state.sample_chance(rng)
+                )
+    assert checked > 500
