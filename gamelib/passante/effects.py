@@ -140,14 +140,19 @@ class Effects(State):
     def _nearest(self, candidates: list[int], origin: int) -> list[int]:
         if not candidates:
             return []
-        best = min(self.distance(origin, self.pos[c]) for c in candidates)
-        return [c for c in candidates if self.distance(origin, self.pos[c]) == best]
+        row = (ROW_DISTANCE if self.game.options.nearest_by_row else GRAPH_DISTANCE)[origin]
+        pos = self.pos
+        best = min(row[pos[c]] for c in candidates)
+        return [c for c in candidates if row[pos[c]] == best]
 
     def _targets(self) -> list[int]:
         """Characters the pending effect may pick now (main case, else the "à défaut" one)."""
         eff, src = self.eff, self.src
         here = self.pos[src]
-        others = [c for c in CHARACTERS if c != src and self._targetable(c)]
+        if self.game.options.effects_respect_control:
+            others = [c for c in CHARACTERS if c != src and self._may_move(self.actor, c)]
+        else:
+            others = [c for c in CHARACTERS if c != src]
         if eff == GARCON:
             if self.game.options.garcon_moves_himself and here != CAFE and self._targetable(src):
                 others = [src, *others]
