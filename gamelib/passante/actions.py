@@ -479,6 +479,7 @@ node asks for its outcomes, then the deal checks its legality; a search revisits
 
 
 _CHUNK_BITS = 13
+_CHUNK_MASK = (1 << _CHUNK_BITS) - 1
 _CHUNKS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {})
 """The wish numbers of each 13-bit slice of a deck mask, by slice value (filled on demand)."""
 _PAIRS = tuple(
@@ -500,11 +501,12 @@ def _chunk_numbers(k: int, value: int) -> tuple[int, ...]:
 def _wish_deck_lists(deck: int) -> tuple[tuple[WishCard, ...], tuple[tuple[Action, float], ...]]:
     cached = _WISH_CACHE.get(deck)
     if cached is None:
-        mask = (1 << _CHUNK_BITS) - 1
+        low, middle, high = deck & _CHUNK_MASK, deck >> _CHUNK_BITS & _CHUNK_MASK, deck >> 2 * _CHUNK_BITS
+        c0, c1, c2 = _CHUNKS
         numbers = (
-            _chunk_numbers(0, deck & mask)
-            + _chunk_numbers(1, deck >> _CHUNK_BITS & mask)
-            + _chunk_numbers(2, deck >> 2 * _CHUNK_BITS)
+            (c0.get(low) or _chunk_numbers(0, low))
+            + (c1.get(middle) or _chunk_numbers(1, middle))
+            + (c2.get(high) or _chunk_numbers(2, high))
         )
         # no tuple is allocated per outcome: cards and (card, 1/n) pairs are shared
         cached = (
