@@ -8,6 +8,12 @@ those shares over the programme's layers.
 from __future__ import annotations
 
 import math
+from itertools import repeat
+
+try:
+    import numpy as np
+except ImportError:  # pragma: no cover - matplotlib brings numpy; the pure-Python path stays
+    np = None  # type: ignore[assignment]
 
 from gamelib.fugitive.belief.bits import H_SH, HE_SH, JM, M_SH, NEED, U_SH, VALUE
 from gamelib.fugitive.belief.programme import Programme
@@ -114,32 +120,10 @@ def card_locations(
         {class_of[v] for i in range(1, facts.size + 1) if prog.hidden[i] for v in prog.values[i]}
     )
     width = 2 * len(interest)
-    count = len(prog.layers)
     back: dict[int, list[float]] = {
         k: [s[2 * c + q] for c in interest for q in (0, 1)] for k, s in share_of.items()
     }
-    joint = [[0.0] * 43 for _ in range(width)]
-    for t in range(count - 1, -1, -1):
-        i, kind, _ = prog.layers[t]
-        cur: dict[int, list[float]] = {}
-        record = kind == VALUE and prog.hidden[i]
-        kept = saved[t] if saved is not None else None
-        for src, fw in prog.forward[t].items():
-            acc = [0.0] * width
-            live = False
-            for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
-                b = back.get(dst)
-                if b is None:
-                    continue
-                live = True
-                for k in range(width):
-                    acc[k] += w * b[k]
-                if record:
-                    for k in range(width):
-                        joint[k][label] += fw * w * b[k]
-            if live:
-                cur[src] = acc
-        back = cur
+    joint = (_joint_numpy if np is not None else _joint_python)(prog, saved, back, width)
     expect = [0.0] * (2 * CLASSES)
     last = prog.forward[-1]
     for key, s in share_of.items():
@@ -163,3 +147,84 @@ def card_locations(
     if facts.holds_last:
         hand[facts.last] = 1.0
     return tuple(sprint), tuple(hand), tuple(deck)
+
+
+Saved = list[dict[int, list[tuple[int, int, int]]]] | None
+
+
+def _joint_python(
+    prog: Programme, saved: Saved, back: dict[int, list[float]], width: int
+) -> list[list[float]]:
+    """The backward pass of the shares in pure Python: per share, per number, the weight of the
+    worlds where that number is a face-down hideout, times the share (the pure-Python path)."""
+    joint = [[0.0] * 43 for _ in range(width)]
+    for t in range(len(prog.layers) - 1, -1, -1):
+        i, kind, _ = prog.layers[t]
+        cur: dict[int, list[float]] = {}
+        record = kind == VALUE and prog.hidden[i]
+        kept = saved[t] if saved is not None else None
+        for src, fw in prog.forward[t].items():
+            acc = [0.0] * width
+            live = False
+            for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
+                b = back.get(dst)
+                if b is None:
+                    continue
+                live = True
+                for k in range(width):
+                    acc[k] += w * b[k]
+                if record:
+                    for k in range(width):
+                        joint[k][label] += fw * w * b[k]
+            if live:
+                cur[src] = acc
+        back = cur
+    return joint
+
+
+def _joint_numpy(
+    prog: Programme, saved: Saved, back: dict[int, list[float]], width: int
+) -> list[list[float]]:
+    """:func:`_joint_python` with each layer's edges as arrays: the edges are listed once in
+    Python (their destinations looked up), the width-wide sums run in numpy (the pure-Python
+    pass spent most of its time on them: 2-4 s on the hardest random-play positions)."""
+    assert np is not None
+    joint = np.zeros((width, 43))
+    rows = {key: r for r, key in enumerate(back)}
+    table = np.array(list(back.values()), dtype=float).reshape(len(rows), width).T  # share by state
+    for t in range(len(prog.layers) - 1, -1, -1):
+        i, kind, _ = prog.layers[t]
+        states = prog.forward[t]
+        kept = saved[t] if saved is not None else None
+        outs = [kept[src] if kept is not None else prog.moves(t, src) for src in states]
+        edges = [e for out in outs for e in out]
+        if not edges:
+            rows, table = {}, np.zeros((width, 0))
+            continue
+        targets = [e[0] for e in edges]
+        weights = [e[1] for e in edges]
+        labels = [e[2] for e in edges]
+        dst = np.fromiter(map(rows.get, targets, repeat(-1)), dtype=np.int64, count=len(edges))
+        live = dst >= 0
+        dst = dst[live]
+        nsrc = len(outs)
+        src = np.repeat(np.arange(nsrc), [len(out) for out in outs])[live]
+        weight = np.fromiter(map(float, weights), dtype=float, count=len(edges))[live]
+        acc = np.empty((width, nsrc))
+        if kind == VALUE and prog.hidden[i]:
+            label = np.fromiter(labels, dtype=np.int64, count=len(edges))[live]
+            fw = np.fromiter(map(float, states.values()), dtype=float, count=nsrc)[src] * weight
+            for k in range(width):
+                column = table[k][dst]
+                acc[k] = np.bincount(src, weights=column * weight, minlength=nsrc)
+                joint[k] += np.bincount(label, weights=column * fw, minlength=43)
+        else:
+            for k in range(width):
+                acc[k] = np.bincount(src, weights=table[k][dst] * weight, minlength=nsrc)
+        reached = np.zeros(nsrc, dtype=bool)
+        reached[src] = True
+        keys = list(states)
+        kept_rows = np.flatnonzero(reached)
+        rows = {keys[r]: n for n, r in enumerate(kept_rows.tolist())}
+        table = acc[:, kept_rows]
+    return [list(map(float, joint[k])) for k in range(width)]
