@@ -3,8 +3,10 @@
 
 from __future__ import annotations
 
+import gc
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from gamelib.core.game import InformationState
@@ -128,6 +130,25 @@ class Belief:
         return -sum(p * math.log2(p) for p in self.position_probs[position] if p > 0)
 
 
+@contextmanager
+def no_cycle_collection() -> Iterator[None]:
+    """Pause the cyclic garbage collector while a programme is built or walked.
+
+    A programme allocates millions of small tuples, lists and dicts; each batch of allocations
+    triggers a collection that traverses every live container, the programme's own included, so
+    the collector took 30-45% of the CPU time on the largest positions.  Nothing the programme
+    builds holds a reference cycle (plain ints, tuples, lists and dicts), so reference counting
+    still frees everything at once; the collector is restored (if it was on) when the block ends.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 _CACHE: dict[tuple[Any, ...], Programme] = {}
 """Full programmes (every layer kept: card locations and sampling walk them), oldest first."""
 _CACHE_EDGES = 1_000_000
@@ -199,7 +220,8 @@ def belief(
     hit = _BELIEFS.get(key)
     if hit is not None:
         return hit
-    result = belief_of(facts, measure, max_edges)
+    with no_cycle_collection():
+        result = belief_of(facts, measure, max_edges)
     if len(_BELIEFS) >= _BELIEFS_SIZE:
         _BELIEFS.pop(next(iter(_BELIEFS)))
     _BELIEFS[key] = result
@@ -229,7 +251,8 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
     if measure != "worlds":
 
         def worlds() -> int:
-            return build(facts, "worlds").mass
+            with no_cycle_collection():
+                return build(facts, "worlds").mass
 
     return Belief(
         mass=mass,
@@ -238,5 +261,13 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
         exact=not (facts.stuck_first_turn or facts.canonical_pending),
         measure=measure,
         worlds=worlds,
-        where=lambda: card_locations(programme_for(facts, measure, full=True), hideout),
+        where=lambda: _locations(facts, measure, hideout),
     )
+
+
+def _locations(
+    facts: Facts, measure: str, hideout: tuple[float, ...]
+) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
+    """The card locations on the full programme (built or reused), the collector paused."""
+    with no_cycle_collection():
+        return card_locations(programme_for(facts, measure, full=True), hideout)
