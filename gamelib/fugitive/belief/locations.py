@@ -15,29 +15,49 @@ try:
 except ImportError:  # pragma: no cover - matplotlib brings numpy; the pure-Python path stays
     np = None  # type: ignore[assignment]
 
-from gamelib.fugitive.belief.bits import H_SH, HE_SH, JM, M_SH, NEED, U_SH, VALUE
+from gamelib.fugitive.belief.bits import H_SH, HE_SH, JM, LOWER, M_SH, NEED, U_SH, VALUE
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import CLASSES, GROUPS, coef, falling
 from gamelib.fugitive.rules import cards_of
 
+Convolved = list[tuple[int, list[int]]]
+"""Per number of marked even cards in the hand: (weight, per group [sprint odd, sprint even,
+hand odd, hand even] sums) of the completions."""
 
-def shares(prog: Programme, state: int) -> list[float]:
+
+def shares(prog: Programme, state: int, memo: dict[tuple[int, int], Convolved] | None = None) -> list[float]:
     """Per class: the completions of ``state`` weighted by the share of the class's non-hideout
     cards under sprint stacks (entries 2c) and in the hand (entries 2c + 1).
 
     The sums are exact integers until the last division by the class's free cards: the unmarked
     cards of a group are a uniform choice from its pool, and ``falling(pool, f) * f / pool`` and
-    ``falling(pool, f) * C(pool - f, r) * r / pool`` are integers.
+    ``falling(pool, f) * C(pool - f, r) * r / pool`` are integers.  The groups' sums read only
+    the groups' counts: ``memo`` keeps them (:func:`_convolved`).
     """
     facts = prog.facts
     need = (state >> NEED) & 127 if facts.pending else 0
     marks = (state >> JM) & 63 if facts.pending else 0
     limit = prog.hand_count if need else 0
+    conv = _convolved(prog, state, limit, {} if memo is None else memo)
+    return _finish(prog, state, conv, marks, need)
+
+
+def _convolved(prog: Programme, state: int, limit: int, memo: dict[tuple[int, int], Convolved]) -> Convolved:
+    """The groups' completions and share sums of ``state``, convolved over the hand's marks.
+
+    The sums over groups 0..g read only those groups' counts (``LOWER[g]``): ``memo`` keeps every
+    such prefix, so final states that share their first groups' counts share that work."""
     deals = prog.measure == "deals"
     zero = [0] * (4 * GROUPS)
     # per group, per hand-mark count: (weight, [sprint odd, sprint even, hand odd, hand even] sums)
     conv: list[tuple[int, list[int]]] = [(1, zero)]
-    for g in range(GROUPS):
+    first = 0
+    for g in range(GROUPS - 1, -1, -1):
+        hit = memo.get((state & LOWER[g], limit))
+        if hit is not None:
+            conv, first = hit, g + 1
+            break
+    for g in range(first, GROUPS):
         weights = prog._group_weights(state, g, limit)
         u = (state >> U_SH[g]) & 31
         h = (state >> H_SH[g]) & 15
@@ -76,6 +96,14 @@ def shares(prog: Programme, state: int) -> list[float]:
                 else:
                     nxt[a_ + b_] = (old[0] + w1 * w2, [p + q for p, q in zip(old[1], x, strict=True)])
         conv = [nxt.get(k, (0, zero)) for k in range(max(nxt, default=-1) + 1)]
+        memo[state & LOWER[g], limit] = conv
+    return conv
+
+
+def _finish(prog: Programme, state: int, conv: Convolved, marks: int, need: int) -> list[float]:
+    """The share sums weighed by the footprint identity's coefficient, per class, divided by the
+    class's free cards."""
+    facts = prog.facts
     sums = [0] * (2 * CLASSES)
     for jp, (_, x) in enumerate(conv):
         c = coef(marks + jp, need) if facts.pending else 1
@@ -114,7 +142,8 @@ def card_locations(
     class_of = facts.tables.class_of
     # every final state, even one whose signed weight (the footprint identity) cancels to 0:
     # its weighted shares need not cancel
-    share_of = {key: shares(prog, key) for key in prog.forward[-1]}
+    memo: dict[tuple[int, int], Convolved] = {}
+    share_of = {key: shares(prog, key, memo) for key in prog.forward[-1]}
     share_of = {key: s for key, s in share_of.items() if any(s)}
     interest = sorted(
         {class_of[v] for i in range(1, facts.size + 1) if prog.hidden[i] for v in prog.values[i]}
