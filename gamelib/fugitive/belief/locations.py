@@ -25,7 +25,9 @@ Convolved = list[tuple[int, list[int]]]
 hand odd, hand even] sums) of the completions."""
 
 
-def shares(prog: Programme, state: int, memo: dict[tuple[int, int], Convolved] | None = None) -> list[float]:
+def shares(
+    prog: Programme, state: int, memo: dict[tuple[int, int, int], Convolved] | None = None
+) -> list[float]:
     """Per class: the completions of ``state`` weighted by the share of the class's non-hideout
     cards under sprint stacks (entries 2c) and in the hand (entries 2c + 1).
 
@@ -42,18 +44,20 @@ def shares(prog: Programme, state: int, memo: dict[tuple[int, int], Convolved] |
     return _finish(prog, state, conv, marks, need)
 
 
-def _convolved(prog: Programme, state: int, limit: int, memo: dict[tuple[int, int], Convolved]) -> Convolved:
+def _convolved(
+    prog: Programme, state: int, limit: int, memo: dict[tuple[int, int, int], Convolved]
+) -> Convolved:
     """The groups' completions and share sums of ``state``, convolved over the hand's marks.
 
     The sums over groups 0..g read only those groups' counts (``LOWER[g]``): ``memo`` keeps every
-    such prefix, so final states that share their first groups' counts share that work."""
+    such prefix by ``g`` and those counts, so final states that share their first groups' counts share that work."""
     deals = prog.measure == "deals"
     zero = [0] * (4 * GROUPS)
     # per group, per hand-mark count: (weight, [sprint odd, sprint even, hand odd, hand even] sums)
     conv: list[tuple[int, list[int]]] = [(1, zero)]
     first = 0
     for g in range(GROUPS - 1, -1, -1):
-        hit = memo.get((state & LOWER[g], limit))
+        hit = memo.get((g, state & LOWER[g], limit))
         if hit is not None:
             conv, first = hit, g + 1
             break
@@ -96,7 +100,7 @@ def _convolved(prog: Programme, state: int, limit: int, memo: dict[tuple[int, in
                 else:
                     nxt[a_ + b_] = (old[0] + w1 * w2, [p + q for p, q in zip(old[1], x, strict=True)])
         conv = [nxt.get(k, (0, zero)) for k in range(max(nxt, default=-1) + 1)]
-        memo[state & LOWER[g], limit] = conv
+        memo[g, state & LOWER[g], limit] = conv
     return conv
 
 
@@ -142,7 +146,7 @@ def card_locations(
     class_of = facts.tables.class_of
     # every final state, even one whose signed weight (the footprint identity) cancels to 0:
     # its weighted shares need not cancel
-    memo: dict[tuple[int, int], Convolved] = {}
+    memo: dict[tuple[int, int, int], Convolved] = {}
     share_of = {key: shares(prog, key, memo) for key in prog.forward[-1]}
     share_of = {key: s for key, s in share_of.items() if any(s)}
     interest = sorted(
