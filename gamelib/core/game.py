@@ -40,6 +40,13 @@ CHANCE = -1
 TERMINAL = -4
 """``state.current_player`` when the game is over."""
 
+PUBLIC: Literal["public"] = "public"
+"""The drawing perspective of a projector: what every seat sees and no seat's secret (no hand,
+no sealed bid, no face-down number).  ``state.draw(perspective=gamelib.PUBLIC)``."""
+
+Perspective = int | Literal["public"] | None
+"""Who a drawing is for: a seat (its own secrets shown), :data:`PUBLIC`, or ``None`` (omniscient)."""
+
 
 class Action:
     """Base class of every game's actions.
@@ -230,10 +237,21 @@ class Game(ABC):
         ("Player 1" for seat 0, "Joueur 1" in French); games override ("fugitive", "mayor"...)."""
         return _WORDS("player", n=player + 1)
 
-    def draw(self, state: State, ax: Any = None, perspective: int | None = None) -> Figure:
-        """Draw ``state`` with matplotlib (:attr:`drawing`).  ``perspective`` None is omniscient."""
+    def draw(self, state: State, ax: Any = None, perspective: Perspective = None) -> Figure:
+        """Draw ``state`` with matplotlib (:attr:`drawing`) as ``perspective`` sees it.
+
+        ``perspective``: ``None`` is omniscient (a teacher: every secret shown); a seat (0-based)
+        shows what that seat sees, its own secrets included; :data:`PUBLIC` (``"public"``) shows
+        only what every seat sees, as a seat that owns no secret would (a projector, the class-play
+        dashboard): for a game of perfect information it is the omniscient drawing.
+        """
         if not self.drawing:
             raise NotImplementedError(f"{self.name} has no drawing")
+        if isinstance(perspective, str):
+            if perspective != PUBLIC:
+                raise ValueError(f"perspective must be a seat, None or {PUBLIC!r}, got {perspective!r}")
+            if self.info.perfect_information:
+                perspective = None
         figure: Figure = resolve(self.drawing)(state, ax=ax, perspective=perspective)
         return figure
 
@@ -576,8 +594,9 @@ class State(ABC):
         return self.game.player_name(player)
 
     # ------------------------------------------------------------- display
-    def draw(self, ax: Any = None, perspective: int | None = None) -> Figure:
-        """A matplotlib figure of this state, from ``perspective`` (None: omniscient)."""
+    def draw(self, ax: Any = None, perspective: Perspective = None) -> Figure:
+        """A matplotlib figure of this state, from ``perspective`` (None: omniscient; a seat;
+        :data:`PUBLIC`: only what every seat sees; see :meth:`Game.draw`)."""
         return self.game.draw(self, ax=ax, perspective=perspective)
 
     def _repr_png_(self) -> bytes | None:
