@@ -13,6 +13,7 @@ from typing import Any
 
 from gamelib.core import (
     CHANCE,
+    PUBLIC,
     TERMINAL,
     Action,
     Game,
@@ -74,6 +75,7 @@ def __getattr__(name: str) -> ModuleType:
 
 __all__ = [
     "CHANCE",
+    "PUBLIC",
     "TERMINAL",
     "Action",
     "Between",

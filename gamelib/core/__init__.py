@@ -3,7 +3,7 @@ and the declarations a game is written with (its state's fields, its actions' no
 
 from gamelib.core.errors import IllegalAction, OptionError, RecordError
 from gamelib.core.fields import StateFields
-from gamelib.core.game import CHANCE, TERMINAL, Action, Game, GameInfo, NoOptions, State
+from gamelib.core.game import CHANCE, PUBLIC, TERMINAL, Action, Game, GameInfo, NoOptions, State
 from gamelib.core.notation import Choice, Int, Notation, action_class
 from gamelib.core.options import Between, OptionSpec
 from gamelib.core.play import Agent, play
@@ -13,6 +13,7 @@ from gamelib.core.resolve import resolve
 
 __all__ = [
     "CHANCE",
+    "PUBLIC",
     "TERMINAL",
     "Action",
     "Agent",
