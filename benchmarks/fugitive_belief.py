@@ -20,6 +20,7 @@ few positions.
 
     .venv/bin/python benchmarks/fugitive_belief.py             # the benchmark
     .venv/bin/python benchmarks/fugitive_belief.py --generate  # rebuild the v2 sets (slow)
+    .venv/bin/python benchmarks/fugitive_belief.py --only random:random-225,random:random-330  # a few
 """
 
 from __future__ import annotations
@@ -173,6 +174,11 @@ def main() -> None:
     parser.add_argument("--generate", action="store_true", help="rebuild the random and agents v2 sets")
     parser.add_argument("--count", type=int, default=1000, help="positions per generated set")
     parser.add_argument("--no-locations", action="store_true", help="skip the card-location timings")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated positions, set:id or id (e.g. random:random-225): time just those, in that order",
+    )
     args = parser.parse_args()
     if args.generate:
         for kind in ("random", "agents"):
@@ -186,6 +192,13 @@ def main() -> None:
             print(f"  {name}: {path} missing (run --generate)")
             continue
         rows = load(path)
+        if args.only:  # "set:id" or "id" (ids repeat across sets: the shared set has random-* ids)
+            wanted = [
+                w.split(":")[-1] for w in args.only.split(",") if ":" not in w or w.split(":")[0] == name
+            ]
+            rows = sorted((r for r in rows if r["id"] in wanted), key=lambda r: wanted.index(r["id"]))
+            if not rows:
+                continue
         every += rows
         run_set(name, rows, not args.no_locations)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
