@@ -37,8 +37,12 @@ from matplotlib.text import Text
 from matplotlib.textpath import TextPath
 from matplotlib.transforms import Affine2D, Bbox, BboxBase
 
+from gamelib.core.i18n import Wording
+
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
+
+    from gamelib.core.game import State
 
 __all__ = [
     "ASCENT",
@@ -53,8 +57,12 @@ __all__ = [
     "glyph_ink",
     "glyph_line",
     "label_strings",
+    "public_moves",
+    "public_view_label",
     "text_boxes",
 ]
+
+_WORDS = Wording("gamelib.core")
 
 FontStyle = Literal["normal", "italic"]
 ASCENT, DESCENT = 0.76, 0.24
@@ -444,3 +452,21 @@ def text_boxes(figure: Figure) -> list[TextBox]:
 def _place(ax: Axes, whole: BboxBase) -> tuple[float, float, float, float]:
     x0, y0, w, h = ax.bbox.bounds
     return (x0 / whole.width, y0 / whole.height, w / whole.width, h / whole.height)
+
+
+# ---------------------------------------------------------------------------- the public perspective
+def public_view_label() -> str:
+    """How a public drawing (``perspective=gamelib.PUBLIC``) names its viewer, in the language in force."""
+    return _WORDS("public_view")
+
+
+def public_moves(state: State) -> tuple[str, ...]:
+    """The history as every seat saw it: a step is masked (``"bid ?"``, ``"draw ?"``...) when any
+    seat could not see it, with the mask that seat saw.  What a public drawing may quote."""
+    moves = list(state.public_history(None))
+    full = tuple(moves)
+    for seat in range(state.game.num_players):
+        for i, seen in enumerate(state.public_history(seat)):
+            if seen != full[i]:
+                moves[i] = seen
+    return tuple(moves)

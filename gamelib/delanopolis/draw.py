@@ -12,6 +12,7 @@ A perspective never sees the others' pending sealed bids: the painter reads
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import re
@@ -25,7 +26,8 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Ellipse, FancyBboxPatch, Patch, Polygon, Rectangle
 
-from gamelib.core.drawing import Backdrop, Labels
+from gamelib.core.drawing import Backdrop, Labels, public_view_label
+from gamelib.core.game import PUBLIC, Perspective
 from gamelib.core.i18n import Wording
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, content
 from gamelib.delanopolis.rules import (
@@ -204,14 +206,23 @@ def _draw_city(ring: tuple[int, ...], refuge_on_double: bool, ax: Axes) -> None:
     names.emit(ax, zorder=5, named=True)
 
 
-def draw_map(state: DelanopolisState, ax: Axes, perspective: int | None = None) -> None:
+def public_view(state: DelanopolisState, perspective: Perspective) -> DelanopolisObservation:
+    """``state.observation(perspective)``; ``PUBLIC`` hides every seat's pending sealed bid."""
+    if perspective != PUBLIC:
+        return state.observation(perspective)
+    hidden = {q for p in range(state.game.num_players) for q in state.hidden_bidders(p)}
+    view = state.observation(None)
+    return dataclasses.replace(view, bids=tuple(None if q in hidden else b for q, b in enumerate(view.bids)))
+
+
+def draw_map(state: DelanopolisState, ax: Axes, perspective: Perspective = None) -> None:
     """The map of Paris with terrains, owners, prices, refuges and pawns, into ``ax``.
 
     The city itself (Seine, walking ring, refuges) never changes during a game: it is a cached
     layer (see :class:`Backdrop`) under the terrains, their names (over the landing halo) and
     the pawns.
     """
-    view = state.observation(perspective)
+    view = public_view(state, perspective)
     o = state.options
     data = content()
     ax.set_aspect("equal")
@@ -701,7 +712,7 @@ class PanelAxes(Axes):
             spine.set_position(("outward", 0.0))
 
 
-def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int | None = None) -> Figure:
+def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: Perspective = None) -> Figure:
     """The whole table.  With ``ax`` only the map is drawn into it (for dashboards).
 
     Stacked for a notebook column: the status line, the map across the whole width, the
@@ -712,7 +723,7 @@ def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int
         fig = ax.get_figure(root=True)
         assert fig is not None  # an Axes always belongs to a figure
         return fig
-    view = state.observation(perspective)
+    view = public_view(state, perspective)
     # fixed panels (a constrained layout measures every artist: a third of the redraw time)
     height = HEADING + MAP_HEIGHT + PANELS + STORY
     fig = Figure(figsize=(FIGURE_WIDTH, height))
@@ -732,15 +743,9 @@ def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int
     bottom, size = band(HEADING + MAP_HEIGHT + PANELS, STORY)
     chapter = _last_chapter(view)
     if chapter:  # at the foot, in figure coordinates (its own axes cost a tenth of a redraw)
-        story = Labels()
+        story, text = Labels(), "\n".join(textwrap.wrap(_tie_punctuation(chapter), 100))
         story.add(
-            0.012,
-            bottom + 0.92 * size,
-            "\n".join(textwrap.wrap(_tie_punctuation(chapter), 100)),
-            11.5,
-            va="top",
-            style="italic",
-            box=("#fbf7ee", "#c9b98f", 0.4),
+            0.012, bottom + 0.92 * size, text, 11.5, va="top", style="italic", box=("#fbf7ee", "#c9b98f", 0.4)
         )
         story.emit(ax_map, coordinates="figure")
     heading = Labels()  # in figure coordinates, where a suptitle goes
@@ -750,26 +755,19 @@ def draw_state(state: DelanopolisState, ax: Axes | None = None, perspective: int
     status = "\n".join(line for part in status.split("\n") for line in textwrap.wrap(part, HEADING_CHARS))
     heading.add(0.5, 1 - 0.06 / height, status, 13, ha="center", va="top", weight="bold")
     heading.emit(ax_map, zorder=10, coordinates="figure", named=True)
-    if perspective is not None:
-        seen = Labels()  # where the map's title goes
-        seen.add(
-            0.99,
-            1,
-            WORDS("seen_by", player=player_name(perspective)),
-            12,
-            ha="right",
-            va="top",
-            style="italic",
-        )
+    if perspective is not None:  # where the map's title goes
+        who = WORDS("seen_by", player=player_name(perspective)) if isinstance(perspective, int) else None
+        seen = Labels()
+        seen.add(0.99, 1, who or public_view_label(), 12, ha="right", va="top", style="italic")
         seen.emit(ax_map, zorder=10, coordinates="axes")
     return fig
 
 
 def draw_auction(
-    state: DelanopolisState, perspective: int | None = None, auction: AuctionResult | None = None
+    state: DelanopolisState, perspective: Perspective = None, auction: AuctionResult | None = None
 ) -> Figure:
     """One auction on its own: the one being bid (hidden bids as "?") or ``auction``/the last one."""
-    view = state.observation(perspective)
+    view = public_view(state, perspective)
     fig = Figure(figsize=(9, 5.5))
     draw_auction_into(fig.add_axes((0.08, 0.14, 0.9, 0.76), axes_class=PanelAxes), view, auction)
     return fig

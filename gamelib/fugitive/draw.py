@@ -11,7 +11,8 @@ ranges and colours come from ``state.layout``, and the belief strip and axis cov
 What a perspective may not see is never handed to the painter: the row comes from
 :func:`gamelib.fugitive.board.hideout_graph`, which already replaced hidden numbers by ``None``,
 and a hidden hand is reduced to its size before drawing.  A detective-view picture is therefore
-a function of the detective's observation only (the tests check it pixel for pixel).
+a function of the detective's observation only (the tests check it pixel for pixel); the public
+view is the detective's without the detective's hand.
 
 Speed matters because a widget redraws at every step.  Drawing a matplotlib ``Text`` costs about
 2 ms, and a table has 100-150 labels, so labels are drawn as glyph outlines instead
@@ -37,7 +38,8 @@ from matplotlib.patches import FancyBboxPatch, Rectangle
 from matplotlib.path import Path
 from matplotlib.transforms import Affine2D
 
-from gamelib.core.drawing import FontStyle, LabelCollection, glyph_ink
+from gamelib.core.drawing import FontStyle, LabelCollection, glyph_ink, public_moves, public_view_label
+from gamelib.core.game import PUBLIC, Perspective
 from gamelib.core.i18n import Wording, using_language
 from gamelib.fugitive.analysis import check_perspective, hideout_graph
 from gamelib.fugitive.board import check_last
@@ -232,19 +234,17 @@ class _Painter:
                 image, extent=extent, interpolation="bilinear", zorder=1.5, cmap=BELIEF_CMAP, vmin=0, vmax=1
             )
         # after imshow, which sets its own limits and aspect
-        ax.set_xlim(0, width)
-        ax.set_ylim(-height, 0)
+        ax.set(xlim=(0, width), ylim=(-height, 0))
         ax.set_aspect("equal", adjustable="box")
         ax.set_axis_off()
         if self.patches:
             ax.add_collection(PatchCollection(self.patches, match_original=True, zorder=1), autolim=False)
         if self.feet:
+            foot = Affine2D().scale(0.22)
+            feet = [foot.frozen().translate(fx, fy).transform_path(FOOTPRINT) for fx, fy, _ in self.feet]
             ax.add_collection(
                 PathCollection(
-                    [
-                        Affine2D().scale(0.22).translate(fx, fy).transform_path(FOOTPRINT)
-                        for fx, fy, _ in self.feet
-                    ],
+                    feet,
                     facecolors=[colour for _, _, colour in self.feet],
                     edgecolors="none",
                     linewidths=0,
@@ -329,7 +329,7 @@ def _sprint_strip(p: _Painter, x: float, y: float, card: int | None, face_up: bo
 
 
 # ---------------------------------------------------------------------------- sections
-def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: float) -> float:
+def _header(p: _Painter, state: FugitiveState, perspective: Perspective, width: float) -> float:
     """Title, whose turn and what to do (or the manhunt / the winner), the last move."""
     right = width - MARGIN
     title, corner = _header_texts(state, perspective)
@@ -360,18 +360,21 @@ def _header(p: _Painter, state: FugitiveState, perspective: int | None, width: f
     return -1.3
 
 
-def _header_texts(state: FugitiveState, perspective: int | None) -> tuple[str, str]:
+def _header_texts(state: FugitiveState, perspective: Perspective) -> tuple[str, str]:
     """The title (round, a small deck's escape card) and the corner (view, last move)."""
     title = WORDS("title", n=state.round + 1)
     if state.last != LAST:  # a smaller deck says so: its numbers stop early
         title += WORDS("title_escape_card", n=state.last)
-    corner = WORDS("view", who=WORDS(VIEW_KEYS[perspective]))
-    if state.history:
-        corner += WORDS("last_move", move=state.public_history(perspective)[-1])
+    if isinstance(perspective, str):  # PUBLIC
+        corner, moves = WORDS("view", who=public_view_label()), public_moves(state)
+    else:
+        corner, moves = WORDS("view", who=WORDS(VIEW_KEYS[perspective])), state.public_history(perspective)
+    if moves:
+        corner += WORDS("last_move", move=moves[-1])
     return title, corner
 
 
-def _header_width(state: FugitiveState, perspective: int | None) -> float:
+def _header_width(state: FugitiveState, perspective: Perspective) -> float:
     """The width the header needs with the corner at its full size."""
     title, corner = _header_texts(state, perspective)
     return 2 * MARGIN + _ink_width(title, 0.42, "bold") + 0.4 + _ink_width(corner, 0.28)
@@ -620,20 +623,22 @@ def _probabilities(probs: Any, last: int, what: str) -> list[float]:
 
 # ---------------------------------------------------------------------------- public
 def draw_state(
-    state: FugitiveState, ax: Axes | None = None, perspective: int | None = None, belief: Any = None
+    state: FugitiveState, ax: Axes | None = None, perspective: Perspective = None, belief: Any = None
 ) -> Figure:
     """Draw the table of ``state`` as ``perspective`` sees it; returns the figure.
 
     ``perspective``: None (omniscient: face-down numbers shown faintly), 0 (the fugitive: the
-    detective's hand hidden) or 1 (the detective: face-down numbers and the fugitive's hand
-    hidden; each face-down card shows the range its visible neighbours allow).  ``belief``: any
-    object with ``hideout_prob`` (43 floats, index = number; ``last + 1`` also do in a smaller
-    deck), drawn as a heat strip over 1..last-1; outside the detective's view the true face-down
-    hideouts are marked under it.  With ``ax``
-    the table is drawn into that axes and its figure returned; otherwise a new figure is sized
-    to the table.
+    detective's hand hidden), 1 (the detective: face-down numbers and the fugitive's hand hidden;
+    each face-down card shows the range its visible neighbours allow) or ``PUBLIC`` (what both
+    see: the detective's view without the detective's hand; no belief).  ``belief``: any object
+    with ``hideout_prob`` (43 floats, index = number; ``last + 1`` also do in a smaller deck),
+    drawn as a heat strip over 1..last-1; outside the detective's view the true face-down
+    hideouts are marked under it.  With ``ax`` the table is drawn into that axes and its figure
+    returned; otherwise a new figure is sized to the table.
     """
-    perspective = check_perspective(perspective)
+    if (public := perspective == PUBLIC) and belief is not None:
+        raise ValueError("a public drawing shows no belief: a belief is one seat's knowledge")
+    seat = DETECTIVE if public else check_perspective(perspective)
     layout = state.layout
     probs = hideout_prob_of(belief, layout.last) if belief is not None else None
     _, cols = _row_layout(len(state.hideouts))
@@ -646,11 +651,11 @@ def draw_state(
         2 * MARGIN + HAND_WIDTH + 0.8 + right_block,
         min(_header_width(state, perspective), MIN_WIDTH + 3.0),  # a longer corner is drawn smaller
     )
-    see_fugitive = perspective in (None, FUGITIVE)
-    see_detective = perspective in (None, DETECTIVE)
+    see_fugitive = seat in (None, FUGITIVE)
+    see_detective = seat in (None, DETECTIVE) and not public
 
     p = _Painter()
-    y = _hideouts(p, state, perspective, _header(p, state, perspective, width)) - 0.1
+    y = _hideouts(p, state, seat, _header(p, state, perspective, width)) - 0.1
     decks_x = width - MARGIN - right_block
     hand_w = decks_x - MARGIN - 0.8
     below_hands = y
@@ -662,11 +667,8 @@ def draw_state(
     below_decks = _legend(p, decks_x, _decks(p, state, decks_x, y))
     y = min(below_hands, below_decks)
     if probs is not None:
-        truth = (
-            [h for h, r in zip(state.hideouts, state.revealed, strict=True) if not r]
-            if see_fugitive
-            else None
-        )
+        hidden = [h for h, r in zip(state.hideouts, state.revealed, strict=True) if not r]
+        truth = hidden if see_fugitive else None
         y = _belief_strip(p, probs, MARGIN, y, width - 2 * MARGIN, truth, state.series, layout.last)
     height = 0.1 - y
 

@@ -22,10 +22,8 @@ from matplotlib.collections import PatchCollection
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, FancyArrowPatch, FancyBboxPatch, Patch, Polygon
 
-from gamelib.core.drawing import (
-    Labels,
-)
-from gamelib.core.game import CHANCE
+from gamelib.core.drawing import Labels, public_view_label
+from gamelib.core.game import CHANCE, PUBLIC, Perspective
 from gamelib.core.i18n import Wording
 from gamelib.passante.board import (
     CHARACTERS,
@@ -148,14 +146,19 @@ def _panel_bottom(num_players: int) -> float:
     return PANEL_TOP - 0.75 - rows * PLAYER_BLOCK - LEGEND_ROOM
 
 
-def draw_state(state: PassanteState, ax: Axes | None = None, perspective: int | None = None) -> Figure:
-    """Draw ``state`` as seen by ``perspective`` (None: every hand shown).
+def draw_state(state: PassanteState, ax: Axes | None = None, perspective: Perspective = None) -> Figure:
+    """Draw ``state`` as seen by ``perspective`` (None: every hand shown; ``PUBLIC``: each hand as
+    the next seat sees it, so only its size unless hands are open).
 
     The board sits on top and the players' panel under it, in two columns: a figure about
     9.5 inches wide, so that the Stepper's PNG is shown near its natural size in a notebook
     and its smallest labels (11 pt) stay readable on a projector.
     """
-    obs = state.observation(perspective)  # validates perspective and hides what it may not see
+    if perspective == PUBLIC:
+        n = state.game.num_players
+        hands = tuple(state.observation((p + 1) % n).hands[p] for p in range(n))
+    else:  # validates perspective and hides what it may not see
+        hands = state.observation(perspective).hands
     bottom = _panel_bottom(state.game.num_players)
     if ax is None:
         fig = Figure(figsize=(FIGURE_WIDTH, FIGURE_WIDTH * (BOARD_TOP - bottom) / (X_MAX - X_MIN)))
@@ -173,7 +176,7 @@ def draw_state(state: PassanteState, ax: Axes | None = None, perspective: int | 
     _draw_pieces(ax, state)
     _draw_passante(ax, state, labels)
     _draw_header(labels, state, perspective)
-    _draw_panel(labels, state, obs.hands, perspective, bottom)
+    _draw_panel(labels, state, hands, perspective, bottom)
     labels.emit(ax, zorder=9, named=True)
     return fig
 
@@ -300,10 +303,13 @@ def rating_text(score: int) -> str:
     raise ValueError(f"score must be between 0 and {len(WISHES)}, got {score}")
 
 
-def _draw_header(labels: Labels, state: PassanteState, perspective: int | None) -> None:
+def _draw_header(labels: Labels, state: PassanteState, perspective: Perspective) -> None:
     game = state.game
     turn = min(state.turns + 1, game.total_turns)
-    view = WORDS("omniscient") if perspective is None else WORDS("seen_by", player=_name(perspective))
+    if perspective == PUBLIC or perspective is None:
+        view = public_view_label() if perspective == PUBLIC else WORDS("omniscient")
+    else:
+        view = WORDS("seen_by", player=_name(perspective))
     title = WORDS("title", turn=turn, total=game.total_turns, status=status_line(state))
     labels.add(X_MIN + 0.3, 9.0, title, 20, colour="#222", va="center", weight="bold")
     labels.add(X_MIN + 0.3, 8.4, view, 14, colour="#666", va="center", style="italic")
@@ -313,7 +319,7 @@ def _draw_panel(
     labels: Labels,
     state: PassanteState,
     hands: tuple[tuple[int, ...] | None, ...],
-    perspective: int | None,
+    perspective: Perspective,
     bottom: float,
 ) -> None:
     """Score, then each player's block (two per row), then the tokens' abbreviations."""
