@@ -2,15 +2,16 @@
 tables early, end the room, and read the class's results (the strategy lab's tables and charts).
 
 A table's thumbnail is public: the game's drawing when nothing on it is secret (games of perfect
-information, finished tables), else its moves as every seat saw them (:attr:`TableInfo.public_history`).
-The projector never shows a seat's secret.
+information, finished tables), else its public drawing (``perspective=gamelib.PUBLIC``: what every
+seat sees, no hand, no face-down number, no sealed bid), beside its moves as every seat saw them
+(:attr:`TableInfo.public_history`).  The projector never shows a seat's secret.
 """
 
 from __future__ import annotations
 
 import html
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 
@@ -22,7 +23,16 @@ from .naming import css, player_label
 from .pictures import figure_png
 from .room import WORDS, Poller, download_link, language_toggle, qr_html, table_card_html
 
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
 THUMBNAIL_DPI = 40
+
+
+def public_thumbnail(room: gamelib.room.Room, table: int) -> Figure | None:
+    """The public drawing of a table in play (what every seat sees), None for a game without one."""
+    state = room.state(table)
+    return state.draw(perspective=gamelib.PUBLIC) if state.game.drawing else None
 
 
 class TableCard(W.VBox):
@@ -50,8 +60,10 @@ class TableCard(W.VBox):
         self.shown = key
         self.text.value = table_card_html(info, size)
         self.start.description = WORDS("start")
-        figure = room.public_figure(info.number)
         children: list[W.Widget] = [self.text]
+        figure = room.public_figure(info.number)
+        if figure is None:  # a table with secrets in play
+            figure = public_thumbnail(room, info.number)
         if figure is not None:
             self.thumbnail.value = figure_png(figure, THUMBNAIL_DPI)
             children.append(self.thumbnail)
@@ -99,6 +111,8 @@ class Dashboard(W.VBox):
 
     def _game_changed(self) -> None:
         info = gamelib.make(self.game.value).info
+        # widen the bounds first: a traitlets bound may never cross the other (Fugitive's 2..2 -> 3..6)
+        self.players.max = max(self.players.max, info.max_players)
         self.players.min, self.players.max = info.min_players, info.max_players
         self.players.value = info.default_players
         agents = registered_agents(self.game.value)

@@ -14,7 +14,7 @@ import gamelib.room
 from gamelib.core.i18n import using_language
 from gamelib_widgets.pictures import figure_png
 from gamelib_widgets.room import JoinPage, SeatPanel
-from gamelib_widgets.room_dashboard import Dashboard
+from gamelib_widgets.room_dashboard import THUMBNAIL_DPI, Dashboard
 
 
 def widget_texts(root: W.Widget) -> list[str]:
@@ -148,6 +148,35 @@ def test_the_dashboard_opens_a_room_and_follows_its_tables(store_url: str) -> No
     dashboard.show_against(games=4)
     assert len(dashboard.results.children) == 5
     assert not dashboard._do(lambda r: r.move("Nobody", 1, 0))
+    dashboard.close()
+
+
+@pytest.mark.parametrize("game", ["fugitive", "passante", "delanopolis"])
+def test_the_dashboard_thumbnails_hold_no_secret(store_url: str, game: str) -> None:
+    """A table in play is drawn publicly: the same picture in every world a seat cannot tell from
+    the real one, and not the omniscient picture."""
+    dashboard = Dashboard(store_url, join_url="http://school:8866/voila/render/join.ipynb")
+    dashboard.game.value = game
+    dashboard.options.value = "{}"
+    assert dashboard.open_room()
+    room = dashboard.room
+    assert room is not None
+    seats = [room.join(game, f"s{i}") for i in range(dashboard.players.value)]
+    rng = random.Random(5)
+    for _ in range(12):
+        for seat in seats:
+            view = seat.view()
+            if view.legal:
+                seat.apply(rng.choice(view.legal), ply=view.ply)
+    dashboard.refresh()
+    card: Any = dashboard.cards[1]
+    truth = room.state(1)
+    assert not truth.is_terminal() and card.thumbnail in card.children
+    for seat in seats:
+        world = truth.determinize(seat.player, rng)
+        assert figure_png(world.draw(perspective=gamelib.PUBLIC), THUMBNAIL_DPI) == card.thumbnail.value
+    if game != "delanopolis":  # hands are always secret (Delanopolis only hides bids being placed)
+        assert figure_png(truth.draw(), THUMBNAIL_DPI) != card.thumbnail.value
     dashboard.close()
 
 
