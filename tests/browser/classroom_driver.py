@@ -207,13 +207,15 @@ _WIDGET_WORDS_JS = """
   const texts = [];
   const shown = (el) => el.offsetParent !== null;
   for (const el of document.querySelectorAll('.jupyter-widgets button')) {
+    if (el.closest('.gamelib-language')) continue;
     if (!el.classList.contains('gamelib-action') && shown(el)) texts.push(el.innerText.trim());
   }
   for (const el of document.querySelectorAll(
       '.jupyter-widgets .widget-label, .gamelib-status, .gamelib-waiting, .gamelib-error, ' +
       '.gamelib-getonboard-status, .gamelib-bidding, .gamelib-cover, .jupyter-widgets option')) {
-    // the history, the action list and the chance outcomes are notation (« guess 34 » stays as it is)
-    if (el.closest('.gamelib-history, .gamelib-action-list, .gamelib-force-choice')) continue;
+    // the history, the action list and the chance outcomes are notation (« guess 34 » stays as it is);
+    // the language switch names each language in its own words (« English » on a French page is intended)
+    if (el.closest('.gamelib-history, .gamelib-action-list, .gamelib-force-choice, .gamelib-language')) continue;
     if (el.tagName === 'OPTION' || shown(el)) texts.push((el.innerText || el.textContent).trim());
   }
   return texts.filter((t) => t.length > 0);
@@ -258,3 +260,22 @@ def answers_shown(page: Any, labels: list[str]) -> list[str | None]:
     """The text under each answer button (None when the page does not have the answer area)."""
     result: list[str | None] = page.evaluate(_REVEALS_JS, [labels])
     return result
+
+
+def switch_language_on_page(page: Any, label: str, timeout_s: float) -> None:
+    """Click the page's language switch (``gamelib_widgets.LanguageToggle``) on ``label``."""
+    page.locator(".gamelib-language button", has_text=label).first.click(timeout=timeout_s * 1000)
+
+
+def wait_stepper_buttons(stepper: Any, expected: list[str], timeout_s: float) -> list[str]:
+    """Wait until the Stepper shows a button for each of ``expected``; the labels of its buttons."""
+    stepper.page.wait_for_function(
+        "([el, expected]) => { const labels = Array.from(el.querySelectorAll('button'))"
+        ".map((b) => b.innerText.trim()); return expected.every((t) => labels.includes(t)); }",
+        arg=[stepper.element_handle(), expected],
+        timeout=timeout_s * 1000,
+    )
+    labels: list[str] = stepper.evaluate(
+        "(el) => Array.from(el.querySelectorAll('button:not(.gamelib-action)')).map((b) => b.innerText.trim())"
+    )
+    return labels

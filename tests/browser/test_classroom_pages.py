@@ -10,6 +10,7 @@ above ``GAMELIB_CLICK_LATENCY_BOUND``).  Screenshots: ``screenshots/class-<lang>
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -37,7 +38,9 @@ from classroom_driver import (
     open_page_usable,
     reveal_buttons,
     start_classroom,
+    switch_language_on_page,
     wait_preheated,
+    wait_stepper_buttons,
 )
 from notebook_servers import ManagedServer
 from page_checks import assert_page_healthy
@@ -52,6 +55,11 @@ USABLE_BOUND_S = float(os.environ.get("GAMELIB_CLASSROOM_USABLE_BOUND", str(USAB
 """Seconds from navigation to a usable preheated page (the goal; raise it on a machine busy with other work)."""
 PREHEAT_TIMEOUT_S = float(os.environ.get("GAMELIB_PREHEAT_TIMEOUT", "600"))
 SHOW = {"en": "Show the answer", "fr": "Voir la réponse"}
+_STEPPER_WORDS = json.loads(
+    (Path(__file__).parents[2] / "widgets" / "data" / "words.json").read_text("utf-8")
+)
+STEPPER_BUTTONS = {lang: [_STEPPER_WORDS[lang][key] for key in ("step", "undo")] for lang in LANGUAGES}
+"""The Stepper's Step and Undo buttons in each language (widgets/data/words.json)."""
 HIDE = {"en": "Hide the answer", "fr": "Masquer la réponse"}
 
 
@@ -110,6 +118,15 @@ def _check_answers(page: Any, language: str, notebook: str) -> int:
     return count
 
 
+def _switch_to_french(page: Any, stepper: Any) -> list[str]:
+    """On an English page, click the page's "Français": the Stepper's buttons turn French."""
+    assert STEPPER_BUTTONS["en"] != STEPPER_BUTTONS["fr"]
+    switch_language_on_page(page, "Français", STEP_TIMEOUT_S)
+    labels = wait_stepper_buttons(stepper, STEPPER_BUTTONS["fr"], STEP_TIMEOUT_S)
+    english = [label for label in labels if label in STEPPER_BUTTONS["en"]]
+    return [f"English Stepper buttons after clicking Français: {english}"] if english else []
+
+
 # every page in English, then every page in French: one kernel pool per language
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -162,6 +179,9 @@ def test_classroom_page(
                 problems.append(f"click to new board {latency.median_ms:.0f} ms median")
             stepper.evaluate("(el) => el.scrollIntoView({block: 'start'})")
             browser_page.screenshot(path=str(screenshot_dir / f"{name}-stepper.png"))
+            if language == "en":
+                problems += _switch_to_french(browser_page, stepper)
+                browser_page.screenshot(path=str(screenshot_dir / f"{name}-switched-fr.png"))
         assert_page_healthy(browser_page, context=f"after the clicks\nVoilà log:\n{server.log_tail()}")
         print(f"classroom {language} {notebook.stem}: {answers} answers behind their buttons")
         assert not problems, f"{notebook.name} ({language}):\n" + "\n".join(problems)
