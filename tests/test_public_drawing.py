@@ -11,6 +11,7 @@ number, a hand, a bid) is drawn as text.
 
 from __future__ import annotations
 
+import io
 import random
 from collections import Counter
 
@@ -76,6 +77,28 @@ def test_public_drawing_shows_no_secret(name: str, seed: int) -> None:
             secrets += 1
             assert public != _texts(state, None), f"{name}: public = omniscient with a secret"
     assert secrets, f"{name} seed {seed}: no position with a secret was drawn"
+
+
+def _png(state: gamelib.State) -> bytes:
+    figure = state.draw(perspective=gamelib.PUBLIC)
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png", dpi=40)
+    plt.close(figure)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("name", HIDDEN)
+def test_public_drawing_is_the_same_picture_in_every_world(name: str) -> None:
+    """Pixels too (bar heights, card backs): one secret position per game, every seat's worlds."""
+    rng = random.Random(7)
+    state = next(
+        s
+        for s in _positions(name, 7)
+        if _has_secret(s) and s.current_player not in (gamelib.CHANCE, gamelib.TERMINAL)
+    )
+    picture = _png(state)
+    for seat in range(state.game.num_players):
+        assert _png(state.determinize(seat, rng)) == picture, f"{name}: seat {seat}'s world drawn otherwise"
 
 
 def test_public_drawing_of_a_perfect_information_game_is_omniscient() -> None:
