@@ -130,8 +130,11 @@ def _notebook_namespace(notebook: str, after: str | None) -> dict[str, object]:
     import json
     import os
 
+    from IPython.display import display
+
     cells = json.loads((NOTEBOOKS / notebook).read_text(encoding="utf-8"))["cells"]
-    namespace: dict[str, object] = {"__name__": "__notebook__"}
+    # display() is a builtin in a notebook's kernel (the language switch of each first cell uses it)
+    namespace: dict[str, object] = {"__name__": "__notebook__", "display": display}
     here = os.getcwd()
     os.chdir(NOTEBOOKS)
     try:
@@ -186,3 +189,73 @@ def test_a_documented_exercise_runs_in_its_context(code: str) -> None:
     finally:
         gamelib.set_language(previous)
     assert result is None or result is not NotImplemented
+
+
+# ------------------------------------------------------------------ lesson plans: cell numbers
+# Each lesson table cites the cells it shows (0-based, as nbformat counts them). Cells get added to the
+# notebooks; these checks make a stale number fail instead of sending a teacher to the wrong cell.
+_PLAN = re.compile(r"^## .*\(`notebooks/(\d\d_\w+\.ipynb)`\)", re.M)
+_ROW_CELLS = re.compile(r"^\|[^|]*\|([^|]*)\|\s*(\d+)-(\d+)\s*\|", re.M)
+_CODE_IN_CELL = re.compile(r"`([^`]+)`\s*(?:in cell|\(cell) (\d+)\b")
+
+
+def lesson_plans() -> list[tuple[str, str]]:
+    """(notebook, the plan's text) for each lesson plan of docs/teaching.md."""
+    text = (ROOT / "docs" / "teaching.md").read_text(encoding="utf-8")
+    starts = list(_PLAN.finditer(text))
+    ends = [match.start() for match in starts[1:]] + [len(text)]
+    return [(match.group(1), text[match.start() : end]) for match, end in zip(starts, ends, strict=True)]
+
+
+def _cells(notebook: str) -> list[dict[str, Any]]:
+    import json
+
+    cells: list[dict[str, Any]] = json.loads((NOTEBOOKS / notebook).read_text(encoding="utf-8"))["cells"]
+    return cells
+
+
+def _heading(cell: dict[str, Any]) -> str:
+    """A markdown cell's first heading line ('' for a code cell or a cell with none)."""
+    if cell["cell_type"] != "markdown":
+        return ""
+    return next((line for line in "".join(cell["source"]).splitlines() if line.startswith("#")), "")
+
+
+def test_the_lesson_plans_cover_four_notebooks() -> None:
+    assert sorted(name for name, _ in lesson_plans()) == [
+        "01_fugitive.ipynb",
+        "02_a_une_passante.ipynb",
+        "03_delanopolis.ipynb",
+        "04_get_on_board.ipynb",
+    ]
+
+
+@pytest.mark.parametrize("notebook, plan", lesson_plans(), ids=[name for name, _ in lesson_plans()])
+def test_lesson_plan_cell_ranges_follow_the_notebook(notebook: str, plan: str) -> None:
+    """Each row's cells start at a section heading and end just before the next one (or the last cell);
+    a row naming its section (``(section N``) starts at that section's heading; rows go in order."""
+    cells = _cells(notebook)
+    rows = [(what, int(first), int(last)) for what, first, last in _ROW_CELLS.findall(plan)]
+    assert len(rows) >= 6, f"{notebook}: the lesson table was not found"
+    previous = -1
+    for what, first, last in rows:
+        where = f"{notebook} cells {first}-{last} ({what.strip()[:60]}...)"
+        assert previous < first <= last < len(cells), where
+        assert _heading(cells[first]), f"{where}: cell {first} is not a section heading"
+        assert last + 1 == len(cells) or _heading(cells[last + 1]), (
+            f"{where}: cell {last + 1} is still that section"
+        )
+        section = re.search(r"\(sections? (\d+)\b", what)
+        if section:
+            assert re.match(rf"#+ {section.group(1)}\. ", _heading(cells[first])), (
+                f"{where}: cell {first} is {_heading(cells[first])!r}, not section {section.group(1)}"
+            )
+        previous = last
+
+
+@pytest.mark.parametrize("notebook, plan", lesson_plans(), ids=[name for name, _ in lesson_plans()])
+def test_code_quoted_with_its_cell_is_in_that_cell(notebook: str, plan: str) -> None:
+    """ "`seed=1` in cell 3", "`RECOMPUTE = False` (cell 3": the code is in that cell."""
+    cells = _cells(notebook)
+    for code, number in _CODE_IN_CELL.findall(plan):
+        assert code in "".join(cells[int(number)]["source"]), f"{notebook}: `{code}` is not in cell {number}"
