@@ -10,8 +10,8 @@ code:
 * :func:`language_from_url` reads the ``lang`` query parameter of the page Voilà serves
   (``…/voila/render/notebooks/01_fugitive.ipynb?lang=fr``): Voilà 0.5 gives the kernel the query
   string in its ``QUERY_STRING`` environment variable, and a preheated kernel (started before
-  anyone asked for the page) gets it from ``voila.utils.get_query_string()``, which waits for the
-  request.  :func:`use_language_from_url` applies it; :func:`follow_url_language` (what
+  anyone asked for the page) is told when the page is asked for (:mod:`.page_request`, which
+  reads Voilà's request without importing Voilà into the kernel).  :func:`use_language_from_url` applies it; :func:`follow_url_language` (what
   ``LanguageToggle(from_url=True)`` calls) does not hold up a preheated kernel: it waits for the
   request in a thread and switches on the kernel's own loop when the page is asked for, so the
   notebook still runs ahead of the request and the page opens in the URL's language.
@@ -32,6 +32,7 @@ from gamelib.core.i18n import LANGUAGES, language, set_language
 from gamelib.core.i18n import on_language_change as on_library_language_change
 
 from .naming import css, words
+from .page_request import page_query_string
 from .stepper import refresh_all
 
 CHOICES = (("English", "en"), ("Français", "fr"))
@@ -65,11 +66,7 @@ on_library_language_change(_follow_library)
 
 def query_string() -> str:
     """The query string of the page this kernel serves (empty outside Voilà)."""
-    if os.environ.get("VOILA_PREHEAT", "False") == "True":
-        from voila.utils import get_query_string  # waits until the page is asked for
-
-        return get_query_string() or ""
-    return os.environ.get("QUERY_STRING", "")
+    return page_query_string()
 
 
 def language_from_url(query: str | None = None) -> str | None:

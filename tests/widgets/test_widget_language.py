@@ -221,16 +221,16 @@ def test_a_preheated_page_switches_when_it_is_asked_for(monkeypatch: pytest.Monk
     import asyncio
     import threading
 
-    import voila.utils
+    import gamelib_widgets.language as page_language
 
     asked = threading.Event()
 
-    def get_query_string(url: str | None = None) -> str:
+    def page_query_string() -> str:
         asked.wait(5)  # until a browser asks for the page
         return "lang=fr"
 
     monkeypatch.setenv("VOILA_PREHEAT", "True")
-    monkeypatch.setattr(voila.utils, "get_query_string", get_query_string)
+    monkeypatch.setattr(page_language, "page_query_string", page_query_string)
 
     async def page() -> tuple[str, str, str]:
         stepper = Stepper("fugitive", seed=1)
@@ -247,3 +247,51 @@ def test_a_preheated_page_switches_when_it_is_asked_for(monkeypatch: pytest.Monk
         assert asyncio.run(page()) == ("en", "fr", "Annuler")
     finally:
         gamelib.set_language("en")
+
+
+def test_a_preheated_kernel_hears_of_its_visitor_over_voila_s_socket(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The request's variables come over a real websocket, as Voilà sends them, without Voilà imported."""
+    import asyncio
+    import json
+    import subprocess
+    import sys
+    import threading
+
+    import websockets.asyncio.server as ws_server
+
+    import gamelib_widgets.page_request as page_request
+
+    served: list[str] = []
+    ready = threading.Event()
+    stop: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
+
+    async def tell(socket: ws_server.ServerConnection) -> None:
+        served.append(socket.request.path if socket.request else "")
+        await socket.send(json.dumps({"QUERY_STRING": "lang=fr&code=K7QXP"}))
+
+    async def serve() -> None:
+        async with ws_server.serve(tell, "127.0.0.1", 0) as server:
+            port = next(iter(server.sockets)).getsockname()[1]
+            monkeypatch.setenv("VOILA_APP_PORT", str(port))
+            done = asyncio.Event()
+            stop.append((asyncio.get_running_loop(), done))
+            ready.set()
+            await done.wait()
+
+    thread = threading.Thread(target=lambda: asyncio.run(serve()), daemon=True)
+    thread.start()
+    assert ready.wait(5)
+    monkeypatch.setenv("VOILA_PREHEAT", "True")
+    monkeypatch.setenv("VOILA_KERNEL_ID", "k-1")
+    monkeypatch.setenv("QUERY_STRING", "")
+    monkeypatch.setattr(page_request, "_RECEIVED", False)
+    try:
+        assert page_request.page_query_string() == "lang=fr&code=K7QXP"
+        assert page_request.page_query_string() == "lang=fr&code=K7QXP"  # told once, kept
+        assert served == ["/voila/query/k-1"]
+    finally:
+        loop, done = stop[0]
+        loop.call_soon_threadsafe(done.set)
+        thread.join(5)
+    check = "import gamelib_widgets.language, sys; assert 'voila' not in sys.modules, 'voila imported'"
+    subprocess.run([sys.executable, "-c", check], check=True)
