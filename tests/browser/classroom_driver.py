@@ -153,6 +153,7 @@ _USABLE_JS = """
 ([needStepper]) => {
   // usable: the cells are shown, every widget drawn, and the first Stepper's first button enabled;
   // a page showing an error stops the wait at once (the test then fails on the error, not on a timeout)
+  if (document.body === null) return false;  // between documents (Voilà's loading page is replaced)
   if (document.body.innerText.includes('There was an error when executing cell')) return true;
   if (document.querySelector('.jp-OutputArea-output.jp-mod-error')) return true;
   const cells = document.getElementById('rendered_cells');
