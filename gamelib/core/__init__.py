@@ -6,10 +6,12 @@ from gamelib.core.fields import StateFields
 from gamelib.core.game import CHANCE, PUBLIC, TERMINAL, Action, Game, GameInfo, NoOptions, State
 from gamelib.core.notation import Choice, Int, Notation, action_class
 from gamelib.core.options import Between, OptionSpec
+from gamelib.core.phases import Phase, Phases
 from gamelib.core.play import Agent, play
 from gamelib.core.records import from_record
 from gamelib.core.registry import game_class, make, register, registered_games
 from gamelib.core.resolve import resolve
+from gamelib.core.rulebook import refusal, transition
 
 __all__ = [
     "CHANCE",
@@ -27,6 +29,8 @@ __all__ = [
     "Notation",
     "OptionError",
     "OptionSpec",
+    "Phase",
+    "Phases",
     "RecordError",
     "State",
     "StateFields",
@@ -35,7 +39,9 @@ __all__ = [
     "game_class",
     "make",
     "play",
+    "refusal",
     "register",
     "registered_games",
     "resolve",
+    "transition",
 ]

@@ -29,6 +29,7 @@ from gamelib.core.fields import StateFields
 from gamelib.core.i18n import Wording
 from gamelib.core.options import OptionSpec, build_options, option_specs, options_to_dict
 from gamelib.core.resolve import resolve
+from gamelib.core.rulebook import Refusal, Transition, collect
 from gamelib.core.version import __version__
 
 if TYPE_CHECKING:
@@ -292,6 +293,14 @@ class State(ABC):
     """The state's attributes, declared once (:class:`~gamelib.core.fields.StateFields`): core
     derives ``_clone()``, ``key()`` and ``invalidate()`` from it, and the generic tests check that
     every attribute is declared."""
+    _transitions: ClassVar[dict[type, Transition]] = {}
+    """Each action class's transition (``@transition``, :mod:`gamelib.core.rulebook`)."""
+    _refusals: ClassVar[dict[type, Refusal]] = {}
+    """Each action class's refusal (``@refusal``), next to its transition in the game's code."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._transitions, cls._refusals = collect(cls)
 
     def __init__(self, game: Game, seed: int | None) -> None:
         self.game = game
@@ -313,9 +322,20 @@ class State(ABC):
         """(outcome, probability) pairs at a chance node."""
         return []
 
-    @abstractmethod
     def _apply(self, action: Action) -> None:
-        """Apply an action already known to be legal."""
+        """Apply an action already known to be legal: by default its class's ``@transition``.
+
+        A game whose every move shares a prologue or an epilogue (a veto that may stop it, a
+        window that opens after it) overrides this and calls ``self._transitions[type(action)]``
+        in between.
+        """
+        try:
+            step = self._transitions[type(action)]
+        except KeyError:
+            raise NotImplementedError(
+                f"{type(self).__name__} has no @transition for {type(action).__name__}"
+            ) from None
+        step(self, action)
 
     @abstractmethod
     def returns(self) -> list[float]:
@@ -361,8 +381,26 @@ class State(ABC):
         self._derive()
 
     def _explain_illegal(self, action: Action) -> IllegalAction:
-        """The error for an action that is not legal here (games override to name the rule)."""
-        return IllegalAction("not-legal", f"{action} is not a legal action now", action)
+        """The error for an action that is not legal here, naming the rule it breaks.
+
+        First the reasons that do not depend on the action's class (:meth:`_refuse_now`), then
+        the class's own ``@refusal``; "not legal now" when neither names a rule.  Called before
+        any change, so a refused action leaves the state exactly as it was.
+        """
+        error = self._refuse_now(action)
+        if error is None:
+            refuse = self._refusals.get(type(action))
+            if refuse is not None:
+                error = refuse(self, action)
+        if error is None:
+            error = IllegalAction("not-legal", f"{action} is not a legal action now", action)
+        return error
+
+    def _refuse_now(self, action: Action) -> IllegalAction | None:
+        """Hook: a refusal that holds whatever the action's class (a chance outcome is due, the
+        game stands in a phase where this kind of action has no place); ``None`` to ask the
+        action class's own ``@refusal``."""
+        return None
 
     def _observation(self, player: int | None) -> Any:
         """Hook: what ``player`` sees now (``None``: everything).
