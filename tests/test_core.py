@@ -118,11 +118,8 @@ def test_state_repr_and_str() -> None:
 
 def test_png_repr_when_a_drawing_exists() -> None:
     state = gamelib.make("fugitive").new_game(seed=0)
-    try:
-        png = state._repr_png_()
-    except ImportError:
-        pytest.skip("drawing module not available")
-    assert png is None or png.startswith(b"\x89PNG")
+    png = state._repr_png_()
+    assert png is not None and png.startswith(b"\x89PNG")
 
 
 def test_refusal_returns_the_error_of_an_illegal_move_and_insists_on_a_legal_one() -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import re
 
@@ -14,9 +13,6 @@ from gamelib.agents import RandomAgent
 from gamelib_widgets import Stepper
 
 FUGITIVE, DETECTIVE = 0, 1
-has_analysis = importlib.util.find_spec("gamelib.fugitive.analysis") is not None
-has_agents = importlib.util.find_spec("gamelib.fugitive.agents") is not None
-needs_analysis = pytest.mark.skipif(not has_analysis, reason="gamelib.fugitive.analysis not written yet")
 
 
 def position_with_hideouts(hidden: int, seed: int = 0) -> gamelib.State:
@@ -105,7 +101,6 @@ def test_play_to_end_on_fugitive_then_rewind_to_any_move() -> None:
 
 
 # ---------------------------------------------------------------- the belief panel
-@needs_analysis
 def test_the_belief_panel_shows_the_detectives_exact_belief() -> None:
     from gamelib.fugitive.analysis import belief
     from gamelib_widgets.fugitive import BeliefPanel
@@ -134,7 +129,6 @@ def test_the_belief_panel_shows_the_detectives_exact_belief() -> None:
     assert panel.strip.value[:4] == b"\x89PNG" and panel.strip.layout.display is None
 
 
-@needs_analysis
 def test_the_belief_panel_never_shows_the_truth_in_the_detectives_view() -> None:
     from gamelib_widgets.fugitive import BeliefPanel
 
@@ -150,7 +144,6 @@ def test_the_belief_panel_never_shows_the_truth_in_the_detectives_view() -> None
     assert "actually" in panel.table.value
 
 
-@needs_analysis
 def test_the_belief_panel_follows_moves_undo_and_redo() -> None:
     from gamelib.fugitive.analysis import belief
     from gamelib_widgets.fugitive import BeliefPanel
@@ -172,7 +165,6 @@ def test_the_belief_panel_follows_moves_undo_and_redo() -> None:
     assert (panel.belief.worlds, panel.summary.value, panel.table.value) == seen[1]
 
 
-@needs_analysis
 def test_the_belief_panel_survives_whole_games() -> None:
     """Positions all along random games get a belief: the panel never reports an error.
 
@@ -194,7 +186,6 @@ def test_the_belief_panel_survives_whole_games() -> None:
             assert panel.belief.worlds == belief(position).worlds
 
 
-@needs_analysis
 def test_the_belief_panel_can_be_paused_and_computed_on_demand() -> None:
     from gamelib_widgets.fugitive import BeliefPanel
 
@@ -214,7 +205,6 @@ def test_the_belief_panel_can_be_paused_and_computed_on_demand() -> None:
     assert panel.compute_button.layout.display == "none" and panel.table.value == live_table
 
 
-@needs_analysis
 def test_fugitive_stepper_has_the_panel_and_the_fugitive_agents() -> None:
     from gamelib_widgets.fugitive import BeliefPanel, fugitive_stepper
 
@@ -222,22 +212,16 @@ def test_fugitive_stepper_has_the_panel_and_the_fugitive_agents() -> None:
     assert isinstance(stepper.panels[0], BeliefPanel) and stepper.perspective == DETECTIVE
     assert stepper.panels_box.children[0] is stepper.panels[0].widget
     assert "random" in stepper.agents
-    if has_agents:
-        from gamelib.fugitive import agents
+    from gamelib.fugitive import agents
 
-        if hasattr(agents, "FugitiveHeuristic"):
-            assert isinstance(stepper.agents[stepper.seats[FUGITIVE]], agents.FugitiveHeuristic)
-        if hasattr(agents, "BeliefDetective"):
-            assert isinstance(stepper.agents[stepper.seats[DETECTIVE]], agents.BeliefDetective)
-    else:
-        assert stepper.seats == ["random", "random"]
+    assert isinstance(stepper.agents[stepper.seats[FUGITIVE]], agents.FugitiveHeuristic)
+    assert isinstance(stepper.agents[stepper.seats[DETECTIVE]], agents.BeliefDetective)
     custom = fugitive_stepper(seed=3, agents={"mine": RandomAgent()}, options={"edition": 2})
     assert "mine" in custom.agents and custom.game.options.edition == 2
     for _ in range(8):
         assert stepper.step_agent(), stepper.error
 
 
-@needs_analysis
 def test_the_belief_panel_is_for_fugitive_only(pile_game: SecretPileGame) -> None:
     from gamelib_widgets.fugitive import BeliefPanel
 
@@ -245,7 +229,6 @@ def test_the_belief_panel_is_for_fugitive_only(pile_game: SecretPileGame) -> Non
         Stepper(pile_game, panels=[BeliefPanel])
 
 
-@needs_analysis
 def test_live_belief_over_budget_offers_the_full_count(monkeypatch: pytest.MonkeyPatch) -> None:
     import gamelib_widgets.fugitive as panel_module
     from gamelib.fugitive.analysis import clear_caches
@@ -263,7 +246,6 @@ def test_live_belief_over_budget_offers_the_full_count(monkeypatch: pytest.Monke
 
 
 # ---------------------------------------------------------------- a small deck (option escape_card)
-@needs_analysis
 @pytest.mark.parametrize("last", [7, 12])
 def test_fugitive_stepper_plays_a_small_deck_to_the_end(last: int, monkeypatch: pytest.MonkeyPatch) -> None:
     import gamelib.fugitive.draw as fugitive_draw
