@@ -256,9 +256,9 @@ def test_a_resale_the_mayor_cannot_pay_names_its_rule() -> None:
 def test_bid_caches_stay_bounded_in_uncapped_games() -> None:
     """Issue 22: memory does not grow with play.  Without a cap each purse met is a bid range."""
     from gamelib.agents import RandomAgent
-    from gamelib.delanopolis import rules
+    from gamelib.delanopolis import actions
 
     game = gamelib.make("delanopolis", players=3, options={"bid_cap": 0, "bid_step": 1, "rounds": 3})
     for seed in range(40):
         gamelib.play(game, [RandomAgent()] * 3, seed=seed)
-    assert len(rules._BID_RANGES) <= rules.RANGES_KEPT and len(rules._BID_LISTS) <= rules.RANGES_KEPT
+    assert len(actions._BID_RANGES) <= actions.RANGES_KEPT and len(actions._BID_LISTS) <= actions.RANGES_KEPT

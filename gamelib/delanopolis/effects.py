@@ -1,0 +1,496 @@
+"""Delanopolis: what follows from a move without a new choice — the turn order, where the dice
+land, the auction's reveal, rents, resales, atouts and jokers, and the end of the game.
+
+:class:`Effects` is the part of :class:`~gamelib.delanopolis.rules.DelanopolisState` that changes
+the state once an action is legal (``rules.py`` declares the fields, whose annotations here only
+tell the type checker, picks the legal actions and pairs each action's transition with its
+refusal).  Points are ints; every VOT'S and COM'S is in a player's hands or set aside on a terrain,
+and only refuges create points (``created``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from gamelib.core.game import State
+from gamelib.delanopolis.board import REFUGE_BASE, TERRAINS, content
+from gamelib.delanopolis.options import (
+    BIDDING,
+    BOOST_WINDOW,
+    OVER,
+    PARK_CHOICE,
+    PRE_ROLL,
+    REFUGE_COMS,
+    REFUGE_VOTS,
+    ROLL_DICE,
+    DelanopolisOptions,
+    direct_landing,
+)
+
+
+@dataclass(frozen=True)
+class AuctionResult:
+    """A revealed auction: who bid what (``boosted`` bids count double), who took the terrain.
+
+    ``kind`` is "mayor", "challenger" or "none"; ``price`` is what the terrain is worth for rents
+    and resale.
+    """
+
+    terrain: int
+    roller: int
+    bids: tuple[int, ...]
+    boosted: tuple[bool, ...]
+    winner: int
+    kind: str
+    price: int
+    counts_double: bool = True
+    """False under ``boost="cap"``: a boost raised the cap, each point counts once."""
+
+    def values(self) -> tuple[int, ...]:
+        """The bids as they count: doubled by an atout or a joker (``boost="value"``)."""
+        if not self.counts_double:
+            return self.bids
+        return tuple(b * (2 if x else 1) for b, x in zip(self.bids, self.boosted, strict=True))
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that makes the players read a chapter, or moves points (the public log).
+
+    ``kind``: "mayor", "chapter" (a terrain changes hands), "atout", "joker", "refuge", "rent",
+    "park", "sale", "skip", "no_sale", "bankrupt", "end".  ``subject`` is a terrain (0-based),
+    refuge (0-based) or card index; ``amount`` the points moved.
+    """
+
+    turn: int
+    kind: str
+    player: int
+    subject: int = -1
+    amount: int = 0
+    other: int = -1
+
+    def chapter(self) -> str:
+        """The French chapter this event makes the table read ("" for bookkeeping events)."""
+        data = content()
+        if self.kind in ("chapter", "sale") and self.subject >= 0:
+            return data.terrains[self.subject].chapter
+        if self.kind == "refuge" and self.subject >= 0:
+            return data.refuges[self.subject].chapter
+        if self.kind == "atout":
+            return data.atouts[self.subject % len(data.atouts)].chapter
+        if self.kind == "joker":
+            return data.jokers[self.subject % len(data.jokers)].chapter
+        return ""
+
+
+class Effects(State):
+    """The consequences of a legal move in Delanopolis (see the module docstring)."""
+
+    game: Any  # a DelanopolisGame (rules.py): its ring and reachable terrains, drawn once per game
+    options: DelanopolisOptions
+    phase: int
+    mayor: int
+    vots: list[int]
+    coms: list[int]
+    owner: list[int]
+    price: list[int]
+    aside: list[int]
+    aside_by: list[int]
+    ring_pos: list[int]
+    where: list[int]
+    tokens: list[int]
+    tokens_drawn: list[int]
+    prev_occupied: list[bool]
+    skip_next: list[bool]
+    bankrupt: list[bool]
+    roll_order: tuple[int, ...]
+    turn: int
+    order_offset: int
+    roller: int
+    boosted: list[bool]
+    queue: tuple[int, ...]
+    landed: int
+    bids: list[int]
+    bid_order: tuple[int, ...]
+    chained: bool
+    created: int
+    auctions: list[AuctionResult]
+    events: list[Event]
+    outcome: str
+    winners: tuple[int, ...]
+
+    @property
+    def challengers(self) -> list[int]:
+        return [p for p in range(self.game.num_players) if p != self.mayor]
+
+    @property
+    def round(self) -> int:
+        return self.turn // max(1, len(self.roll_order))
+
+    def _seat(self, player: object) -> int:
+        """``player`` if it is a seat of this game; ValueError otherwise (per-seat queries)."""
+        seat = self.check_player(player)
+        assert seat is not None
+        return seat
+
+    def _terrain(self, terrain: object) -> int:
+        """``terrain`` (0-based) if it is one of the twelve; ValueError otherwise."""
+        if isinstance(terrain, bool) or not isinstance(terrain, int) or not 0 <= terrain < TERRAINS:
+            raise ValueError(
+                f"terrain must be 0..{TERRAINS - 1} (terrains 1-12 in notation), got {terrain!r}"
+            )
+        return terrain
+
+    def _can_resell(self, terrain: int) -> bool:
+        if self.options.resale_payment == "aside_back":
+            return True
+        return self.coms[self.mayor] >= self.price[terrain]
+
+    def _sellable(self, player: int) -> list[int]:
+        if player == self.mayor or player not in self.owner:
+            return []
+        return [t for t in range(TERRAINS) if self.owner[t] == player and self._can_resell(t)]
+
+    def _next_turn(self) -> None:
+        """Start the next turn: skip parked players, end the game when its end condition holds."""
+        while True:
+            self.turn += 1
+            if self._game_should_end():
+                self._finish()
+                return
+            order = self.roll_order
+            roller = order[(self.turn + self.order_offset) % len(order)]
+            self.roller = roller
+            if self._is_out(roller):
+                continue
+            if self.skip_next[roller]:
+                self.skip_next[roller] = False
+                self.events.append(Event(self.turn, "skip", roller))
+                continue
+            break
+        self.boosted = [False] * self.game.num_players
+        self.landed = -1
+        self.chained = False
+        if self._roller_has_choices():
+            self.phase = PRE_ROLL
+        else:
+            self._after_roller_ready()
+
+    def _is_out(self, player: int) -> bool:
+        """A bankrupt challenger out of the game (option ``bankrupt="out"``)."""
+        return self.bankrupt[player] and player != self.mayor and self.options.bankrupt == "out"
+
+    def _may_boost(self, player: int) -> bool:
+        """An atout or a joker in hand and none played yet this roll (« au moment de lancer »)."""
+        return self.tokens[player] > 0 and not self.boosted[player]
+
+    def _roller_has_choices(self) -> bool:
+        """Something for the roller to decide before the dice (else they come at once)."""
+        p = self.roller
+        return self._may_boost(p) or bool(self._sellable(p))
+
+    def _after_roller_ready(self) -> None:
+        """The roller has rolled: open the boost window for the others, or throw the dice."""
+        if self.options.boost_timing == "any_roll":
+            n = self.game.num_players
+            seats = [(self.roller + i) % n for i in range(1, n)]
+            self.queue = tuple(p for p in seats if self.tokens[p] > 0)
+            if self.queue:
+                self.phase = BOOST_WINDOW
+                return
+        self.phase = ROLL_DICE
+
+    def _next_in_window(self) -> None:
+        self.queue = self.queue[1:]
+        if not self.queue:
+            self.phase = ROLL_DICE
+
+    def _land(self, a: int, b: int) -> None:
+        o, p = self.options, self.roller
+        if o.placement == "ring":
+            ring = self.game.ring
+            self.ring_pos[p] = (self.ring_pos[p] + a + b) % len(ring)
+            code = ring[self.ring_pos[p]]
+            if o.refuge_on_double and a == b:
+                code = REFUGE_BASE + (a - 1) % 4
+        else:
+            code = direct_landing(o, a, b)
+        self.where[p] = code
+        if a == b and o.token_draw == "doubles":
+            self._give_token(p)  # « A chaque fois qu'un atout, un joker … sont tirés »
+        if code >= REFUGE_BASE:
+            self._refuge(p, code - REFUGE_BASE)
+            return
+        owner = self.owner[code]
+        self.landed = code
+        if owner < 0:
+            self._open_auction(code)
+        elif owner == p and o.occupied == "by_another":
+            self.prev_occupied[p] = False
+            self._no_auction()
+            self._end_turn()
+        elif self.prev_occupied[p]:
+            self._no_auction()
+            self.phase = PARK_CHOICE
+        else:
+            self._no_auction()
+            self._pay_rent(p, code)
+            self.prev_occupied[p] = True
+            self._end_turn()
+
+    def _no_auction(self) -> None:
+        """Boosts played before a roll that brings no auction are lost, or given back (option)."""
+        if self.options.boost_kept_if_no_auction:
+            for q, used in enumerate(self.boosted):
+                if used:
+                    self.tokens[q] += 1
+        self.boosted = [False] * self.game.num_players
+
+    def _refuge(self, p: int, refuge: int) -> None:
+        o = self.options
+        if o.refuge_bonus == "both":
+            coms, vots = REFUGE_COMS, REFUGE_VOTS
+        elif p == self.mayor:
+            coms, vots = REFUGE_COMS, 0
+        else:
+            coms, vots = 0, REFUGE_VOTS
+        self.coms[p] += coms
+        self.vots[p] += vots
+        self.created += coms + vots
+        self.events.append(Event(self.turn, "refuge", p, refuge, coms + vots))
+        self.prev_occupied[p] = False
+        if o.refuge_skips_next_turn:
+            self.skip_next[p] = True
+        self._no_auction()
+        self._end_turn()
+
+    def _open_auction(self, terrain: int) -> None:
+        n = self.game.num_players
+        self.landed = terrain
+        self.bids = [-1] * n
+        seats = [q for q in ((self.roller + i) % n for i in range(n)) if not self._is_out(q)]
+        if self.options.mayor_bid == "open_first":
+            seats.remove(self.mayor)
+            seats.insert(0, self.mayor)
+        self.bid_order = tuple(seats)
+        self.queue = self.bid_order
+        self.prev_occupied[self.roller] = False
+        self.phase = BIDDING
+
+    def _resolve_auction(self) -> None:
+        o, t, n = self.options, self.landed, self.game.num_players
+        mayor = self.mayor
+        bids = [max(0, b) for b in self.bids]  # a player out of the game bids nothing
+        double = o.boost == "value"
+        values = [b * (2 if x and double else 1) for b, x in zip(bids, self.boosted, strict=True)]
+        challengers = [p for p in self.bid_order if p != mayor]  # seat order from the roller
+        total = sum(values[c] for c in challengers)
+        m = values[mayor]
+        kind, winner = "none", -1
+        if total == 0 and m == 0:
+            if o.all_zero == "roller_free":
+                winner = self.roller
+                kind = "mayor" if winner == mayor else "challenger"
+        elif m > total or (m == total and o.mayor_tie == "mayor"):
+            kind, winner = "mayor", mayor
+        elif m < total or o.mayor_tie == "challengers":
+            top = max(values[c] for c in challengers)
+            leaders = [c for c in challengers if values[c] == top]
+            if len(leaders) == 1 or o.tie_break == "seat_order":
+                kind, winner = "challenger", leaders[0]
+        price = 0
+        if kind == "mayor":
+            # « Il s'empare alors des points COM'S et VOT'S qui ont été misés sur la case. »
+            for c in challengers:
+                self.vots[c] -= bids[c]
+                self.vots[mayor] += bids[c]
+            price = bids[mayor] if o.mayor_price == "bid" else 0
+        elif kind == "challenger":
+            w = winner
+            price = bids[w]
+            self.vots[w] -= price
+            self.aside[t] += price  # « Ces points sont placés de côté par celui qui emporte le pli. »
+            self.aside_by[t] = w
+            if o.challenger_pot == "takes_all":
+                pile = self.aside if o.set_aside == "all_bids" else None
+                for c in challengers:
+                    if c != w:
+                        self.vots[c] -= bids[c]
+                        if pile is None:
+                            self.vots[w] += bids[c]
+                        else:
+                            pile[t] += bids[c]  # the whole trick is set aside
+                self.coms[mayor] -= bids[mayor]
+                self.coms[w] += bids[mayor]
+        self.auctions.append(
+            AuctionResult(t, self.roller, tuple(bids), tuple(self.boosted), winner, kind, price, double)
+        )
+        if winner >= 0:
+            self.owner[t] = winner
+            self.price[t] = price
+            self.events.append(Event(self.turn, "chapter", winner, t, price))
+            if o.winner_rolls_next and winner in self.roll_order:
+                # the next turn's roller is the winner; the order goes on from him
+                order = self.roll_order
+                self.order_offset = (order.index(winner) - (self.turn + 1)) % len(order)
+        else:
+            self.events.append(Event(self.turn, "no_sale", self.roller, t))
+        self.bids = [-1] * n
+        self.boosted = [False] * n
+        if o.chain_auctions and not self.chained:
+            self.chained = True
+            nxt = next(
+                (
+                    (t + k) % TERRAINS
+                    for k in range(1, TERRAINS)
+                    if self.owner[(t + k) % TERRAINS] < 0 and (t + k) % TERRAINS in self.game.reachable
+                ),
+                -1,
+            )
+            if nxt >= 0:
+                self._open_auction(nxt)
+                return
+        self._end_turn()
+
+    def _transfer(self, payer: int, payee: int, amount: int) -> int:
+        """Move up to ``amount`` points, from the payer's bidding currency first (the mayor's
+        COM'S, a challenger's VOT'S), each point arriving in the currency it left in; VOT'S only
+        under ``rent_currency="vots"``.  Returns what could be paid."""
+        if self.options.rent_currency == "vots":
+            purses: tuple[list[int], ...] = (self.vots,)
+        else:
+            purses = (self.coms, self.vots) if payer == self.mayor else (self.vots, self.coms)
+        paid = 0
+        for purse in purses:
+            take = min(purse[payer], amount - paid)
+            purse[payer] -= take
+            purse[payee] += take
+            paid += take
+        return paid
+
+    def _can_pay(self, payer: int) -> int:
+        if self.options.rent_currency == "vots":
+            return self.vots[payer]
+        return self.vots[payer] + self.coms[payer]
+
+    def _rent_of(self, price: int) -> int:
+        """« le quart » of a price, rounded as option ``rent_rounding`` says."""
+        return -(-price // 4) if self.options.rent_rounding == "up" else price // 4
+
+    def _pay_rent(self, payer: int, terrain: int) -> None:
+        owner = self.owner[terrain]
+        if owner == payer:
+            return  # one's own terrain (``occupied="by_anyone"``): nothing to pay
+        due = self._rent_of(self.price[terrain])
+        if due > self._can_pay(payer) and self.options.broke_rule == "sell_to_pay" and payer != self.mayor:
+            # resell terrains to the mayor, in number order, until the rent is covered
+            for t in range(TERRAINS):
+                if due <= self._can_pay(payer):
+                    break
+                if self.owner[t] == payer and self._can_resell(t):
+                    self._resell(payer, t)
+        paid = self._transfer(payer, owner, due)
+        self.events.append(Event(self.turn, "rent", payer, terrain, paid, owner))
+        if paid < due:
+            self.bankrupt[payer] = True
+            self.events.append(Event(self.turn, "bankrupt", payer, terrain, due - paid, owner))
+            if self._is_out(payer):
+                # « la faillite »: out of the game; his terrains go to the mayor (prices kept)
+                for t in range(TERRAINS):
+                    if self.owner[t] == payer:
+                        self.owner[t] = self.mayor
+
+    def _give_token(self, p: int) -> None:
+        slot = 1 if p == self.mayor else 0
+        self.tokens[p] += 1
+        self.events.append(Event(self.turn, ("atout", "joker")[slot], p, self.tokens_drawn[slot]))
+        self.tokens_drawn[slot] += 1
+
+    def _resell(self, seller: int, terrain: int) -> None:
+        price = self.price[terrain]
+        if self.options.resale_payment == "mayor_pays":
+            self.coms[self.mayor] -= price
+            self.coms[seller] += price
+        else:
+            self.vots[seller] += self.aside[terrain]
+            self.aside[terrain] = 0
+            self.aside_by[terrain] = -1
+        self.owner[terrain] = self.mayor
+        if self.options.resale_price == "paid":
+            # « que ce dernier a dû acquitter pour l'acheter »: what the mayor paid
+            self.price[terrain] = price if self.options.resale_payment == "mayor_pays" else 0
+        self.events.append(Event(self.turn, "sale", seller, terrain, price, self.mayor))
+        if self.phase == PRE_ROLL and not self._roller_has_choices():
+            self._after_roller_ready()
+
+    def _end_turn(self) -> None:
+        self.queue = ()
+        self.landed = -1
+        self._next_turn()
+
+    def _game_should_end(self) -> bool:
+        o = self.options
+        if self.turn >= o.rounds * len(self.roll_order):
+            return True
+        if o.end_when == "all_owned":
+            return all(self.owner[t] >= 0 for t in self.game.reachable)
+        if o.end_when == "bankruptcy":
+            return any(self.bankrupt)
+        return False
+
+    def final_points(self, player: int) -> tuple[int, int]:
+        """(VOT'S, COM'S) that count for « possède le plus de points »: in hand, plus the VOT'S
+        ``player`` set aside on terrains under ``aside_counts=True``."""
+        p = self._seat(player)
+        kept = 0
+        if self.options.aside_counts:
+            kept = sum(a for a, by in zip(self.aside, self.aside_by, strict=True) if by == p)
+        return self.vots[p] + kept, self.coms[p]
+
+    def _richest(self, pool: list[int]) -> tuple[int, ...]:
+        points = {p: self.final_points(p) for p in pool}
+        if self.options.richest_by == "each":
+            top_v = max(v for v, _ in points.values())
+            top_c = max(c for _, c in points.values())
+            return tuple(p for p in pool if points[p] == (top_v, top_c))  # may be nobody
+        best = max(v + c for v, c in points.values())
+        return tuple(p for p in pool if sum(points[p]) == best)
+
+    def _finish(self) -> None:
+        o = self.options
+        mayor = self.mayor
+        held = self.owner.count(mayor)
+        owned = sum(1 for x in self.owner if x >= 0)
+        n = self.game.num_players
+        pool = [p for p in range(n) if (o.richest_among == "all" or p != mayor) and not self._is_out(p)]
+        richest = self._richest(pool) if pool else ()
+        majority = self._mayor_has_majority(held, owned)
+        if held > o.president_more_than:
+            self.outcome, self.winners = "president", (mayor,)
+        elif majority and (o.ce_dernier == "mayor" or mayor in richest or not pool):
+            self.outcome, self.winners = "reelected", (mayor,)
+        elif not richest:
+            # every challenger is out, or (richest_by="each") nobody has the most of both: nobody
+            # « devient maire », the mayor stays
+            self.outcome, self.winners = "mayor_stays", (mayor,)
+        else:
+            self.winners = richest
+            if richest == (mayor,):
+                self.outcome = "richest_mayor"
+            elif mayor in richest:
+                self.outcome = "richest_tie"
+            else:
+                self.outcome = "new_mayor"
+        self.events.append(Event(self.turn, "end", self.winners[0], held))
+        self.phase = OVER
+        self.queue = ()
+
+    def _mayor_has_majority(self, held: int, owned: int) -> bool:
+        rule = self.options.majority
+        if rule == "of_twelve":
+            return held * 2 > TERRAINS
+        if rule == "of_owned":
+            return held * 2 > owned
+        others = [self.owner.count(p) for p in self.challengers]
+        return held > max(others, default=0)
