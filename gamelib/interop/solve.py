@@ -12,29 +12,35 @@ configuration is before you try.
 >>> solution.strategy(solution.game.new_game(seed=0))   # the fugitive's opening, as gamelib actions
 >>> gamelib.tournament("fugitive", [solution.agent(), "heuristic"], options=solution.options)
 
-``pyspiel`` is an optional dependency (``pip install gamelib[openspiel]``).
+``pyspiel`` is an optional dependency (``pip install gamelib[openspiel]``): this module imports
+without it (its configurations and argument checks work), and :func:`solve` and
+:func:`exploitability_of` import OpenSpiel when they run, with an ImportError that says how to
+install it.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, get_all_states
-from open_spiel.python.policy import TabularPolicy
 
 import gamelib
 from gamelib.analysis.progress import progress_bar
 from gamelib.core.errors import OptionError
 from gamelib.core.game import Action, Game, State
-from gamelib.interop.openspiel import SpielGame, load_game
 
 if TYPE_CHECKING:
+    from types import ModuleType
+
     from matplotlib.axes import Axes
     from matplotlib.figure import Figure
+    from open_spiel.python.policy import TabularPolicy
+
+    from gamelib.interop.openspiel import SpielGame
 
 SMALL_CONFIGURATIONS: dict[str, dict[str, Any]] = {
     "fugitive": {
@@ -55,7 +61,29 @@ The other three games have no such configuration: they are multi-player or coope
 CFR's equilibrium guarantee does not hold, and their smallest setups are still far too large.
 """
 
-ALGORITHMS = {"cfr": cfr.CFRSolver, "cfr+": cfr.CFRPlusSolver}
+ALGORITHMS = {"cfr": "CFRSolver", "cfr+": "CFRPlusSolver"}
+"""The solvers by name: the class of ``open_spiel.python.algorithms.cfr`` each one runs."""
+
+
+def _openspiel() -> tuple[ModuleType, ModuleType]:
+    """``(open_spiel.python.algorithms, gamelib.interop.openspiel)``, imported on first use."""
+    try:
+        for name in ("cfr", "expected_game_score", "exploitability", "get_all_states"):
+            importlib.import_module(f"open_spiel.python.algorithms.{name}")
+        from open_spiel.python import algorithms
+
+        from gamelib.interop import openspiel
+    except ImportError as exc:
+        raise ImportError(
+            f"solving needs OpenSpiel ({exc.name} is missing): pip install gamelib[openspiel]"
+        ) from exc
+    return algorithms, openspiel
+
+
+def _value(algorithms: ModuleType, spiel_game: SpielGame, policy: Any, players: int) -> list[float]:
+    """Each seat's expected return when every seat follows ``policy`` (exact, over the tree)."""
+    value = algorithms.expected_game_score.policy_value(spiel_game.new_initial_state(), [policy] * players)
+    return [float(v) for v in value]
 
 
 @dataclass
@@ -208,9 +236,14 @@ def exploitability_of(
     if len(agents) != game.num_players:
         raise ValueError(f"{name} needs {game.num_players} agents, one per seat, got {len(agents)}")
     objects = [make_agent(a, name) if isinstance(a, str) else a for a in agents]
-    spiel_game = load_game(name, **options)
+    algorithms, openspiel = _openspiel()
+    from open_spiel.python.policy import TabularPolicy
+
+    spiel_game = openspiel.load_game(name, **options)
     policy = TabularPolicy(spiel_game)
-    states = get_all_states.get_all_states(spiel_game, include_terminals=False, include_chance_states=False)
+    states = algorithms.get_all_states.get_all_states(
+        spiel_game, include_terminals=False, include_chance_states=False
+    )
     done: set[str] = set()
     for spiel_state in states.values():
         player = spiel_state.current_player()
@@ -224,14 +257,11 @@ def exploitability_of(
             objects[player], spiel_state.gamelib_state, player, samples, seed, key
         ):
             row[game.action_id(action)] = p
-    value = expected_game_score.policy_value(spiel_game.new_initial_state(), [policy] * game.num_players)
-    gains = exploitability.nash_conv(spiel_game, policy, return_only_nash_conv=False).player_improvements
+    value = _value(algorithms, spiel_game, policy, game.num_players)
+    gains = algorithms.exploitability.nash_conv(spiel_game, policy, return_only_nash_conv=False)
     names = [a if isinstance(a, str) else getattr(a, "name", type(a).__name__) for a in agents]
-    return Exploitability(
-        names=names,
-        value=[float(v) for v in value],
-        best_response=[float(v + g) for v, g in zip(value, gains, strict=True)],
-    )
+    best = [v + float(g) for v, g in zip(value, gains.player_improvements, strict=True)]
+    return Exploitability(names=names, value=value, best_response=best)
 
 
 def _agent_strategy(
@@ -281,12 +311,14 @@ def solve(
     if info.utility not in ("zero_sum", "constant_sum") or info.max_players != 2:
         raise ValueError(f"CFR's equilibrium guarantee needs a two-player zero-sum game; {name} is not one")
     options = small_configuration(name) if options is None else dict(options)
-    spiel_game = load_game(name, **options)
+    algorithms, openspiel = _openspiel()
+    spiel_game = openspiel.load_game(name, **options)
     game = gamelib.make(name, options=options)
     spaced = np.geomspace(1, iterations, num=min(checkpoints, iterations))
     marks = {round(float(x)) for x in spaced[:-1]} | {iterations}  # the last iteration always
     start = time.perf_counter()
-    solver = ALGORITHMS[algorithm](spiel_game)
+    solver = getattr(algorithms.cfr, ALGORITHMS[algorithm])(spiel_game)
+    nash_conv = algorithms.exploitability.nash_conv
     bar = progress_bar(progress, iterations, f"{name}: {algorithm.upper()}", unit="iteration")
     log: list[tuple[int, float]] = []
     try:
@@ -295,19 +327,10 @@ def solve(
             if bar is not None:
                 bar.update(1)
             if i in marks:
-                log.append((i, float(exploitability.nash_conv(spiel_game, solver.average_policy()))))
+                log.append((i, float(nash_conv(spiel_game, solver.average_policy()))))
     finally:
         if bar is not None:
             bar.close()
     policy = solver.average_policy()
-    value = expected_game_score.policy_value(spiel_game.new_initial_state(), [policy] * game.num_players)
-    return Solution(
-        game=game,
-        spiel_game=spiel_game,
-        policy=policy,
-        algorithm=algorithm,
-        iterations=iterations,
-        nash_conv=log,
-        value=[float(v) for v in value],
-        seconds=time.perf_counter() - start,
-    )
+    value = _value(algorithms, spiel_game, policy, game.num_players)
+    return Solution(game, spiel_game, policy, algorithm, iterations, log, value, time.perf_counter() - start)

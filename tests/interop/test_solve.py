@@ -1,26 +1,47 @@
-"""Full-tree CFR through OpenSpiel on Fugitive's small configuration, brought back to gamelib."""
+"""Full-tree CFR through OpenSpiel on Fugitive's small configuration, brought back to gamelib.
+
+OpenSpiel is optional: ``gamelib.interop.solve`` imports without it (checked in a subprocess that
+hides it), its argument checks run everywhere, and the tests that solve skip when it is missing.
+"""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import subprocess
+import sys
 
 import pytest
 
 import gamelib
-
-pyspiel = pytest.importorskip("pyspiel")
-from open_spiel.python.algorithms import get_all_states  # noqa: E402
-
-from gamelib.agents import FirstLegalAgent, RandomAgent  # noqa: E402
-from gamelib.analysis import tree_size  # noqa: E402
-from gamelib.interop.openspiel import load_game  # noqa: E402
-from gamelib.interop.solve import (  # noqa: E402
+from gamelib.agents import FirstLegalAgent, RandomAgent
+from gamelib.analysis import tree_size
+from gamelib.interop.solve import (
     SMALL_CONFIGURATIONS,
     Solution,
     exploitability_of,
     small_configuration,
     solve,
 )
+
+needs_openspiel = pytest.mark.skipif(
+    importlib.util.find_spec("pyspiel") is None,
+    reason="OpenSpiel is optional: pip install gamelib[openspiel]",
+)
+
+
+def test_solve_imports_without_openspiel_and_says_how_to_get_it() -> None:
+    code = (
+        "import sys; sys.modules['pyspiel'] = None; sys.modules['open_spiel'] = None\n"
+        "from gamelib.interop.solve import solve, small_configuration\n"
+        "assert small_configuration('fugitive')['escape_card'] == 7\n"
+        "try:\n    solve('fugitive', iterations=1)\n"
+        "except ImportError as exc:\n    print(exc)\n"
+        "assert 'pyspiel' not in [m for m in sys.modules if sys.modules[m] is not None]\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "solving needs OpenSpiel" in done.stdout and "pip install gamelib[openspiel]" in done.stdout
 
 
 @pytest.fixture(scope="module")
@@ -33,7 +54,12 @@ def vanilla() -> Solution:
     return solve("fugitive", iterations=16, algorithm="cfr", checkpoints=2)
 
 
+@needs_openspiel
 def test_openspiel_and_gamelib_see_the_same_tree() -> None:
+    from open_spiel.python.algorithms import get_all_states
+
+    from gamelib.interop.openspiel import load_game
+
     options = small_configuration("fugitive")
     spiel = load_game("fugitive", **options)
     states = get_all_states.get_all_states(spiel, include_terminals=True, include_chance_states=True)
@@ -41,6 +67,7 @@ def test_openspiel_and_gamelib_see_the_same_tree() -> None:
     assert len(states) == size.histories
 
 
+@needs_openspiel
 def test_cfr_plus_converges_to_an_equilibrium(cfr_plus: Solution) -> None:
     first, last = cfr_plus.nash_conv[0][1], cfr_plus.nash_conv[-1][1]
     assert cfr_plus.nash_conv[-1][0] == 32
@@ -51,6 +78,7 @@ def test_cfr_plus_converges_to_an_equilibrium(cfr_plus: Solution) -> None:
     assert "CFR+ x 32" in str(cfr_plus)
 
 
+@needs_openspiel
 def test_cfr_and_cfr_plus_agree_within_their_nash_conv(cfr_plus: Solution, vanilla: Solution) -> None:
     # |value(policy) - game value| <= NashConv(policy), so two policies' values differ by at most the sum
     gap = abs(cfr_plus.value[0] - vanilla.value[0])
@@ -58,6 +86,7 @@ def test_cfr_and_cfr_plus_agree_within_their_nash_conv(cfr_plus: Solution, vanil
     assert vanilla.nash_conv[-1][1] > cfr_plus.nash_conv[-1][1], "CFR+ converges faster"
 
 
+@needs_openspiel
 def test_strategy_is_a_distribution_over_legal_gamelib_actions(cfr_plus: Solution) -> None:
     state = cfr_plus.game.new_game(seed=0)
     rng = random.Random(3)
@@ -74,6 +103,7 @@ def test_strategy_is_a_distribution_over_legal_gamelib_actions(cfr_plus: Solutio
     assert seen >= 2
 
 
+@needs_openspiel
 def test_strategy_of_an_unknown_state_is_a_clear_error(cfr_plus: Solution) -> None:
     with pytest.raises(KeyError, match="not in the solved configuration"):
         cfr_plus.strategy(gamelib.make("fugitive", options={"escape_card": 8}).new_game(seed=0))
@@ -101,12 +131,14 @@ def _interval(values: list[float], z: float = 4.0) -> tuple[float, float]:
     return mean - half, mean + half
 
 
+@needs_openspiel
 def test_policy_agent_plays_legal_games_in_gamelib(cfr_plus: Solution) -> None:
     returns = _fugitive_returns([cfr_plus.agent(), RandomAgent()], cfr_plus.options, games=60)
     # against a random detective the equilibrium fugitive does at least as well as the game value
     assert sum(returns) / len(returns) > cfr_plus.value[0] - 0.2
 
 
+@needs_openspiel
 def test_plot_draws_the_convergence(cfr_plus: Solution) -> None:
     fig = cfr_plus.plot()
     ax = fig.axes[0]
@@ -127,6 +159,7 @@ def test_bad_requests_are_clear_errors() -> None:
 
 
 # ------------------------------------------------------------------------ exploitability of agents
+@needs_openspiel
 def test_exploitability_of_random_play_matches_played_games() -> None:
     exact = exploitability_of(["random", "random"])
     assert exact.value[0] == pytest.approx(-exact.value[1])
@@ -136,6 +169,7 @@ def test_exploitability_of_random_play_matches_played_games() -> None:
     assert all(g >= -1e-9 for g in exact.gains), "a best response never does worse than the agent it replaces"
 
 
+@needs_openspiel
 def test_a_deterministic_fugitive_is_fully_exploitable() -> None:
     exact = exploitability_of([FirstLegalAgent(), RandomAgent()])
     assert exact.best_response[1] == pytest.approx(1.0), (
@@ -144,6 +178,7 @@ def test_a_deterministic_fugitive_is_fully_exploitable() -> None:
     assert exact.guaranteed(0) == pytest.approx(-1.0)
 
 
+@needs_openspiel
 def test_the_cfr_agent_guarantees_about_the_game_value(cfr_plus: Solution) -> None:
     exact = exploitability_of([cfr_plus.agent(), cfr_plus.agent()])
     assert exact.value[0] == pytest.approx(cfr_plus.value[0])
@@ -159,9 +194,14 @@ def test_exploitability_bad_requests_are_clear_errors() -> None:
         exploitability_of(["random"])
 
 
+@needs_openspiel
 def test_information_states_have_perfect_recall_on_the_small_tree() -> None:
     """CFR assumes perfect recall: one information state, one sequence of the seat's own moves and
     of what it saw (issue 12: the observation alone used to be the information state)."""
+    from open_spiel.python.algorithms import get_all_states
+
+    from gamelib.interop.openspiel import load_game
+
     options = small_configuration("fugitive")
     spiel = load_game("fugitive", **options)
     states = get_all_states.get_all_states(spiel, include_terminals=False, include_chance_states=False)
