@@ -1,6 +1,7 @@
 """A Une Passante's actions: every action class with its notation, the interned tables the rules
 hand out, and the wish and card tables the legal moves read (no state here: the rules live in
-``rules.py``, the refusals in ``refusals.py``, the transitions that follow a move in ``effects.py``).
+``rules.py``, each action's transition and refusal in ``refusals.py`` (a turn's actions) or
+``effects.py`` (the effects' answers and chance outcomes)).
 """
 
 from __future__ import annotations

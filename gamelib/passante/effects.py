@@ -1,15 +1,19 @@
-"""A Une Passante: what follows from a move, without a new choice — the board queries the effects
-read, the character effects, the Policier's veto, the moments between moves (wishes laid at any
-moment), the wish deals, and the end of a turn and of a round.
+"""A Une Passante: the character effects and what follows from a move without a new choice —
+the board queries the effects read, each effect's answers (``target X``, ``send X Z``,
+``discard N``, ``keep``, the die, the round's card: each action class's ``@transition`` beside
+its ``@refusal``), the moments between moves (wishes laid at any moment), the wish deals, the
+Policier's veto test, and the end of a turn and of a round.
 
 :class:`Effects` is the part of :class:`~gamelib.passante.rules.PassanteState` that changes the
 state once an action is legal; ``rules.py`` declares the fields (their annotations here only tell
-the type checker) and picks the legal actions, ``refusals.py`` says why an action is not legal.
+the type checker) and picks the legal actions; ``refusals.py`` holds the turn's own actions.
 """
 
 from __future__ import annotations
 
+from gamelib.core.errors import IllegalAction
 from gamelib.core.game import Action, State
+from gamelib.core.rulebook import refusal, transition
 from gamelib.passante.actions import (
     DISCARDS,
     KEEP,
@@ -20,9 +24,17 @@ from gamelib.passante.actions import (
     WISH_MASK,
     WISH_ZONE,
     Board,
+    CharacterCard,
+    DieRoll,
+    Discard,
     Drive,
+    Keep,
     Move,
     Play,
+    RoundEvent,
+    Send,
+    Target,
+    WishCard,
 )
 from gamelib.passante.board import (
     CAFE,
@@ -35,7 +47,8 @@ from gamelib.passante.board import (
     GRAPH_DISTANCE,
     INSTITUTRICE,
     MENDIANTE,
-    OMNIBUS,
+    PIECE_NAMES,
+    PIECE_TITLES,
     PLACE,
     POETE,
     POLICIER,
@@ -51,6 +64,7 @@ from gamelib.passante.options import (
     EVENT,
     MAIN,
     OVER,
+    PHASE_NAMES,
     RETURN_ROUND,
     RETURN_TURN,
     WINDOW,
@@ -109,6 +123,10 @@ class Effects(State):
     laid: int
     secrets: tuple[tuple[int, int], ...]
     laid_log: tuple[tuple[int, int, int], ...]
+    hints: tuple[tuple[int, int, int], ...]
+    signals: tuple[tuple[int, str], ...]
+    said: tuple[tuple[int, int, str, int, int], ...]
+    _to_move: int
 
     def controllers(self, char: int) -> list[int]:
         return [p for p, h in enumerate(self.hearts) if h == char]
@@ -210,8 +228,6 @@ class Effects(State):
             self.window_return = self.phase
             self.phase = WINDOW
 
-    # one method per action type (dispatched by type through _DISPATCH)
-
     def _vetoable(self, action: Action) -> bool:
         """Is ``action`` a move or a card the Policier's player may stop now?"""
         if self.veto_used or POLICIER not in self.hearts or not self.game.options.policier_veto:
@@ -247,7 +263,9 @@ class Effects(State):
         if not self.wish_deck:
             self.pending = ()
 
-    def _deal_wish(self, wish: int) -> None:
+    @transition(WishCard)
+    def _deal_wish(self, action: WishCard) -> None:
+        wish = action.wish
         p = self.pending[0]
         if self.phase != WINDOW:  # a seat dealt in a window is asked again at once
             self.dealt_to |= 1 << p
@@ -268,7 +286,9 @@ class Effects(State):
         self.vetoed = 0
         self.signalled = 0
 
-    def _take_character(self, char: int) -> None:
+    @transition(CharacterCard)
+    def _take_character(self, action: CharacterCard) -> None:
+        char = action.char
         if self.char_deck:
             self.char_deck &= ~(1 << char)
         else:
@@ -278,26 +298,6 @@ class Effects(State):
         self.hearts[p] = char  # the player's one heart pin moves to the new character
         self.phase = MAIN
         self.fresh = False
-
-    def _drive(self, to: int) -> None:
-        for c in self.boarding:
-            self.pos[c] = to
-            if self.game.options.carried_counts_as_moved:
-                self.moved |= 1 << c
-        self.bus = to
-        self.boarding = ()
-        self.moved |= 1 << OMNIBUS
-        self.moves += 1
-        self.phase = MAIN
-
-    def _play(self, char: int) -> None:
-        p = self.turn_player
-        self.char_hand[p] = -1
-        self.char_under = (*self.char_under, char)
-        if self.game.options.heart_leaves_with_card and self.hearts[p] == char:
-            self.hearts[p] = -1
-        self.eff_return = RETURN_TURN
-        self._start_effect(char, p, char)
 
     def _start_effect(self, char: int, actor: int, src: int) -> None:
         """Begin ``char``'s effect for ``actor``, working from ``src``'s place."""
@@ -354,7 +354,35 @@ class Effects(State):
                     else:
                         self.char_under = (*self.char_under, char)
 
-    def _target(self, char: int) -> None:
+    @refusal(WishCard, CharacterCard, DieRoll, RoundEvent)
+    def _why_not_outcome(self, action: Action) -> IllegalAction:
+        phase_name = "wish draw" if self.pending else PHASE_NAMES[self.phase]
+        return IllegalAction(
+            "chance-outcome", f"{action} is not a possible outcome of the {phase_name}", action
+        )
+
+    # ------------------------------------------------------------------ the effects' answers
+    def _effect_pending(self, action: Action) -> IllegalAction:
+        """An action that does not answer the effect under way."""
+        eff = self.eff
+        if eff == POETE:
+            wanted = "the Poète's player discards ('discard N') or stops ('keep')"
+        elif eff == POLICIER:
+            wanted = "the Policier's effect waits for 'send X Z'"
+        else:
+            wanted = f"the {PIECE_TITLES[eff]}'s effect waits for 'target X'"
+        return IllegalAction("effect-pending", wanted, action)
+
+    def _no_effect(self, action: Action) -> IllegalAction | None:
+        if self.phase == EFFECT:
+            return None
+        return IllegalAction(
+            "no-effect-pending", f"{action} answers a character effect; none is pending", action
+        )
+
+    @transition(Target)
+    def _target(self, action: Target) -> None:
+        char = action.char
         eff, src = self.eff, self.src
         if eff == GARCON:
             self.pos[char] = CAFE
@@ -371,7 +399,66 @@ class Effects(State):
             new_src = src if self.game.options.institutrice_from_own_zone else char
             self._start_effect(char, self.actor, new_src)
 
-    def _die(self, face: int) -> None:
+    @refusal(Target)
+    def _why_not_target(self, action: Target) -> IllegalAction:
+        error = self._no_effect(action)
+        if error is not None:
+            return error
+        eff = self.eff
+        rule = {GARCON: "garcon", CHAT: "chat", COMEDIENNE: "comedienne", INSTITUTRICE: "institutrice"}[eff]
+        if eff == COMEDIENNE and action.char == CHAT:
+            return IllegalAction(rule, "the Chat cannot be chosen by the Comédienne", action)
+        return IllegalAction(
+            rule,
+            f"the {PIECE_TITLES[eff]}'s effect may pick {', '.join(PIECE_NAMES[c] for c in self._targets())} now",
+            action,
+        )
+
+    @transition(Send)
+    def _send(self, action: Send) -> None:
+        self.pos[action.char] = action.to
+        self.eff_queue = self.eff_queue[1:]
+        if not self.eff_queue:
+            self._end_effect()
+
+    @refusal(Send)
+    def _why_not_send(self, action: Send) -> IllegalAction:
+        error = self._no_effect(action)
+        if error is not None:
+            return error
+        if action.char != self.eff_queue[0]:
+            return IllegalAction(
+                "policier", f"send the {PIECE_TITLES[self.eff_queue[0]]} first (list order)", action
+            )
+        return IllegalAction("policier", "the Policier sends characters to the adjacent zones", action)
+
+    @transition(Discard)
+    def _discard(self, action: Discard) -> None:
+        p = self.actor
+        self.secrets = (*self.secrets, (len(self.history), p))
+        self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
+        self.discards[p] = (*self.discards[p], action.wish)
+        self.eff_count += 1
+
+    @refusal(Discard)
+    def _why_not_discard(self, action: Discard) -> IllegalAction:
+        error = self._no_effect(action)
+        return error or IllegalAction("poete", f"wish {action.wish} is not in the player's hand", action)
+
+    @transition(Keep)
+    def _keep(self, action: Keep) -> None:
+        self.pending = self.pending + (self.actor,) * self.eff_count
+        self._poete_next()
+
+    @refusal(Keep)
+    def _why_not_keep(self, action: Keep) -> IllegalAction:
+        error = self._no_effect(action)
+        minimum = self.game.options.poete_min_discard
+        return error or IllegalAction("poete", f"the Poète discards at least {minimum} wish(es)", action)
+
+    @transition(DieRoll)
+    def _die(self, action: DieRoll) -> None:
+        face = action.char
         src = self.src
         if self.game.options.comedienne_die == "effect":
             self._start_effect(face, self.actor, face)
@@ -447,7 +534,9 @@ class Effects(State):
         self.char_under = ()
         self.phase = EVENT
 
-    def _round_event(self, char: int) -> None:
+    @transition(RoundEvent)
+    def _round_event(self, action: RoundEvent) -> None:
+        char = action.char
         # the card is shown, its effect applied, and it goes back under the deck
         self.char_deck &= ~(1 << char)
         self.char_under = (char,)

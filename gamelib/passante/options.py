@@ -4,52 +4,39 @@ the seed's sentence behind every option)."""
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from gamelib.core.game import CHANCE, TERMINAL
 from gamelib.core.options import Between, check_declared
-
+from gamelib.core.phases import Phase, Phases
 
 # ---------------------------------------------------------------------------- phases
-@dataclass(frozen=True)
-class Phase:
-    """A phase, declared once: its name (what a student reads), who acts in it, and whether a
-    move is over when the game stands in it (a window between moves may open there)."""
-
-    name: str
-    acts: Literal["first", "turn", "chance", "actor", "vetoer", "asked", "nobody"]
-    rest: bool = False
-
-
-PHASES = (
+PHASES = Phases(
     Phase("choose the Passante's start", "first"),  # after the deal, joueur 1 places her
-    Phase("turn", "turn", rest=True),  # draw, move, board/drive, play, signal, lay, end
-    Phase("boarding the Omnibus", "turn", rest=True),  # board X or drive Z
+    Phase("turn", "turn", tags={"rest"}),  # draw, move, board/drive, play, signal, lay, end
+    Phase("boarding the Omnibus", "turn", tags={"rest"}),  # board X or drive Z
     Phase("character card drawn", "chance"),
     Phase("character effect", "actor"),  # the effect waits for its player's choice
     Phase("Comédienne's die", "chance"),
     Phase("end-of-round card", "chance"),
-    Phase("game over", "nobody", rest=True),  # the last window opens before the count
+    Phase("game over", "nobody", tags={"rest"}),  # the last window opens before the count
     Phase("Policier's veto", "vetoer"),  # stop the move or card just announced, or allow it
     Phase("wishes laid between moves", "asked"),  # lay N or pass, seat after seat
+    actors={
+        "first": lambda state: 0,
+        "turn": operator.attrgetter("turn_player"),
+        "actor": operator.attrgetter("actor"),
+        "vetoer": operator.attrgetter("vetoer"),
+        "asked": lambda state: state.asking[0],
+    },
 )
-"""Every phase in its number's order.  The number is stored in states and tensors: append only."""
-SETUP, MAIN, BOARDING, CARD_DRAW, EFFECT, DIE, EVENT, OVER, VETO_PHASE, WINDOW = range(len(PHASES))
-PHASE_NAMES = tuple(phase.name for phase in PHASES)
-_CHANCE_PHASES = frozenset(i for i, phase in enumerate(PHASES) if phase.acts == "chance")
-_REST = frozenset(i for i, phase in enumerate(PHASES) if phase.rest)
-_ACTS: dict[str, Callable[[Any], int]] = {
-    "first": lambda state: 0,
-    "turn": operator.attrgetter("turn_player"),
-    "chance": lambda state: CHANCE,
-    "actor": operator.attrgetter("actor"),
-    "vetoer": operator.attrgetter("vetoer"),
-    "asked": lambda state: state.asking[0],
-    "nobody": lambda state: TERMINAL,
-}
-_WHO = tuple(_ACTS[phase.acts] for phase in PHASES)
+"""Every phase in its number's order, with who acts in it; tag ``rest``: a move is over when the
+game stands there (a window between moves may open).  The number is stored in states and
+tensors: append only."""
+SETUP, MAIN, BOARDING, CARD_DRAW, EFFECT, DIE, EVENT, OVER, VETO_PHASE, WINDOW = PHASES.numbers
+PHASE_NAMES = PHASES.names
+_REST = PHASES.tagged("rest")
+_WHO = PHASES.actors
 """``_WHO[phase](state)``: who acts (when no wish draw is owed), derived from :data:`PHASES`."""
 # Effect kinds resolved in the EFFECT phase are the characters' own indices.
 RETURN_TURN, RETURN_ROUND = 0, 1

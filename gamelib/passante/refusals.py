@@ -1,16 +1,23 @@
-"""A Une Passante: why an action is not legal now, naming the rule (``docs/rules/passante.md``).
+"""A Une Passante's turn: each action of a turn, its transition beside its refusal.
 
-:class:`Refusals` is the part of :class:`~gamelib.passante.rules.PassanteState` that explains a
-refusal; it reads the state only (nothing is half-applied: core calls it before any change).
+:class:`Refusals` is the part of :class:`~gamelib.passante.rules.PassanteState` that holds, for
+every action a player takes in a turn (the start, drawing a card, moving, the Omnibus, playing a
+card, laying a wish, the privileges' signals, the Policier's veto, passing between moves, ending
+the turn), what it changes (``@transition``, called once the action is known to be legal) and
+why it is refused (``@refusal``, naming the rule of ``docs/rules/passante.md``; it reads the
+state only: nothing is half-applied).  :meth:`Refusals._refuse_now` says what holds whatever the
+action (a chance outcome is due, the game stands in another phase).  The character effects'
+answers are in ``effects.py``, the same way.  Where a rule is a condition the legal moves also
+test, both ask one method (``_why_no_draw``, ``_blocked``, ``_boardable``, ``_layable``).
 """
 
 from __future__ import annotations
 
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import CHANCE, Action
+from gamelib.core.rulebook import refusal, transition
 from gamelib.passante.actions import (
     ANY_MOMENT,
-    BOARDS,
     PLAY_BIT,
     PRIVILEGE,
     SIGNALS,
@@ -37,207 +44,77 @@ from gamelib.passante.actions import (
     Veto,
     WishCard,
 )
-from gamelib.passante.board import (
-    CHAT,
-    COMEDIENNE,
-    GARCON,
-    INSTITUTRICE,
-    LOCATION_TITLES,
-    OMNIBUS,
-    PIECE_NAMES,
-    PIECE_TITLES,
-    PLACE,
-    POETE,
-    POLICIER,
-)
+from gamelib.passante.board import CHAT, ECOLE, LOCATION_TITLES, OMNIBUS, PIECE_TITLES, PLACE, POETE, POLICIER
 from gamelib.passante.effects import Effects
 from gamelib.passante.options import (
     BOARDING,
+    CARD_DRAW,
     EFFECT,
     MAIN,
     PHASE_NAMES,
+    RETURN_TURN,
     SETUP,
     VETO_PHASE,
     WINDOW,
 )
 
+_CHANCE_KINDS = (WishCard, CharacterCard, DieRoll, RoundEvent)
+_ANYWHERE = frozenset({Pass, Veto, Allow})
+"""Actions whose refusal has its own words in every phase of a turn."""
+_ANSWERS = {POETE: frozenset({Discard, Keep}), POLICIER: frozenset({Send})}
+"""The actions that answer each effect (the other effects wait for ``target X``)."""
+_TARGET = frozenset({Target})
+_WHILE_BOARDING = frozenset({Lay, Target, Send, Discard, Keep, Board, Drive, Play}) | _ANYWHERE
+"""Actions whose refusal has its own words while characters board the Omnibus."""
+
 
 class Refusals(Effects):
-    """The refusals of A Une Passante, one short method per kind of action."""
+    """The turn's actions of A Une Passante (see the module docstring)."""
 
-    def _explain_illegal(self, action: Action) -> IllegalAction:
-        who = self.current_player
-        phase_name = "wish draw" if self.pending else PHASE_NAMES[self.phase]
-        chance_kinds = (WishCard, CharacterCard, DieRoll, RoundEvent)
-        if who == CHANCE:
-            if not isinstance(action, chance_kinds):
-                return IllegalAction(
-                    "chance-node", f"a chance outcome is due now ({phase_name}), not {action}", action
-                )
+    # ------------------------------------------------------------------ whatever the action
+    def _refuse_now(self, action: Action) -> IllegalAction | None:
+        """A chance outcome is due (or is not), the Passante is not placed yet, the Policier's
+        word or a window between moves comes first, an effect or a boarding is under way."""
+        kind = type(action)
+        if self._to_move == CHANCE or kind in _CHANCE_KINDS:
+            phase_name = "wish draw" if self.pending else PHASE_NAMES[self.phase]
+            if self._to_move != CHANCE:
+                return IllegalAction("not-chance", f"{action} is a chance outcome; now: {phase_name}", action)
+            if kind in _CHANCE_KINDS:
+                return None  # the outcome's own refusal
             return IllegalAction(
-                "chance-outcome", f"{action} is not a possible outcome of the {phase_name}", action
+                "chance-node", f"a chance outcome is due now ({phase_name}), not {action}", action
             )
-        if isinstance(action, chance_kinds):
-            return IllegalAction("not-chance", f"{action} is a chance outcome; now: {phase_name}", action)
-        if self.phase == SETUP:
+        phase = self.phase
+        if phase == SETUP:
             return IllegalAction(
                 "passante-start", "the first player first puts the Passante on 'ecole' or 'cafe'", action
             )
-        if isinstance(action, Start):
-            return IllegalAction("passante-start", "the Passante's start is chosen once, before play", action)
-        if self.phase == VETO_PHASE:
+        if kind is Start:
+            return None
+        if phase == VETO_PHASE:
             return IllegalAction(
                 "policier-veto",
                 f"{self.player_name(self.vetoer)} (Policier) answers {self.proposed} first: 'veto' or 'allow'",
                 action,
             )
-        if self.phase == WINDOW:
+        if phase == WINDOW:
             return self._explain_window(action)
-        if isinstance(action, Pass):
-            if not self.anytime:
-                return IllegalAction(
-                    "lay-window",
-                    f"no window between moves (option lay_wishes={self.game.options.lay_wishes!r})",
-                    action,
-                )
-            return IllegalAction(
-                "lay-window", "'pass' answers the question asked between moves; none is open", action
-            )
-        if isinstance(action, (Veto, Allow)):
-            if not self.game.options.policier_veto:
-                return IllegalAction(
-                    "policier-veto", "the Policier's veto is off (option policier_veto)", action
-                )
-            return IllegalAction(
-                "policier-veto", "'veto' and 'allow' answer a move or card just announced", action
-            )
-        if self.phase == EFFECT:
-            return self._explain_effect(action)
-        if isinstance(action, Lay):
-            if self.auto_lay:
-                return IllegalAction(
-                    "lay-wish", "wishes are laid down automatically (option lay_wishes='automatic')", action
-                )
-            if self.phase != MAIN:
-                return IllegalAction(
-                    "lay-wish", "a wish is laid down between moves, not in the middle of one", action
-                )
-            if action.wish not in self.hands[self.turn_player]:
-                return IllegalAction("lay-wish", f"wish {action.wish} is not in the player's hand", action)
-            return IllegalAction("lay-wish", f"wish {action.wish} is not visible on the board", action)
-        if isinstance(action, (Target, Send, Discard, Keep)):
-            return IllegalAction(
-                "no-effect-pending", f"{action} answers a character effect; none is pending", action
-            )
-        if self.phase == BOARDING:
-            return self._explain_boarding(action)
-        return self._explain_turn(action)
-
-    def _explain_boarding(self, action: Action) -> IllegalAction:
-        """Why an action is refused while characters board the Omnibus."""
-        if isinstance(action, Board):
-            return self._explain_board(action.char)
-        if isinstance(action, Drive):
-            return IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
-        if isinstance(action, Play) and self.char_hand[self.turn_player] == action.char:
-            if self.vetoed >> PLAY_BIT & 1:
-                return IllegalAction("policier-veto", "the Policier stopped this card this turn", action)
+        if phase == EFFECT and kind not in _ANYWHERE and kind not in _ANSWERS.get(self.eff, _TARGET):
+            return self._effect_pending(action)
+        if phase == BOARDING and kind not in _WHILE_BOARDING:
             return IllegalAction(
                 "omnibus-boarding",
-                "no card while characters board the Omnibus (option play_while_boarding is off)",
+                "characters are boarding: 'board X' or 'drive Z' to finish the move",
                 action,
             )
-        return IllegalAction(
-            "omnibus-boarding",
-            "characters are boarding: 'board X' or 'drive Z' to finish the move",
-            action,
-        )
-
-    def _explain_turn(self, action: Action) -> IllegalAction:
-        """Why an action of the turn (draw, play, signal, move, end) is refused now."""
-        p = self.turn_player
-        if isinstance(action, DrawCharacter):
-            if self.char_hand[p] >= 0:
-                return IllegalAction("draw-character", "a player holding a character card draws none", action)
-            if self.game.options.draw_first and not self.fresh:
-                return IllegalAction(
-                    "draw-character", "a character card is drawn at the start of the turn", action
-                )
-            if self.drew:
-                return IllegalAction("draw-character", "one character card drawn per turn", action)
-            return IllegalAction("draw-character", "the character deck is empty", action)
-        if isinstance(action, Play):
-            if self.char_hand[p] == action.char and self.vetoed >> PLAY_BIT & 1:
-                return IllegalAction("policier-veto", "the Policier stopped this card this turn", action)
-            return IllegalAction(
-                "play-character",
-                f"{self.player_name(p)} does not hold the {PIECE_TITLES[action.char]} card",
-                action,
-            )
-        if isinstance(action, SIGNALS):
-            return self._explain_signal(action)
-        if isinstance(action, Hint):
-            if self.game.options.privileges != "hint":
-                return IllegalAction(
-                    "no-talking",
-                    "no 'hint': the privileges are not folded into one hint (option privileges='hint')",
-                    action,
-                )
-            if self.hinted:
-                return IllegalAction("hint", "one hint per turn", action)
-            if self.hearts[p] < 0:
-                return IllegalAction("hint", "only a player whose heart is on a character may hint", action)
-            return IllegalAction("hint", "a hint names a character and the zone of a wish in hand", action)
-        if isinstance(action, End):
-            return IllegalAction(
-                "two-moves", "with must_move_twice, make two moves before ending the turn", action
-            )
-        if isinstance(action, (Move, Board, Drive)):
-            return self._explain_move(action)
-        return IllegalAction("not-legal", f"{action} is not legal now ({PHASE_NAMES[self.phase]})", action)
-
-    def _explain_move(self, action: Move | Board | Drive) -> IllegalAction:
-        """Why a move of a piece (a character, or the Omnibus) is refused now."""
-        p = self.turn_player
-        if self.moves >= 2:
-            return IllegalAction("two-moves", "two moves per turn", action)
-        piece = action.char if isinstance(action, (Move, Board)) else OMNIBUS
-        if isinstance(action, Board):
-            piece = OMNIBUS
-        if self.moved >> piece & 1:
-            return IllegalAction(
-                "distinct-pieces", f"the {PIECE_TITLES[piece]} already moved this turn", action
-            )
-        if self.vetoed >> piece & 1:
-            return IllegalAction(
-                "policier-veto", f"the Policier stopped the {PIECE_TITLES[piece]} this turn", action
-            )
-        if isinstance(action, Board):
-            return self._explain_board(action.char)
-        if isinstance(action, Drive):
-            return IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
-        assert isinstance(action, Move)
-        c = action.char
-        if not self._may_move(p, c):
-            owner = self.player_name(self.controllers(c)[0])
-            return IllegalAction("control", f"the {PIECE_TITLES[c]} wears {owner}'s heart", action)
-        if c == CHAT:
-            if action.to == PLACE:
-                return IllegalAction("chat-move", "the Chat never goes to the central place", action)
-            return IllegalAction("chat-move", "the Chat moves one or two zones along the row", action)
-        return IllegalAction(
-            "adjacent-move",
-            f"from {LOCATION_TITLES[self.pos[c]]} a character goes to a neighbouring zone or the place",
-            action,
-        )
+        return None
 
     def _explain_window(self, action: Action) -> IllegalAction:
         q = self.asking[0]
         name = self.player_name(q)
         if isinstance(action, Lay):
-            if action.wish not in self.hands[q]:
-                return IllegalAction("lay-wish", f"wish {action.wish} is not in {name}'s hand", action)
-            return IllegalAction("lay-wish", f"wish {action.wish} is not visible on the board", action)
+            return self._explain_lay(action, q, name)
         if isinstance(action, SIGNALS) and self.game.options.privileges == "cards":
             char = PRIVILEGE[type(action)]
             if char not in ANY_MOMENT:
@@ -262,7 +139,249 @@ class Refusals(Effects):
             action,
         )
 
-    def _explain_signal(self, action: Action) -> IllegalAction:
+    # ------------------------------------------------------------------ the start
+    @transition(Start)
+    def _start(self, action: Start) -> None:
+        self.passante = action.zone
+        self.pdir = 1 if action.zone == ECOLE else -1
+        self._start_turn(0)
+
+    @refusal(Start)
+    def _why_not_start(self, action: Start) -> IllegalAction:
+        return IllegalAction("passante-start", "the Passante's start is chosen once, before play", action)
+
+    # ------------------------------------------------------------------ a character card
+    @transition(DrawCharacter)
+    def _draw(self, action: DrawCharacter) -> None:
+        self.phase = CARD_DRAW
+        self.drew = True
+        self.fresh = False
+
+    def _why_no_draw(self) -> str | None:
+        """Why the player to move may not draw a character card now (None: they may)."""
+        if self.char_hand[self.turn_player] >= 0:
+            return "a player holding a character card draws none"
+        if self.game.options.draw_first and not self.fresh:
+            return "a character card is drawn at the start of the turn"
+        if self.drew:
+            return "one character card drawn per turn"
+        if not (self.char_deck or self.char_under):
+            return "the character deck is empty"
+        return None
+
+    @refusal(DrawCharacter)
+    def _why_not_draw(self, action: DrawCharacter) -> IllegalAction:
+        return IllegalAction("draw-character", self._why_no_draw() or "not now", action)
+
+    @transition(Play)
+    def _play(self, action: Play) -> None:
+        char = action.char
+        p = self.turn_player
+        self.fresh = False
+        self.char_hand[p] = -1
+        self.char_under = (*self.char_under, char)
+        if self.game.options.heart_leaves_with_card and self.hearts[p] == char:
+            self.hearts[p] = -1
+        self.eff_return = RETURN_TURN
+        self._start_effect(char, p, char)
+
+    @refusal(Play)
+    def _why_not_play(self, action: Play) -> IllegalAction:
+        p = self.turn_player
+        if self.char_hand[p] == action.char:
+            if self.vetoed >> PLAY_BIT & 1:
+                return IllegalAction("policier-veto", "the Policier stopped this card this turn", action)
+            return IllegalAction(
+                "omnibus-boarding",
+                "no card while characters board the Omnibus (option play_while_boarding is off)",
+                action,
+            )
+        if self.phase == BOARDING:
+            return IllegalAction(
+                "omnibus-boarding",
+                "characters are boarding: 'board X' or 'drive Z' to finish the move",
+                action,
+            )
+        return IllegalAction(
+            "play-character",
+            f"{self.player_name(p)} does not hold the {PIECE_TITLES[action.char]} card",
+            action,
+        )
+
+    # ------------------------------------------------------------------ moves
+    @transition(Move)
+    def _move(self, action: Move) -> None:
+        self.fresh = False
+        self.pos[action.char] = action.to
+        self.moved |= 1 << action.char
+        self.moves += 1
+
+    @refusal(Move)
+    def _why_not_move(self, action: Move) -> IllegalAction:
+        error = self._explain_piece(action, action.char)
+        if error is not None:
+            return error
+        c = action.char
+        if not self._may_move(self.turn_player, c):
+            owner = self.player_name(self.controllers(c)[0])
+            return IllegalAction("control", f"the {PIECE_TITLES[c]} wears {owner}'s heart", action)
+        if c == CHAT:
+            if action.to == PLACE:
+                return IllegalAction("chat-move", "the Chat never goes to the central place", action)
+            return IllegalAction("chat-move", "the Chat moves one or two zones along the row", action)
+        return IllegalAction(
+            "adjacent-move",
+            f"from {LOCATION_TITLES[self.pos[c]]} a character goes to a neighbouring zone or the place",
+            action,
+        )
+
+    def _explain_piece(self, action: Action, piece: int) -> IllegalAction | None:
+        """Two moves a turn, of two different pieces, none the Policier stopped."""
+        if self.moves >= 2:
+            return IllegalAction("two-moves", "two moves per turn", action)
+        if self.moved >> piece & 1:
+            return IllegalAction(
+                "distinct-pieces", f"the {PIECE_TITLES[piece]} already moved this turn", action
+            )
+        if self.vetoed >> piece & 1:
+            return IllegalAction(
+                "policier-veto", f"the Policier stopped the {PIECE_TITLES[piece]} this turn", action
+            )
+        return None
+
+    @transition(Board)
+    def _board(self, action: Board) -> None:
+        self.fresh = False
+        self.boarding = (*self.boarding, action.char)
+        self.phase = BOARDING
+
+    @refusal(Board)
+    def _why_not_board(self, action: Board) -> IllegalAction:
+        error = None if self.phase == BOARDING else self._explain_piece(action, OMNIBUS)
+        if error is not None:
+            return error
+        char = action.char
+        if char == CHAT:
+            return IllegalAction("omnibus-no-chat", "the Chat never rides the Omnibus", action)
+        if self.pos[char] != self.bus:
+            return IllegalAction(
+                "omnibus-board", f"the {PIECE_TITLES[char]} is not where the Omnibus stands", action
+            )
+        if len(self.boarding) >= 3:
+            return IllegalAction("omnibus-capacity", "the Omnibus carries at most three characters", action)
+        if char in self.boarding:
+            return IllegalAction("omnibus-board", f"the {PIECE_TITLES[char]} is already aboard", action)
+        if self.boarding and char < self.boarding[-1]:
+            return IllegalAction(
+                "omnibus-order", "passengers board in the order of the character list", action
+            )
+        return IllegalAction("control", f"the {PIECE_TITLES[char]} wears another player's heart", action)
+
+    @transition(Drive)
+    def _drive(self, action: Drive) -> None:
+        to = action.to
+        self.fresh = False
+        for c in self.boarding:
+            self.pos[c] = to
+            if self.game.options.carried_counts_as_moved:
+                self.moved |= 1 << c
+        self.bus = to
+        self.boarding = ()
+        self.moved |= 1 << OMNIBUS
+        self.moves += 1
+        self.phase = MAIN
+
+    @refusal(Drive)
+    def _why_not_drive(self, action: Drive) -> IllegalAction:
+        error = None if self.phase == BOARDING else self._explain_piece(action, OMNIBUS)
+        return error or IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
+
+    # ------------------------------------------------------------------ wishes laid
+    @transition(Lay)
+    def _lay(self, action: Lay) -> None:
+        p = self.asking[0] if self.phase == WINDOW else self.turn_player
+        self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
+        self.fulfilled[p] = (*self.fulfilled[p], action.wish)
+        self.laid |= 1 << action.wish
+        self.laid_log = (*self.laid_log, (len(self.history), p, action.wish))
+        if self.wish_deck:
+            self.pending = (*self.pending, p)
+
+    @refusal(Lay)
+    def _why_not_lay(self, action: Lay) -> IllegalAction:
+        if self.auto_lay:
+            return IllegalAction(
+                "lay-wish", "wishes are laid down automatically (option lay_wishes='automatic')", action
+            )
+        if self.phase != MAIN:
+            return IllegalAction(
+                "lay-wish", "a wish is laid down between moves, not in the middle of one", action
+            )
+        return self._explain_lay(action, self.turn_player, "the player")
+
+    def _explain_lay(self, action: Lay, seat: int, name: str) -> IllegalAction:
+        if action.wish not in self.hands[seat]:
+            return IllegalAction("lay-wish", f"wish {action.wish} is not in {name}'s hand", action)
+        return IllegalAction("lay-wish", f"wish {action.wish} is not visible on the board", action)
+
+    @transition(Pass)
+    def _pass(self, action: Pass) -> None:
+        self.asking = self.asking[1:]
+        if not self.asking:
+            self.phase = self.window_return
+
+    @refusal(Pass)
+    def _why_not_pass(self, action: Pass) -> IllegalAction:
+        if not self.anytime:
+            return IllegalAction(
+                "lay-window",
+                f"no window between moves (option lay_wishes={self.game.options.lay_wishes!r})",
+                action,
+            )
+        return IllegalAction(
+            "lay-window", "'pass' answers the question asked between moves; none is open", action
+        )
+
+    # ------------------------------------------------------------------ the privileges
+    @transition(Hint)
+    def _hint(self, action: Hint) -> None:
+        self.fresh = False
+        self.hints = (*self.hints, (self.turn_player, action.char, action.zone))
+        self.said = (*self.said, (len(self.history), self.turn_player, "call", action.char, action.zone))
+        self.hinted = True
+
+    @refusal(Hint)
+    def _why_not_hint(self, action: Hint) -> IllegalAction:
+        if self.game.options.privileges != "hint":
+            return IllegalAction(
+                "no-talking",
+                "no 'hint': the privileges are not folded into one hint (option privileges='hint')",
+                action,
+            )
+        if self.hinted:
+            return IllegalAction("hint", "one hint per turn", action)
+        if self.hearts[self.turn_player] < 0:
+            return IllegalAction("hint", "only a player whose heart is on a character may hint", action)
+        return IllegalAction("hint", "a hint names a character and the zone of a wish in hand", action)
+
+    @transition(*SIGNALS)
+    def _signal(self, action: Action) -> None:
+        if self.phase == WINDOW:
+            p = self.asking[0]
+            self.signalled |= 1 << p
+        else:
+            p = self.turn_player
+            self.hinted = True
+            self.fresh = False
+        self.signals = (*self.signals, (p, str(action)))
+        if isinstance(action, Call):
+            self.hints = (*self.hints, (p, action.char, action.zone))
+            self.said = (*self.said, (len(self.history), p, "call", action.char, action.zone))
+        elif isinstance(action, Name):
+            self.said = (*self.said, (len(self.history), p, "name", action.wish, 0))
+
+    @refusal(*SIGNALS)
+    def _why_not_signal(self, action: Action) -> IllegalAction:
         p = self.turn_player
         privileges = self.game.options.privileges
         char = PRIVILEGE[type(action)]
@@ -290,58 +409,49 @@ class Refusals(Effects):
             )
         return IllegalAction("privilege", "'reach' and 'glare' point at another player of the game", action)
 
-    def _explain_board(self, char: int) -> IllegalAction:
-        action = BOARDS[char]
-        if char == CHAT:
-            return IllegalAction("omnibus-no-chat", "the Chat never rides the Omnibus", action)
-        if self.pos[char] != self.bus:
-            return IllegalAction(
-                "omnibus-board", f"the {PIECE_TITLES[char]} is not where the Omnibus stands", action
-            )
-        if len(self.boarding) >= 3:
-            return IllegalAction("omnibus-capacity", "the Omnibus carries at most three characters", action)
-        if char in self.boarding:
-            return IllegalAction("omnibus-board", f"the {PIECE_TITLES[char]} is already aboard", action)
-        if self.boarding and char < self.boarding[-1]:
-            return IllegalAction(
-                "omnibus-order", "passengers board in the order of the character list", action
-            )
-        return IllegalAction("control", f"the {PIECE_TITLES[char]} wears another player's heart", action)
+    # ------------------------------------------------------------------ the Policier's veto
+    @transition(Veto)
+    def _veto(self, action: Veto) -> None:
+        """The move or card announced does not happen; the Policier's veto is spent this turn."""
+        proposed = self._answered()
+        self.veto_used = True
+        if isinstance(proposed, Play):
+            self.vetoed |= 1 << PLAY_BIT
+        elif isinstance(proposed, Move):
+            self.vetoed |= 1 << proposed.char
+        else:
+            self.vetoed |= 1 << OMNIBUS
+        self._settle()
 
-    def _explain_effect(self, action: Action) -> IllegalAction:
-        eff = self.eff
-        name = PIECE_TITLES[eff]
-        if eff == POETE:
-            if isinstance(action, Discard):
-                return IllegalAction("poete", f"wish {action.wish} is not in the player's hand", action)
-            if isinstance(action, Keep):
-                return IllegalAction(
-                    "poete",
-                    f"the Poète discards at least {self.game.options.poete_min_discard} wish(es)",
-                    action,
-                )
-            return IllegalAction(
-                "effect-pending", "the Poète's player discards ('discard N') or stops ('keep')", action
-            )
-        if eff == POLICIER:
-            if isinstance(action, Send):
-                if action.char != self.eff_queue[0]:
-                    return IllegalAction(
-                        "policier", f"send the {PIECE_TITLES[self.eff_queue[0]]} first (list order)", action
-                    )
-                return IllegalAction(
-                    "policier", "the Policier sends characters to the adjacent zones", action
-                )
-            return IllegalAction("effect-pending", "the Policier's effect waits for 'send X Z'", action)
-        if isinstance(action, Target):
-            rule = {GARCON: "garcon", CHAT: "chat", COMEDIENNE: "comedienne", INSTITUTRICE: "institutrice"}[
-                eff
-            ]
-            if eff == COMEDIENNE and action.char == CHAT:
-                return IllegalAction(rule, "the Chat cannot be chosen by the Comédienne", action)
-            return IllegalAction(
-                rule,
-                f"the {name}'s effect may pick {', '.join(PIECE_NAMES[c] for c in self._targets())} now",
-                action,
-            )
-        return IllegalAction("effect-pending", f"the {name}'s effect waits for 'target X'", action)
+    @transition(Allow)
+    def _allow(self, action: Allow) -> None:
+        """The move or card announced happens now (its own transition)."""
+        proposed = self._answered()
+        self._transitions[type(proposed)](self, proposed)
+
+    def _answered(self) -> Action:
+        """The move or card the Policier's player answered; the turn goes on."""
+        proposed = self.proposed
+        assert proposed is not None
+        self.proposed, self.vetoer = None, -1
+        self.phase = BOARDING if self.boarding else MAIN
+        return proposed
+
+    @refusal(Veto, Allow)
+    def _why_not_answer(self, action: Action) -> IllegalAction:
+        if not self.game.options.policier_veto:
+            return IllegalAction("policier-veto", "the Policier's veto is off (option policier_veto)", action)
+        return IllegalAction(
+            "policier-veto", "'veto' and 'allow' answer a move or card just announced", action
+        )
+
+    # ------------------------------------------------------------------ the end of the turn
+    @transition(End)
+    def _end(self, action: End) -> None:
+        self._end_turn()
+
+    @refusal(End)
+    def _why_not_end(self, action: End) -> IllegalAction:
+        return IllegalAction(
+            "two-moves", "with must_move_twice, make two moves before ending the turn", action
+        )

@@ -65,7 +65,7 @@ from gamelib.passante.actions import (
     PLAYS,
     RATING_BANDS,  # noqa: F401  (re-exported)
     SIGNAL_VERBS,  # noqa: F401  (re-exported)
-    SIGNALS,
+    SIGNALS,  # noqa: F401  (re-exported)
     STARTS,
     VETO,
     WISH_CARDS,  # noqa: F401  (re-exported)
@@ -75,28 +75,28 @@ from gamelib.passante.actions import (
     WISH_ZONE,
     Allow,
     Board,
-    Call,
-    CharacterCard,
+    Call,  # noqa: F401  (re-exported)
+    CharacterCard,  # noqa: F401  (re-exported)
     DieRoll,
-    Discard,
-    DrawCharacter,
+    Discard,  # noqa: F401  (re-exported)
+    DrawCharacter,  # noqa: F401  (re-exported)
     Drive,
-    End,
+    End,  # noqa: F401  (re-exported)
     Glare,  # noqa: F401  (re-exported)
-    Hint,
-    Keep,
+    Hint,  # noqa: F401  (re-exported)
+    Keep,  # noqa: F401  (re-exported)
     Knock,  # noqa: F401  (re-exported)
-    Lay,
+    Lay,  # noqa: F401  (re-exported)
     Mime,  # noqa: F401  (re-exported)
     Move,
-    Name,
-    Pass,
+    Name,  # noqa: F401  (re-exported)
+    Pass,  # noqa: F401  (re-exported)
     Play,
     Reach,  # noqa: F401  (re-exported)
     ReachPlayer,  # noqa: F401  (re-exported)
     RoundEvent,
     Send,
-    Start,
+    Start,  # noqa: F401  (re-exported)
     Target,
     Veto,
     WishCard,
@@ -132,7 +132,7 @@ from gamelib.passante.board import (
 from gamelib.passante.options import (
     _REST,
     _WHO,
-    BOARDING,
+    BOARDING,  # noqa: F401  (re-exported)
     CARD_DRAW,
     DIE,
     EFFECT,  # noqa: F401  (re-exported)
@@ -146,7 +146,7 @@ from gamelib.passante.options import (
     RETURN_TURN,
     SETUP,
     VETO_PHASE,
-    WINDOW,
+    WINDOW,  # noqa: F401  (re-exported)
     PassanteOptions,
 )
 from gamelib.passante.refusals import Refusals
@@ -449,7 +449,7 @@ class PassanteState(Refusals):
             acts = [LAYS[w] for w in self._layable(p)]
         card = self.char_hand[p]
         if card < 0:
-            if (self.fresh if opts.draw_first else not self.drew) and (self.char_deck or self.char_under):
+            if self._why_no_draw() is None:
                 acts.append(DRAW)
         elif not self.vetoed >> PLAY_BIT & 1:
             acts.append(PLAYS[card])
@@ -525,26 +525,25 @@ class PassanteState(Refusals):
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
-        phase = self.phase
-        if phase == VETO_PHASE:
-            proposed = self._resolve_veto(action)
-            if proposed is None:  # vetoed: the move or card does not happen
-                self._to_move = CHANCE if self.pending else _WHO[self.phase](self)
-                return
-            action = proposed
-        elif type(action) in _PROPOSALS and not self.veto_used and self._vetoable(action):
-            self.proposed = action
-            self.phase = VETO_PHASE
-            self._to_move = CHANCE if self.pending else self.vetoer
-            return
+        """Each action's own ``@transition`` (``refusals.py``, ``effects.py``), between what every
+        action shares: a move or card the Policier's player may stop is only announced (phase
+        "Policier's veto"); afterwards wishes are laid (``lay_wishes="automatic"``), owed draws
+        come first, and a moment between moves may open (``lay_wishes="anytime"``)."""
         kind = type(action)
-        if kind in _TURN_ACTIONS and self.phase != WINDOW:
-            self.fresh = False  # with draw_first, a character card is drawn first thing or not at all
-        if self.pending:
-            assert isinstance(action, WishCard)
-            self._deal_wish(action.wish)
-        else:
-            _DISPATCH[kind](self, action)
+        if kind in _PROPOSALS:
+            if not self.veto_used and self._vetoable(action):
+                self.proposed = action
+                self.phase = VETO_PHASE
+                self._to_move = CHANCE if self.pending else self.vetoer
+                return
+        elif kind is Allow:
+            assert self.proposed is not None
+            kind = type(self.proposed)  # what follows is what follows the move or card allowed
+        elif kind is Veto:
+            self._transitions[Veto](self, action)
+            self._to_move = CHANCE if self.pending else _WHO[self.phase](self)
+            return
+        self._transitions[type(action)](self, action)
         if self.auto_lay:
             self._settle()
         elif not self.wish_deck:
@@ -555,113 +554,6 @@ class PassanteState(Refusals):
         if self.anytime and (kind in _MAY_SHOW or self.dealt_to) and self.phase in _REST:
             self._open_window()
         self._to_move = _WHO[self.phase](self)
-
-    def _resolve_veto(self, action: Action) -> Action | None:
-        """The Policier's player's word: the proposed move or card to play now, or None (vetoed)."""
-        proposed = self.proposed
-        self.proposed, self.vetoer = None, -1
-        self.phase = BOARDING if self.boarding else MAIN
-        if action is VETO or isinstance(action, Veto):
-            self.veto_used = True
-            if isinstance(proposed, Play):
-                self.vetoed |= 1 << PLAY_BIT
-            elif isinstance(proposed, Move):
-                self.vetoed |= 1 << proposed.char
-            else:
-                self.vetoed |= 1 << OMNIBUS
-            self._settle()
-            return None
-        assert proposed is not None
-        return proposed
-
-    def _do_start(self, action: Start) -> None:
-        self.passante = action.zone
-        self.pdir = 1 if action.zone == ECOLE else -1
-        self._start_turn(0)
-
-    def _do_card(self, action: CharacterCard) -> None:
-        self._take_character(action.char)
-
-    def _do_die(self, action: DieRoll) -> None:
-        self._die(action.char)
-
-    def _do_event(self, action: RoundEvent) -> None:
-        self._round_event(action.char)
-
-    def _do_draw(self, action: DrawCharacter) -> None:
-        self.phase = CARD_DRAW
-        self.drew = True
-
-    def _do_lay(self, action: Lay) -> None:
-        p = self.asking[0] if self.phase == WINDOW else self.turn_player
-        self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
-        self.fulfilled[p] = (*self.fulfilled[p], action.wish)
-        self.laid |= 1 << action.wish
-        self.laid_log = (*self.laid_log, (len(self.history), p, action.wish))
-        if self.wish_deck:
-            self.pending = (*self.pending, p)
-
-    def _do_move(self, action: Move) -> None:
-        self.pos[action.char] = action.to
-        self.moved |= 1 << action.char
-        self.moves += 1
-
-    def _do_board(self, action: Board) -> None:
-        self.boarding = (*self.boarding, action.char)
-        self.phase = BOARDING
-
-    def _do_drive(self, action: Drive) -> None:
-        self._drive(action.to)
-
-    def _do_play(self, action: Play) -> None:
-        self._play(action.char)
-
-    def _do_target(self, action: Target) -> None:
-        self._target(action.char)
-
-    def _do_send(self, action: Send) -> None:
-        self.pos[action.char] = action.to
-        self.eff_queue = self.eff_queue[1:]
-        if not self.eff_queue:
-            self._end_effect()
-
-    def _do_discard(self, action: Discard) -> None:
-        p = self.actor
-        self.secrets = (*self.secrets, (len(self.history), p))
-        self.hands[p] = tuple(w for w in self.hands[p] if w != action.wish)
-        self.discards[p] = (*self.discards[p], action.wish)
-        self.eff_count += 1
-
-    def _do_keep(self, action: Keep) -> None:
-        self.pending = self.pending + (self.actor,) * self.eff_count
-        self._poete_next()
-
-    def _do_hint(self, action: Hint) -> None:
-        self.hints = (*self.hints, (self.turn_player, action.char, action.zone))
-        self.said = (*self.said, (len(self.history), self.turn_player, "call", action.char, action.zone))
-        self.hinted = True
-
-    def _do_end(self, action: End) -> None:
-        self._end_turn()
-
-    def _do_pass(self, action: Pass) -> None:
-        self.asking = self.asking[1:]
-        if not self.asking:
-            self.phase = self.window_return
-
-    def _do_signal(self, action: Action) -> None:
-        if self.phase == WINDOW:
-            p = self.asking[0]
-            self.signalled |= 1 << p
-        else:
-            p = self.turn_player
-            self.hinted = True
-        self.signals = (*self.signals, (p, str(action)))
-        if isinstance(action, Call):
-            self.hints = (*self.hints, (p, action.char, action.zone))
-            self.said = (*self.said, (len(self.history), p, "call", action.char, action.zone))
-        elif isinstance(action, Name):
-            self.said = (*self.said, (len(self.history), p, "name", action.wish, 0))
 
     # ------------------------------------------------------------------ results & copies
     def returns(self) -> list[float]:
@@ -717,27 +609,6 @@ class PassanteState(Refusals):
         return "\n".join(lines)
 
 
-_DISPATCH: dict[type, Any] = {
-    Start: PassanteState._do_start,
-    CharacterCard: PassanteState._do_card,
-    DieRoll: PassanteState._do_die,
-    RoundEvent: PassanteState._do_event,
-    DrawCharacter: PassanteState._do_draw,
-    Lay: PassanteState._do_lay,
-    Move: PassanteState._do_move,
-    Board: PassanteState._do_board,
-    Drive: PassanteState._do_drive,
-    Play: PassanteState._do_play,
-    Target: PassanteState._do_target,
-    Send: PassanteState._do_send,
-    Discard: PassanteState._do_discard,
-    Keep: PassanteState._do_keep,
-    Hint: PassanteState._do_hint,
-    End: PassanteState._do_end,
-    Pass: PassanteState._do_pass,
-    **dict.fromkeys(SIGNALS, PassanteState._do_signal),
-}
-"""How each action type changes the state (wish deals are served before: ``pending``)."""
 _LEGAL: tuple[Callable[[PassanteState], list[Action]], ...] = (
     PassanteState._setup_actions,  # SETUP
     PassanteState._main_actions,  # MAIN
@@ -753,11 +624,10 @@ _LEGAL: tuple[Callable[[PassanteState], list[Action]], ...] = (
 """The legal actions of each phase (when no wish draw is owed), by phase number."""
 _PROPOSALS = frozenset({Move, Play, Board, Drive})
 """The actions the Policier's player may stop (``_vetoable`` says when)."""
-_TURN_ACTIONS = frozenset({DrawCharacter, Move, Board, Drive, Play, Hint, *SIGNALS})
-_MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent, Allow})
-"""The actions after which a character may stand elsewhere (directly, by an effect, or the move
-the Policier allowed): the only ones that can show a wish (a draw shows one through ``dealt_to``)."""
-"""The actions that make a turn no longer fresh (option ``draw_first``)."""
+_MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent})
+"""The actions after which a character may stand elsewhere (directly or by an effect; after the
+Policier's ``allow``, the move allowed): the only ones that can show a wish (a draw shows one
+through ``dealt_to``)."""
 
 
 @dataclass(frozen=True)
