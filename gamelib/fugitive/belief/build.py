@@ -4,12 +4,17 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from gamelib.fugitive.belief.bits import GROUP, H_SH, HE_SH, PAIR, PAIRED, U_SH, VALUE
 from gamelib.fugitive.belief.facts import Facts, active_series, reachable_values
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooLarge
 from gamelib.fugitive.rules import STEP_LIMIT, cards_of
+
+Edges = dict[int, Any]
+"""A layer's edges by source state: (destination, weight, label) triples, or for a pair of group
+layers the source's :data:`~.programme.PairMoves` (rest, factor, [(part, weight)])."""
 
 
 def build(
@@ -164,7 +169,7 @@ def _layers(prog: Programme, full: bool) -> None:
 def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
     """Forward over the layers, keeping each layer's edges for the backward pass."""
     forward: list[dict[int, int]] = [{0: 1}] if start_ok else [{}]
-    saved: list[dict[int, list[tuple[int, int, int]]]] = []
+    saved: list[Edges] = []
     edges = total = 0
     layers = prog.layers
     for t in range(len(layers)):
@@ -190,34 +195,49 @@ def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
     prog.total = total
 
 
-Edges = dict[int, list[tuple[int, int, int]]]
-"""A layer's edges by source state: (destination, weight, label)."""
-
-
 def _layer(
     prog: Programme, layer: tuple[int, int, int], states: dict[int, int]
 ) -> tuple[dict[int, int], Edges, int]:
     """One layer forward: the next states' weights, the edges, their number."""
+    i, kind, g = layer
+    if kind == PAIR:
+        return _pair_layer(prog, i, g, states)
     out_states: dict[int, int] = {}
     get = out_states.get
-    i, kind, g = layer
     kept: Edges = {}
-    group_moves, pair_moves = prog._group_moves, prog._pair_moves
-    memo: dict[int, list[tuple[int, int]]] = {}
+    group_moves = prog._group_moves
     vmemo: dict[int, list[tuple[int, int, int]]] = {}
     memo_value_moves = prog._memo_value_moves
     closes = prog.closing and i != prog.npos and not prog.stack[i]  # the value move ends the position
     count = 0
     for src, weight in states.items():
-        if kind == VALUE:
-            out = memo_value_moves(i, src, vmemo, closes)
-        elif kind == PAIR:
-            out = pair_moves(i, g, src, memo)
-        else:
-            out = group_moves(i, g, src)
+        out = memo_value_moves(i, src, vmemo, closes) if kind == VALUE else group_moves(i, g, src)
         kept[src] = out
         count += len(out)
         for dst, w, _ in out:
+            out_states[dst] = get(dst, 0) + weight * w
+    return out_states, kept, count
+
+
+def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
+    """A pair of group layers forward (counting only): each source's moves are a memoised list of
+    parts that complete the source's rest (:meth:`~.programme.Programme._pair_moves`)."""
+    out_states: dict[int, int] = {}
+    get = out_states.get
+    kept: Edges = {}
+    pair_moves = prog._pair_moves
+    memo: dict[int, list[tuple[int, int]]] = {}
+    count = 0
+    for src, weight in states.items():
+        moves = pair_moves(i, g, src, memo)
+        kept[src] = moves
+        rest, factor, hit = moves
+        if not factor:
+            continue
+        count += len(hit)
+        weight *= factor
+        for part, w in hit:
+            dst = rest | part
             out_states[dst] = get(dst, 0) + weight * w
     return out_states, kept, count
 
@@ -248,6 +268,19 @@ def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges,
     return tail, total, count
 
 
+def _back_pair(kept: Edges, nxt: dict[int, int], cur: dict[int, int]) -> None:
+    """The completions from each source of a pair of group layers (no label to tally there)."""
+    get = nxt.get
+    for src, (rest, factor, hit) in kept.items():
+        b = 0
+        for part, w in hit:
+            x = get(rest | part)
+            if x:
+                b += x * w
+        if b and factor:
+            cur[src] = b * factor
+
+
 def backward(prog: Programme) -> list[dict[int, int]]:
     """Completions from every live state, and the value marginals of the hidden positions."""
     if prog.back is not None:
@@ -273,6 +306,9 @@ def backward(prog: Programme) -> list[dict[int, int]]:
                         tally[label] += fw * y
                 if b:
                     cur[src] = b
+            continue
+        if kind == PAIR and kept is not None:  # a pair of group layers: (rest, factor, parts)
+            _back_pair(kept, nxt, cur)
             continue
         if tally is None and kept is not None:  # no marginal to tally: the completions alone
             get = nxt.get

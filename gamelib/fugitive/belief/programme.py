@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass, field
+from typing import Any
 
 from gamelib.fugitive.belief.bits import (
+    HALVES,
     HE_SH,
     JM,
     KEEP,
@@ -31,6 +33,10 @@ from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
 from gamelib.fugitive.belief.weights import FinalWeights
 from gamelib.fugitive.rules import STEP_LIMIT
 
+PairMoves = tuple[int, int, list[tuple[int, int]]]
+"""A source's moves through a pair of group layers: (rest, factor, [(part, weight)]), see
+:meth:`Programme._pair_moves`."""
+
 
 @dataclass
 class Programme(FinalWeights):
@@ -49,7 +55,7 @@ class Programme(FinalWeights):
     stacks: int = 1  # product of n_i! over hidden stacks: the ordered-to-set divisor
     edges: int = 0
     back: list[dict[int, int]] | None = None
-    saved: list[dict[int, list[tuple[int, int, int]]]] | None = None  # forward edges, until the backward pass
+    saved: list[dict[int, Any]] | None = None  # forward edges (build.Edges), until the backward pass
     weights_memo: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
     tail: bool = False  # the last layer's edges carry their final weights (counting only)
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
@@ -68,6 +74,7 @@ class Programme(FinalWeights):
     halves0: dict[int, list[int]] = field(default_factory=dict)  # _half0
     polys0: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)  # _group_poly0
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
+    part_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_part by a pair's counts
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -96,7 +103,8 @@ class Programme(FinalWeights):
         if kind == VALUE:
             return self._value_moves(i, src)
         if kind == PAIR:
-            return self._pair_moves(i, g, src, {})
+            rest, factor, hit = self._pair_moves(i, g, src, {})
+            return [(rest | d, factor * w, 0) for d, w in hit if factor]
         return self._group_moves(i, g, src)
 
     def _memo_value_moves(
@@ -126,37 +134,51 @@ class Programme(FinalWeights):
                 out.append(((dst ^ low) | shut[0], w * shut[1], v))
         return out
 
-    def _pair_moves(
-        self, i: int, g: int, src: int, memo: dict[int, list[tuple[int, int]]]
-    ) -> list[tuple[int, int, int]]:
+    def _pair_moves(self, i: int, g: int, src: int, memo: dict[int, list[tuple[int, int]]]) -> PairMoves:
         """Groups ``g`` and ``g + 1`` in one layer (their moves composed): no layer of intermediate
-        states to store and walk.  The moves add to the state what depends only on the bits the two
-        groups read (``PAIR_READS``): ``memo`` keeps them by those bits, for the whole layer."""
-        sig = src & PAIR_READS[g]
+        states to store and walk.  Returns ``(rest, factor, hit)``: the destinations are
+        ``rest | d`` weighed ``factor * w`` for ``(d, w)`` in ``hit``.
+
+        The moves read only the bits ``pair_reads`` names (the two groups' counts, the later groups'
+        card counts, the stack's scratch); ``hit`` is memoised on them for the whole layer, with
+        the two groups already closed when the position closes, and parallel moves summed (only the
+        value layers tally labels).  The earlier groups (0 and 1) do not change in the second pair:
+        they are closed once per source (``rest``, ``factor``)."""
+        closing = g == GROUPS - 2 and self.closing and i != self.pending_pos
+        sig = src & (PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g])
         hit = memo.get(sig)
         if hit is None:
-            hit = []
-            group_moves = self._group_moves
-            for mid, w1, _ in group_moves(i, g, sig, False):
-                for dst, w2, _ in group_moves(i, g + 1, mid, False):
-                    w = w1 * w2
-                    if w:
-                        hit.append((dst - sig, w))
-            memo[sig] = hit
-        if g + 1 == GROUPS - 1 and self.closing and i != self.pending_pos:
-            out = []
-            closed, close_groups = self.closed_memo, self._close_groups
-            for delta, w in hit:  # the position closes: fold in the groups it completes
-                dst = src + delta
-                low = dst & KEEP
-                shut = closed.get(low)
-                if shut is None:
-                    close_groups(dst)  # memoises it
-                    shut = closed[low]
-                if shut[1]:
-                    out.append(((dst ^ low) | shut[0], w * shut[1], 0))
-            return out
-        return [(src + delta, w, 0) for delta, w in hit]
+            hit = memo[sig] = self._pair_hit(i, g, sig, closing)
+        rest = src ^ sig
+        if not closing:
+            return rest, 1, hit
+        low = rest & HALVES[0]
+        shut = self.part_memo.get(low)
+        if shut is None:
+            shut = self.part_memo[low] = self._close_part(low, 0)
+        return (rest ^ low) | shut[0], shut[1], hit
+
+    def _pair_hit(self, i: int, g: int, sig: int, closing: bool) -> list[tuple[int, int]]:
+        """The composed moves of groups ``g`` and ``g + 1`` from ``sig`` (see :meth:`_pair_moves`):
+        (destination, weight), the two groups closed if ``closing``, equal destinations summed."""
+        acc: dict[int, int] = {}
+        group_moves, part_memo, fields = self._group_moves, self.part_memo, HALVES[g]
+        for mid, w1, _ in group_moves(i, g, sig, False):
+            for dst, w2, _ in group_moves(i, g + 1, mid, False):
+                w = w1 * w2
+                if not w:
+                    continue
+                if closing:
+                    part = dst & fields
+                    shut = part_memo.get(part)
+                    if shut is None:
+                        shut = part_memo[part] = self._close_part(part, g)
+                    if not shut[1]:
+                        continue
+                    dst = (dst ^ part) | shut[0]
+                    w *= shut[1]
+                acc[dst] = acc.get(dst, 0) + w
+        return [(dst, w) for dst, w in acc.items() if w]
 
     def _close_ok(self, i: int, state: int) -> bool:
         cap = self.capg[i]

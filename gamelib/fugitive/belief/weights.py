@@ -48,6 +48,7 @@ class FinalWeights:
     halves0: dict[int, list[int]]
     polys0: dict[tuple[int, int, int], list[int]]
     closed_memo: dict[int, tuple[int, int]]
+    part_memo: dict[int, tuple[int, int]]
     stack: list[int]
     capg: list[tuple[int, ...]]
     drawn: list[tuple[int, ...]]
@@ -245,6 +246,17 @@ class FinalWeights:
                     new |= CLOSED << H_SH[g]
             hit = self.closed_memo[low] = (new, factor)
         return (state ^ low) | hit[0], hit[1]
+
+    def _close_part(self, part: int, first: int) -> tuple[int, int]:
+        """:meth:`_close_groups` restricted to groups ``first`` and ``first + 1`` (``part`` holds only
+        their counts): their closed counts and the factor folded in."""
+        factor, new = 1, part
+        for g in (first, first + 1):
+            if (new >> U_SH[g]) & 31 == self.full_u[g] and (new >> H_SH[g]) & 15 != CLOSED:
+                factor *= self._group_weights(new, g, 0)[0]
+                new &= ~((15 << H_SH[g]) | (15 << HE_SH[g]) | (15 << M_SH[g]))
+                new |= CLOSED << H_SH[g]
+        return new, factor
 
     def _group_weights(self, state: int, g: int, hand_marks: int) -> list[int]:
         """Completions of group ``g``, by the number of marked even cards in the hand (pending)."""
