@@ -79,11 +79,23 @@ def test_observation_is_the_whole_table_for_every_seat() -> None:
     for p in range(3):
         seen = state.observation(p)
         assert seen.player == p
-        assert seen.lines == omniscient.lines and seen.sheets == omniscient.sheets
-        assert seen.personal == tuple(state.personal_letters(q) for q in range(3))
+        assert seen.table == omniscient.table == state.key()
+        assert seen.routes == omniscient.routes and seen.sheets == tuple(state.sheets)
+        assert seen.personal == state.personal and seen.phase == state.phase
         assert state.public_history(p) == tuple(str(a) for a in state.history)
         assert len(state.observation_tensor(p)) == len(state.observation_tensor(0))
-    assert omniscient.lines[0][0] == state.board.names[state.routes[0][0]]
+    assert omniscient.routes[0][0] == state.routes[0][0]
+
+
+def test_observation_reads_every_declared_field_by_name_and_nothing_else() -> None:
+    state = walk(gamelib.make("getonboard", players=2).new_game(seed=1), random.Random(1), 40)
+    seen = state.observation(1)
+    for name in GetOnBoardState.fields.key:
+        value = getattr(state, name)
+        assert getattr(seen, name) == (tuple(value) if isinstance(value, list) else value)
+    for name in ("lines", "table_", "_player", "history", "__deepcopy__"):
+        with pytest.raises(AttributeError):
+            getattr(seen, name)
 
 
 def test_determinize_is_the_state_itself_and_replays() -> None:

@@ -1,0 +1,216 @@
+"""Get on Board's setup and its chance: the piles dealt, the start chosen, the ticket revealed.
+
+Each action class's transition (``@transition``) and refusal (``@refusal``) sit side by side;
+core dispatches on the action's class.  A pile is dealt as a chance node, uniform over the cards
+not yet out of it (the same distribution as a shuffle, with no hidden state); the cards out of
+the pile being dealt are the derived bitmask ``_out``, so a node's outcomes are one lookup in a
+table shared by every game of the configuration.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any
+
+from gamelib.core.errors import IllegalAction
+from gamelib.core.game import CHANCE, Action
+from gamelib.core.rulebook import refusal, transition
+from gamelib.getonboard.actions import (
+    DEALS,
+    OBJECTIVES,
+    PERSONALS,
+    SHEETS,
+    TICKETS,
+    ChooseStart,
+    DealPersonal,
+    DealSheet,
+    DealStart,
+    DrawObjective,
+    RevealTicket,
+)
+from gamelib.getonboard.phases import P_DEAL, P_OBJECTIVE, P_PERSONAL, P_REVEAL, P_SHEET, P_START, PHASES
+from gamelib.getonboard.scoring import apply_features
+from gamelib.getonboard.turns import Turns
+
+if TYPE_CHECKING:
+    from gamelib.getonboard.rules import GetOnBoardGame
+
+Pile = tuple[list[tuple[Action, float]], list[Action]]
+"""A chance node's outcomes (card, probability) and the same cards as its legal actions."""
+
+PILE_OF: dict[type[Action], int] = {
+    DrawObjective: P_OBJECTIVE,
+    DealSheet: P_SHEET,
+    DealPersonal: P_PERSONAL,
+    DealStart: P_DEAL,
+    RevealTicket: P_REVEAL,
+}
+"""Each chance outcome's class and the phase whose pile deals it."""
+
+
+def card_number(card: Action) -> int:
+    """A card's number in its pile's bitmask: the one number its notation carries."""
+    number: int = getattr(card, fields(card)[0].name)  # type: ignore[arg-type]
+    return number
+
+
+def deck(game: GetOnBoardGame, phase: int) -> tuple[Action, ...]:
+    """Every card of the pile dealt in ``phase``, before any is dealt, in universe order."""
+    if phase == P_OBJECTIVE:
+        return OBJECTIVES
+    if phase == P_SHEET:
+        return SHEETS
+    if phase == P_PERSONAL:
+        return PERSONALS[: len(game.tables.personal[game.city])]
+    if phase == P_DEAL:
+        return tuple(DEALS[t - 1] for t in game.board.starts)
+    if phase == P_REVEAL:
+        return TICKETS
+    return ()
+
+
+def pile(game: GetOnBoardGame, phase: int, out: int) -> Pile:
+    """The cards of ``phase``'s pile not in the bitmask ``out``, equally likely (shared lists,
+    never mutated; memoised on the game: a pile of ``k`` cards has at most ``2**k`` states)."""
+    key = out << 4 | phase
+    found = game.pile_table.get(key)
+    if found is None:
+        left = [card for card in deck(game, phase) if not out >> card_number(card) & 1]
+        found = game.pile_table[key] = ([(card, 1.0 / len(left)) for card in left], left)
+    return found
+
+
+class Dealing(Turns):
+    """The setup and the reveals of :class:`~gamelib.getonboard.rules.GetOnBoardState` (the
+    turns' rules, which a reveal starts, are its base)."""
+
+    def _pile_out(self) -> int:
+        """The cards out of the pile being dealt now (after the setup: the tickets revealed)."""
+        used: Any = {
+            P_OBJECTIVE: self.objectives,
+            P_SHEET: tuple(s + 1 for s in self.sheet_of),
+            P_PERSONAL: tuple(c + 1 for c in self.personal),
+            P_DEAL: tuple(t for hand in self.dealt for t in hand),
+        }.get(self.phase, self.tickets)
+        mask = 0
+        for card in used:
+            mask |= 1 << card
+        return mask
+
+    def _chance_outcomes(self) -> list[tuple[Action, float]]:
+        return list(pile(self.game, self.phase, self._out)[0])
+
+    def _next_pile(self, phase: int) -> None:
+        """The pile just dealt is done: ``phase`` follows, its pile untouched."""
+        self.phase = phase
+        self._out = 0
+        self._player = PHASES.who(self, phase)
+
+    @transition(DrawObjective)
+    def _draw_objective(self, action: DrawObjective) -> None:
+        self.objectives = (*self.objectives, action.objective)
+        self._out |= 1 << action.objective
+        if len(self.objectives) == 2:
+            self.flipped = (False, False)
+            self._next_pile(P_SHEET)
+
+    @transition(DealSheet)
+    def _deal_sheet(self, action: DealSheet) -> None:
+        self.sheet_of = (*self.sheet_of, action.sheet - 1)
+        self._out |= 1 << action.sheet
+        if len(self.sheet_of) == self.num_players:
+            self._next_pile(P_PERSONAL)
+
+    @transition(DealPersonal)
+    def _deal_personal(self, action: DealPersonal) -> None:
+        self.personal = (*self.personal, action.card - 1)
+        self._out |= 1 << action.card
+        if len(self.personal) == self.num_players:
+            self._next_pile(P_DEAL)
+
+    @transition(DealStart)
+    def _deal_start(self, action: DealStart) -> None:
+        per = self.game.deals_per_player
+        dealt = list(self.dealt)
+        if not dealt or len(dealt[-1]) == per:
+            dealt.append(())
+        dealt[-1] = (*dealt[-1], action.number)
+        self.dealt = tuple(dealt)
+        self._out |= 1 << action.number
+        if len(dealt) == self.num_players and len(dealt[-1]) == per:
+            self._next_pile(P_START)  # the tickets' pile: none revealed yet
+
+    @transition(RevealTicket)
+    def _reveal_ticket(self, action: RevealTicket) -> None:
+        self.tickets = (*self.tickets, action.number)
+        self._out |= 1 << action.number
+        self.turn_index = 0
+        self._begin_turn_or_skip()
+
+    @refusal(DrawObjective, DealSheet, DealPersonal, DealStart, RevealTicket)
+    def _why_not_dealt(self, action: Action) -> IllegalAction:
+        """A chance outcome while chance acts (``_refuse_now`` said so) but not legal: another
+        pile is being dealt, or the card is out of its pile."""
+        if PILE_OF[type(action)] != self.phase:
+            return IllegalAction(
+                "setup-order", f"{action} does not fit: now {PHASES.names[self.phase]}", action
+            )
+        if isinstance(action, DealStart) and action not in deck(self.game, P_DEAL):
+            return IllegalAction(
+                "not-legal",
+                f"{self.board.title} has start tickets 1-{len(self.board.starts)}, not {action.number}",
+                action,
+            )
+        return IllegalAction("already-dealt", f"{action}: that card is no longer in its pile", action)
+
+    # ------------------------------------------------------------------ the start
+    def start_choices(self, player: int) -> list[int]:
+        """The start numbers ``player`` may keep: their dealt start tickets, in order."""
+        return sorted(self.dealt[player])
+
+    @transition(ChooseStart)
+    def _choose_start(self, action: ChooseStart) -> None:
+        number = action.number
+        p = len(self.start_of)
+        node = self.board.starts[number]
+        self.start_of = (*self.start_of, number)
+        self.end[p] = node
+        self.visited[p] = 1 << node
+        self.routes[p] = (node,)
+        if self.game.options.start_features:
+            self.sheets[p] = apply_features(
+                self.sheets[p], self.board.features[node], self.tables, self.game.options
+            )
+        if len(self.start_of) == self.num_players:
+            self._next_pile(P_REVEAL)
+        else:
+            self._player = p + 1
+
+    @refusal(ChooseStart)
+    def _why_not_start(self, action: ChooseStart) -> IllegalAction:
+        if self.phase != P_START:
+            return IllegalAction(
+                "turn-order", f"the start is chosen during the setup; now {PHASES.names[self.phase]}", action
+            )
+        who = self._player
+        return IllegalAction(
+            "start-ticket",
+            f"{self.player_name(who)} was dealt start tickets {self.start_choices(who)}, not {action.number}",
+            action,
+        )
+
+    def _refuse_chance(self, action: Action) -> IllegalAction | None:
+        """Whether chance or a player acts now is a refusal whatever the action's class."""
+        dealt = type(action) in PILE_OF
+        if dealt and self._player != CHANCE:
+            return IllegalAction(
+                "chance-node", f"{action} is a chance outcome; now {PHASES.names[self.phase]}", action
+            )
+        if not dealt and self._player == CHANCE:
+            return IllegalAction(
+                "chance-node", f"{action} is a player's action; now {PHASES.names[self.phase]}", action
+            )
+        return None
+
+
+__all__ = ["PILE_OF", "Dealing", "Pile", "card_number", "deck", "pile"]
