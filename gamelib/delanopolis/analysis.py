@@ -433,17 +433,9 @@ def option_sweep(
     sweeps = {}
     for n in players:
         game = make("delanopolis", players=n, options=dict(base or {}))
+        seats = _seat_agents(game, agents)
         sweeps[n] = sweep(
-            game,
-            option,
-            values,
-            agents=_seat_agents(game, agents),
-            games=games,
-            seed=seed,
-            executor=executor,
-            progress=progress,
-            rotate=False,
-            pool=pool,
+            game, option, values, seats, games, seed, executor, progress=progress, rotate=False, pool=pool
         )
     return OptionSweep(option, values, sweeps, dict(base or {}))
 

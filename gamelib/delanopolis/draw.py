@@ -276,15 +276,9 @@ def draw_map(state: DelanopolisState, ax: Axes, perspective: Perspective = None)
     discs, stars = _pawns(view)
     for pawns, marker, size in ((discs, "o", 12), (stars, "*", 17)):
         if pawns:
+            xs, ys, colours = zip(*pawns, strict=True)
             ax.scatter(
-                [x for x, _, _ in pawns],
-                [y for _, y, _ in pawns],
-                s=size**2,
-                marker=marker,
-                c=[c for _, _, c in pawns],
-                edgecolors="k",
-                linewidths=1.5,
-                zorder=7,
+                xs, ys, s=size**2, marker=marker, c=list(colours), edgecolors="k", linewidths=1.5, zorder=7
             )
     if any(c == START for c in view.where):
         labels.add(-1.02, 0.72, WORDS("start"), 11.5, colour="#555555", ha="center")

@@ -394,10 +394,18 @@ class DelanopolisState(Effects):
     def _roll(self, action: Roll) -> None:
         self._after_roller_ready()
 
-    @refusal(Roll)
-    def _why_not_roll(self, action: Roll) -> IllegalAction:
-        now = PHASES.names[self.phase]
-        return IllegalAction("turn-order", f"only the roller rolls, before the dice; now: {now}", action)
+    @transition(Keep)
+    def _keep(self, action: Keep) -> None:
+        self._next_in_window()
+
+    @refusal(Roll, Keep)
+    def _why_not_now(self, action: Action) -> IllegalAction:
+        """« à tour de rôle »: ``roll`` and ``keep`` only when the rules ask for them."""
+        if isinstance(action, Roll):
+            asked = "only the roller rolls, before the dice"
+        else:
+            asked = "'keep' answers a boost window"
+        return IllegalAction("turn-order", f"{asked}; now: {PHASES.names[self.phase]}", action)
 
     @transition(Boost)
     def _boost(self, action: Boost) -> None:
@@ -429,15 +437,6 @@ class DelanopolisState(Effects):
     def _no_token(self, player: int, action: Action) -> IllegalAction:
         token = "joker" if player == self.mayor else "atout"
         return IllegalAction("boost-needs-token", f"{self.player_name(player)} holds no {token}", action)
-
-    @transition(Keep)
-    def _keep(self, action: Keep) -> None:
-        self._next_in_window()
-
-    @refusal(Keep)
-    def _why_not_keep(self, action: Keep) -> IllegalAction:
-        now = PHASES.names[self.phase]
-        return IllegalAction("turn-order", f"'keep' answers a boost window; now: {now}", action)
 
     @transition(Park)
     def _park(self, action: Park) -> None:
