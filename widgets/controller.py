@@ -37,15 +37,19 @@ PREFETCH_AGENT_LIMIT = 0.15
 """Seconds of CPU above which an agent's next move is not computed ahead (see :meth:`prefetch_step`)."""
 
 
+Playable = Game | State | str
+"""What a stepper steps through: a game (from its start), a game's name, or a state (replayed)."""
+Agents = Mapping[str, Any] | Sequence[Any] | None
+"""The agents offered: by name, one per seat, or None (the agent made for each seat's role)."""
+Seat = int | str | None
+"""A view: a player's index or name, or None (omniscient)."""
+
+
 class StepperController:
     """The model of a Stepper (see the module docstring); the views call its methods."""
 
     def __init__(
-        self,
-        game_or_state: Game | State | str,
-        seed: int = 0,
-        agents: Mapping[str, Any] | Sequence[Any] | None = None,
-        perspective: int | str | None = None,
+        self, game_or_state: Playable, seed: int = 0, agents: Agents = None, perspective: Seat = None
     ) -> None:
         if isinstance(game_or_state, str):
             game_or_state = gamelib.make(game_or_state)
@@ -168,14 +172,11 @@ class StepperController:
         if not self._timeline.can_undo():
             return self._fail(words("err_nothing_to_undo"))
         target = self._timeline.cursor - 1
-        if self._hot_seat:
-            while target >= 0 and not self._holder_may_see(self._timeline.at(target)):
-                target -= 1
-            if target < 0:
-                return self._fail(words("err_hot_seat_undo", **seat_words(self.name(self._holder_seat()))))
-        self._timeline.rewind(target)
-        self._moved()
-        return True
+        while self._hot_seat and target >= 0 and not self._holder_may_see(self._timeline.at(target)):
+            target -= 1
+        if target < 0:
+            return self._fail(words("err_hot_seat_undo", **seat_words(self.name(self._holder_seat()))))
+        return self._rewind_to(target)
 
     def redo(self) -> bool:
         """Replay the next action of the redo line."""
@@ -532,9 +533,7 @@ class StepperController:
         self._refresh()
 
     # ------------------------------------------------------------------ internals: players and agents
-    def _agents_from(
-        self, agents: Mapping[str, Any] | Sequence[Any] | None
-    ) -> tuple[dict[str, Any], list[str]]:
+    def _agents_from(self, agents: Agents) -> tuple[dict[str, Any], list[str]]:
         game = self.game
         players = game.num_players
         table: dict[str, Any] = {}

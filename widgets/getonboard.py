@@ -21,6 +21,7 @@ import gamelib
 from gamelib import State
 from gamelib.core.i18n import Wording, language
 from gamelib.getonboard.agents import GreedyAgent, PlannerAgent
+from gamelib.getonboard.board import FEATURES
 from gamelib.getonboard.draw import PLAYER_COLOURS
 from gamelib.getonboard.rules import GetOnBoardGame, GetOnBoardState
 
@@ -28,20 +29,10 @@ from .naming import player_label, words
 from .panels import PanelFactory
 from .stepper import Stepper
 
-FEATURES = (
-    "entrance",
-    "granny",
-    "student",
-    "cinema",
-    "tourist",
-    "theatre",
-    "opera",
-    "light_lovers",
-    "dark_lovers",
-    "restaurant",
-)
-"""The intersection features a button shows, by their short mark ``gob_mark_<feature>`` (in
-this package's words) and, on its tooltip, their name ``feature_<feature>`` (the game's words)."""
+# A button shows each feature of gamelib.getonboard.board.FEATURES by its short mark
+# ``gob_mark_<feature>`` (this package's words) and, on its tooltip, its name ``feature_<feature>``
+# (the game's words).
+
 
 game_words = Wording("gamelib.getonboard")
 

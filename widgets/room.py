@@ -15,7 +15,7 @@ import asyncio
 import base64
 import html
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import ipywidgets as W
 
@@ -44,6 +44,26 @@ def _message(error: Exception) -> str:
     if isinstance(error, RoomError) and error.key:
         return WORDS(error.key, **error.fields)
     return WORDS("bad_input", reason=str(error))
+
+
+Result = TypeVar("Result")
+
+
+def attempt(
+    notice: W.HTML,
+    work: Callable[[], Result],
+    message: Callable[[Exception], str] = _message,
+    errors: tuple[type[Exception], ...] = (ValueError,),
+) -> Result | None:
+    """``work()``, or None with the refusal shown in red in ``notice`` (``message(error)``).
+
+    The pages' one way to try something a click asked for: every room operation refuses with a
+    ValueError (RoomError, StaleMove, NotYourTurn, IllegalAction) and changes nothing then."""
+    try:
+        return work()
+    except errors as error:
+        notice.value = f"<span style='color:#a00'>{html.escape(message(error))}</span>"
+        return None
 
 
 def result_text(names: tuple[str, ...], returns: tuple[float, ...]) -> str:
@@ -160,15 +180,11 @@ class SeatPanel(W.VBox):
     def play(self, notation: str) -> bool:
         """Play ``notation`` at the ply this page shows; False with the reason in the message line."""
         ply = self._shown[0] if self._shown else self.seat.ply
-        try:
-            self.seat.apply(notation, ply=ply)
-        except ValueError as error:  # RoomError, StaleMove, NotYourTurn, IllegalAction
-            self.notice.value = f"<span style='color:#a00'>{html.escape(_message(error))}</span>"
-            self.refresh(force=True)
-            return False
-        self.notice.value = ""
+        played = attempt(self.notice, lambda: self.seat.apply(notation, ply=ply))
+        if played is not None:
+            self.notice.value = ""
         self.refresh(force=True)
-        return True
+        return played is not None
 
     def close(self) -> None:
         self.poller.stop()
@@ -235,29 +251,25 @@ class JoinPage(W.VBox):
 
     def join(self) -> bool:
         """Seat the student; False with a clear message (nothing changed) otherwise."""
-        try:
-            room = gamelib.room.open_room(self.url, self.code.value, create=False)
-            game = room.settings().game
-            if game is None:
-                raise RoomError("the teacher has not chosen the game yet", "no_game")
-            seat = room.join(game, self.name.value)
-        except ValueError as error:
-            self.notice.value = f"<span style='color:#a00'>{html.escape(_message(error))}</span>"
-            return False
-        self._seated(seat)
-        return True
+        return self._seated(attempt(self.notice, self._join))
+
+    def _join(self) -> gamelib.room.Seat:
+        room = gamelib.room.open_room(self.url, self.code.value, create=False)
+        game = room.settings().game
+        if game is None:
+            raise RoomError("the teacher has not chosen the game yet", "no_game")
+        return room.join(game, self.name.value)
 
     def rejoin(self) -> bool:
-        try:
-            room = gamelib.room.open_room(self.url, self.code.value, create=False)
-            seat = room.seat(self.token.value.strip())
-        except ValueError as error:
-            self.notice.value = f"<span style='color:#a00'>{html.escape(_message(error))}</span>"
-            return False
-        self._seated(seat)
-        return True
+        """Seat the student again by the token kept from an earlier visit."""
+        room = attempt(self.notice, lambda: gamelib.room.open_room(self.url, self.code.value, create=False))
+        seat = None if room is None else attempt(self.notice, lambda: room.seat(self.token.value.strip()))
+        return self._seated(seat)
 
-    def _seated(self, seat: gamelib.room.Seat) -> None:
+    def _seated(self, seat: gamelib.room.Seat | None) -> bool:
+        """Show ``seat``'s panel (False, nothing changed, when there is no seat: the notice says why)."""
+        if seat is None:
+            return False
         self.notice.value = ""
         self.panel = SeatPanel(seat, poll=self.poll)
         link = f"?code={seat.room.code}&token={seat.token}"
@@ -265,6 +277,7 @@ class JoinPage(W.VBox):
             html.escape(WORDS("token_hint")), html.escape(link), html.escape(seat.token)
         )
         self.children = [self.toggle, self.panel, self.kept]
+        return True
 
 
 def warm_up(url: str | None = None) -> str:

@@ -21,7 +21,7 @@ from gamelib.agents import registered_agents
 
 from .naming import css, player_label
 from .pictures import figure_png
-from .room import WORDS, Poller, download_link, language_toggle, qr_html, table_card_html
+from .room import WORDS, Poller, attempt, download_link, language_toggle, qr_html, table_card_html
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -143,32 +143,27 @@ class Dashboard(W.VBox):
 
     def open_room(self) -> bool:
         """Open a new room with the chosen settings; False with the reason (nothing created) otherwise."""
-        try:
-            options = json.loads(self.options.value or "{}")
-            if not isinstance(options, dict):
-                raise ValueError('rule options are a JSON object like {"edition": 2}')
-            gamelib.make(self.game.value, players=self.players.value, options=options)  # check first
-            room = gamelib.room.open_room(self.url, gamelib.room.new_code())
-            room.configure(
-                self.game.value, players=self.players.value, options=options, agent=self.agent.value
-            )
-        except ValueError as error:
-            self.notice.value = f"<span style='color:#a00'>{html.escape(str(error))}</span>"
-            return False
-        self._show_room(room)
-        return True
+        return self._show_room(attempt(self.notice, self._new_room, str))
+
+    def _new_room(self) -> gamelib.room.Room:
+        options = json.loads(self.options.value or "{}")
+        if not isinstance(options, dict):
+            raise ValueError('rule options are a JSON object like {"edition": 2}')
+        gamelib.make(self.game.value, players=self.players.value, options=options)  # check first
+        room = gamelib.room.open_room(self.url, gamelib.room.new_code())
+        room.configure(self.game.value, players=self.players.value, options=options, agent=self.agent.value)
+        return room
 
     def reopen(self, code: str) -> bool:
         """Show an existing room again (the dashboard reloaded, the server restarted)."""
-        try:
-            room = gamelib.room.open_room(self.url, code, create=False)
-        except ValueError as error:
-            self.notice.value = f"<span style='color:#a00'>{html.escape(str(error))}</span>"
-            return False
-        self._show_room(room)
-        return True
+        return self._show_room(
+            attempt(self.notice, lambda: gamelib.room.open_room(self.url, code, create=False), str)
+        )
 
-    def _show_room(self, room: gamelib.room.Room) -> None:
+    def _show_room(self, room: gamelib.room.Room | None) -> bool:
+        """Show ``room`` (False, nothing changed, when there is none: the notice says why)."""
+        if room is None:
+            return False
         self.room = room
         self.notice.value = ""
         self._banner()
@@ -183,6 +178,7 @@ class Dashboard(W.VBox):
         ]
         self.refresh()
         self.poller.start()
+        return True
 
     def join_link(self) -> str:
         assert self.room is not None
@@ -258,10 +254,7 @@ class Dashboard(W.VBox):
 
     def _do(self, operation: Any) -> bool:
         assert self.room is not None
-        try:
-            operation(self.room)
-        except ValueError as error:
-            self.notice.value = f"<span style='color:#a00'>{html.escape(str(error))}</span>"
+        if attempt(self.notice, lambda: operation(self.room) or True, str) is None:
             return False
         self.notice.value = html.escape(WORDS("done"))
         self.refresh()
@@ -305,13 +298,16 @@ class Dashboard(W.VBox):
         """The class in one seat beside an agent in that seat ("our detectives against the belief detective")."""
         assert self.room is not None
         results = self.room.results()
-        try:
-            seat = int(self.against_seat.value)
-            table = results.against(self.against_agent.value, seat=seat, games=games)
-            figure = results.plot_against(self.against_agent.value, seat, games=games)
-        except (ValueError, KeyError, StopIteration) as error:
-            self.notice.value = f"<span style='color:#a00'>{html.escape(str(error))}</span>"
+        agent, seat = self.against_agent.value, self.against_seat.value
+
+        def compare() -> tuple[Any, Figure]:
+            table = results.against(agent, seat=int(seat), games=games)
+            return table, results.plot_against(agent, int(seat), games=games)
+
+        compared = attempt(self.notice, compare, str, (ValueError, KeyError, StopIteration))
+        if compared is None:
             return
+        table, figure = compared
         self.results.children = [
             *self.results.children,
             W.HTML(table.to_html(float_format=lambda v: f"{v:.3f}")),

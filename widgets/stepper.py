@@ -37,11 +37,11 @@ from typing import Any
 
 import ipywidgets as W
 
-from gamelib import Game, State
+from gamelib import State
 from gamelib.core.i18n import language
 
 from .board_view import BoardView, text_view
-from .controller import StepperController
+from .controller import Agents, Playable, Seat, StepperController
 from .controls_view import MAX_BUTTONS, ControlsView, show
 from .history_view import HistoryView
 from .naming import HUMAN, css, words
@@ -82,10 +82,10 @@ class Stepper(StepperController):
 
     def __init__(
         self,
-        game_or_state: Game | State | str,
+        game_or_state: Playable,
         seed: int = 0,
-        agents: Mapping[str, Any] | Sequence[Any] | None = None,
-        perspective: int | str | None = None,
+        agents: Agents = None,
+        perspective: Seat = None,
         panels: Sequence[PanelFactory] | str = (),
         dpi: int = 100,
         hot_seat: bool = False,
