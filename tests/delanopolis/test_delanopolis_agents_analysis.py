@@ -7,7 +7,7 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from delano_helpers import start
+from delanopolis_scenes import start
 from matplotlib.figure import Figure
 
 import gamelib

@@ -12,7 +12,7 @@ import random
 from collections.abc import Callable
 
 import pytest
-from delano_helpers import start, turn
+from delanopolis_scenes import start, turn
 
 import gamelib
 from gamelib.delanopolis.rules import (

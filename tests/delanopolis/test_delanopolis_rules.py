@@ -8,7 +8,7 @@ rollers go 1, 2, 3, 0.
 from __future__ import annotations
 
 import pytest
-from delano_helpers import bids, conserved, start, turn
+from delanopolis_scenes import bids, conserved, start, turn
 
 import gamelib
 from gamelib.core.checks import refusal

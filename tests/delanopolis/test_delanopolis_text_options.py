@@ -12,7 +12,7 @@ import json
 import random
 
 import pytest
-from delano_helpers import conserved, start, turn
+from delanopolis_scenes import conserved, start, turn
 
 import gamelib
 from gamelib.agents import RandomAgent

@@ -1,4 +1,4 @@
-"""Scripting helpers for Delanopolis rule scenarios."""
+"""Delanopolis rule scenes: a game just after the lot, turns scripted by their dice, auctions settled."""
 
 from __future__ import annotations
 
