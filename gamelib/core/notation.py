@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar, cast, dataclass_transform
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack, cast, dataclass_transform
 
 from gamelib.core.errors import IllegalAction, shown
 from gamelib.core.game import Action, parse_int
@@ -222,13 +222,15 @@ class Spec:
         return " ".join([self.verb, *(arg.example() for arg in self.args)])
 
 
-def notation(
-    verb: str,
-    *args: Arg,
-    when: Callable[[Any], bool] | None = None,
-    where: Callable[..., bool] | None = None,
-    universe_only: bool = False,
-) -> Callable[[A], A]:
+class Scope(TypedDict, total=False):
+    """Which actions of a declaration exist (the keywords of :func:`notation` and :func:`action_class`)."""
+
+    when: Callable[[Any], bool] | None
+    where: Callable[..., bool] | None
+    universe_only: bool
+
+
+def notation(verb: str, *args: Arg, **scope: Unpack[Scope]) -> Callable[[A], A]:
     """Declare an action class's notation: ``verb`` then one written argument per field.
 
     ``when(game)`` says whether the action exists in a configuration (an option's actions);
@@ -241,6 +243,9 @@ def notation(
     """
     if not verb or not verb.isascii() or " " in verb or verb != verb.lower():
         raise ValueError(f"a verb is one lower-case ASCII word, got {verb!r}")
+    unknown = sorted(set(scope) - Scope.__optional_keys__)
+    if unknown:
+        raise TypeError(f"@notation({verb!r}) takes {sorted(Scope.__optional_keys__)}, not {unknown}")
 
     def declare(cls: A) -> A:
         fields = getattr(cls, "__dataclass_fields__", None)
@@ -251,7 +256,7 @@ def notation(
             raise TypeError(
                 f"{cls.__name__}: notation arguments {[a.field for a in args]} must match its fields {names}"
             )
-        spec = Spec(verb, args, cls, when, where, universe_only)
+        spec = Spec(verb, args, cls, scope.get("when"), scope.get("where"), scope.get("universe_only", False))
         __str__ = _writer(spec)
 
         cls._spec = spec  # type: ignore[attr-defined]
@@ -262,13 +267,7 @@ def notation(
 
 
 @dataclass_transform(frozen_default=True)
-def action_class(
-    verb: str,
-    *args: Arg,
-    when: Callable[[Any], bool] | None = None,
-    where: Callable[..., bool] | None = None,
-    universe_only: bool = False,
-) -> Callable[[A], A]:
+def action_class(verb: str, *args: Arg, **scope: Unpack[Scope]) -> Callable[[A], A]:
     """Declare an action class in one place: a frozen, slotted dataclass (hashable, cheap to
     intern) with its notation (see :func:`notation` for the arguments)::
 
@@ -276,7 +275,7 @@ def action_class(
         class Draw(Action):
             deck: int
     """
-    declare_notation = notation(verb, *args, when=when, where=where, universe_only=universe_only)
+    declare_notation = notation(verb, *args, **scope)
 
     def declare(cls: A) -> A:
         made = cast(A, dataclass(frozen=True, slots=True)(cls))  # slots: a new class, same name

@@ -43,32 +43,27 @@ _REFUSAL_MARK = "_gamelib_refusal_of"
 
 def transition(*kinds: type[Action]) -> Callable[[F], F]:
     """Mark a state method as the transition of the action classes ``kinds``."""
-    _check_kinds(kinds, "transition")
-
-    def mark(method: F) -> F:
-        setattr(method, _TRANSITION_MARK, (*getattr(method, _TRANSITION_MARK, ()), *kinds))
-        return method
-
-    return mark
+    return _marker(_TRANSITION_MARK, "transition", kinds)
 
 
 def refusal(*kinds: type[Action]) -> Callable[[F], F]:
     """Mark a state method as the refusal of the action classes ``kinds``."""
-    _check_kinds(kinds, "refusal")
-
-    def mark(method: F) -> F:
-        setattr(method, _REFUSAL_MARK, (*getattr(method, _REFUSAL_MARK, ()), *kinds))
-        return method
-
-    return mark
+    return _marker(_REFUSAL_MARK, "refusal", kinds)
 
 
-def _check_kinds(kinds: tuple[Any, ...], what: str) -> None:
+def _marker(mark: str, what: str, kinds: tuple[Any, ...]) -> Callable[[F], F]:
+    """A decorator adding ``kinds`` to a method's ``mark`` (a method may serve several classes)."""
     if not kinds:
         raise TypeError(f"@{what} names at least one action class")
     for kind in kinds:
         if not isinstance(kind, type):
             raise TypeError(f"@{what} takes action classes, got {kind!r}")
+
+    def marked(method: F) -> F:
+        setattr(method, mark, (*getattr(method, mark, ()), *kinds))
+        return method
+
+    return marked
 
 
 def collect(cls: type) -> tuple[dict[type, Transition], dict[type, Refusal]]:
