@@ -84,6 +84,17 @@ class Event:
         return ""
 
 
+OUTCOME_TEXT = {
+    "president": "the mayor becomes President of the Republic",
+    "reelected": "the mayor kept the majority of terrains and is re-elected",
+    "new_mayor": "the richest player wins and becomes mayor",
+    "richest_mayor": "the mayor is the richest player and stays mayor",
+    "richest_tie": "the mayor and a challenger tie for the most points: they share the win",
+    "mayor_stays": "nobody is the richest (or every challenger is out): the mayor stays",
+}
+"""The ends of a game (``state.outcome``, set by :meth:`Effects._finish`) and what each means."""
+
+
 class Effects(State):
     """The consequences of a legal move in Delanopolis (see the module docstring)."""
 

@@ -219,12 +219,3 @@ of an auction).  Tag ``"decision"``: a decision outside the roll's own, where a 
 under ``resale_when="any_decision"`` (« A tout moment »)."""
 LOT, PRE_ROLL, BOOST_WINDOW, ROLL_DICE, BIDDING, PARK_CHOICE, OVER = PHASES.numbers
 DECISIONS = PHASES.tagged("decision")
-
-OUTCOME_TEXT = {
-    "president": "the mayor becomes President of the Republic",
-    "reelected": "the mayor kept the majority of terrains and is re-elected",
-    "new_mayor": "the richest player wins and becomes mayor",
-    "richest_mayor": "the mayor is the richest player and stays mayor",
-    "richest_tie": "the mayor and a challenger tie for the most points: they share the win",
-    "mayor_stays": "nobody is the richest (or every challenger is out): the mayor stays",
-}

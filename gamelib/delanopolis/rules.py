@@ -59,13 +59,12 @@ from gamelib.delanopolis.actions import (
     bids_up_to,
 )
 from gamelib.delanopolis.board import START, TERRAINS, board, content
-from gamelib.delanopolis.effects import AuctionResult, Effects, Event
+from gamelib.delanopolis.effects import OUTCOME_TEXT, AuctionResult, Effects, Event
 from gamelib.delanopolis.options import (
     BIDDING,
     BOOST_WINDOW,
     DECISIONS,
     LOT,
-    OUTCOME_TEXT,
     OVER,
     PARK_CHOICE,
     PHASES,
