@@ -347,6 +347,7 @@ class DelanopolisState(Effects):
     nothing left to decide): a resale, ``park``/``pay``, a boost without a token."""
 
     def _refuse_now(self, action: Action) -> IllegalAction | None:
+        """Whatever the move, it waits while a chance outcome is due (except those above)."""
         if type(action) in self._OWN_RULE_AT_CHANCE:
             return None
         return self._chance_due(action)
