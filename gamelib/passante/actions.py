@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from itertools import chain
 from typing import Any
 
 from gamelib.core.errors import IllegalAction
@@ -447,10 +446,9 @@ MOVE_TABLE = tuple(
     for c in CHARACTERS
 )
 """Every ordinary move of character ``c`` from location ``at``: ``MOVE_TABLE[c][at]``."""
-FREE = tuple(tuple(not blocked >> c & 1 for c in CHARACTERS) for blocked in range(256))
-"""``FREE[blocked]``: for each character, whether it is not in the ``blocked`` mask (for ``compress``)."""
-_AT = tuple.__getitem__
-_chain = chain.from_iterable
+FREE = tuple(tuple(c for c in CHARACTERS if not blocked >> c & 1) for blocked in range(256))
+"""``FREE[blocked]``: the characters not in the ``blocked`` mask, in order (a loop over them,
+extending a list by each one's tuple of moves, beats chaining iterators)."""
 VETO, ALLOW = NOTATION.make(Veto), NOTATION.make(Allow)
 PASS = NOTATION.make(Pass)
 DRIVES_AWAY = tuple(tuple(d for d in DRIVES if d.to != at) for at in LOCATIONS)

@@ -423,8 +423,8 @@ class _Worlds:
         rest = [k for q in self.seats for k in open_slots[q] if k not in placed]
         if len(rest) > len(pool):
             return None
-        rng.shuffle(pool)
-        for k, w in zip(rest, pool, strict=False):
+        # a uniform ordered draw of as many cards as open deals (not a shuffle of the whole pool)
+        for k, w in zip(rest, rng.sample(pool, len(rest)), strict=True):
             deals[k] = w
         return deals, consumed
 

@@ -131,9 +131,20 @@ class Effects(State):
     def controllers(self, char: int) -> list[int]:
         return [p for p, h in enumerate(self.hearts) if h == char]
 
+    def _others_hearts(self, player: int) -> int:
+        """The characters ``player`` may not move, as a mask: those wearing another player's heart
+        and not ``player``'s own (« Aucun autre joueur ne peut déplacer ce personnage »; a
+        character wearing several hearts may be moved by each of their owners)."""
+        hearts = self.hearts
+        own = hearts[player]
+        mask = 0
+        for h in hearts:
+            if h >= 0 and h != own:
+                mask |= 1 << h
+        return mask
+
     def _may_move(self, player: int, char: int) -> bool:
-        # a character wearing several hearts may be moved by each of their owners
-        return self.hearts[player] == char or char not in self.hearts
+        return not self._others_hearts(player) >> char & 1
 
     def distance(self, a: int, b: int) -> int:
         table = ROW_DISTANCE if self.game.options.nearest_by_row else GRAPH_DISTANCE

@@ -31,17 +31,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from itertools import compress
 from typing import Any, ClassVar
 
 from gamelib.core.fields import StateFields, current_player_field
 from gamelib.core.game import CHANCE, Action, Game, GameInfo
 from gamelib.core.i18n import Wording
 from gamelib.passante.actions import (
-    _AT,
     ALL_WISHES,
     ALLOW,
     ANY_MOMENT,
+    BOARDABLE,
     BOARDS,
     CALLS,
     CHARACTER_CARDS,
@@ -100,7 +99,6 @@ from gamelib.passante.actions import (
     Target,
     Veto,
     WishCard,
-    _chain,
     _character_draws,
     _character_outcomes,
     _event_draws,
@@ -114,8 +112,6 @@ from gamelib.passante.actions import (
 )
 from gamelib.passante.board import (
     CAFE,
-    CHARACTERS,
-    CHAT,
     ECOLE,
     GARCON,
     LOCATION_TITLES,
@@ -125,7 +121,7 @@ from gamelib.passante.board import (
     OMNIBUS_START,
     PIECE_TITLES,
     POETE,
-    POLICIER,  # noqa: F401  (re-exported)
+    POLICIER,
     START_ZONE,
     WISHES,  # noqa: F401  (re-exported)
 )
@@ -405,7 +401,8 @@ class PassanteState(Refusals):
         acts: list[Action] = []
         if len(self.boarding) < 3:
             last = self.boarding[-1] if self.boarding else -1
-            acts.extend(BOARDS[c] for c in self._boardable() if c > last)
+            boardable = self._boardable(self._others_hearts(self.turn_player))
+            acts.extend(BOARDS[c] for c in boardable if c > last)
         acts.extend(self._drives())
         card = self.char_hand[self.turn_player]
         if card >= 0 and self.game.options.play_while_boarding and not self.vetoed >> PLAY_BIT & 1:
@@ -471,30 +468,25 @@ class PassanteState(Refusals):
 
     def _piece_moves(self, acts: list[Action]) -> None:
         """Append to ``acts`` the moves of the pieces free to move (ordinary moves, then the Omnibus)."""
-        blocked = self.moved | self.vetoed
-        hearts = self.hearts
-        if len(hearts) > 1:
-            own = hearts[self.turn_player]
-            for h in hearts:
-                if h >= 0 and h != own:
-                    blocked |= 1 << h
-        here = map(_AT, MOVE_TABLE, self.pos)  # each character's moves from where it stands
-        acts += _chain(compress(here, FREE[blocked & 255]) if blocked & 255 else here)
+        others = self._others_hearts(self.turn_player)
+        blocked = self.moved | self.vetoed | others
+        pos = self.pos
+        for c in FREE[blocked & 255]:  # each free character's moves from where it stands
+            acts += MOVE_TABLE[c][pos[c]]
         if not blocked >> OMNIBUS & 1:
             bus = self.bus
-            if self.pos.count(bus):
-                acts += map(BOARDS.__getitem__, self._boardable())
+            if bus in pos:
+                acts += map(BOARDS.__getitem__, self._boardable(others))
             acts += DRIVES_AWAY[bus] if self.game.options.omnibus_must_leave else DRIVES
 
-    def _boardable(self) -> list[int]:
-        """Characters that may climb into the Omnibus where it stands."""
-        here = [c for c in compress(CHARACTERS, map(self.bus.__eq__, self.pos)) if c != CHAT]
-        if not here:
-            return here
-        p = self.turn_player
-        carry_controlled = self.game.options.omnibus_carries_controlled
-        boarding = self.boarding
-        return [c for c in here if c not in boarding and (carry_controlled or self._may_move(p, c))]
+    def _boardable(self, others: int) -> list[int]:
+        """Characters that may climb into the Omnibus where it stands: never the Chat, not one
+        aboard, and (unless ``omnibus_carries_controlled``) none wearing another player's heart
+        (``others``: :meth:`_others_hearts` of the player to move)."""
+        if self.game.options.omnibus_carries_controlled:
+            others = 0
+        bus, pos, boarding = self.bus, self.pos, self.boarding
+        return [c for c in BOARDABLE if pos[c] == bus and not others >> c & 1 and c not in boarding]
 
     def _hints(self, player: int) -> list[Action]:
         pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISH_CHARS[w]}
@@ -531,7 +523,7 @@ class PassanteState(Refusals):
         come first, and a moment between moves may open (``lay_wishes="anytime"``)."""
         kind = type(action)
         if kind in _PROPOSALS:
-            if not self.veto_used and self._vetoable(action):
+            if not self.veto_used and POLICIER in self.hearts and self._vetoable(action):
                 self.proposed = action
                 self.phase = VETO_PHASE
                 self._to_move = CHANCE if self.pending else self.vetoer
