@@ -1,101 +1,136 @@
-"""Tournament throughput: games/s in this process and on a local pool, per registered game.
+"""Tournament throughput: 1 worker against 2 local processes against a 2-worker Dask cluster.
 
 Random against random, the cheapest agents, so the figure is the engine plus the tournament's own
-overhead (seeding, seat rotation, batching, shipping results back).  The loky pool is warmed up
-first, so worker start-up is reported apart from the steady speed.  On 2 idle cores the speed-up
-of 2 workers should be close to 2.
+overhead (seeding, seat rotation, batching, shipping results back).  For every registered game,
+in one run and interleaved (the same load for each), the same tournament is played
 
-Wall-clock speed-ups need idle cores.  So the script also measures **CPU time**: the serial run's
-CPU time against the CPU time of a standard-library pool (its workers are reaped at the end, so
-``RUSAGE_CHILDREN`` counts them, start-up included).  If the pool spends about as much CPU as the
-serial run, splitting the work loses nothing, and on ``n`` idle cores the speed-up would be about
-``n × serial CPU / pool CPU`` (the "idle-core estimate").
+* in this process (the 1-worker rate),
+* on ``workers`` local processes (``executor="processes"``: loky's reusable pool),
+* on a Dask ``LocalCluster(n_workers=workers, threads_per_worker=1)``,
 
-Games are shipped in batches (about four tasks per worker, at most 100 games a task) and a worker
-unpacks a tournament's game and agents once and reuses them for every later batch, so a game's
-own caches stay warm: the per-game CPU of a pool should be the serial one plus a small fixed
-start-up.  The serial run and the pools are measured one after the other for each game, so they
-see the same load.
+and every parallel run must give exactly the serial games.  Pools and the cluster are started
+and warmed up before the clock starts (a worker unpacks a tournament's game once and keeps its
+caches warm), so the rates are steady speeds; start-up is printed apart.  Each configuration is
+played ``rounds`` times and the best wall rate is kept (other work on a shared machine only ever
+slows a run down).
 
-Run: ``python benchmarks/tournament.py [games] [workers]`` (default 2000 games, 2 workers).
+Wall-clock speed-ups need idle cores, so the script also reports **CPU time**: the serial run's
+CPU per game against all the CPU a parallel run spends (this process, scheduler thread included,
+plus its workers, read from ``/proc``).  ``CPU est.`` = ``workers × serial CPU / parallel CPU``
+is the speed-up the run would reach on ``workers`` idle cores; when the machine is loaded the
+wall speed-up falls short of it.  The load average is printed before and after.
+
+Run: ``python benchmarks/tournament.py [games] [workers] [rounds]`` (default 2000 games, 2
+workers, 2 rounds).
 """
 
 from __future__ import annotations
 
-import concurrent.futures as cf
-import multiprocessing
+import functools
 import os
-import resource
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 import gamelib
 
-
-def timed(**kwargs: object) -> tuple[float, object]:
-    start = time.perf_counter()
-    results = gamelib.tournament(progress=False, **kwargs)  # type: ignore[arg-type]
-    return time.perf_counter() - start, results
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def descendants_cpu() -> float:
+    """CPU seconds (user + system) used so far by every live process descended from this one
+    (the loky workers, the Dask nannies and workers), read from Linux's ``/proc``."""
+    parents: dict[int, list[int]] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rpartition(")")[2].split()
+            except OSError:
+                continue
+            stats[int(entry.name)] = fields
+            parents.setdefault(int(fields[1]), []).append(int(entry.name))
+    total, todo = 0.0, list(parents.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        total += (int(stats[pid][11]) + int(stats[pid][12])) / TICKS
+        todo.extend(parents.get(pid, []))
+    return total
 
 
-def pool_cpu(game: gamelib.Game, agents: list[str], games: int, workers: int) -> float:
-    """CPU seconds (parent + workers, start-up included) of the same tournament on a fresh pool."""
-    before_children, before_self = children_cpu(), time.process_time()
-    # fork (or spawn) workers are our direct children, so RUSAGE_CHILDREN sees their CPU once reaped;
-    # forkserver workers would be the server's children and escape the count.
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        gamelib.tournament(game, agents, games=games, seed=1, executor=pool, progress=False)
-    return (children_cpu() - before_children) + (time.process_time() - before_self)
+def measure(play: Callable[[], Any]) -> tuple[float, float, Any]:
+    """Wall seconds, CPU seconds (this process + its descendants) and the result of ``play()``."""
+    cpu0, children0, start = time.process_time(), descendants_cpu(), time.perf_counter()
+    result = play()
+    wall = time.perf_counter() - start
+    return wall, time.process_time() - cpu0 + descendants_cpu() - children0, result
 
 
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"tournament throughput, random vs random, {games} games, {os.cpu_count()} cores, load {load:.1f}")
-    print("(wall-clock speed-ups need idle cores; the idle-core estimate comes from CPU time)")
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    from distributed import Client, LocalCluster
+
     print(
-        f"{'game':<13}{'serial g/s':>11}{f'{workers} workers g/s':>15}{'speed-up':>9}{'pool start s':>13}"
-        f"{'serial CPU ms/g':>16}{'1-worker CPU':>13}{'pool CPU ms/g':>14}{'idle-core est.':>15}"
+        f"tournament throughput, random vs random, {games} games, {os.cpu_count()} cores, "
+        f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; best of {rounds} rounds"
     )
-    rows = {}
-    # CPU figures first: forking a process that already runs a loky pool would disturb that pool
-    for name in gamelib.registered_games():
-        game = gamelib.make(name)
-        agents = ["random"] * game.num_players
-        cpu0 = time.process_time()
-        serial_s, serial = timed(game=game, agents=agents, games=games, seed=1)
-        serial_cpu = time.process_time() - cpu0
-        one_cpu = pool_cpu(game, agents, games, 1)
-        rows[name] = (
-            game,
-            agents,
-            serial_s,
-            serial,
-            serial_cpu,
-            one_cpu,
-            pool_cpu(game, agents, games, workers),
+    start = time.perf_counter()
+    cluster = LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+    )
+    client = Client(cluster)
+    print(f"(Dask cluster of {workers} workers started in {time.perf_counter() - start:.1f} s)")
+    header = (
+        f"{'game':<13}{'1 worker g/s':>13}{f'{workers} procs g/s':>14}{'speed-up':>9}"
+        f"{f'Dask {workers} g/s':>13}{'speed-up':>9}{'serial CPU ms/g':>16}"
+        f"{'procs CPU ms/g':>15}{'CPU est.':>9}{'Dask CPU ms/g':>14}{'CPU est.':>9}"
+    )
+    print(header)
+    try:
+        for name in gamelib.registered_games():
+            row(name, games, workers, rounds, client)
+    finally:
+        client.close()
+        cluster.close()
+    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+def row(name: str, games: int, workers: int, rounds: int, client: Any) -> None:
+    """One game's line: the best wall rate of each configuration and the CPU per game of that run."""
+    game = gamelib.make(name)
+    agents = ["random"] * game.num_players
+
+    def run(executor: Any = None, n: int = games, seed: int = 1) -> Any:
+        extra = {"workers": workers} if executor == "processes" else {}
+        return gamelib.tournament(
+            game, agents, games=n, seed=seed, executor=executor, progress=False, **extra
         )
-    for name, (game, agents, serial_s, serial, serial_cpu, one_cpu, parallel_cpu) in rows.items():
-        cold_s, _ = timed(
-            game=game, agents=agents, games=2 * workers, seed=1, executor="processes", workers=workers
-        )
-        pool_s, pooled = timed(
-            game=game, agents=agents, games=games, seed=1, executor="processes", workers=workers
-        )
-        assert pooled.outcomes == serial.outcomes, "the pool must play exactly the serial games"  # type: ignore[attr-defined]
-        print(
-            f"{name:<13}{games / serial_s:>11.0f}{games / pool_s:>15.0f}{serial_s / pool_s:>9.2f}{cold_s:>13.2f}"
-            f"{1000 * serial_cpu / games:>16.2f}{1000 * one_cpu / games:>13.2f}{1000 * parallel_cpu / games:>14.2f}"
-            f"{workers * serial_cpu / parallel_cpu:>15.2f}"
-        )
+
+    started = time.perf_counter()
+    run("processes", 4 * workers, seed=2)  # warm-up: workers unpack the game and fill its caches
+    run(client, 4 * workers, seed=2)
+    warm = time.perf_counter() - started
+    best: dict[str, tuple[float, float]] = {}
+    serial = None
+    for _ in range(rounds):
+        for label, executor in (("serial", None), ("procs", "processes"), ("dask", client)):
+            wall, cpu, results = measure(functools.partial(run, executor))
+            if serial is None:
+                serial = results
+            assert results.outcomes == serial.outcomes, f"{label} must play exactly the serial games"
+            if label not in best or wall < best[label][0]:
+                best[label] = (wall, cpu)
+    (s_wall, s_cpu), (p_wall, p_cpu), (d_wall, d_cpu) = best["serial"], best["procs"], best["dask"]
+    print(
+        f"{name:<13}{games / s_wall:>13.0f}{games / p_wall:>14.0f}{s_wall / p_wall:>9.2f}"
+        f"{games / d_wall:>13.0f}{s_wall / d_wall:>9.2f}{1000 * s_cpu / games:>16.3f}"
+        f"{1000 * p_cpu / games:>15.3f}{workers * s_cpu / p_cpu:>9.2f}"
+        f"{1000 * d_cpu / games:>14.3f}{workers * s_cpu / d_cpu:>9.2f}   (warm-up {warm:.1f} s)"
+    )
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ workers, which only need ``gamelib`` importable.
 
 from __future__ import annotations
 
+import collections
 import concurrent.futures as cf
 import hashlib
 import math
@@ -110,6 +111,43 @@ def finished_by_rules(state: Any) -> bool:
     return getattr(state, "ended_by", None) not in SAFETY_LIMIT_ENDINGS
 
 
+def play_row(
+    game: Game,
+    agents: Sequence[Any],
+    job: tuple[int, int, tuple[int, ...]],
+    max_actions: int | None = None,
+    keep_record: bool = False,
+) -> tuple[Any, ...]:
+    """Play one tournament game and return its :class:`GameOutcome` fields as a plain tuple.
+
+    The same code in every executor, so results agree; a tuple of ints, floats and strings is
+    what workers send back (it pickles several times faster than the dataclass).
+    """
+    index, seed, seating = job
+    seated = [_TimedAgent(agents[a]) for a in seating]
+    try:
+        state = play(game, seated, seed=seed, max_actions=max_actions)
+    except Exception as exc:
+        raise GameFailed(
+            f"game {index} (seed {seed}, seating {seating}) failed: {type(exc).__name__}: {exc}"
+        ) from exc
+    return (
+        index,
+        seed,
+        seating,
+        tuple([float(r) for r in state.returns()]),
+        len(state.history),
+        finished_by_rules(state),
+        state.to_record() if keep_record else None,
+        tuple([t.moves for t in seated]),
+        tuple([t.seconds for t in seated]),
+        roles.seat_roles(state),
+        roles.final_scores(state),
+        roles.ending(state),
+        roles.facts(state),
+    )
+
+
 def play_job(
     game: Game,
     agents: Sequence[Any],
@@ -118,28 +156,7 @@ def play_job(
     keep_record: bool = False,
 ) -> GameOutcome:
     """Play one tournament game (the same code in every executor, so results agree)."""
-    seated = [_TimedAgent(agents[a]) for a in job.seating]
-    try:
-        state = play(game, seated, seed=job.seed, max_actions=max_actions)
-    except Exception as exc:
-        raise GameFailed(
-            f"game {job.index} (seed {job.seed}, seating {job.seating}) failed: {type(exc).__name__}: {exc}"
-        ) from exc
-    return GameOutcome(
-        index=job.index,
-        seed=job.seed,
-        seating=job.seating,
-        returns=tuple(float(r) for r in state.returns()),
-        length=len(state.history),
-        finished=finished_by_rules(state),
-        record=state.to_record() if keep_record else None,
-        moves=tuple(t.moves for t in seated),
-        seconds=tuple(t.seconds for t in seated),
-        roles=roles.seat_roles(state),
-        scores=roles.final_scores(state),
-        ending=roles.ending(state),
-        facts=roles.facts(state),
-    )
+    return GameOutcome(*play_row(game, agents, (job.index, job.seed, job.seating), max_actions, keep_record))
 
 
 def _dumps(obj: Any) -> bytes:
@@ -162,32 +179,34 @@ def make_setup(game: Game, agents: Sequence[Any], max_actions: int | None, keep_
         ) from exc
 
 
-def make_payload(
-    game: Game, agents: Sequence[Any], jobs: Sequence[GameJob], max_actions: int | None, keep_records: bool
-) -> bytes:
-    """One task: the shared setup and a batch of games (see :func:`run_payload`)."""
-    return batch_payload(make_setup(game, agents, max_actions, keep_records), jobs)
-
-
-def batch_payload(setup: bytes, jobs: Sequence[GameJob]) -> bytes:
+def batch_payload(setup: bytes, jobs: Sequence[GameJob], budget: float | None = None) -> bytes:
+    """One task: the shared setup, its digest (the worker's cache key), the games as tuples, and
+    the CPU seconds after which the worker stops and hands the unplayed games back (None: play all)."""
     digest = hashlib.blake2b(setup, digest_size=16).digest()
-    return pickle.dumps((digest, setup, list(jobs)), protocol=pickle.HIGHEST_PROTOCOL)
+    rows = [(job.index, job.seed, job.seating) for job in jobs]
+    return pickle.dumps((digest, setup, rows, budget), protocol=pickle.HIGHEST_PROTOCOL)
 
 
 _SETUPS: dict[tuple[bytes, int], tuple[Any, ...]] = {}
 """A worker's unpacked setups by (digest, thread): later batches of a tournament reuse the same
 game and agents, so a game's own caches stay warm (Get on Board: a fresh game costs ~13 ms of cold
-caches, a quarter of a 50-game batch) and nothing is unpickled twice.  Keyed by thread too, so
-that threads of one Dask worker never share an agent (some plan across their moves)."""
+caches) and nothing is unpickled twice.  Keyed by thread too, so that threads of one Dask worker
+never share an agent (some plan across their moves)."""
 
 
-def run_payload(payload: bytes) -> list[GameOutcome]:
-    """The task every worker runs: unpack a batch and play its games in order.
+def run_payload(payload: bytes) -> tuple[float, list[tuple[Any, ...]]]:
+    """The task every worker runs: unpack a batch, play its games in order, and return the CPU
+    seconds they took (the scheduler sizes later batches from it) and one :func:`play_row` each.
 
+    With a budget the worker stops after the first game that spends it: the games it did not
+    play are the first ones missing from the rows, and the scheduler sends them again.  CPU time
+    of this thread, not wall time: other work on the machine must not make batches shrink.
     Agents are reused from one batch to the next in a worker, which is why they must not keep
     state from one game to the next (a tournament's rule for every executor).
     """
-    digest, setup, jobs = pickle.loads(payload)
+    clock = time.thread_time
+    start = clock()
+    digest, setup, jobs, budget = pickle.loads(payload)
     key = (digest, threading.get_ident())
     unpacked = _SETUPS.get(key)
     if unpacked is None:
@@ -195,10 +214,27 @@ def run_payload(payload: bytes) -> list[GameOutcome]:
             _SETUPS.clear()
         unpacked = _SETUPS[key] = pickle.loads(setup)
     game, agents, max_actions, keep_records = unpacked
-    return [play_job(game, agents, job, max_actions, keep_records) for job in jobs]
+    rows = []
+    for job in jobs:
+        rows.append(play_row(game, agents, job, max_actions, keep_records))
+        if budget is not None and clock() - start >= budget:
+            break
+    return clock() - start, rows
 
 
 # ---------------------------------------------------------------------------- choosing an executor
+TASK_SECONDS = 0.05
+"""What a batch aims to cost, in CPU seconds.  A task costs ~0.3 ms to ship and collect in a local
+pool: at 50 ms that is under one percent, while progress still moves and the last batches are short."""
+
+DASK_TASK_SECONDS = 0.2
+"""The same on Dask, where a task costs 3-5 ms of scheduler, client and worker CPU."""
+
+IN_FLIGHT = 2
+"""Tasks kept queued per worker: one running, one waiting, so no worker idles while the parent
+collects a result and sizes the next batch."""
+
+
 @dataclass
 class Runner:
     """A resolved executor: ``executor`` None means run here; ``owned`` pools are shut down after."""
@@ -207,6 +243,8 @@ class Runner:
     workers: int
     owned: bool = False
     label: str = "serial"
+    task_seconds: float = TASK_SECONDS
+    """What a batch aims to cost in CPU (longer on Dask, whose tasks cost more to schedule)."""
 
     def close(self) -> None:
         if self.owned and self.executor is not None:
@@ -248,7 +286,9 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
         return Runner(get_reusable_executor(max_workers=n), n, label=f"{n} loky processes")
     if hasattr(executor, "get_executor") and not isinstance(executor, cf.Executor):
         n = workers or _dask_workers(executor)
-        return Runner(executor.get_executor(pure=False), n, label=f"Dask ({n} threads)")
+        return Runner(
+            executor.get_executor(pure=False), n, label=f"Dask ({n} threads)", task_seconds=DASK_TASK_SECONDS
+        )
     if isinstance(executor, cf.Executor) or hasattr(executor, "submit"):
         n = workers or _executor_workers(executor)
         return Runner(executor, n, label=type(executor).__name__)
@@ -265,9 +305,43 @@ def _executor_workers(executor: Any) -> int:
     return n if isinstance(n, int) and n > 0 else (os.cpu_count() or 1)
 
 
-def auto_batch_size(games: int, workers: int) -> int:
-    """About four tasks per worker (load balance), at most 100 games per task (progress updates)."""
-    return max(1, min(100, math.ceil(games / (4 * workers))))
+class BatchSizer:
+    """How many games the next task gets: guided self-scheduling, sized from measured game time.
+
+    Until a batch comes back the game's speed is unknown: the first batches get an eighth of a
+    fair share each and the worker's CPU budget (twice ``task_seconds``) cuts them short if the
+    games are slow (an MCTS agent's second-long games come back one by one).  Then a batch holds
+    as many games as fit in ``task_seconds`` at the speed last measured (Get on Board's 0.5 ms
+    games go ~100 a task in a local pool, so shipping them costs nothing next to playing them),
+    and never more than the unsent games shared among the queued tasks (``remaining / (IN_FLIGHT
+    * workers)``), down to a quarter of that size: batches shrink towards the end and the
+    workers finish together.  A ``fixed`` size (``batch_size=``) overrides it all.
+    """
+
+    def __init__(self, workers: int, fixed: int | None = None, task_seconds: float = TASK_SECONDS) -> None:
+        self.workers = workers
+        self.fixed = fixed
+        self.task_seconds = task_seconds
+        self.per_game: float | None = None
+
+    @property
+    def budget(self) -> float | None:
+        """The CPU seconds after which a worker hands back the rest of its batch."""
+        return None if self.fixed is not None else 2 * self.task_seconds
+
+    def observe(self, games: int, seconds: float) -> None:
+        """A batch of ``games`` games took ``seconds`` of CPU in its worker."""
+        if games:
+            self.per_game = max(seconds / games, 1e-7)
+
+    def next_size(self, remaining: int) -> int:
+        if self.fixed is not None:
+            return min(self.fixed, remaining)
+        share = math.ceil(remaining / (IN_FLIGHT * self.workers))
+        if self.per_game is None:
+            return max(1, math.ceil(share / 8))
+        by_time = max(1, int(self.task_seconds / self.per_game))
+        return max(1, min(remaining, max(by_time // 4, min(by_time, share))))
 
 
 def run_jobs(
@@ -280,7 +354,11 @@ def run_jobs(
     keep_records: bool = False,
     on_done: Callable[[int], None] | None = None,
 ) -> Iterator[GameOutcome]:
-    """Play every job and yield the outcomes (in completion order when running in parallel)."""
+    """Play every job and yield the outcomes (in completion order when running in parallel).
+
+    On an executor, batches are sized and sent as results come back (:class:`BatchSizer`), with
+    :data:`IN_FLIGHT` tasks queued per worker; games a worker hands back unplayed are sent again.
+    """
     if runner.executor is None:
         for job in jobs:
             outcome = play_job(game, agents, job, max_actions, keep_records)
@@ -288,18 +366,34 @@ def run_jobs(
                 on_done(1)
             yield outcome
         return
-    size = batch_size or auto_batch_size(len(jobs), runner.workers)
+    executor = runner.executor
     setup = make_setup(game, agents, max_actions, keep_records)
-    futures = [
-        runner.executor.submit(run_payload, batch_payload(setup, jobs[i : i + size]))
-        for i in range(0, len(jobs), size)
-    ]
+    sizer = BatchSizer(runner.workers, batch_size, runner.task_seconds)
+    unsent = collections.deque(jobs)
+    pending: dict[cf.Future[Any], list[GameJob]] = {}
+
+    def top_up() -> None:
+        while unsent and len(pending) < IN_FLIGHT * runner.workers:
+            batch = [unsent.popleft() for _ in range(sizer.next_size(len(unsent)))]
+            pending[executor.submit(run_payload, batch_payload(setup, batch, sizer.budget))] = batch
+
     try:
-        for future in cf.as_completed(futures):
-            batch = future.result()
-            if on_done is not None:
-                on_done(len(batch))
-            yield from batch
+        top_up()
+        while pending:
+            done, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            results = []
+            for future in done:
+                batch = pending.pop(future)
+                seconds, rows = future.result()
+                sizer.observe(len(rows), seconds)
+                unsent.extendleft(reversed(batch[len(rows) :]))
+                results.append(rows)
+            top_up()  # before handing results on, so the workers stay busy meanwhile
+            for rows in results:
+                if on_done is not None:
+                    on_done(len(rows))
+                for row in rows:
+                    yield GameOutcome(*row)
     finally:
-        for future in futures:
+        for future in pending:
             future.cancel()

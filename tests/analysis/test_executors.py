@@ -16,7 +16,7 @@ import pytest
 import gamelib
 from gamelib.__main__ import main
 from gamelib.agents import RandomAgent
-from gamelib.analysis.executors import auto_batch_size, resolve_executor
+from gamelib.analysis.executors import BatchSizer, resolve_executor
 from gamelib.analysis.tournament import make_jobs
 
 GAMES = 24
@@ -113,10 +113,49 @@ def test_dask_local_cluster_matches_serial(tmp_path: Path, capsys: pytest.Captur
     assert on_client.executor_label.startswith("Dask (2")
 
 
-def test_batches_balance_load_and_keep_progress_moving() -> None:
-    assert auto_batch_size(10000, 2) == 100
-    assert auto_batch_size(40, 2) == 5
-    assert auto_batch_size(3, 8) == 1
+def test_batches_are_sized_from_the_measured_game_time_and_shrink_at_the_end() -> None:
+    sizer = BatchSizer(workers=2)
+    assert sizer.next_size(2000) == 63  # speed unknown: an eighth of a share, cut by the budget
+    assert sizer.budget == 2 * sizer.task_seconds
+    sizer.observe(games=10, seconds=0.005)  # 0.5 ms games: 100 fit in a 50 ms task
+    assert sizer.next_size(2000) == 100
+    assert sizer.next_size(200) == 50  # the rest shared among the 4 queued tasks
+    assert sizer.next_size(30) == 25  # but never under a quarter of a full batch
+    assert sizer.next_size(3) == 3
+    sizer.observe(games=1, seconds=2.0)  # slow games: one a task
+    assert sizer.next_size(2000) == 1
+    fixed = BatchSizer(workers=2, fixed=7)
+    assert (fixed.next_size(2000), fixed.next_size(5), fixed.budget) == (7, 5, None)
+
+
+def test_a_worker_hands_back_the_games_its_budget_leaves() -> None:
+    from gamelib.analysis import executors
+
+    game = gamelib.make("fugitive")
+    jobs = make_jobs(2, 6, 1, True)
+    setup = executors.make_setup(game, [RandomAgent(), RandomAgent()], None, False)
+    seconds, rows = executors.run_payload(executors.batch_payload(setup, jobs, budget=0.0))
+    assert len(rows) == 1 and rows[0][0] == 0 and seconds > 0
+    _, rows = executors.run_payload(executors.batch_payload(setup, jobs, budget=None))
+    assert [row[0] for row in rows] == list(range(6))
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_sized_batches_give_the_serial_games_on_any_worker_count(workers: int) -> None:
+    """Batches sized from timing and games handed back by a budget never change a game."""
+    from gamelib.analysis.executors import run_jobs
+    from gamelib.analysis.tournament import resolve_agents
+
+    game = gamelib.make("getonboard", players=2)
+    serial = gamelib.tournament(game, ["random", "random"], games=150, seed=4, progress=False)
+    _, agents = resolve_agents(game, ["random", "random"])
+    runner = resolve_executor("processes", workers)
+    runner.task_seconds = 0.002  # tiny batches and budgets: many games handed back
+    try:
+        outcomes = list(run_jobs(game, agents, make_jobs(2, 150, 4, True), runner))
+    finally:
+        runner.close()
+    assert sorted(outcomes, key=lambda o: o.index) == serial.outcomes
 
 
 def test_resolve_executor_rejects_what_cannot_run_games() -> None:
@@ -170,8 +209,9 @@ def test_a_worker_unpacks_a_tournament_setup_once() -> None:
     jobs = make_jobs(2, 4, 1, True)
     setup = executors.make_setup(game, [RandomAgent(), RandomAgent()], None, False)
     executors._SETUPS.clear()
-    first = executors.run_payload(executors.batch_payload(setup, jobs[:2]))
-    second = executors.run_payload(executors.batch_payload(setup, jobs[2:]))
+    first_seconds, first = executors.run_payload(executors.batch_payload(setup, jobs[:2]))
+    second_seconds, second = executors.run_payload(executors.batch_payload(setup, jobs[2:]))
     assert len(executors._SETUPS) == 1
+    assert first_seconds > 0 and second_seconds > 0
     serial = gamelib.tournament(game, ["random", "random"], games=4, seed=1, progress=False)
-    assert first + second == serial.outcomes
+    assert [executors.GameOutcome(*row) for row in first + second] == serial.outcomes
