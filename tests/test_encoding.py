@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from game_configs import configurations as game_configurations
 
 import gamelib
 from gamelib.core.encoding import Block, Encoding, Piece, bits, encoding_of
@@ -43,13 +44,7 @@ def digest(tensor: list[float]) -> str:
 
 
 def configurations() -> list[tuple[str, int, dict[str, Any]]]:
-    configs = []
-    for name in GAMES:
-        info = gamelib.core.game_class(name).info
-        for players in range(info.min_players, info.max_players + 1):
-            for options in [{}, *VARIANTS.get(name, [])]:
-                configs.append((name, players, options))
-    return configs
+    return game_configurations(GAMES, VARIANTS)
 
 
 def config_id(name: str, players: int, options: dict[str, Any]) -> str:

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from game_configs import configurations
 
 import gamelib
 from gamelib.agents import RandomAgent
@@ -18,16 +21,7 @@ from gamelib.core import rng as grng
 SEEDS = int(__import__("os").environ.get("GAMELIB_GENERIC_SEEDS", "500"))
 
 
-def configurations() -> list[tuple[str, int]]:
-    configs = []
-    for name in gamelib.registered_games():
-        info = gamelib.core.game_class(name).info
-        for players in range(info.min_players, info.max_players + 1):
-            configs.append((name, players))
-    return configs
-
-
-CONFIGS = configurations()
+CONFIGS = [(name, players) for name, players, _ in configurations(gamelib.registered_games())]
 IDS = [f"{n}-{p}p" for n, p in CONFIGS]
 
 
@@ -46,6 +40,17 @@ def random_walk(state, rng: random.Random, steps: int):
             assert actions, f"no legal action for player {state.current_player} in\n{state}"
             state.apply(rng.choice(actions))
     return state
+
+
+def walked(
+    game: gamelib.Game, rng: random.Random, seeds: int, low: int, high: int
+) -> Iterator[tuple[int, Any]]:
+    """``(seed, position)`` after a random number in [low, high) of random actions from each of
+    ``seeds`` new games; the games that ended by then are left out."""
+    for seed in range(seeds):
+        state = random_walk(game.new_game(seed=seed), rng, rng.randrange(low, high))
+        if not state.is_terminal():
+            yield seed, state
 
 
 @pytest.mark.parametrize(("name", "players"), CONFIGS, ids=IDS)
@@ -77,10 +82,7 @@ def test_same_seed_same_game(name: str, players: int) -> None:
 def test_clone_independence(name: str, players: int) -> None:
     game = gamelib.make(name, players=players)
     rng = random.Random(5)
-    for seed in range(10):
-        state = random_walk(game.new_game(seed=seed), rng, rng.randrange(0, 80))
-        if state.is_terminal():
-            continue
+    for _, state in walked(game, rng, 10, 0, 80):
         snapshot = state.key()
         history = [str(a) for a in state.history]
         copy = state.clone()
@@ -146,9 +148,8 @@ def test_illegal_action_leaves_state_unchanged(name: str, players: int) -> None:
 def test_determinize_is_consistent_with_observation(name: str, players: int) -> None:
     game = gamelib.make(name, players=players)
     rng = random.Random(2)
-    for seed in range(8):
-        state = random_walk(game.new_game(seed=seed), rng, rng.randrange(5, 60))
-        if state.is_terminal() or state.current_player == gamelib.CHANCE:
+    for seed, state in walked(game, rng, 8, 5, 60):
+        if state.current_player == gamelib.CHANCE:
             continue
         for player in range(players):
             world = state.determinize(player, random.Random(seed))

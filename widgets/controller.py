@@ -165,10 +165,8 @@ class StepperController:
         In hot seat, back to the last position the seat shown may see: over the other human
         seats' turns to its own previous turn (see the module docstring).
         """
-        self.pause()
-        self._sync()
-        if self._covered:
-            return self._refuse_covered()
+        if self._blocked():
+            return False
         if not self._timeline.can_undo():
             return self._fail(words("err_nothing_to_undo"))
         target = self._timeline.cursor - 1
@@ -180,10 +178,8 @@ class StepperController:
 
     def redo(self) -> bool:
         """Replay the next action of the redo line."""
-        self.pause()
-        self._sync()
-        if self._covered:
-            return self._refuse_covered()
+        if self._blocked():
+            return False
         if not self._timeline.redo():
             return self._fail(words("err_nothing_to_redo"))
         self._moved()
@@ -282,10 +278,8 @@ class StepperController:
         an agent fails, a human seat is to move or the game's maximum length is exceeded; the
         moves made so far stay.
         """
-        self.pause()
-        self._sync()
-        if self._covered:
-            return self._refuse_covered()
+        if self._blocked():
+            return False
         state = self._timeline.current.clone()
         limit = self.game.max_game_length
         ok = True
@@ -436,6 +430,17 @@ class StepperController:
     def _refuse_covered(self) -> bool:
         return self._fail(words("err_covered", **seat_words(self.name(self.next_seat()))))
 
+    def _blocked(self) -> bool:
+        """What a move asked by a click does first: pause autoplay, adopt the actions applied to
+        :attr:`state` directly, and refuse behind the hot-seat cover (True: refused, the reason
+        in :attr:`error`)."""
+        self.pause()
+        self._sync()
+        if self._covered:
+            self._refuse_covered()
+            return True
+        return False
+
     # ------------------------------------------------------------------ records
     def save_record(self) -> str:
         """The current position's record as JSON text."""
@@ -448,10 +453,8 @@ class StepperController:
         Every step is re-validated; a bad record shows the error naming the field or step and the
         stepper keeps its game.  The loaded game can be undone step by step.
         """
-        self.pause()
-        self._sync()
-        if self._covered:
-            return self._refuse_covered()
+        if self._blocked():
+            return False
         if isinstance(record, str) and not record.strip():
             return self._fail(words("err_record_empty"))
         try:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from game_configs import configurations as game_configurations
 
 import gamelib
 from gamelib.core.game import State
@@ -42,13 +43,7 @@ EXPECTED_SIZE: dict[str, Callable[[Any], int]] = {
 
 
 def configurations() -> list[tuple[str, int, dict[str, Any]]]:
-    configs = []
-    for name in TENSOR_GAMES:
-        info = gamelib.core.game_class(name).info
-        for players in range(info.min_players, info.max_players + 1):
-            for options in [{}, *VARIANTS.get(name, [])]:
-                configs.append((name, players, options))
-    return configs
+    return game_configurations(TENSOR_GAMES, VARIANTS)
 
 
 CONFIGS = configurations()

@@ -17,6 +17,7 @@ from typing import Any
 
 import ipywidgets as W
 import pytest
+from kernel_loop import run_on_a_loop_of_its_own
 
 import gamelib
 from gamelib.agents import RandomAgent
@@ -295,17 +296,3 @@ def test_a_preheated_kernel_hears_of_its_visitor_over_voila_s_socket(monkeypatch
         thread.join(5)
     check = "import gamelib_widgets.language, sys; assert 'voila' not in sys.modules, 'voila imported'"
     subprocess.run([sys.executable, "-c", check], check=True)
-
-
-def run_on_a_loop_of_its_own(make: Any) -> Any:
-    """``asyncio.run(make())`` in a thread of its own: the main thread may already run a loop (a
-    browser test's Playwright left in the same pytest process), as a kernel's does."""
-    import asyncio
-    import threading
-
-    result: list[Any] = []
-    worker = threading.Thread(target=lambda: result.append(asyncio.run(make())))
-    worker.start()
-    worker.join(60)
-    assert result, "the coroutine did not finish"
-    return result[0]

@@ -18,6 +18,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from kernel_loop import run_on_a_loop_of_its_own
 from PIL import Image
 from pile_game import LEFT, RIGHT, SecretPileGame
 
@@ -117,17 +118,3 @@ def test_nothing_is_computed_ahead_for_a_person_a_cover_the_end_or_a_slow_agent(
     assert stepper.prefetch_step() is None, "a slow agent would keep the kernel busy"
     stepper._agent_cost.clear()
     assert stepper.play_to_end() and stepper.prefetch_step() is None
-
-
-def run_on_a_loop_of_its_own(make: Any) -> Any:
-    """``asyncio.run(make())`` in a thread of its own: the main thread may already run a loop (a
-    browser test's Playwright left in the same pytest process), as a kernel's does."""
-    import asyncio
-    import threading
-
-    result: list[Any] = []
-    worker = threading.Thread(target=lambda: result.append(asyncio.run(make())))
-    worker.start()
-    worker.join(60)
-    assert result, "the coroutine did not finish"
-    return result[0]
