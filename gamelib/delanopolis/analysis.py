@@ -27,7 +27,13 @@ from gamelib.core.i18n import Wording
 from gamelib.core.play import play
 from gamelib.core.registry import make
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, square_name
-from gamelib.delanopolis.rules import DelanopolisGame, DelanopolisOptions, DelanopolisState, direct_landing
+from gamelib.delanopolis.rules import (
+    DelanopolisGame,
+    DelanopolisOptions,
+    DelanopolisState,
+    direct_landing,
+    rent_for,
+)
 
 TWO_DICE: dict[int, Fraction] = {s: Fraction(6 - abs(s - 7), 36) for s in range(2, 13)}
 """The sum of two dice: 2..12 with probabilities 1/36 .. 6/36 .. 1/36."""
@@ -185,7 +191,7 @@ def expected_rent(
     """
     o = _options(options)
     rollers = players if o.mayor_rolls else players - 1
-    rent = -(-price // 4) if o.rent_rounding == "up" else price // 4
+    rent = rent_for(o, price)
     visits: dict[int, Fraction] = {}
     for dist in per_roll_landings(o, o.rounds)[from_round:]:
         for code, p in dist.items():
@@ -212,16 +218,12 @@ class OutcomeRates:
     """Games the mayor shared with a challenger (``richest_among="all"`` only): not in ``mayor_wins``."""
 
     def as_row(self) -> dict[str, Any]:
-        row = {"players": self.players, **self.options}
-        row.update(
-            games=self.games,
-            president=self.president,
-            reelected=self.reelected,
-            new_mayor=self.new_mayor,
-            mayor_wins=self.mayor_wins,
-            mean_mayor_terrains=self.mean_mayor_terrains,
-        )
-        return row
+        """One table row: the player count, the options, then :data:`ROW` (``pandas`` frames)."""
+        return {"players": self.players, **self.options, **{name: getattr(self, name) for name in ROW}}
+
+
+ROW = ("games", "president", "reelected", "new_mayor", "mayor_wins", "mean_mayor_terrains")
+"""The rates :meth:`OutcomeRates.as_row` reports after the player count and the options."""
 
 
 AgentFactory = Callable[[int, int], Any]

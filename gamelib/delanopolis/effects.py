@@ -26,6 +26,7 @@ from gamelib.delanopolis.options import (
     ROLL_DICE,
     DelanopolisOptions,
     direct_landing,
+    rent_for,
 )
 
 
@@ -385,15 +386,11 @@ class Effects(State):
             return self.vots[payer]
         return self.vots[payer] + self.coms[payer]
 
-    def _rent_of(self, price: int) -> int:
-        """« le quart » of a price, rounded as option ``rent_rounding`` says."""
-        return -(-price // 4) if self.options.rent_rounding == "up" else price // 4
-
     def _pay_rent(self, payer: int, terrain: int) -> None:
         owner = self.owner[terrain]
         if owner == payer:
             return  # one's own terrain (``occupied="by_anyone"``): nothing to pay
-        due = self._rent_of(self.price[terrain])
+        due = rent_for(self.options, self.price[terrain])
         if due > self._can_pay(payer) and self.options.broke_rule == "sell_to_pay" and payer != self.mayor:
             # resell terrains to the mayor, in number order, until the rent is covered
             for t in range(TERRAINS):

@@ -195,6 +195,12 @@ def direct_landing(options: DelanopolisOptions, a: int, b: int) -> int:
     return a - 1 + (6 if b >= 4 else 0)
 
 
+def rent_for(options: DelanopolisOptions, price: int) -> int:
+    """« le quart des points VOT'S que ce dernier a dû acquitter pour l'acheter »: the rent of a
+    terrain bought at ``price``, a quarter rounded as option ``rent_rounding`` says."""
+    return -(-price // 4) if options.rent_rounding == "up" else price // 4
+
+
 def _roller(state: Any) -> int:
     return state.roller  # type: ignore[no-any-return]
 

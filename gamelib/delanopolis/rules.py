@@ -76,6 +76,7 @@ from gamelib.delanopolis.options import (
     DelanopolisOptions,
     direct_landing,  # noqa: F401  (re-exported)
     reachable_terrains,
+    rent_for,
 )
 
 _ACTORS = PHASES.actors
@@ -284,7 +285,7 @@ class DelanopolisState(Effects):
 
     def rent(self, terrain: int) -> int:
         """The rent due on ``terrain``: « le quart » of its price."""
-        return self._rent_of(self.price[self._terrain(terrain)])
+        return rent_for(self.options, self.price[self._terrain(terrain)])
 
     def sellable(self, player: int) -> list[int]:
         """Terrains ``player`` may resell to the mayor now (challengers only)."""
