@@ -2,9 +2,8 @@
 record box.
 
 The status line says the move number, who is to move (or the verdict), the view shown and the
-seed; the verdict of a cooperative game comes with its rating when the game's drawing module
-offers one (``rating_text(score)`` next to the game's rules, found by convention, so the generic
-stepper names no game).
+seed; the verdict of a cooperative game comes with its rating when the game declares one
+(:attr:`gamelib.Game.rating`, a ``"module:function"`` path: the generic stepper names no game).
 """
 
 from __future__ import annotations
@@ -16,6 +15,7 @@ from typing import TYPE_CHECKING
 import ipywidgets as W
 
 from gamelib import Game, State
+from gamelib.core.resolve import resolve
 
 from .controls_view import assign
 from .naming import button, css, escape, seat_words, words
@@ -25,16 +25,18 @@ if TYPE_CHECKING:
 
 
 def rating_for(game: Game) -> Callable[[int], str] | None:
-    """The game's ``rating_text(score)`` (in its ``draw`` module), if it rates a final score."""
+    """The game's ``rating(score)`` (:attr:`gamelib.Game.rating`), if it grades a final score."""
+    if game.rating:
+        rating: Callable[[int], str] = resolve(game.rating)
+        return rating
+    # Transitional, until A Une Passante declares ``rating`` (issue 23): its draw module's rating_text.
     package = type(game).__module__.rpartition(".")[0]
-    if not package:
-        return None
     try:
-        module = importlib.import_module(f"{package}.draw")
+        module = importlib.import_module(f"{package}.draw") if package else None
     except ImportError:
         return None
-    rating = getattr(module, "rating_text", None)
-    return rating if callable(rating) else None
+    legacy = getattr(module, "rating_text", None)
+    return legacy if callable(legacy) else None
 
 
 class StatusView:

@@ -130,6 +130,9 @@ class Game(ABC):
     determinizer: ClassVar[str] = ""
     """Where ``determinize(state, player, rng)`` lives, when it is more than the rules (an exact
     belief); empty: the state's own ``_determinize`` hook."""
+    rating: ClassVar[str] = ""
+    """Where ``rating(score) -> str`` lives, for a cooperative game whose rule text grades the final
+    score (A Une Passante's « Vous maîtrisez l'art des rencontres »): tools show it with the result."""
     legacy_defaults: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Older rules versions this game still reads: ``{version: {option: the default it had then}}``.
 

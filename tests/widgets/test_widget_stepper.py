@@ -550,3 +550,21 @@ def test_every_registered_game_is_drawn_from_every_seat(name: str) -> None:
         assert stepper.board_image.value[:4] == b"\x89PNG"
         labels = [label for label, _ in stepper.history_select.options]
         assert len(labels) == len(state.history) + 1
+
+
+def test_a_cooperative_game_shows_the_rating_it_declares() -> None:
+    """``Game.rating`` names the grading function by path (core's resolver): the generic Stepper
+    shows it with the final score and names no game; without it, the score alone."""
+    import dataclasses
+
+    class CooperativePile(SecretPileGame):
+        info = dataclasses.replace(SecretPileGame.info, utility="identical")
+
+    class GradedPile(CooperativePile):
+        rating = "builtins:hex"  # any "module:function" of the score
+
+    for game, graded in ((GradedPile(), True), (CooperativePile(), False)):
+        stepper = Stepper(game, seed=1, agents=[FirstLegalAgent(), FirstLegalAgent()])
+        assert stepper.play_to_end(), stepper.error
+        score = round(stepper.state.returns()[0])
+        assert (f": {hex(score)}" in stepper.status.value) is graded, stepper.status.value
