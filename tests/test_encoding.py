@@ -20,7 +20,7 @@ import pytest
 from game_configs import configurations as game_configurations
 
 import gamelib
-from gamelib.core.encoding import Block, Encoding, Piece, bits, encoding_of
+from gamelib.core.encoding import Block, Encoding, Piece, bit_floats, encoding_of
 from gamelib.core.play import random_playout
 
 GOLDEN = Path(__file__).parent / "data" / "observation_tensors.json"
@@ -293,7 +293,7 @@ def test_bits_match_the_bit_loop() -> None:
     for size in (0, 1, 7, 8, 9, 43, 120):
         for _ in range(20):
             mask = rng.getrandbits(size + 5)
-            assert bits(mask, size) == [float(mask >> k & 1) for k in range(size)]
+            assert bit_floats(mask, size) == [float(mask >> k & 1) for k in range(size)]
 
 
 def test_docstring_examples() -> None:

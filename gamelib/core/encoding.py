@@ -382,10 +382,16 @@ def _writer(slot: Slot) -> Callable[..., None]:
 _BYTE_BITS = [tuple(float(b >> k & 1) for k in range(8)) for b in range(256)]
 
 
-def bits(mask: int, size: int) -> list[float]:
-    """Bits ``0 .. size-1`` of ``mask`` as floats 0.0 / 1.0 (a bitmask's piece, without a Python loop)."""
+def bit_floats(mask: int, size: int) -> list[float]:
+    """Bits ``0 .. size-1`` of ``mask`` as floats 0.0 / 1.0 (a bitmask's piece, without a Python
+    loop).  The members of a bitmask as numbers are :func:`gamelib.core.bitsets.members`."""
     data = (mask & ((1 << size) - 1)).to_bytes((size + 7) // 8, "little")
     return list(islice(chain.from_iterable(map(_BYTE_BITS.__getitem__, data)), size))
+
+
+bits = bit_floats
+"""The old name of :func:`bit_floats` (issue 23 item 8: it collided with the games' ``bits``, the
+members of a mask), kept until the Fugitive and Get on Board encodings import the new one."""
 
 
 def encoding_of(game: Any) -> Encoding[Any]:
