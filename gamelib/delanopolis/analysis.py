@@ -33,6 +33,7 @@ from gamelib.delanopolis.rules import (
     DelanopolisState,
     direct_landing,
     rent_for,
+    ring_landing,
 )
 
 TWO_DICE: dict[int, Fraction] = {s: Fraction(6 - abs(s - 7), 36) for s in range(2, 13)}
@@ -45,17 +46,6 @@ def _options(options: DelanopolisOptions | Mapping[str, Any] | None) -> Delanopo
     return DelanopolisGame(options=dict(options or {})).options
 
 
-def _ring_steps(o: DelanopolisOptions) -> list[tuple[int, bool, int, Fraction]]:
-    """(steps, is_double, first_die, probability) for the 36 ordered outcomes, merged."""
-    out: dict[tuple[int, bool, int], Fraction] = {}
-    for a in range(1, 7):
-        for b in range(1, 7):
-            double = a == b and o.refuge_on_double
-            k = (a + b, double, a if double else 0)
-            out[k] = out.get(k, Fraction(0)) + Fraction(1, 36)
-    return [(s, d, a, p) for (s, d, a), p in sorted(out.items())]
-
-
 def roll_distribution(
     options: DelanopolisOptions | Mapping[str, Any] | None, position: int = START
 ) -> dict[int, Fraction]:
@@ -66,16 +56,11 @@ def roll_distribution(
     """
     o = _options(options)
     dist: dict[int, Fraction] = {}
-    if o.placement == "ring":
-        ring = board(o.refuges).ring
-        for steps, double, a, p in _ring_steps(o):
-            code = REFUGE_BASE + (a - 1) % 4 if double else ring[(position + steps) % len(ring)]
-            dist[code] = dist.get(code, Fraction(0)) + p
-    else:
-        for a in range(1, 7):
-            for b in range(1, 7):
-                code = direct_landing(o, a, b)
-                dist[code] = dist.get(code, Fraction(0)) + Fraction(1, 36)
+    ring = board(o.refuges).ring if o.placement == "ring" else ()
+    for a in range(1, 7):
+        for b in range(1, 7):
+            code = ring_landing(o, ring, position, a, b)[1] if ring else direct_landing(o, a, b)
+            dist[code] = dist.get(code, Fraction(0)) + Fraction(1, 36)
     return dict(sorted(dist.items()))
 
 

@@ -27,6 +27,7 @@ from gamelib.delanopolis.options import (
     DelanopolisOptions,
     direct_landing,
     rent_for,
+    ring_landing,
 )
 
 
@@ -221,11 +222,7 @@ class Effects(State):
     def _land(self, a: int, b: int) -> None:
         o, p = self.options, self.roller
         if o.placement == "ring":
-            ring = self.game.ring
-            self.ring_pos[p] = (self.ring_pos[p] + a + b) % len(ring)
-            code = ring[self.ring_pos[p]]
-            if o.refuge_on_double and a == b:
-                code = REFUGE_BASE + (a - 1) % 4
+            self.ring_pos[p], code = ring_landing(o, self.game.ring, self.ring_pos[p], a, b)
         else:
             code = direct_landing(o, a, b)
         self.where[p] = code

@@ -195,6 +195,18 @@ def direct_landing(options: DelanopolisOptions, a: int, b: int) -> int:
     return a - 1 + (6 if b >= 4 else 0)
 
 
+def ring_landing(
+    options: DelanopolisOptions, ring: tuple[int, ...], position: int, a: int, b: int
+) -> tuple[int, int]:
+    """Placement "ring": the pawn at ring index ``position`` walks the dice sum around the loop
+    (``START`` before its first roll); returns its new index and the square code it lands on (a
+    refuge instead on a double under ``refuge_on_double``, the pawn still moved)."""
+    position = (position + a + b) % len(ring)
+    if options.refuge_on_double and a == b:
+        return position, REFUGE_BASE + (a - 1) % 4
+    return position, ring[position]
+
+
 def rent_for(options: DelanopolisOptions, price: int) -> int:
     """« le quart des points VOT'S que ce dernier a dû acquitter pour l'acheter »: the rent of a
     terrain bought at ``price``, a quarter rounded as option ``rent_rounding`` says."""

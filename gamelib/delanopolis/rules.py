@@ -77,6 +77,7 @@ from gamelib.delanopolis.options import (
     direct_landing,  # noqa: F401  (re-exported)
     reachable_terrains,
     rent_for,
+    ring_landing,  # noqa: F401  (re-exported)
 )
 
 _ACTORS = PHASES.actors
