@@ -15,11 +15,12 @@ folder is read except those that are not its rules: ``board`` (static content), 
   ``key``, ``_public_key``, ``_derive``), the options dataclass, ``GameInfo``, phases
   (``Phases(...)`` or the older phase tables), ``Literal`` option aliases, plain data classes
   (observations, score sheets: fields and doc lines only);
-* **bookkeeping**: imports, ``__all__``, ``TYPE_CHECKING`` blocks, wording handles, dispatch
+* **bookkeeping**: ``__all__``, wording handles, dispatch
   (a test that is only ``isinstance(action, ...)``, ``match action`` and its class patterns,
   tables from action classes to methods), display (``__str__``, ``__repr__``), observation
   builders (``_observation``: re-listing fields), ``new_game``, ``max_game_length``,
   ``player_name``;
+* **imports** (and ``TYPE_CHECKING`` blocks): apart, as splitting a file adds them mechanically;
 * **other**: blank lines, comments and module docstrings.
 
 Run: ``python benchmarks/rules_lines.py`` (``--before REV`` default 7919c38, the session's base;
@@ -38,7 +39,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("fugitive", "passante", "delanopolis", "getonboard")
 NOT_RULES = {"board", "data", "draw", "agents", "analysis", "encoding", "belief", "__init__"}
-COLUMNS = ("rules", "notation", "declarations", "bookkeeping", "other")
+COLUMNS = ("rules", "notation", "declarations", "bookkeeping", "imports", "other")
 
 NOTATION_METHODS = {"parse_action", "action_universe"}
 FIELD_METHODS = {"_clone", "key", "_public_key", "_derive"}
@@ -137,8 +138,11 @@ def _is_dispatch_table(value: ast.expr, actions: set[str]) -> bool:
     keys_are_actions = all(
         k is not None and _names(k) <= actions | {"self"} and _names(k) & actions for k in value.keys
     )
-    values_are_handlers = all(
-        isinstance(v, ast.Name | ast.Attribute) and not (_names(v) & actions) for v in value.values
+    values_are_handlers = all(  # functions or methods, not constants (PILE_OF = {Deal: P_DEAL} is a rule)
+        isinstance(v, ast.Name | ast.Attribute)
+        and not (_names(v) & actions)
+        and not (isinstance(v, ast.Name) and v.id.isupper())
+        for v in value.values
     )
     return keys_are_actions and values_are_handlers
 
@@ -205,9 +209,10 @@ def classify(text: str, actions: set[str]) -> dict[str, int]:
     for node in tree.body:
         if _is_docstring(node) and node is tree.body[0]:
             continue  # the module docstring: "other"
-        imports = isinstance(node, ast.Import | ast.ImportFrom)
-        if imports or (isinstance(node, ast.If) and "TYPE_CHECKING" in _names(node.test)):
-            put(_lines(node), "bookkeeping")
+        if isinstance(node, ast.Import | ast.ImportFrom) or (
+            isinstance(node, ast.If) and "TYPE_CHECKING" in _names(node.test)
+        ):
+            put(_lines(node), "imports")
         elif isinstance(node, ast.ClassDef):
             if node.name in actions:
                 put(_lines(node), "notation")
