@@ -47,14 +47,14 @@ from gamelib.fugitive.rules import (
     D_DRAW,
     D_GUESS,
     D_SERIES,
-    DEAL,
+    DEALING,
     DETECTIVE,
     F_DRAW,
     F_PLACE,
     F_SPRINT,
     FUGITIVE,
+    HUNTING,
     LAST,
-    MANHUNT,
     OVER,
     SETUP,
     Layout,
@@ -127,7 +127,7 @@ PHASE_KEYS = {
     D_DRAW: "phase_d_draw",
     D_GUESS: "phase_d_guess",
     D_SERIES: "phase_d_series",
-    DEAL: "phase_deal",
+    DEALING: "phase_deal",
 }
 
 
@@ -342,7 +342,7 @@ def _header(p: _Painter, state: FugitiveState, perspective: Perspective, width: 
         ends = {FUGITIVE: (escaped, ESCAPE_EDGE), DETECTIVE: ("banner_caught", FOUND)}
         key, colour = ends.get(state.winner, ("banner_round_limit", MUTED))
         banner = (WORDS(key), colour)
-    elif state.phase == MANHUNT:
+    elif state.phase == HUNTING:
         banner = (WORDS("banner_manhunt"), FOUND)
     elif state.escape_pending:
         banner = (WORDS("banner_last_turn", last=state.last), FOUND)

@@ -16,12 +16,13 @@ from matplotlib.figure import Figure
 import gamelib
 from gamelib.agents.basic import RandomAgent
 from gamelib.core.drawing import LabelCollection
+from gamelib.fugitive import analysis as fugitive_analysis
 from gamelib.fugitive.board import PUBLISHED
 from gamelib.fugitive.draw import MAX_PER_ROW, UNIT_INCHES, _row_layout, draw_belief, draw_state
 from gamelib.fugitive.rules import (
     DETECTIVE,
     FUGITIVE,
-    MANHUNT,
+    HUNTING,
     OVER,
     FugitiveState,
     mask_of,
@@ -68,7 +69,7 @@ def scrambled_for_detective(state: FugitiveState) -> FugitiveState:
     """Another table the detective cannot tell apart: every secret replaced, every count kept."""
     other = state.clone()
     assert isinstance(other, FugitiveState)
-    secret_pool = [n for n in range(41, 0, -1) if not (state.face_up_mask() | state.dhand) >> n & 1]
+    secret_pool = [n for n in range(41, 0, -1) if not (state.face_up | state.dhand) >> n & 1]
     for i, revealed in enumerate(state.revealed):
         if not revealed:
             other.hideouts[i] = secret_pool[i % len(secret_pool)]
@@ -207,7 +208,7 @@ def find_state(
 
 
 def test_manhunt_and_game_over_are_announced() -> None:
-    manhunt = find_state(lambda s: s.phase == MANHUNT, manhunt="immediate")
+    manhunt = find_state(lambda s: s.phase == HUNTING, manhunt="immediate")
     assert any(s.startswith("MANHUNT") for s in labels(draw_state(manhunt, perspective=DETECTIVE)))
     for winner, words in (
         (FUGITIVE, "The fugitive escapes"),
@@ -250,7 +251,7 @@ def test_long_tables_wrap_into_balanced_rows() -> None:
 
 # ---------------------------------------------------------------------------- belief
 def uniform_belief(state: FugitiveState) -> SimpleNamespace:
-    blocked = state.face_up_mask() | state.dhand
+    blocked = state.face_up | state.dhand
     free = [n for n in range(1, state.last) if not blocked >> n & 1]
     hidden = state.hidden_positions()
     per_number = [len(hidden) / len(free) if n in free else 0.0 for n in range(43)]
@@ -271,9 +272,8 @@ def test_belief_strip_is_drawn_with_every_number() -> None:
 
 
 def test_belief_accepts_the_analysis_module() -> None:
-    analysis = pytest.importorskip("gamelib.fugitive.analysis")
     state = STATES[1]
-    belief = analysis.belief(state)
+    belief = fugitive_analysis.belief(state)
     assert isinstance(draw_state(state, perspective=DETECTIVE, belief=belief), Figure)
     assert isinstance(draw_belief(belief), Figure)
 
@@ -396,7 +396,7 @@ def test_a_small_decks_escape_card_is_drawn_as_the_escape_card() -> None:
         state.apply(move)
     for move in ("draw 1", "deal 4", "draw 2", "deal 5", "manhunt"):  # the detective draws, then hunts
         state.apply(move)
-    assert isinstance(state, FugitiveState) and state.phase == MANHUNT
+    assert isinstance(state, FugitiveState) and state.phase == HUNTING
     shown = labels(draw_state(state, perspective=DETECTIVE))
     assert "7" in shown and "escape" in shown
     assert shown.count("found") == 1, "7 is the escape card, not a find (only the legend says 'found')"
@@ -439,9 +439,8 @@ def test_a_belief_of_the_wrong_size_for_a_small_deck_is_an_error() -> None:
 
 
 def test_a_small_deck_with_the_analysis_belief_draws() -> None:
-    analysis = pytest.importorskip("gamelib.fugitive.analysis")
     state = small_state(12)
-    belief = analysis.belief(state)
+    belief = fugitive_analysis.belief(state)
     shown = labels(draw_state(state, perspective=DETECTIVE, belief=belief))
     assert strip_numbers(shown) == [str(n) for n in range(1, 12)]
     assert draw_belief(belief, last=state.last).axes[0].get_xlim() == (0.5, 11.5)

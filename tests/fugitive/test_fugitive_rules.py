@@ -15,7 +15,7 @@ from gamelib.fugitive.rules import (
     F_PLACE,
     F_SPRINT,
     FUGITIVE,
-    MANHUNT,
+    HUNTING,
     OVER,
     FugitiveOptions,
     FugitiveState,
@@ -318,11 +318,11 @@ def test_42_with_highest_revealed_above_29_the_fugitive_wins_at_once() -> None:
 def test_42_with_highest_revealed_29_or_lower_starts_a_manhunt() -> None:
     state = run_to_42(highest_revealed=27, manhunt="immediate")
     play(state, "hide 42, done")
-    assert state.phase == MANHUNT and state.current_player == DETECTIVE
+    assert state.phase == HUNTING and state.current_player == DETECTIVE
     assert rule_of(state, "add 3") == "manhunt"
     assert rule_of(state, "draw 1") == "turn-order"
     play(state, "guess 3")  # a hit: go on
-    assert state.phase == MANHUNT
+    assert state.phase == HUNTING
     play(state, "guess 30")
     play(state, "guess 39")
     assert state.is_terminal() and state.winner == DETECTIVE

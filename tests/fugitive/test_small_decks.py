@@ -19,7 +19,7 @@ from gamelib.fugitive.board import PUBLISHED
 from gamelib.fugitive.rules import (
     F_PLACE,
     F_SPRINT,
-    MANHUNT,
+    HUNTING,
     OVER,
     SETUP,
     FugitiveState,
@@ -111,12 +111,12 @@ def test_escape_card_of_a_small_deck_starts_a_manhunt_below_the_threshold() -> N
     play(state, "sprint 1, done")
     assert state.escape_pending and state.highest_revealed() == 0 <= state.layout.manhunt_threshold
     play(state, "draw 1, deal 4, draw 2, deal 5, manhunt")  # the text: the detective draws first
-    assert state.phase == MANHUNT
+    assert state.phase == HUNTING
     play(state, "guess 3")
     assert state.phase == OVER and state.returns() == [-1.0, 1.0] and state.ended_by == "caught"
     immediate = small(7, manhunt="immediate")
     play(immediate, "hide 3, done, hide 7, sprint 1, done")
-    assert immediate.phase == MANHUNT
+    assert immediate.phase == HUNTING
     play(immediate, "guess 3")
     assert immediate.phase == OVER and immediate.returns() == [-1.0, 1.0]
 
@@ -140,7 +140,7 @@ def test_escape_card_at_or_below_the_threshold_starts_a_manhunt() -> None:
     play(state, "draw 2, deal 7, hide 10, done")
     assert state.escape_pending and state.deck_sizes == (0, 0, 1)
     play(state, "draw 3, deal 9, manhunt")
-    assert state.phase == MANHUNT
+    assert state.phase == HUNTING
     assert rule_of(state, "add 3") == "manhunt"
     play(state, "guess 9")  # the detective's own card: a miss ends the manhunt, the fugitive escapes
     assert state.phase == OVER and state.returns() == [1.0, -1.0] and state.ended_by == "manhunt-miss"

@@ -25,7 +25,7 @@ from gamelib.fugitive.rules import (
     ENDINGS,
     F_PLACE,
     FUGITIVE,
-    MANHUNT,
+    HUNTING,
     MANHUNT_CALL,
     OVER,
     FugitiveGame,
@@ -68,7 +68,7 @@ def test_after_42_the_detective_draws_first_and_the_manhunt_is_his_choice() -> N
     assert state.phase == D_GUESS
     assert {"manhunt", "guess 3", "add 3"} <= legal(state)
     play(state, "manhunt")
-    assert state.phase == MANHUNT
+    assert state.phase == HUNTING
     assert rule_of(state, "manhunt") == "manhunt"
     assert rule_of(state, "add 3") == "manhunt"
     play(state, "guess 3, guess 30, guess 39")
@@ -99,7 +99,7 @@ def test_the_first_miss_ends_the_manhunt_for_the_fugitive() -> None:
 # ------------------------------------------------------------------------ manhunt = "immediate"
 def test_immediate_manhunt_starts_without_a_draw() -> None:
     state = play(at_42(manhunt="immediate"), "hide 42, sprint 40, done")
-    assert state.phase == MANHUNT and not state.escape_pending
+    assert state.phase == HUNTING and not state.escape_pending
     assert rule_of(state, "draw 3") == "turn-order"
     assert rule_of(state, "manhunt") == "manhunt"
     play(state, "guess 3, guess 30, guess 39")
@@ -153,7 +153,7 @@ def test_refuse_known_numbers_refuses_held_and_face_up_numbers() -> None:
     play(state, "manhunt")
     assert rule_of(state, "guess 7") == "name-unknown-card"
     play(state, "guess 3")  # legal: a face-down hideout
-    assert state.phase == MANHUNT
+    assert state.phase == HUNTING
 
 
 # ------------------------------------------------------------------------ escape_sprints
