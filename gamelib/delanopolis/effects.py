@@ -288,50 +288,14 @@ class Effects(State):
         self.phase = BIDDING
 
     def _resolve_auction(self) -> None:
+        """The last bid is in: reveal, hand the terrain over, then the next auction or turn."""
         o, t, n = self.options, self.landed, self.game.num_players
-        mayor = self.mayor
         bids = [max(0, b) for b in self.bids]  # a player out of the game bids nothing
         double = o.boost == "value"
         values = [b * (2 if x and double else 1) for b, x in zip(bids, self.boosted, strict=True)]
-        challengers = [p for p in self.bid_order if p != mayor]  # seat order from the roller
-        total = sum(values[c] for c in challengers)
-        m = values[mayor]
-        kind, winner = "none", -1
-        if total == 0 and m == 0:
-            if o.all_zero == "roller_free":
-                winner = self.roller
-                kind = "mayor" if winner == mayor else "challenger"
-        elif m > total or (m == total and o.mayor_tie == "mayor"):
-            kind, winner = "mayor", mayor
-        elif m < total or o.mayor_tie == "challengers":
-            top = max(values[c] for c in challengers)
-            leaders = [c for c in challengers if values[c] == top]
-            if len(leaders) == 1 or o.tie_break == "seat_order":
-                kind, winner = "challenger", leaders[0]
-        price = 0
-        if kind == "mayor":
-            # « Il s'empare alors des points COM'S et VOT'S qui ont été misés sur la case. »
-            for c in challengers:
-                self.vots[c] -= bids[c]
-                self.vots[mayor] += bids[c]
-            price = bids[mayor] if o.mayor_price == "bid" else 0
-        elif kind == "challenger":
-            w = winner
-            price = bids[w]
-            self.vots[w] -= price
-            self.aside[t] += price  # « Ces points sont placés de côté par celui qui emporte le pli. »
-            self.aside_by[t] = w
-            if o.challenger_pot == "takes_all":
-                pile = self.aside if o.set_aside == "all_bids" else None
-                for c in challengers:
-                    if c != w:
-                        self.vots[c] -= bids[c]
-                        if pile is None:
-                            self.vots[w] += bids[c]
-                        else:
-                            pile[t] += bids[c]  # the whole trick is set aside
-                self.coms[mayor] -= bids[mayor]
-                self.coms[w] += bids[mayor]
+        challengers = [p for p in self.bid_order if p != self.mayor]  # seat order from the roller
+        kind, winner = self._auction_winner(values, challengers)
+        price = self._pay_for_terrain(kind, winner, bids, challengers)
         self.auctions.append(
             AuctionResult(t, self.roller, tuple(bids), tuple(self.boosted), winner, kind, price, double)
         )
@@ -349,18 +313,68 @@ class Effects(State):
         self.boosted = [False] * n
         if o.chain_auctions and not self.chained:
             self.chained = True
-            nxt = next(
-                (
-                    (t + k) % TERRAINS
-                    for k in range(1, TERRAINS)
-                    if self.owner[(t + k) % TERRAINS] < 0 and (t + k) % TERRAINS in self.game.reachable
-                ),
-                -1,
-            )
+            nxt = self._next_free_terrain(t)
             if nxt >= 0:
                 self._open_auction(nxt)
                 return
         self._end_turn()
+
+    def _auction_winner(self, values: list[int], challengers: list[int]) -> tuple[str, int]:
+        """« Le contrôle d'une zone cobaye s'obtient en deux temps »: the mayor's COM'S against
+        the challengers' VOT'S together, then the highest challenger.  ``(kind, winner)``, kind
+        "mayor", "challenger" or "none" (winner -1)."""
+        o, mayor = self.options, self.mayor
+        total = sum(values[c] for c in challengers)
+        m = values[mayor]
+        if total == 0 and m == 0:
+            if o.all_zero == "roller_free":
+                return ("mayor" if self.roller == mayor else "challenger"), self.roller
+            return "none", -1
+        if m > total or (m == total and o.mayor_tie == "mayor"):
+            return "mayor", mayor
+        if m < total or o.mayor_tie == "challengers":
+            top = max(values[c] for c in challengers)
+            leaders = [c for c in challengers if values[c] == top]
+            if len(leaders) == 1 or o.tie_break == "seat_order":
+                return "challenger", leaders[0]
+        return "none", -1
+
+    def _pay_for_terrain(self, kind: str, winner: int, bids: list[int], challengers: list[int]) -> int:
+        """Move the points the auction's ``kind`` of win moves; returns the terrain's price."""
+        o, t, mayor = self.options, self.landed, self.mayor
+        if kind == "mayor":
+            # « Il s'empare alors des points COM'S et VOT'S qui ont été misés sur la case. »
+            for c in challengers:
+                self.vots[c] -= bids[c]
+                self.vots[mayor] += bids[c]
+            return bids[mayor] if o.mayor_price == "bid" else 0
+        if kind != "challenger":
+            return 0
+        price = bids[winner]
+        self.vots[winner] -= price
+        self.aside[t] += price  # « Ces points sont placés de côté par celui qui emporte le pli. »
+        self.aside_by[t] = winner
+        if o.challenger_pot == "takes_all":
+            pile = self.aside if o.set_aside == "all_bids" else None
+            for c in challengers:
+                if c != winner:
+                    self.vots[c] -= bids[c]
+                    if pile is None:
+                        self.vots[winner] += bids[c]
+                    else:
+                        pile[t] += bids[c]  # the whole trick is set aside
+            self.coms[mayor] -= bids[mayor]
+            self.coms[winner] += bids[mayor]
+        return price
+
+    def _next_free_terrain(self, terrain: int) -> int:
+        """« Puis on passe au terrain suivant »: the next free reachable terrain after ``terrain``
+        by number (round the twelve), or -1."""
+        for k in range(1, TERRAINS):
+            nxt = (terrain + k) % TERRAINS
+            if self.owner[nxt] < 0 and nxt in self.game.reachable:
+                return nxt
+        return -1
 
     def _transfer(self, payer: int, payee: int, amount: int) -> int:
         """Move up to ``amount`` points, from the payer's bidding currency first (the mayor's
