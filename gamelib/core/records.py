@@ -33,11 +33,6 @@ def library_version() -> str:
     return __version__
 
 
-def make_record(state: State) -> dict[str, Any]:
-    """The record of ``state`` (:meth:`State.to_record`)."""
-    return state.to_record()
-
-
 def _check_version(
     version: object, game_name: str, game_version: str, legacy: Mapping[str, Mapping[str, Any]] | None = None
 ) -> Mapping[str, Any]:
