@@ -176,6 +176,27 @@ def _dispatch_lines(function: ast.AST) -> set[int]:
     return lines
 
 
+def method_column(cls: ast.ClassDef, item: ast.stmt, actions: set[str]) -> str:
+    """The column of one statement of a class body."""
+    name = item.name if isinstance(item, ast.FunctionDef) else ""
+    if name in NOTATION_METHODS:
+        return "notation"
+    if name in FIELD_METHODS or (name == "__init__" and "State" in cls.name):
+        return "declarations"
+    if name in BOOKKEEPING_METHODS:
+        return "bookkeeping"
+    if isinstance(item, ast.Assign | ast.AnnAssign):
+        called = _called(item)
+        if called & DECLARATION_CALLS:
+            return "declarations"
+        if called & BOOKKEEPING_CALLS:
+            return "bookkeeping"
+        value = item.value
+        if value is not None and _is_dispatch_table(value, actions):
+            return "bookkeeping"
+    return "rules"
+
+
 def classify(text: str, actions: set[str]) -> dict[str, int]:
     """The lines of one module, by column."""
     tree = ast.parse(text)
@@ -186,25 +207,6 @@ def classify(text: str, actions: set[str]) -> dict[str, int]:
         for line in lines:
             if force or line not in owner:
                 owner[line] = column
-
-    def method_column(cls: ast.ClassDef, item: ast.stmt) -> str:
-        name = item.name if isinstance(item, ast.FunctionDef) else ""
-        if name in NOTATION_METHODS:
-            return "notation"
-        if name in FIELD_METHODS or (name == "__init__" and "State" in cls.name):
-            return "declarations"
-        if name in BOOKKEEPING_METHODS:
-            return "bookkeeping"
-        if isinstance(item, ast.Assign | ast.AnnAssign):
-            called = _called(item)
-            if called & DECLARATION_CALLS:
-                return "declarations"
-            if called & BOOKKEEPING_CALLS:
-                return "bookkeeping"
-            value = item.value
-            if value is not None and _is_dispatch_table(value, actions):
-                return "bookkeeping"
-        return "rules"
 
     for node in tree.body:
         if _is_docstring(node) and node is tree.body[0]:
@@ -221,7 +223,7 @@ def classify(text: str, actions: set[str]) -> dict[str, int]:
             else:
                 put(range(_start(node), node.body[0].lineno), "rules")  # decorators, class line
                 for item in node.body:
-                    column = method_column(node, item)
+                    column = method_column(node, item, actions)
                     if column == "rules" and isinstance(item, ast.FunctionDef):
                         put(_dispatch_lines(item), "bookkeeping")
                     put(_lines(item), column)
