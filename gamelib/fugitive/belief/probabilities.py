@@ -12,7 +12,7 @@ from typing import Any
 from gamelib.core.game import InformationState
 from gamelib.fugitive.belief.build import backward, build
 from gamelib.fugitive.belief.facts import Facts, facts_key, facts_of
-from gamelib.fugitive.belief.locations import card_locations
+from gamelib.fugitive.belief.locations import Where, card_locations
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import MEASURES
 from gamelib.fugitive.rules import FugitiveObservation, FugitiveState
@@ -181,16 +181,38 @@ SAMPLERS_SIZE = 4
 """Samplers kept: a search draws many worlds at one position, then moves on."""
 
 
+_COUNTED: dict[tuple[Any, ...], Programme] = {}
+"""Counting programmes of the latest beliefs (forward weights and completions), oldest first: the
+card locations walk the very count that gave the belief's total (a panel asks for them at once)."""
+_COUNTED_EDGES = 1_000_000
+"""Their edges in total: beyond it the oldest go (their card locations would be counted again)."""
+
+
+def _keep_counted(key: tuple[Any, ...], prog: Programme) -> None:
+    if prog.edges > _COUNTED_EDGES:
+        return
+    while _COUNTED and sum(p.edges for p in _COUNTED.values()) + prog.edges > _COUNTED_EDGES:
+        _COUNTED.pop(next(iter(_COUNTED)))
+    _COUNTED[key] = prog
+
+
 def clear_caches() -> None:
     """Forget memoized programmes, beliefs and samplers (benchmarks, memory)."""
     _CACHE.clear()
     _BELIEFS.clear()
+    _COUNTED.clear()
     SAMPLERS.clear()
 
 
 def cache_sizes() -> dict[str, int]:
-    """How many programmes, beliefs and samplers the caches hold now (tests, memory)."""
-    return {"programmes": len(_CACHE), "beliefs": len(_BELIEFS), "samplers": len(SAMPLERS)}
+    """How many programmes, beliefs, counts kept for their card locations and samplers the caches
+    hold now (tests, memory)."""
+    return {
+        "programmes": len(_CACHE),
+        "beliefs": len(_BELIEFS),
+        "counted": len(_COUNTED),
+        "samplers": len(SAMPLERS),
+    }
 
 
 def belief(
@@ -247,6 +269,8 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
             if c:
                 hideout_count[v] += c
     hideout = tuple(c / total if c else 0.0 for c in hideout_count)
+    key = (*facts_key(facts), measure)
+    _keep_counted(key, prog)
     worlds: int | Callable[[], int] | None = None
     if measure != "worlds":
 
@@ -261,13 +285,16 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
         exact=not (facts.stuck_first_turn or facts.canonical_pending),
         measure=measure,
         worlds=worlds,
-        where=lambda: _locations(facts, measure, hideout),
+        where=lambda: _locations(key, facts, hideout),
     )
 
 
-def _locations(
-    facts: Facts, measure: str, hideout: tuple[float, ...]
-) -> tuple[tuple[float, ...], tuple[float, ...], tuple[float, ...]]:
-    """The card locations on the full programme (built or reused), the collector paused."""
+def _locations(key: tuple[Any, ...], facts: Facts, hideout: tuple[float, ...]) -> Where:
+    """The card locations from the count that gave the belief (kept in :data:`_COUNTED`; counted
+    again only if it was dropped since), the collector paused.  The belief keeps the result, so
+    the count is let go."""
     with no_cycle_collection():
-        return card_locations(programme_for(facts, measure, full=True), hideout)
+        prog = _COUNTED.pop(key, None)
+        if prog is None:
+            prog = build(facts, key[-1])
+        return card_locations(prog, hideout)

@@ -1,0 +1,214 @@
+"""Card locations from the count itself: one backward pass of the class shares over the counted
+programme, beside its world total and hideout marginals (no second programme, no recount).
+
+The counting programme (:mod:`~.build`: a value layer per position, its stack's groups in two
+composed pairs, the last stack summed in closed form) folds a group's final weight in on the
+edge where the group closes, and forgets the group's counts so that states merge.  The card
+locations need those counts (a class's share of sprint and hand cards is read from them), so
+this pass walks the same layers again, backward, regenerating each state's moves with the
+programme's closing turned off and closing the groups itself: on a closing edge it knows the
+closing groups' counts, hence their shares (:mod:`~.marginals_shares`).  Each group is settled
+once per world — on its closing edge or in the final weight — so the shares ride on one factor
+of each path.  Per state the pass carries ``S``, the completions' share-weighted sums (16 sums
+packed in one int), and reads the count's own forward weights ``F`` and completions ``B``:
+
+* ``S(start)`` is, per class, ``E[rho]`` (times the total): the expected share of the class's
+  non-hideout cards under sprint stacks (or in the hand);
+* ``E[rho 1(v hideout)]`` sums ``F(src) (w S(dst) + w s_e B(dst))`` over the value edges
+  labelled ``v`` (``s_e`` the closing shares of the edge).  A card's group closes after the card
+  is laid, so the shares of a card's own group are always ahead of its value edge;
+* by symmetry inside a class, ``P(v sprint) = (E[rho] - E[rho 1(v hideout)]) / total`` (likewise
+  the hand), and the deck takes the rest.
+
+Everything is an exact integer until the last division.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gamelib.fugitive.belief.bits import KEEP, PAIR, VALUE
+from gamelib.fugitive.belief.build import backward
+from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
+from gamelib.fugitive.belief.programme import Programme
+
+
+@dataclass
+class ClassShares:
+    """The share sums of one counted programme, exact (packed: digit ``4 * group + q``, ``q`` 0
+    sprint odd, 1 sprint even, 2 hand odd, 3 hand even; times ``scale``)."""
+
+    total: int  # the programme's total weight (what the sums are shares of)
+    expect: int  # per digit: the share summed over every world
+    joint: list[int]  # per number: the same over the worlds where it is a face-down hideout
+    scale: int
+    width: int
+
+    def where(self, v: int, klass: int) -> tuple[int, int]:
+        """The weight of the worlds where card ``v`` (of class ``klass``) is a face-down sprint
+        card, and where it is in the hand, times ``scale``: its class's share in the worlds where
+        it is not a hideout."""
+        g, parity = divmod(klass, 2)
+        expect, joint, width = self.expect, self.joint[v], self.width
+        sprint, hand = 4 * g + parity, 4 * g + 2 + parity
+        return (
+            digit(expect, sprint, width) - digit(joint, sprint, width),
+            digit(expect, hand, width) - digit(joint, hand, width),
+        )
+
+
+def class_shares(prog: Programme) -> ClassShares:
+    """The backward pass of the class shares over a counting programme (built by
+    :func:`~.build.build` without ``full``; its backward pass is run here if it was not)."""
+    if prog.back is None:
+        backward(prog)
+    scale = share_scale(prog)
+    width = max(1, (abs(prog.total) * scale).bit_length() + 1)
+    walk = _Walk(prog, scale, width)
+    closing = prog.closing
+    prog.closing = False  # the moves come back unclosed: the walk closes them (and their shares)
+    try:
+        for t in range(len(prog.layers) - 1, -1, -1):
+            walk.layer(t)
+        start = walk.both(0, 0)[1] if 0 in prog.forward[0] else 0
+    finally:
+        prog.closing = closing
+    return ClassShares(prog.total, start, walk.joint, scale, width)
+
+
+class _Walk:
+    """One backward walk of the share sums (:func:`class_shares`), layer by layer.
+
+    The count sums the parallel moves of a pair layer into one edge and drops the edges whose
+    signed weight cancels (and so the states only they reach): their share sums need not cancel
+    (the footprint identity's terms of one world are split over several sources).  Such a state
+    is walked here on demand (:meth:`missing`), its completions and share sums both."""
+
+    def __init__(self, prog: Programme, scale: int, width: int) -> None:
+        self.prog = prog
+        count = len(prog.layers)
+        self.finals = FinalShares(prog, scale, width)
+        self.closing = ClosingShares(prog, scale, width)
+        self.joint = [0] * 43
+        self.sums: list[dict[int, int]] = [{} for _ in range(count + 1)]
+        self.extra: list[dict[int, tuple[int, int]]] = [{} for _ in range(count + 1)]
+        self.vmemo: list[dict[int, list[tuple[int, int, int]]]] = [{} for _ in range(count)]
+        self.pmemo: list[dict[int, list[tuple[int, int]]]] = [{} for _ in range(count)]
+        self.closes = [
+            (kind == VALUE and not prog.stack[i] and i != prog.npos)
+            or (kind == PAIR and g == 2 and i != prog.pending_pos)
+            for i, kind, g in prog.layers
+        ]
+
+    def moves(self, t: int, src: int) -> list[tuple[int, int, int]]:
+        """The programme's moves from ``src`` through layer ``t``, unclosed."""
+        i, kind, g = self.prog.layers[t]
+        if kind == VALUE:
+            return self.prog._memo_value_moves(i, src, self.vmemo[t], False)
+        rest, _, hit = self.prog._pair_moves(i, g, src, self.pmemo[t])
+        return [(rest | d, w, 0) for d, w in hit]
+
+    def close(self, dst: int) -> tuple[int, int, int]:
+        """A closing edge's destination, the weight its closing groups fold in (0: none fits) and
+        their share sums."""
+        low = dst & KEEP
+        closed = self.prog.closed_memo
+        shut = closed.get(low)
+        if shut is None:
+            self.prog._close_groups(low)  # memoises it
+            shut = closed[low]
+        if not shut[1]:
+            return dst, 0, 0
+        f, fs = self.closing.get(low) or self.closing.add(low)
+        return (dst ^ low) | shut[0], f, fs
+
+    def both(self, t: int, state: int) -> tuple[int, int]:
+        """(completions, share sums) of a state of layer ``t`` (``t`` = the number of layers: a
+        final state)."""
+        prog = self.prog
+        assert prog.back is not None
+        if t == len(prog.layers):
+            return prog.final_weight(state), self.final(state)
+        if state in prog.forward[t]:
+            return prog.back[t].get(state, 0), self.sums[t].get(state, 0)
+        return self.missing(t, state)
+
+    def missing(self, t: int, state: int) -> tuple[int, int]:
+        """:meth:`both` for a state the count never reached (see the class docstring)."""
+        hit = self.extra[t].get(state)
+        if hit is None:
+            b = s = 0
+            for dst, w, _ in self.moves(t, state):
+                f, fs = 1, 0
+                if self.closes[t]:
+                    dst, f, fs = self.close(dst)
+                    if not f:
+                        continue
+                bd, sd = self.both(t + 1, dst)
+                b += w * f * bd
+                s += w * (f * sd + fs * bd)
+            hit = self.extra[t][state] = (b, s)
+        return hit
+
+    def final(self, state: int) -> int:
+        memo = self.sums[-1]
+        x = memo.get(state)
+        if x is None:
+            x = memo[state] = self.finals(state)
+        return x
+
+    def layer(self, t: int) -> None:
+        """The share sums of layer ``t``'s states from those of layer ``t + 1``."""
+        prog = self.prog
+        assert prog.back is not None
+        i, kind, _ = prog.layers[t]
+        last = t == len(prog.layers) - 1
+        tally = self.joint if kind == VALUE and prog.hidden[i] else None
+        out = self.sums[t]
+        after, reached = self.sums[t + 1], prog.forward[t + 1]
+        for src, fw in prog.forward[t].items():
+            moves = self.moves(t, src)
+            if self.closes[t]:
+                s = self._closing_edges(t, moves, fw, tally)
+                if s:
+                    out[src] = s
+                continue
+            s = 0
+            for dst, w, label in moves:
+                x = self.final(dst) if last else after.get(dst)
+                if x is None and dst not in reached:
+                    x = self.missing(t + 1, dst)[1]
+                if x:
+                    x *= w
+                    s += x
+                    if tally is not None:
+                        tally[label] += fw * x
+            if s:
+                out[src] = s
+
+    def _closing_edges(
+        self, t: int, moves: list[tuple[int, int, int]], fw: int, tally: list[int] | None
+    ) -> int:
+        """Edges that close the groups they complete: the closed groups' shares enter here,
+        weighed by the completions after the edge."""
+        prog = self.prog
+        assert prog.back is not None
+        after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
+        s = 0
+        for dst, w, label in moves:
+            dst, f, fs = self.close(dst)
+            if not f:
+                continue
+            if dst in reached:
+                x = after.get(dst, 0) * f
+                if fs:
+                    x += fs * completions.get(dst, 0)
+            else:
+                bd, sd = self.missing(t + 1, dst)
+                x = sd * f + fs * bd
+            if x:
+                x *= w
+                s += x
+                if tally is not None:
+                    tally[label] += fw * x
+        return s

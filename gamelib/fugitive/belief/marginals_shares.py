@@ -1,0 +1,344 @@
+"""Class shares at the places a group's cards are settled: where a group closes, and at the end.
+
+A world's cards of one *class* (a group and a parity) that are not hideouts are exchangeable, so a
+card's chance to lie under a sprint stack is the class's *share* there: the class's sprint cards
+over its non-hideout cards (the hand likewise).  The counting programme settles each group once
+per world — on the edge where all of its cards are laid (it *closes*: its final weight is folded
+in), or in the final weight — so the share of a class rides on that one factor.  This module
+gives those factors with their shares: ``(w, s)`` where ``w`` is the group's weight (the same
+number the programme folds in) and ``s`` the share-weighted sums, one per *digit*
+``4 * group + q`` (``q``: 0 sprint odd, 1 sprint even, 2 hand odd, 3 hand even).
+
+The shares are exact integers: each is multiplied by ``scale`` (a common multiple of every
+possible count of non-hideout cards in a class) before the division by that count.  A vector of
+digits is *packed* into one int, digit ``x`` at bit ``x * width``: the passes then add and scale
+the 16 sums with one integer operation, and a digit is read back once the sums are whole
+(every digit of a complete sum is a true count of worlds, so it fits in ``width`` bits).
+"""
+
+from __future__ import annotations
+
+import math
+
+from gamelib.fugitive.belief.bits import (
+    CLOSED,
+    GROUP_BITS,
+    H_SH,
+    HALVES,
+    HE_SH,
+    JM,
+    LEFT,
+    LOWER,
+    M_SH,
+    NEED,
+    U_SH,
+)
+from gamelib.fugitive.belief.programme import Programme
+from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
+
+DIGITS = 4 * GROUPS
+"""Share sums carried per state: sprint and hand, odd and even, per group."""
+
+
+def share_scale(prog: Programme) -> int:
+    """A common multiple of every class's possible count of non-hideout cards: shares times it are
+    whole numbers."""
+    return math.lcm(*range(1, max(prog.avail) + 1)) if max(prog.avail) else 1
+
+
+def group_shares(
+    prog: Programme, g: int, counts: tuple[int, int, int, int], hand_marks: int, scale: int
+) -> list[tuple[int, tuple[int, int, int, int]]]:
+    """Group ``g``'s completions from its counts ``(u, H, He, M)``, by marked even cards in the
+    hand: (weight, share sums: sprint odd, sprint even, hand odd, hand even, times ``scale``).
+
+    The weight is the programme's own (:meth:`Programme._group_weights_of`).  Of the group's
+    ``f`` unmarked sprint cards and its unmarked hand cards, every unmarked card of the pool is
+    equally likely to be any: a given pool card is a sprint card in ``f * falling(pool - 1, f - 1)
+    * C(pool - f, rest)`` of the completions and in the hand in ``falling(pool - 1, f) *
+    C(pool - f - 1, rest - 1)``; marked even cards are sprint (or hand) cards in all of them.
+    """
+    u, h, he, m = counts
+    weights = prog._group_weights_of(g, u, h, he, m, hand_marks)
+    zero = (0, 0, 0, 0)
+    if h == CLOSED:
+        return [(w, zero) for w in weights]
+    a = prog.gavail[g]
+    odds, evens = prog.avail[2 * g] - (h - he), prog.avail[2 * g + 1] - he
+    f = u - h - m
+    hand = a - u if g == 0 else prog.fug[g] - u
+    odd_unit = scale if odds else 0  # odd sums are spr * odds, divided by the odds
+    even_unit = scale // evens if evens > 0 else 0
+    out = []
+    for jp, w in enumerate(weights):
+        if not w:
+            out.append((0, zero))
+            continue
+        base = falling(evens, m) * (math.factorial(hand) if prog.measure == "deals" and g else 1)
+        pool, rest = a - h - m - jp, hand - jp
+        core = base * math.comb(evens - m, jp)
+        spr = core * f * falling(pool - 1, f - 1) * math.comb(pool - f, rest) if f else 0
+        hnd = core * falling(pool - 1, f) * math.comb(pool - f - 1, rest - 1) if rest else 0
+        free_evens = evens - m - jp
+        sums = (
+            spr * odd_unit,
+            (m * w + spr * free_evens) * even_unit,
+            hnd * odd_unit,
+            (jp * w + hnd * free_evens) * even_unit,
+        )
+        out.append((w, sums))
+    return out
+
+
+def counts_of(state: int, g: int) -> tuple[int, int, int, int]:
+    """Group ``g``'s (u, H, He, M) in a programme state."""
+    return (
+        (state >> U_SH[g]) & 31,
+        (state >> H_SH[g]) & 15,
+        (state >> HE_SH[g]) & 15,
+        (state >> M_SH[g]) & 15,
+    )
+
+
+class ClosingShares(dict[int, tuple[int, int]]):
+    """By the counts ``low`` a closing edge starts from: what closing the full groups folds in,
+    the weight (as :meth:`Programme._close_groups`) and each closing group's share sums times the
+    other closing groups' weights, packed.  Each group's part is memoised on its own counts."""
+
+    def __init__(self, prog: Programme, scale: int, width: int) -> None:
+        super().__init__()
+        self.prog, self.scale, self.width = prog, scale, width
+        self.parts: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def add(self, low: int) -> tuple[int, int]:
+        prog, parts = self.prog, self.parts
+        closing = []
+        for g in range(GROUPS):
+            if (low >> U_SH[g]) & 31 == prog.full_u[g] and (low >> H_SH[g]) & 15 != CLOSED:
+                key = (g, low & (GROUP_BITS[g] | 31 << U_SH[g]))
+                part = parts.get(key)
+                if part is None:
+                    w, sums = group_shares(prog, g, counts_of(low, g), 0, self.scale)[0]
+                    part = parts[key] = (w, pack(g, sums, self.width))
+                closing.append(part)
+        factor = 1
+        for w, _ in closing:
+            factor *= w
+        shares = 0
+        for n, (_, s) in enumerate(closing):
+            if s:
+                for m, (w, _) in enumerate(closing):
+                    if m != n:
+                        s *= w
+                shares += s
+        self[low] = (factor, shares)
+        return factor, shares
+
+
+def pack(g: int, sums: tuple[int, ...], width: int) -> int:
+    """Group ``g``'s four share sums as digits ``4g .. 4g + 3`` of one int."""
+    shift = 4 * g * width
+    total = 0
+    for q, x in enumerate(sums):
+        if x:
+            total += x << (shift + q * width)
+    return total
+
+
+def digit(packed: int, x: int, width: int) -> int:
+    """Digit ``x`` of a packed sum whose digits are all whole counts below ``2 ** width``."""
+    return (packed >> (x * width)) & ((1 << width) - 1)
+
+
+Vector = tuple[list[int], list[int]]
+"""By number of marked even cards: the weights, and the packed share sums."""
+
+
+class FinalShares:
+    """The share sums (packed) of a final state's completions, memoised like the programme's own
+    final weights: per group, the cards it takes of the last stack (none when the last stack was
+    laid in layers) by marked even cards; groups {0, 1} and {2, 3} convolved and memoised on their
+    counts, then met.  Their weights are :meth:`Programme.final_weight`'s."""
+
+    def __init__(self, prog: Programme, scale: int, width: int) -> None:
+        self.prog, self.scale, self.width = prog, scale, width
+        self.room_of = prog.stack[prog.npos] if prog.folded else 0
+        self.pending = prog.facts.pending
+        self.polys: dict[tuple[int, int], list[Vector]] = {}
+        self.halves: dict[int, list[Vector]] = {}
+        self.vectors: dict[int, list[int]] = {}
+        self.unmarked: dict[int, int] = {}
+        self.polys0: dict[tuple[int, int], list[tuple[int, int]]] = {}
+        self.halves0: dict[int, list[tuple[int, int]]] = {}
+
+    def __call__(self, state: int) -> int:
+        prog = self.prog
+        left = (state >> LEFT) & 63 if prog.folded else 0  # the last stack's cards
+        need, marks = (state >> NEED) & 127, (state >> JM) & 63
+        key = (state & LOWER[GROUPS - 1]) | left << LEFT
+        if not need:  # only the completions without a marked even card count
+            if marks:
+                return 0
+            hit = self.unmarked.get(key)
+            if hit is None:
+                hit = self.unmarked[key] = self._meet0(state, left)
+            return hit
+        limit = prog.hand_count if self.pending else 0
+        key |= limit << 110
+        vector = self.vectors.get(key)
+        if vector is None:
+            vector = self.vectors[key] = self._meet(state, left, limit)
+        coefs = COEFS[need]
+        total = 0
+        for t, x in enumerate(vector, marks):
+            if x and coefs[t]:
+                total += coefs[t] * x
+        return total
+
+    def _meet0(self, state: int, left: int) -> int:
+        """Entry 0 of :meth:`_meet` alone (no marked even card: a hideout that needed none),
+        from entry 0 of each half (:meth:`_half0`)."""
+        low, high = self._half0(0, state), self._half0(2, state)
+        comb = COMB[left]
+        total = 0
+        for a in range(min(left, len(low) - 1) + 1):
+            b = left - a
+            if b < len(high):
+                (lw, ls), (hw, hs) = low[a], high[b]
+                if lw or ls:
+                    x = lw * hs + hw * ls
+                    if x:
+                        total += comb[a] * x
+        return total
+
+    def _half0(self, first: int, state: int) -> list[tuple[int, int]]:
+        """Entry 0 (no marked even card) of :meth:`_half`: (weight, shares) by cards taken."""
+        key = (state & HALVES[first]) | first << LEFT
+        hit = self.halves0.get(key)
+        if hit is not None:
+            return hit
+        p, q = self._poly0(first, state), self._poly0(first + 1, state)
+        out = [(0, 0)] * max(0, len(p) + len(q) - 1)
+        for k0, (xw, xs) in enumerate(p):
+            if not xw and not xs:
+                continue
+            for k1, (yw, ys) in enumerate(q):
+                if yw or ys:
+                    c = COMB[k0 + k1][k0]
+                    w, s = out[k0 + k1]
+                    out[k0 + k1] = (w + c * xw * yw, s + c * (xw * ys + yw * xs))
+        self.halves0[key] = out
+        return out
+
+    def _poly0(self, g: int, state: int) -> list[tuple[int, int]]:
+        """Entry 0 (no marked even card) of :meth:`_poly`: (weight, shares) by cards taken."""
+        key = (g, (state >> U_SH[g]) & 31 | (state & GROUP_BITS[g]))
+        hit = self.polys0.get(key)
+        if hit is not None:
+            return hit
+        prog, size = self.prog, self.prog.npos
+        u, h, he, m = counts_of(state, g)
+        free_slots = self._free_slots(g, u)
+        out: list[tuple[int, int]] = []
+        for k in range(max(min(self.room_of, prog.capg[size][g] - u), -1) + 1):
+            wk = 1
+            if free_slots >= 0 and k:
+                if k > free_slots:
+                    break
+                wk = FALL[free_slots][k]
+            w, sums = group_shares(prog, g, (u + k, h, he, m), 0, self.scale)[0]
+            out.append((wk * w, wk * pack(g, sums, self.width)))
+        self.polys0[key] = out
+        return out
+
+    def _free_slots(self, g: int, u: int) -> int:
+        """Under ``deals``, the free draws of deck ``g`` left for the last stack (-1: not counted)."""
+        prog, size = self.prog, self.prog.npos
+        if g and prog.measure == "deals":
+            return prog.drawn[size][g - 1] - u - prog.known_before[size][g - 1]
+        return -1
+
+    def _meet(self, state: int, left: int, limit: int) -> list[int]:
+        """The share sums of the last stack's completions by marked even cards: the two halves
+        met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1})."""
+        low, high = self._half(0, state, limit), self._half(2, state, limit)
+        out: list[int] = []
+        comb = COMB[left]
+        for a in range(min(left, len(low) - 1) + 1):
+            b = left - a
+            if b >= len(high):
+                continue
+            (lw, ls), (hw, hs) = low[a], high[b]
+            c = comb[a]
+            for t1, (xw, xs) in enumerate(zip(lw, ls, strict=True)):
+                if not xw and not xs:
+                    continue
+                for t, (yw, ys) in enumerate(zip(hw, hs, strict=True), t1):
+                    x = xw * ys + yw * xs
+                    if x:
+                        while len(out) <= t:
+                            out.append(0)
+                        out[t] += c * x
+        return out
+
+    def _half(self, first: int, state: int, limit: int) -> list[Vector]:
+        """Groups ``first`` and ``first + 1``: entry ``k`` (cards of the last stack they take,
+        ``C(k, k0)`` ways to split them), by marked even cards."""
+        key = (state & HALVES[first]) | first << LEFT | limit << 76
+        hit = self.halves.get(key)
+        if hit is not None:
+            return hit
+        p, q = self._poly(first, state, limit), self._poly(first + 1, state, limit)
+        out: list[Vector] = []
+        for k0, (pw, ps) in enumerate(p):
+            for k1, (qw, qs) in enumerate(q):
+                k = k0 + k1
+                while len(out) <= k:
+                    out.append(([], []))
+                c = COMB[k][k0]
+                acc_w, acc_s = out[k]
+                for t1, (xw, xs) in enumerate(zip(pw, ps, strict=True)):
+                    if not xw and not xs:
+                        continue
+                    xw, xs = c * xw, c * xs
+                    for t, (yw, ys) in enumerate(zip(qw, qs, strict=True), t1):
+                        while len(acc_w) <= t:
+                            acc_w.append(0)
+                            acc_s.append(0)
+                        acc_w[t] += xw * yw
+                        acc_s[t] += xw * ys + yw * xs
+        self.halves[key] = out
+        return out
+
+    def _poly(self, g: int, state: int, limit: int) -> list[Vector]:
+        """Group ``g``: entry ``k`` (cards of the last stack it takes), by marked even cards."""
+        key = (g, (state >> U_SH[g]) & 31 | (state & GROUP_BITS[g]) | limit << 70)
+        hit = self.polys.get(key)
+        if hit is not None:
+            return hit
+        prog, size = self.prog, self.prog.npos
+        u, h, he, m = counts_of(state, g)
+        room = min(self.room_of, prog.capg[size][g] - u)
+        evens = prog.avail[2 * g + 1] - he - m
+        free_slots = self._free_slots(g, u)
+        out: list[Vector] = []
+        for k in range(max(room, -1) + 1):
+            wk = 1
+            if free_slots >= 0 and k:
+                if k > free_slots:
+                    break
+                wk = FALL[free_slots][k]
+            row_w: list[int] = []
+            row_s: list[int] = []
+            for j in range(min(k, evens) + 1):
+                parts = group_shares(prog, g, (u + k, h, he, m + j), limit, self.scale)
+                c = wk * COMB[k][j]
+                for t, (w, sums) in enumerate(parts, j):
+                    while len(row_w) <= t:
+                        row_w.append(0)
+                        row_s.append(0)
+                    row_w[t] += c * w
+                    row_s[t] += c * pack(g, sums, self.width)
+            out.append((row_w, row_s))
+        self.polys[key] = out
+        return out
