@@ -9,7 +9,6 @@ table shared by every game of the configuration.
 
 from __future__ import annotations
 
-from dataclasses import fields
 from typing import TYPE_CHECKING, Any
 
 from gamelib.core.errors import IllegalAction
@@ -48,34 +47,35 @@ PILE_OF: dict[type[Action], int] = {
 """Each chance outcome's class and the phase whose pile deals it."""
 
 
-def card_number(card: Action) -> int:
-    """A card's number in its pile's bitmask: the one number its notation carries."""
-    number: int = getattr(card, fields(card)[0].name)  # type: ignore[arg-type]
-    return number
+_NUMBERED: dict[int, tuple[tuple[Action, int], ...]] = {
+    P_OBJECTIVE: tuple((card, card.objective) for card in OBJECTIVES),
+    P_SHEET: tuple((card, card.sheet) for card in SHEETS),
+    P_PERSONAL: tuple((card, card.card) for card in PERSONALS),
+    P_DEAL: tuple((card, card.number) for card in DEALS),
+    P_REVEAL: tuple((card, card.number) for card in TICKETS),
+}
+"""Every card each pile may hold, with its number in the pile's bitmask (the number its notation carries)."""
 
 
-def deck(game: GetOnBoardGame, phase: int) -> tuple[Action, ...]:
-    """Every card of the pile dealt in ``phase``, before any is dealt, in universe order."""
-    if phase == P_OBJECTIVE:
-        return OBJECTIVES
-    if phase == P_SHEET:
-        return SHEETS
+def deck(game: GetOnBoardGame, phase: int) -> tuple[tuple[Action, int], ...]:
+    """Every card of the pile dealt in ``phase`` before any is dealt (in universe order), with its
+    number: the city's personal objectives, the map's start numbers."""
+    cards = _NUMBERED.get(phase, ())
     if phase == P_PERSONAL:
-        return PERSONALS[: len(game.tables.personal[game.city])]
+        return cards[: len(game.tables.personal[game.city])]
     if phase == P_DEAL:
-        return tuple(DEALS[t - 1] for t in game.board.starts)
-    if phase == P_REVEAL:
-        return TICKETS
-    return ()
+        return tuple((card, number) for card, number in cards if number in game.board.starts)
+    return cards
 
 
 def pile(game: GetOnBoardGame, phase: int, out: int) -> Pile:
     """The cards of ``phase``'s pile not in the bitmask ``out``, equally likely (shared lists,
-    never mutated; memoised on the game: a pile of ``k`` cards has at most ``2**k`` states)."""
+    never mutated; memoised on the game under ``out << 4 | phase``: a pile of ``k`` cards has at
+    most ``2**k`` states)."""
     key = out << 4 | phase
     found = game.pile_table.get(key)
     if found is None:
-        left = [card for card in deck(game, phase) if not out >> card_number(card) & 1]
+        left = [card for card, number in deck(game, phase) if not out >> number & 1]
         found = game.pile_table[key] = ([(card, 1.0 / len(left)) for card in left], left)
     return found
 
@@ -98,7 +98,10 @@ class Dealing(Turns):
         return mask
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
-        return list(pile(self.game, self.phase, self._out)[0])
+        found = self.game.pile_table.get(self._out << 4 | self.phase) or pile(
+            self.game, self.phase, self._out
+        )
+        return list(found[0])
 
     def _next_pile(self, phase: int) -> None:
         """The pile just dealt is done: ``phase`` follows, its pile untouched."""
@@ -155,7 +158,7 @@ class Dealing(Turns):
             return IllegalAction(
                 "setup-order", f"{action} does not fit: now {PHASES.names[self.phase]}", action
             )
-        if isinstance(action, DealStart) and action not in deck(self.game, P_DEAL):
+        if isinstance(action, DealStart) and action.number not in self.board.starts:
             return IllegalAction(
                 "not-legal",
                 f"{self.board.title} has start tickets 1-{len(self.board.starts)}, not {action.number}",
@@ -213,4 +216,4 @@ class Dealing(Turns):
         return None
 
 
-__all__ = ["PILE_OF", "Dealing", "Pile", "card_number", "deck", "pile"]
+__all__ = ["PILE_OF", "Dealing", "Pile", "deck", "pile"]

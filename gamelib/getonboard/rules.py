@@ -68,6 +68,7 @@ from gamelib.getonboard.phases import (
     TURN,
 )
 from gamelib.getonboard.scoring import CATEGORIES, ScoreSheet, apply_features, score_breakdown
+from gamelib.getonboard.sticks import Sticks, stick_table
 
 _WORDS = Wording("gamelib.getonboard")
 """Player names in the language in force (``gamelib.set_language``)."""
@@ -128,8 +129,12 @@ class GetOnBoardGame(Game):
         self.solo = n == 1
         # option flags read in the hot loop
         self.whole_shape = opts.shape_fit == "whole-shape"
-        self.lay_table: dict[tuple[int, int, str, int, int], tuple[tuple[Go, int], ...]] = {}
+        self.lay_table: dict[tuple[int, int, str, int], Sticks] = {}
         """Memo of :func:`~gamelib.getonboard.sticks.shape_sticks` (the board and options are fixed)."""
+        self.shape_table = tuple(
+            tuple(self.tables.shape_for(sheet, ticket) for ticket in range(1, 13)) for sheet in range(5)
+        )
+        """``shape_table[sheet][ticket - 1]``: the shape a sheet gives to a ticket."""
         self.open_table: dict[int, tuple[tuple[int, int, int], ...]] = {}
         """Memo of :func:`~gamelib.getonboard.sticks.open_sticks`."""
         self.pile_table: dict[int, Pile] = {}
@@ -139,6 +144,11 @@ class GetOnBoardGame(Game):
         self.fluid_always = opts.fluid_bonus == "always"
         self.fluid_first_ticket = opts.rome_fluid == "first-ticket"
         self.max_boxes = self.tables.max_modifications
+        self.stick_table = stick_table(self.board, self.rome)
+        """``stick_table[node * 4 + d]``: the intersection reached, the section, its bit, and in Rome
+        its colour + 1 (0 elsewhere): what laying a stick reads, in one lookup."""
+        self.fluid_of = (0, *(ticket.rome_fluid + 1 for ticket in self.tables.tickets))
+        """``fluid_of[ticket]``: the section colour + 1 that the ticket makes fluid in Rome."""
         self.affluence = self.board.affluence if self.solo and opts.solo_affluence else 0
 
     @property
@@ -234,7 +244,10 @@ class GetOnBoardState(Dealing):
             p = self._player
             if self.game.loops_allowed and not self.forced_straight:  # the text's rules: the hot path
                 owned = self.owned[p]
-                return [go for go, bit in self._shape_sticks(p) if not owned & bit]
+                moves, gos, union = self._shape_sticks(p)
+                if not owned & union:
+                    return gos  # shared, never mutated (core copies what it hands out)
+                return [go for go, bit in moves if not owned & bit]
             return self._lay_actions(p)
         if phase == P_BONUS:
             return self._bonus_actions(self._player)
@@ -242,7 +255,8 @@ class GetOnBoardState(Dealing):
             return [STARTS[t - 1] for t in self.start_choices(len(self.start_of))]
         if phase == P_OVER:
             return []
-        return pile(self.game, phase, self._out)[1]  # shared, never mutated (core copies what it hands out)
+        found = self.game.pile_table.get(self._out << 4 | phase) or pile(self.game, phase, self._out)
+        return found[1]  # shared, never mutated (core copies what it hands out)
 
     def _refuse_now(self, action: Action) -> IllegalAction | None:
         """Refusals whatever the action's class: chance or a player acts now, a start is due."""

@@ -154,6 +154,16 @@ def apply_features(
     return _new_sheet(ScoreSheet, box)  # ScoreSheet._make without its length check: box has every field
 
 
+_TRANSFERS = _SHEET_FIELD["transfers"]
+
+
+def with_transfers(sheet: ScoreSheet, circles: int, tables: Tables) -> ScoreSheet:
+    """The sheet with ``circles`` more transfer circles ticked (the track has a last box)."""
+    box: tuple[Any, ...] = sheet
+    ticked = min(len(tables.transfer_track), sheet.transfers + circles)
+    return _new_sheet(ScoreSheet, (*box[:_TRANSFERS], ticked, *box[_TRANSFERS + 1 :]))
+
+
 def _tick_tourist(box: list[Any], tables: Tables, options: GetOnBoardOptions) -> None:
     """A tourist joins the open row; a full row sends it on ("next-row") or loses it."""
     row = box[_TOURISTS_CLOSED]
@@ -174,4 +184,5 @@ __all__ = [
     "lover_row_value",
     "score_breakdown",
     "tourist_row_value",
+    "with_transfers",
 ]

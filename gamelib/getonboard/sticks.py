@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gamelib.core.game import Action
 from gamelib.getonboard.actions import GOS, Go
 from gamelib.getonboard.board import OPPOSITE, CityMap, completable, junction_cost
 
@@ -56,6 +57,21 @@ def shape_rule(
     return None
 
 
+def stick_table(board: CityMap, rome: bool) -> tuple[tuple[int, int, int, int], ...]:
+    """``[node * 4 + d]``: the intersection a stick reaches, its section, the section's bit and,
+    in Rome, its colour + 1 (0 elsewhere); ``(-1, -1, 0, 0)`` where there is no section."""
+    table = []
+    for node in range(board.num_nodes):
+        for d in range(4):
+            section = board.section[node][d]
+            if section < 0:
+                table.append((-1, -1, 0, 0))
+                continue
+            colour = board.section_colour[section] + 1 if rome else 0
+            table.append((board.neighbour[node][d], section, 1 << section, colour))
+    return tuple(table)
+
+
 def open_sticks(game: GetOnBoardGame, node: int, heading: int) -> tuple[tuple[int, int, int], ...]:
     """``(direction, section bit, intersection reached)`` of every stick :func:`stick_rule`
     allows from ``node`` (memoised on the game)."""
@@ -71,24 +87,27 @@ def open_sticks(game: GetOnBoardGame, node: int, heading: int) -> tuple[tuple[in
     return found
 
 
+Sticks = tuple[tuple[tuple[Go, int], ...], list[Action], int]
+"""The sticks a shape allows from a line end: ``(go action, section bit)`` pairs, the same go
+actions as a list (the legal actions when none of the sections holds the player's own stick:
+shared, never mutated) and the union of their section bits (to tell that case in one test)."""
+
+
 def shape_sticks(
     game: GetOnBoardGame, node: int, heading: int, junctions: str, step: int, sticks: int, boxes: int
-) -> tuple[tuple[Go, int], ...]:
-    """``(go action, section bit)`` of the sticks the shape allows as stick ``step`` from ``node``,
-    before the one-stick-per-section check (memoised on the game: boxes beyond the junctions
-    still to come change nothing, so they are capped to keep the table small)."""
-    if boxes > sticks - step:
-        boxes = sticks - step
-    key = (node * 5 + heading + 1, boxes, junctions, step, sticks)
-    moves = game.lay_table.get(key)
-    if moves is None:
-        board, whole = game.board, game.whole_shape
-        moves = game.lay_table[key] = tuple(
-            (GOS[d], bit)
-            for d, bit, _ in open_sticks(game, node, heading)
-            if shape_rule(board, node, heading, d, junctions, step, sticks, boxes, whole) is None
-        )
-    return moves
+) -> Sticks:
+    """The sticks the shape allows as stick ``step`` from ``node``, before the one-stick-per-section
+    check (the state memoises them on the game)."""
+    board, whole = game.board, game.whole_shape
+    moves = tuple(
+        (GOS[d], bit)
+        for d, bit, _ in open_sticks(game, node, heading)
+        if shape_rule(board, node, heading, d, junctions, step, sticks, boxes, whole) is None
+    )
+    union = 0
+    for _, bit in moves:
+        union |= bit
+    return moves, [go for go, _ in moves], union
 
 
 def survives_per_stick(
@@ -131,9 +150,11 @@ __all__ = [
     "OFF_MAP",
     "SHAPE_FITS_MAP",
     "TURN_BOXES",
+    "Sticks",
     "open_sticks",
     "safe_after",
     "shape_rule",
     "shape_sticks",
+    "stick_table",
     "survives_per_stick",
 ]

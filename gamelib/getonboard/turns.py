@@ -16,12 +16,13 @@ from gamelib.core.rulebook import refusal, transition
 from gamelib.getonboard.actions import BONUSES, END, GOS, Bonus, EndTurn, Go
 from gamelib.getonboard.board import DIRECTIONS, junction_cost
 from gamelib.getonboard.phases import P_BONUS, P_LAY, P_OVER, P_REVEAL, PHASES
-from gamelib.getonboard.scoring import ScoreSheet, apply_features
+from gamelib.getonboard.scoring import ScoreSheet, apply_features, with_transfers
 from gamelib.getonboard.sticks import (
     NO_U_TURN,
     OFF_MAP,
     SHAPE_FITS_MAP,
     TURN_BOXES,
+    Sticks,
     open_sticks,
     safe_after,
     shape_rule,
@@ -72,7 +73,7 @@ class Turns(State):
         if self.forced_straight:
             return [GOS[d] for d in self._forced_directions(p)]
         owned = self.owned[p]
-        moves = self._shape_sticks(p)
+        moves = self._shape_sticks(p)[0]
         on_map: list[Action] = [go for go, bit in moves if not owned & bit]
         if self.game.loops_allowed or len(on_map) < 2:
             return on_map
@@ -92,13 +93,19 @@ class Turns(State):
         bonuses.append(END)
         return bonuses
 
-    def _shape_sticks(self, p: int) -> tuple[tuple[Go, int], ...]:
+    def _shape_sticks(self, p: int) -> Sticks:
         """The sticks the shape allows from p's line end (before the one-stick-per-section check)."""
-        shape = self.shape
-        boxes = self.game.max_boxes - self.sheets[p].modifications
-        return shape_sticks(
-            self.game, self.end[p], self.heading[p], shape.junctions, self.step, shape.sticks, boxes
-        )
+        shape, step, game = self.shape, self.step, self.game
+        boxes = game.max_boxes - self.sheets[p].modifications
+        if boxes > shape.sticks - step:
+            boxes = shape.sticks - step  # more boxes than junctions to come change nothing: a smaller table
+        node, heading = self.end[p], self.heading[p]
+        key = (node * 5 + heading + 1, boxes, shape.junctions, step)  # the junctions give the sticks
+        moves = game.lay_table.get(key)
+        if moves is None:
+            moves = shape_sticks(game, node, heading, shape.junctions, step, shape.sticks, boxes)
+            game.lay_table[key] = moves
+        return moves
 
     def _open_directions(self, p: int) -> list[int]:
         """Directions with a section, not back along the last stick, not already holding p's stick."""
@@ -154,7 +161,7 @@ class Turns(State):
             self._after_shape(p)
         elif not self.game.whole_shape:
             owned = self.owned[p]
-            if not any(not owned & bit for _, bit in self._shape_sticks(p)):
+            if not any(not owned & bit for _, bit in self._shape_sticks(p)[0]):
                 self._after_shape(p)  # stuck mid-shape: the sticks left are lost
 
     @refusal(Go)
@@ -264,28 +271,23 @@ class Turns(State):
     # ------------------------------------------------------------------ what a stick does
     def _lay_stick(self, p: int, d: int) -> bool:
         """Put p's stick from the end of its line towards ``d``; False if that eliminates p."""
-        board = self.board
+        game = self.game
         a = self.end[p]
-        b = board.neighbour[a][d]
-        section = board.section[a][d]
-        bit = 1 << section
+        b, section, bit, fluid = game.stick_table[a * 4 + d]
         owners = self.owned
         circles = 0
         for owned in owners:  # p's own stick is never on a section it lays (one per section)
             if owned & bit:
                 circles += 1
-        game = self.game
         if game.affluence & bit:
             circles += 1
-        if game.rome and (circles or game.fluid_always):
+        if fluid and (circles or game.fluid_always):  # Rome: a section of the fluid colour
             tickets = self.tickets
-            ticket = tickets[0] if game.fluid_first_ticket else tickets[-1]
-            if board.section_colour[section] == self.tables.tickets[ticket - 1].rome_fluid:
+            if fluid == game.fluid_of[tickets[0] if game.fluid_first_ticket else tickets[-1]]:
                 circles += 1
         sheet = self.sheets[p]
         if circles:
-            track = len(self.tables.transfer_track)
-            sheet = sheet._replace(transfers=min(track, sheet.transfers + circles))
+            sheet = with_transfers(sheet, circles, self.tables)
             self.turn_transfers = (*self.turn_transfers, (section, circles))
         owners[p] |= bit
         self.heading[p] = d
@@ -299,7 +301,7 @@ class Turns(State):
             self.eliminated[p] = True
             return False
         visited[p] |= 1 << b
-        self.sheets[p] = apply_features(sheet, board.features[b], self.tables, game.options)
+        self.sheets[p] = apply_features(sheet, self.board.features[b], self.tables, game.options)
         return True
 
     # ------------------------------------------------------------------ the order of turns
@@ -317,12 +319,11 @@ class Turns(State):
         self._end_round()
 
     def _begin_turn(self, p: int) -> None:
-        tables = self.tables
-        shape = self.shape = tables.shape_for(self.sheet_of[p], self.tickets[-1])  # shape_of(p)
+        shape = self.shape = self.game.shape_table[self.sheet_of[p]][self.tickets[-1] - 1]  # shape_of(p)
         self.step = 0
         self.turn_start = len(self.routes[p]) - 1
         self.turn_transfers = ()
-        boxes = tables.max_modifications - self.sheets[p].modifications  # boxes_left(p)
+        boxes = self.tables.max_modifications - self.sheets[p].modifications  # boxes_left(p)
         self.forced_straight = not self.board.fits(
             self.end[p], self.heading[p], shape.junctions, 0, shape.sticks, boxes
         )
