@@ -391,29 +391,3 @@ def test_belief_detective_takes_a_measure() -> None:
         BeliefDetective(measure="uniform")
     final = gamelib.play(gamelib.make("fugitive"), [FugitiveHeuristic(), worlds], seed=4)
     assert final.is_terminal()
-
-
-def test_card_locations_numpy_and_pure_python_paths_agree(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The backward pass of the shares runs in numpy when it is there; the pure-Python path
-    (kept for an install without numpy) must give the same probabilities."""
-    from gamelib.fugitive.belief import clear_caches, locations
-
-    rng = random.Random(11)
-    compared = 0
-    for seed in range(30):
-        state = random_position(seed, rng.randrange(15, 60))
-        if state.phase == SETUP:
-            continue
-        clear_caches()
-        fast = belief(state)
-        fast_where = (fast.sprint_prob, fast.hand_prob, fast.deck_prob)
-        clear_caches()
-        monkeypatch.setattr(locations, "np", None)
-        slow = belief(state)
-        slow_where = (slow.sprint_prob, slow.hand_prob, slow.deck_prob)
-        monkeypatch.undo()
-        for a, b in zip(fast_where, slow_where, strict=True):
-            assert a == pytest.approx(b, abs=1e-12)
-        compared += any(0 < p < 1 for p in fast.sprint_prob)
-    assert compared >= 5, "too few positions with face-down sprint cards to compare"
-    clear_caches()

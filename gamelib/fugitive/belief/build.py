@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gamelib.fugitive.belief.bits import GROUP, H_SH, HE_SH, PAIR, PAIRED, U_SH, VALUE
+from gamelib.fugitive.belief.bits import GROUP, H_SH, HE_SH, KEEP, PAIR, PAIRED, U_SH, VALUE, VALUE_READS
 from gamelib.fugitive.belief.facts import Facts, active_series, reachable_values
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooLarge
@@ -243,29 +243,56 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
 
 
 def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges, int, int]:
-    """The last (value) layer when only counting: its edges end in final states and carry their
-    final weights.  Returns the edges, the total weight and the number of edges."""
-    finals: dict[int, int] = {}
-    tail: Edges = {}
-    final_weight, memo_moves = prog.final_weight, prog._memo_value_moves
-    tail_memo: dict[int, list[tuple[int, int, int]]] = {}
+    """The last (value) layer when only counting: its moves end in final states, so each source's
+    completions and the last position's value tallies are summed here, forward (the backward pass
+    reads them).  Returns the completions by source, the total weight and the number of edges.
+
+    The moves are memoised on the bits they read (:meth:`~.programme.Programme._tail_moves`),
+    grouped by the counts the hideout adds; a final weight depends on the counts and on the need
+    only, so each source looks its weights up once per group (by need), not once per move."""
+    fins_of = prog._fins_by_need
+    groups_memo: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]] = {}
+    fins_memo: dict[int, list[int]] = {}
+    unmarked: dict[int, int] = {}
+    back: Edges = {}
+    tally = [0] * 43
     total = count = 0
+    tail_moves = prog._tail_moves
     for src, weight in states.items():
-        out = memo_moves(i, src, tail_memo, False)
-        count += len(out)
-        ends = []
+        sig = src & VALUE_READS
+        groups = groups_memo.get(sig)
+        if groups is None:
+            groups = groups_memo[sig] = tail_moves(i, sig)
+        base = src & KEEP
         b = 0
-        for dst, w, v in out:
-            fin = finals.get(dst)
-            if fin is None:
-                fin = finals[dst] = final_weight(dst)
-            if fin and w:
-                x = w * fin
-                ends.append((0, x, v))
-                b += x
-        tail[src] = ends
-        total += weight * b
-    return tail, total, count
+        for inc, top, items in groups:
+            key = base + inc
+            count += len(items)
+            if not top:  # no hideout of this class needs an even card: the unmarked weight alone
+                x = unmarked.get(key)
+                if x is None:
+                    x = unmarked[key] = fins_of(key, 0)[0]
+                if x:
+                    for _, w, v in items:
+                        y = x * w
+                        b += y
+                        tally[v] += weight * y
+                continue
+            fins = fins_memo.get(key)
+            if fins is None or len(fins) <= top:
+                fins = fins_memo[key] = fins_of(key, top)
+            for need, w, v in items:
+                if need < len(fins):
+                    x = fins[need]
+                    if x:
+                        x *= w
+                        b += x
+                        tally[v] += weight * x
+        if b:
+            back[src] = b
+            total += weight * b
+    prog.tail_tally = tally
+    return back, total, count
 
 
 def _back_pair(kept: Edges, nxt: dict[int, int], cur: dict[int, int]) -> None:
@@ -296,16 +323,13 @@ def backward(prog: Programme) -> list[dict[int, int]]:
         if kind == VALUE and prog.hidden[i]:
             tally = marginals.setdefault(i, [0] * 43)
         kept = prog.saved[t] if prog.saved is not None else None
-        if prog.tail and t == count - 1:
+        if prog.tail and t == count - 1:  # summed forward (:func:`_tail_layer`)
             assert kept is not None
-            for src, fw in prog.forward[t].items():  # edges weighed by their final weights
-                b = 0
-                for _, y, label in kept[src]:
-                    b += y
-                    if tally is not None:
-                        tally[label] += fw * y
-                if b:
-                    cur[src] = b
+            cur.update(kept)
+            if tally is not None:
+                for v, y in enumerate(prog.tail_tally):
+                    if y:
+                        tally[v] += y
             continue
         if kind == PAIR and kept is not None:  # a pair of group layers: (rest, factor, parts)
             _back_pair(kept, nxt, cur)

@@ -58,6 +58,7 @@ class Programme(FinalWeights):
     saved: list[dict[int, Any]] | None = None  # forward edges (build.Edges), until the backward pass
     weights_memo: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
     tail: bool = False  # the last layer's edges carry their final weights (counting only)
+    tail_tally: list[int] = field(default_factory=list)  # the last layer's value tallies (tail)
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
     npos: int = 0  # positions on the table (facts.size, read on the hot paths)
     pending_pos: int = -1  # the position still getting sprint cards (the hand may pay), or -1
@@ -70,6 +71,9 @@ class Programme(FinalWeights):
     closing: bool = False  # fold closed groups' final weights in as they close (the count only)
     mark_vectors: dict[int, list[int]] = field(default_factory=dict)  # by counts | left << LEFT
     halves: dict[int, list[list[int]]] = field(default_factory=dict)  # by counts | first << LEFT
+    even_vectors: dict[int, list[int]] = field(default_factory=dict)  # _mark_vector(even=True)
+    even_halves: dict[int, list[list[int]]] = field(default_factory=dict)  # _half(even=True)
+    even_polys: dict[tuple[int, int, int], list[list[int]]] = field(default_factory=dict)  # _even_poly
     polys: dict[tuple[int, int, int], list[list[int]]] = field(default_factory=dict)  # _group_poly
     halves0: dict[int, list[int]] = field(default_factory=dict)  # _half0
     polys0: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)  # _group_poly0
@@ -179,6 +183,19 @@ class Programme(FinalWeights):
                     w *= shut[1]
                 acc[dst] = acc.get(dst, 0) + w
         return [(dst, w) for dst, w in acc.items() if w]
+
+    def _tail_moves(self, i: int, sig: int) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
+        """The last position's value moves from ``sig`` (the bits they read), grouped by what they
+        add to the counts (the hideout's class, the stack left to share): ``(inc, top need,
+        [(need, weight, value)])``.  A final state is then ``counts + inc`` with its need."""
+        base = sig & KEEP
+        by_inc: dict[int, list[tuple[int, int, int]]] = {}
+        for dst, w, v in self._value_moves(i, sig, False):
+            if w:
+                delta = dst - base
+                need = (delta >> NEED) & 127
+                by_inc.setdefault(delta ^ (need << NEED), []).append((need, w, v))
+        return [(inc, max(need for need, _, _ in items), items) for inc, items in by_inc.items()]
 
     def _close_ok(self, i: int, state: int) -> bool:
         cap = self.capg[i]

@@ -44,6 +44,9 @@ class FinalWeights:
     full_u: tuple[int, ...]
     mark_vectors: dict[int, list[int]]
     halves: dict[int, list[list[int]]]
+    even_vectors: dict[int, list[int]]
+    even_halves: dict[int, list[list[int]]]
+    even_polys: dict[tuple[int, int, int], list[list[int]]]
     polys: dict[tuple[int, int, int], list[list[int]]]
     halves0: dict[int, list[int]]
     polys0: dict[tuple[int, int, int], list[int]]
@@ -54,7 +57,7 @@ class FinalWeights:
     drawn: list[tuple[int, ...]]
     known_before: list[tuple[int, ...]]
 
-    def _mark_vector(self, left: int, state: int) -> list[int]:
+    def _mark_vector(self, left: int, state: int, even: bool = False) -> list[int]:
         """The last stack's completions, times every group's final weight, for every need at once:
         entry ``t`` sums them with ``t`` marked even cards (the hand's too when pending).
 
@@ -63,18 +66,21 @@ class FinalWeights:
         ``C(left; k0, k1, k2, k3)`` ways, so the sum splits into groups {0, 1} and {2, 3}
         (:meth:`_half`), each memoised on its own counts, met here: the same sums as the group
         layers, shared by every need (0 included).
+
+        ``even``: the same sums by the number of even cards instead (:meth:`_even_poly`).
         """
         key = (state & LOWER[GROUPS - 1]) | left << LEFT
-        hit = self.mark_vectors.get(key)
+        vectors = self.even_vectors if even else self.mark_vectors
+        hit = vectors.get(key)
         if hit is not None:
             return hit
-        halves = self.halves
+        halves = self.even_halves if even else self.halves
         low = halves.get(state & HALVES[0])  # the keys of :meth:`_half`
         if low is None:
-            low = self._half(0, state)
+            low = self._half(0, state, even)
         high = halves.get((state & HALVES[2]) | 2 << LEFT)
         if high is None:
-            high = self._half(2, state)
+            high = self._half(2, state, even)
         out: list[int] = []
         comb = COMB[left]
         for a in range(min(left, len(low) - 1) + 1):
@@ -85,7 +91,7 @@ class FinalWeights:
             if not x or not y:
                 continue
             add_product(out, x, y, comb[a])
-        self.mark_vectors[key] = out
+        vectors[key] = out
         return out
 
     def _unmarked(self, left: int, state: int) -> int:
@@ -164,23 +170,25 @@ class FinalWeights:
             out.append(wk * parts[0])
         return out
 
-    def _half(self, first: int, state: int) -> list[list[int]]:
+    def _half(self, first: int, state: int, even: bool = False) -> list[list[int]]:
         """Groups ``first`` and ``first + 1`` of the last stack: entry ``k`` is, by marked even
-        cards, the weight of giving them ``k`` of its cards (``C(k, k0)`` ways to split them),
-        times their final weights."""
+        cards (``even``: by even cards), the weight of giving them ``k`` of its cards (``C(k, k0)``
+        ways to split them), times their final weights."""
         key = (state & HALVES[first]) | first << LEFT
-        hit = self.halves.get(key)
+        halves = self.even_halves if even else self.halves
+        hit = halves.get(key)
         if hit is not None:
             return hit
-        polys = self.polys
+        polys = self.even_polys if even else self.polys
+        make = self._even_poly if even else self._group_poly
         pkey = (first, (state >> U_SH[first]) & 31, state & GROUP_BITS[first])
         p = polys.get(pkey)
         if p is None:
-            p = polys[pkey] = self._group_poly(first, state)
+            p = polys[pkey] = make(first, state)
         qkey = (first + 1, (state >> U_SH[first + 1]) & 31, state & GROUP_BITS[first + 1])
         q = polys.get(qkey)
         if q is None:
-            q = polys[qkey] = self._group_poly(first + 1, state)
+            q = polys[qkey] = make(first + 1, state)
         out: list[list[int]] = []
         for k0, x in enumerate(p):
             if not x:
@@ -192,7 +200,29 @@ class FinalWeights:
                 while len(out) <= k:
                     out.append([])
                 add_product(out[k], x, y, COMB[k][k0])
-        self.halves[key] = out
+        halves[key] = out
+        return out
+
+    def _even_poly(self, g: int, state: int) -> list[list[int]]:
+        """:meth:`_group_poly` by the number of even cards instead of marked ones: a row ``V`` by
+        marks is ``V(x) = N(1 + x)`` for ``N`` by evens, so ``N[e] = sum_t (-1)^(t-e) C(t, e) V[t]``.
+        Products of such rows stay by evens, and the weight of a need is then a suffix sum."""
+        pkey = (g, (state >> U_SH[g]) & 31, state & GROUP_BITS[g])
+        rows = self.polys.get(pkey)
+        if rows is None:
+            rows = self.polys[pkey] = self._group_poly(g, state)
+        out = []
+        for row in rows:
+            evens = []
+            for e in range(len(row)):
+                comb = COMB
+                x = 0
+                for t in range(e, len(row)):
+                    if row[t]:
+                        y = comb[t][e] * row[t]
+                        x += -y if (t - e) & 1 else y
+                evens.append(x)
+            out.append(evens)
         return out
 
     def _group_poly(self, g: int, state: int) -> list[list[int]]:
@@ -294,6 +324,22 @@ class FinalWeights:
                 else 0
             )
         return out
+
+    def _fins_by_need(self, state: int, top: int) -> list[int]:
+        """The final weights of ``state`` (no mark yet) by need 0..``top``: what the last layer
+        reads for every hideout of one class (:func:`~.build._tail_layer`)."""
+        if self.folded:
+            left = (state >> LEFT) & 63
+            if not top:
+                return [self._unmarked(left, state)]
+            vector = self._mark_vector(left, state, True)  # by even cards: a need's weight is a suffix sum
+            out = [0] * (max(top, len(vector)) + 1)
+            run = 0
+            for e in range(len(vector) - 1, -1, -1):
+                run += vector[e]
+                out[e] = run
+            return out
+        return [self.final_weight(state | need << NEED) for need in range(top + 1)]
 
     def final_weight(self, state: int) -> int:
         facts = self.facts
