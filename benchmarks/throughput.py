@@ -3,6 +3,11 @@
 The same loop drives every engine: at a chance node sample an outcome by its probability, otherwise pick
 a uniformly random legal action, until the game ends.  Run: ``python benchmarks/throughput.py [seconds]``.
 
+``python benchmarks/throughput.py --compare /tmp/base [seconds]`` measures another checkout of gamelib
+(a folder holding its ``gamelib`` package, e.g. the session's base) against this one in the same run:
+two worker processes, one importing each, play their rounds in turn (the order alternating), so both
+see the same load; each reports its own CPU time.
+
 Engines are measured in interleaved rounds (every engine gets a slice of each round) and by the
 process's CPU time, so a machine shared with other work slows every engine alike and the ratios to
 OpenSpiel's ``python_tic_tac_toe`` hold; wall-clock figures are printed beside them.
@@ -10,7 +15,10 @@ OpenSpiel's ``python_tic_tac_toe`` hold; wall-clock figures are printed beside t
 
 from __future__ import annotations
 
+import json
+import os
 import random
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -77,14 +85,80 @@ def openspiel_player(name: str) -> Callable[[random.Random], int]:
     return play_one
 
 
-def main() -> None:
-    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
-    rounds = 6
+def gamelib_engines() -> dict[str, Tally]:
+    """Every registered game at its fewest and most players."""
     engines: dict[str, Tally] = {}
     for name in gamelib.registered_games():
         info = gamelib.core.game_class(name).info
         for players in sorted({info.min_players, info.max_players}):
             engines[f"gamelib {name} ({players}p)"] = Tally(gamelib_player(name, players))
+    return engines
+
+
+def worker(seconds: float) -> None:
+    """One side of ``--compare``: a round of every engine per ``run`` line read, the totals on ``report``."""
+    engines = gamelib_engines()
+    for line in sys.stdin:
+        if line.strip() == "run":
+            for tally in engines.values():
+                tally.run(seconds)
+            print("ok", flush=True)
+        elif line.strip() == "report":
+            report = {k: [t.games, t.actions, t.cpu, t.wall] for k, t in engines.items()}
+            print(json.dumps({"gamelib": os.path.dirname(gamelib.__file__), "engines": report}), flush=True)
+            return
+
+
+def compare(other: str, seconds: float, rounds: int = 6) -> None:
+    """Random play of the gamelib found in folder ``other`` against this one, interleaved."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sides = {}
+    for side, path in (("before", os.path.abspath(other)), ("now", here)):
+        env = dict(os.environ, PYTHONPATH=path)
+        command = [sys.executable, os.path.abspath(__file__), "--worker", str(seconds / rounds)]
+        sides[side] = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env, cwd="/"
+        )
+    order = list(sides.values())
+    for round_ in range(rounds):
+        for process in order if round_ % 2 == 0 else order[::-1]:
+            assert process.stdin is not None and process.stdout is not None
+            process.stdin.write("run\n")
+            process.stdin.flush()
+            assert process.stdout.readline().strip() == "ok"
+    totals = {}
+    for side, process in sides.items():
+        assert process.stdin is not None and process.stdout is not None
+        process.stdin.write("report\n")
+        process.stdin.flush()
+        reply = json.loads(process.stdout.readline())
+        print(f"{side}: {reply['gamelib']}")
+        totals[side] = reply["engines"]
+        process.wait()
+    width = max(len(label) for label in totals["now"])
+    print(f"{'game':<{width}}  {'before actions/s':>16}  {'now actions/s':>14}  {'now/before':>10}")
+    for label, (_, actions, cpu, _) in totals["now"].items():
+        if label not in totals["before"]:
+            print(f"{label:<{width}}  {'-':>16}  {actions / cpu:>14.0f}")
+            continue
+        _, old_actions, old_cpu, _ = totals["before"][label]
+        old, new = old_actions / old_cpu, actions / cpu
+        print(f"{label:<{width}}  {old:>16.0f}  {new:>14.0f}  {new / old:>9.2f}x")
+    print(
+        f"(per CPU second of each worker, {rounds} rounds of {seconds / rounds:.2f} s, alternating; {other})"
+    )
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["--worker"]:
+        worker(float(sys.argv[2]))
+        return
+    if sys.argv[1:2] == ["--compare"]:
+        compare(sys.argv[2], float(sys.argv[3]) if len(sys.argv) > 3 else 3.0)
+        return
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 3.0
+    rounds = 6
+    engines = gamelib_engines()
     try:
         import open_spiel.python.games  # noqa: F401  (registers the python_* games)
 
