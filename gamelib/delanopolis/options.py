@@ -207,6 +207,17 @@ def ring_landing(
     return position, ring[position]
 
 
+def bid_caps(options: DelanopolisOptions, players: int) -> tuple[int, int]:
+    """« La mise maximum par coup et par joueur est de 60 points VOT'S »: the cap on a
+    challenger's bid and on the mayor's (-1: none), before a boost doubles them under
+    ``boost="cap"``."""
+    cap = options.bid_cap
+    if not cap:
+        return -1, -1
+    mayor = {"none": -1, "same": cap, "per_challenger": cap * (players - 1)}[options.mayor_bid_cap]
+    return cap, mayor
+
+
 def rent_for(options: DelanopolisOptions, price: int) -> int:
     """« le quart des points VOT'S que ce dernier a dû acquitter pour l'acheter »: the rent of a
     terrain bought at ``price``, a quarter rounded as option ``rent_rounding`` says."""

@@ -74,6 +74,7 @@ from gamelib.delanopolis.options import (
     ROLL_DICE,
     VERSION_3_DEFAULTS,
     DelanopolisOptions,
+    bid_caps,
     direct_landing,  # noqa: F401  (re-exported)
     reachable_terrains,
     rent_for,
@@ -138,6 +139,8 @@ class DelanopolisGame(Game):
         self.board = board(o.refuges if o.placement == "ring" else 0)
         self.ring = self.board.ring
         self.reachable = reachable_terrains(o)
+        self.caps = bid_caps(o, self.num_players)
+        """(challenger's cap, mayor's cap) on a bid, -1 for none (:func:`bid_caps`)."""
 
     @property
     def max_game_length(self) -> int:
@@ -150,8 +153,8 @@ class DelanopolisGame(Game):
     def max_bid_bound(self) -> int:
         """No bid can ever exceed this: the largest cap, or every point the game can hold."""
         o, n = self.options, self.num_players
-        if o.bid_cap and o.mayor_bid_cap != "none":
-            top = o.bid_cap * (n - 1 if o.mayor_bid_cap == "per_challenger" else 1)
+        if min(self.caps) >= 0:
+            top = max(self.caps) * (2 if o.boost == "cap" else 1)  # a boost may double a cap
         else:
             created = o.rounds * n * (REFUGE_COMS + REFUGE_VOTS)
             top = o.start_vots * (2 * n - 1) + created
@@ -257,18 +260,10 @@ class DelanopolisState(Effects):
         return self._bid_cap(self._seat(player))
 
     def _bid_cap(self, player: int) -> int:
-        o = self.options
-        if not o.bid_cap:
-            return -1
-        # « doubler les points joués » read as the stake: a boost doubles the cap
-        double = 2 if o.boost == "cap" and self.boosted[player] else 1
-        if player != self.mayor:
-            return o.bid_cap * double
-        if o.mayor_bid_cap == "none":
-            return -1
-        if o.mayor_bid_cap == "same":
-            return o.bid_cap * double
-        return o.bid_cap * (self.game.num_players - 1) * double
+        cap = self.game.caps[player == self.mayor]
+        if cap > 0 and self.boosted[player] and self.options.boost == "cap":
+            return cap * 2  # « doubler les points joués » read as the stake: a boost doubles the cap
+        return cap
 
     def max_bid(self, player: int) -> int:
         """The largest bid ``player`` may make now: the cap, or what he holds, on the step."""

@@ -23,7 +23,7 @@ from gamelib.delanopolis.board import (
     parse_content,
     refuge_slots,
 )
-from gamelib.delanopolis.rules import BIDDING, DelanopolisOptions, DelanopolisState
+from gamelib.delanopolis.rules import BIDDING, PRE_ROLL, DelanopolisOptions, DelanopolisState
 
 CHOICES = {o.name: o.choices for o in gamelib.options("delanopolis") if o.choices is not None}
 """Every option with a list of values, as the public declarations give them."""
@@ -232,6 +232,28 @@ def test_universe_covers_bids_without_a_cap() -> None:
     game = gamelib.make("delanopolis", players=3, options={"bid_cap": 0})
     assert game.max_bid_bound() >= 1200 * 5
     assert gamelib.make("delanopolis", players=3).max_bid_bound() == 120
+
+
+@pytest.mark.parametrize("mayor_cap", ["per_challenger", "same"])
+def test_universe_covers_a_boosted_mayors_doubled_cap(mayor_cap: str) -> None:
+    """``boost="cap"``: a joker doubles the mayor's cap, and his largest bid is in the universe."""
+    game = gamelib.make(
+        "delanopolis",
+        players=4,
+        options={"boost": "cap", "mayor_bid_cap": mayor_cap, "mayor_start_jokers": 1},
+    )
+    state = game.new_game(seed=0)
+    state.apply("mayor 1")  # roller 2 first, then 3, 0, 1: hand the roll to the mayor
+    assert isinstance(state, DelanopolisState)
+    state.phase, state.roller, state.turn = PRE_ROLL, 1, 3
+    state.invalidate()
+    state.apply("boost")
+    state.apply("dice 3 4")  # terrain 7, free: the auction starts with the roller
+    assert state.phase == BIDDING and state.current_player == 1
+    top = state.legal_actions()[-1]
+    assert top.amount == 2 * (60 * 3 if mayor_cap == "per_challenger" else 60)  # type: ignore[attr-defined]
+    assert top in game.action_universe()
+    assert all(a in game.action_universe() for a in state.legal_actions())
 
 
 # ---------------------------------------------------------------------------- data and board
