@@ -476,40 +476,35 @@ _WISH_CACHE: dict[int, tuple[tuple[WishCard, ...], tuple[tuple[Action, float], .
 """Deals and chance outcomes by wish-deck contents (a deck's two lists are built once: the chance
 node asks for its outcomes, then the deal checks its legality; a search revisits the same decks)."""
 
-
-_CHUNK_BITS = 13
-_CHUNK_MASK = (1 << _CHUNK_BITS) - 1
-_CHUNKS: tuple[dict[int, tuple[int, ...]], ...] = ({}, {}, {})
-"""The wish numbers of each 13-bit slice of a deck mask, by slice value (filled on demand)."""
+_BYTE_NUMBERS = tuple(
+    tuple(
+        tuple(8 * k + b for b in range(8) if value >> b & 1 and 8 * k + b in WISH_CARDS)
+        for value in range(256)
+    )
+    for k in range(5)
+)
+"""``_BYTE_NUMBERS[k][v]``: the wish numbers of byte ``k`` of a deck mask whose value is ``v``
+(wishes 1..38 are bits 1..38: five bytes; every table made once, at import)."""
+_BYTE_CARDS = tuple(
+    tuple(tuple(map(WISH_CARDS.__getitem__, numbers)) for numbers in table) for table in _BYTE_NUMBERS
+)
+"""``_BYTE_CARDS[k][v]``: the interned ``wish N`` outcomes of the same byte."""
 _PAIRS = tuple(
     {w: (WISH_CARDS[w], 1.0 / n if n else 0.0) for w in WISH_NUMBERS} for n in range(NUM_WISHES + 1)
 )
 """``_PAIRS[n][w]``: the chance outcome ``(wish w, 1/n)`` of a deck of ``n`` cards, made once."""
 
 
-def _chunk_numbers(k: int, value: int) -> tuple[int, ...]:
-    table = _CHUNKS[k]
-    numbers = table.get(value)
-    if numbers is None:
-        base = k * _CHUNK_BITS
-        numbers = tuple(base + b for b in range(_CHUNK_BITS) if value >> b & 1)
-        table[value] = numbers
-    return numbers
-
-
 def _wish_deck_lists(deck: int) -> tuple[tuple[WishCard, ...], tuple[tuple[Action, float], ...]]:
     cached = _WISH_CACHE.get(deck)
     if cached is None:
-        low, middle, high = deck & _CHUNK_MASK, deck >> _CHUNK_BITS & _CHUNK_MASK, deck >> 2 * _CHUNK_BITS
-        c0, c1, c2 = _CHUNKS
-        numbers = (
-            (c0.get(low) or _chunk_numbers(0, low))
-            + (c1.get(middle) or _chunk_numbers(1, middle))
-            + (c2.get(high) or _chunk_numbers(2, high))
-        )
+        b0, b1, b2, b3, b4 = deck & 255, deck >> 8 & 255, deck >> 16 & 255, deck >> 24 & 255, deck >> 32
+        n0, n1, n2, n3, n4 = _BYTE_NUMBERS
+        numbers = n0[b0] + n1[b1] + n2[b2] + n3[b3] + n4[b4]
+        c0, c1, c2, c3, c4 = _BYTE_CARDS
         # no tuple is allocated per outcome: cards and (card, 1/n) pairs are shared
         cached = (
-            tuple(map(WISH_CARDS.__getitem__, numbers)),
+            c0[b0] + c1[b1] + c2[b2] + c3[b3] + c4[b4],
             tuple(map(_PAIRS[len(numbers)].__getitem__, numbers)),
         )
         if len(_WISH_CACHE) >= 64:  # small: random play never comes back, and a big cache slows the GC

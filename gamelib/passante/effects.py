@@ -11,6 +11,8 @@ the type checker) and picks the legal actions; ``refusals.py`` holds the turn's 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import Action, State
 from gamelib.core.rulebook import refusal, transition
@@ -69,6 +71,9 @@ from gamelib.passante.options import (
     RETURN_TURN,
     WINDOW,
 )
+
+_OTHERS = tuple(tuple(c for c in CHARACTERS if c != src) for src in CHARACTERS)
+"""``_OTHERS[src]``: every character but ``src``, in order (the pool an effect picks from)."""
 
 
 class Effects(State):
@@ -171,33 +176,33 @@ class Effects(State):
             return []
         row = (ROW_DISTANCE if self.game.options.nearest_by_row else GRAPH_DISTANCE)[origin]
         pos = self.pos
-        best = min(row[pos[c]] for c in candidates)
-        return [c for c in candidates if row[pos[c]] == best]
+        at = [row[pos[c]] for c in candidates]
+        best = min(at)
+        return [c for c, d in zip(candidates, at, strict=True) if d == best]
 
     def _targets(self) -> list[int]:
         """Characters the pending effect may pick now (main case, else the "à défaut" one)."""
-        eff, src = self.eff, self.src
-        here = self.pos[src]
+        eff, src, pos = self.eff, self.src, self.pos
+        here = pos[src]
+        others: Sequence[int] = _OTHERS[src]
         if self.game.options.effects_respect_control:
-            others = [c for c in CHARACTERS if c != src and self._may_move(self.actor, c)]
-        else:
-            others = [c for c in CHARACTERS if c != src]
+            others = [c for c in others if self._may_move(self.actor, c)]
         if eff == GARCON:
             if self.game.options.garcon_moves_himself and here != CAFE and self._targetable(src):
                 others = [src, *others]
-            pool = [c for c in others if self.pos[c] != CAFE]
-            same = [c for c in pool if self.pos[c] == here]
+            pool = [c for c in others if pos[c] != CAFE]
+            same = [c for c in pool if pos[c] == here]
             return same or self._nearest(pool, here)
         if eff == CHAT:
             # adjacent zones are the nearest ones; "à défaut, les deux plus proches"
             # (the Chat never stands on the central place, even when attracted there)
-            pool = [c for c in others if self.pos[c] != here and not (c == CHAT and here == PLACE)]
+            pool = [c for c in others if pos[c] != here and not (c == CHAT and here == PLACE)]
             return self._nearest(pool, here)
         if eff == COMEDIENNE:
-            return [c for c in others if c != CHAT and self.pos[c] != here]
+            return [c for c in others if c != CHAT and pos[c] != here]
         if eff == INSTITUTRICE:
-            pool = [c for c in CHARACTERS if c not in (src, INSTITUTRICE)]
-            same = [c for c in pool if self.pos[c] == here]
+            pool = [c for c in _OTHERS[src] if c != INSTITUTRICE]
+            same = [c for c in pool if pos[c] == here]
             return same or self._nearest(pool, here)
         return []
 
@@ -223,19 +228,15 @@ class Effects(State):
         dealt, self.dealt_to = self.dealt_to, 0
         if not now or not (fresh or dealt):
             return
-        ends_turn = self.phase == OVER
-        hands, me = self.hands, self.turn_player
+        me = -1 if self.phase == OVER else self.turn_player  # who lays in their own turn
         holders = self.game.options.window_asks == "holders"
-        asked = tuple(
+        asked = [
             q
-            for q in range(self.game.num_players)
-            if hands[q]
-            and (fresh or dealt >> q & 1)
-            and (ends_turn or q != me)
-            and not (holders and not self._layable(q))
-        )
+            for q, hand in enumerate(self.hands)
+            if hand and q != me and (fresh or dealt >> q & 1) and not (holders and not self._layable(q))
+        ]
         if asked:
-            self.asking = asked
+            self.asking = tuple(asked)
             self.window_return = self.phase
             self.phase = WINDOW
 
@@ -341,11 +342,11 @@ class Effects(State):
             return
         if char == CHAT:
             self.eff_left = 2
-        if char == COMEDIENNE and not self._targets():
-            self.phase = DIE
-            return
-        if not self._targets():
-            self._end_effect()
+        if not self._targets():  # the Comédienne then rolls her die; the others have no effect
+            if char == COMEDIENNE:
+                self.phase = DIE
+            else:
+                self._end_effect()
 
     def _mendiante(self, here: int) -> None:
         opts = self.game.options

@@ -237,6 +237,10 @@ class PassanteGame(Game):
         return NOTATION.parse(text, self)
 
 
+_STARTS: dict[int, tuple[PassanteGame, type, dict[str, Any]]] = {}
+"""The attributes of each game's start, by ``id(game)`` (the game itself kept, and checked)."""
+
+
 class PassanteState(Refusals):
     """A position of A Une Passante.  See the module docstring for the turn structure."""
 
@@ -260,6 +264,25 @@ class PassanteState(Refusals):
 
     def __init__(self, game: PassanteGame, seed: int | None) -> None:
         super().__init__(game, seed)
+        # the start of a game depends on the game only: made once per game (``_set_start``), then
+        # copied as a clone is (one C-level copy of the attributes, then the declared lists)
+        start = _STARTS.get(id(game))
+        if start is None or start[0] is not game or start[1] is not type(self):
+            blank = object.__new__(type(self))
+            blank.game, blank.history = game, []
+            blank._set_start(game)
+            start = (game, type(self), {k: v for k, v in vars(blank).items() if k not in ("game", "history")})
+            if len(_STARTS) >= 16:
+                _STARTS.clear()
+            _STARTS[id(game)] = start
+        values = start[2].copy()
+        for name in self.fields.lists:
+            values[name] = values[name].copy()
+        values.update(self.__dict__)  # core's own: game, seed, history
+        self.__dict__ = values
+
+    def _set_start(self, game: PassanteGame) -> None:
+        """The position before the deal (every field declared here, with what it means)."""
         n = game.num_players
         self.pos: list[int] = list(START_ZONE)
         self.bus = OMNIBUS_START
@@ -522,6 +545,7 @@ class PassanteState(Refusals):
         "Policier's veto"); afterwards wishes are laid (``lay_wishes="automatic"``), owed draws
         come first, and a moment between moves may open (``lay_wishes="anytime"``)."""
         kind = type(action)
+        step = self._transitions[kind]
         if kind in _PROPOSALS:
             if not self.veto_used and POLICIER in self.hearts and self._vetoable(action):
                 self.proposed = action
@@ -532,10 +556,10 @@ class PassanteState(Refusals):
             assert self.proposed is not None
             kind = type(self.proposed)  # what follows is what follows the move or card allowed
         elif kind is Veto:
-            self._transitions[Veto](self, action)
+            step(self, action)
             self._to_move = CHANCE if self.pending else _WHO[self.phase](self)
             return
-        self._transitions[type(action)](self, action)
+        step(self, action)
         if self.auto_lay:
             self._settle()
         elif not self.wish_deck:
