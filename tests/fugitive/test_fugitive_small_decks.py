@@ -158,6 +158,27 @@ def test_canonical_series_names_numbers_in_increasing_order() -> None:
     assert state.phase == OVER and state.returns() == [-1.0, 1.0]
 
 
+def test_canonical_order_names_the_order_for_a_number_the_detective_holds() -> None:
+    # any number may be named (refuse_known_numbers off): a held number out of order breaks the
+    # order, not the naming rule
+    state = small(7, canonical_order=True)
+    play(state, "hide 2, done, hide 3, done, draw 1, deal 4, draw 3, deal 6")
+    play(state, "add 5")
+    assert rule_of(state, "add 4") == "canonical-order"  # held by the detective, below 5
+    assert "add 6" in {str(a) for a in state.legal_actions()}  # held, above 5: legal
+
+
+def test_a_series_needs_two_nameable_numbers() -> None:
+    state = small(7, refuse_known_numbers=True)
+    play(state, "hide 2, done, hide 3, done, draw 1, deal 4, draw 3, deal 6")
+    assert "add 1" in {str(a) for a in state.legal_actions()}  # 1, 2, 3, 5 may be named
+    state.dhand |= 0b101110  # the detective holds 1, 2, 3 and 5 too: only 4 is left to name
+    state.dhand &= ~(1 << 4)
+    state.invalidate()
+    assert [str(a) for a in state.legal_actions()] == ["guess 4"]
+    assert rule_of(state, "add 4") == "series-size"
+
+
 def test_without_canonical_order_a_series_may_go_down() -> None:
     state = small(7)
     play(state, "hide 2, done, hide 3, done, draw 1, deal 4, draw 3, deal 6, add 3, add 2, reveal")
