@@ -7,17 +7,47 @@ score is the expectation over the chance outcomes, ``chance_depth`` levels deep.
 
 With hidden information the agent scores each move in ``samples`` worlds drawn by
 ``state.determinize(player, rng)`` and averages: it never reads cards it cannot see.
+
+**Worlds carried over** (why: a determinization is the expensive part; Fugitive's first one at
+a new position builds an exact sampler): when every action since the agent's last decision is
+one it saw (its own moves, the card it was dealt, an opponent's open move), the worlds of that
+decision follow those actions instead of being drawn again.  A world where an action is not
+legal, or whose observation then differs from the real one, is dropped, and a fresh world is
+drawn in its place; a chance outcome is kept with a probability proportional to its chance in
+that world (rejection sampling).  The worlds kept are then distributed as fresh draws given what
+the player now knows, exactly so when every world that allows a chance outcome gives it the
+same probability (a card from a deck whose size everyone sees: the case in these games), so
+the estimate is unchanged in distribution, only cheaper.  After a step the player did not see
+(an opponent's hidden card) all worlds are drawn afresh.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from gamelib.agents.inputs import whole_number
+from gamelib.core.errors import IllegalAction
 from gamelib.core.game import CHANCE, Action, State
 
 Evaluation = Callable[[State], Sequence[float]]
+
+REFILLS = 2
+"""Rounds of replacement worlds drawn at the earlier position before drawing at the new one."""
+
+
+@dataclass
+class _Worlds:
+    """The worlds of a player's last decision, with the game's history list and its length then."""
+
+    history: list[Any]
+    length: int
+    worlds: list[State]
+    state: State
+    """A copy of the real state then: more worlds of that decision are drawn from it when some
+    are dropped (its sampler is still warm; the new position's may not be built yet)."""
 
 
 class GreedyAgent:
@@ -29,6 +59,11 @@ class GreedyAgent:
         self.evaluate = evaluate
         self.samples = whole_number(samples, "samples", minimum=1)
         self.chance_depth = whole_number(chance_depth, "chance_depth", minimum=0)
+        self._kept: dict[int, _Worlds] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        # sampled worlds stay in the process that drew them (a tournament ships its agents)
+        return {**self.__dict__, "_kept": {}}
 
     def _value(self, state: State, player: int, depth: int) -> float:
         if depth > 0 and state.current_player == CHANCE:
@@ -41,13 +76,43 @@ class GreedyAgent:
         scores = state.returns() if self.evaluate is None else self.evaluate(state)
         return float(scores[player])
 
+    def worlds(self, state: State, player: int, rng: random.Random) -> list[State]:
+        """``samples`` worlds ``player`` cannot tell from ``state`` (``[state]`` with perfect
+        information), carried over from the last decision when possible (module docstring)."""
+        if state.game.info.perfect_information:
+            return [state]
+        history = state.history
+        kept = self._kept.get(player)
+        worlds: list[State] = []
+        if kept is not None and kept.history is history and kept.length <= len(history):
+            steps = history[kept.length :]
+            seen_steps = state.public_history(player)[kept.length :]
+            if all(text == str(action) for text, action in zip(seen_steps, steps, strict=True)):
+                seen = state.observation(player)
+                worlds = self._carry(kept.worlds, steps, player, seen, rng)
+                for _ in range(REFILLS):  # dropped worlds replaced from the earlier position
+                    missing = self.samples - len(worlds)
+                    if not missing:
+                        break
+                    more = [kept.state.determinize(player, rng) for _ in range(missing)]
+                    worlds += self._carry(more, steps, player, seen, rng)
+        worlds += [state.determinize(player, rng) for _ in range(self.samples - len(worlds))]
+        self._kept[player] = _Worlds(history, len(history), worlds, state.clone())
+        return worlds
+
+    @staticmethod
+    def _carry(
+        worlds: list[State], steps: Sequence[Action], player: int, seen: Any, rng: random.Random
+    ) -> list[State]:
+        """The worlds that survive ``steps`` and then show ``player`` what it sees (``seen``)."""
+        if not steps:
+            return worlds
+        return [w for w in _follow(worlds, steps, rng) if w.observation(player) == seen]
+
     def scores(self, state: State, player: int, rng: random.Random) -> dict[Action, float]:
         """The value of every legal move for ``player`` (averaged over sampled worlds)."""
         legal = state.legal_actions()
-        if state.game.info.perfect_information:
-            worlds = [state]
-        else:
-            worlds = [state.determinize(player, rng) for _ in range(self.samples)]
+        worlds = self.worlds(state, player, rng)
         values = dict.fromkeys(legal, 0.0)
         for world in worlds:
             world.legal_actions()  # computed once: every clone below shares the list to check its move
@@ -75,3 +140,31 @@ class GreedyAgent:
         if self.chance_depth != 1:
             extra.append(f"chance_depth={self.chance_depth}")
         return f"GreedyAgent({', '.join(extra)})"
+
+
+def _follow(worlds: list[State], steps: Sequence[Action], rng: random.Random) -> list[State]:
+    """The worlds that survive playing ``steps`` (changed in place): a move must be legal in the
+    world; a chance outcome is kept with probability ``p / top``, ``p`` its chance in the world and
+    ``top`` the highest among the worlds (rejection sampling, see the module docstring)."""
+    alive = worlds
+    for step in steps:
+        chances = [_chance_of(w, step) for w in alive]
+        top = max((p for p in chances if p is not None), default=0.0)
+        survivors = []
+        for world, p in zip(alive, chances, strict=True):
+            if p is not None and (p <= 0.0 or (p < top and rng.random() * top >= p)):
+                continue
+            try:
+                world.apply(step)
+            except IllegalAction:
+                continue
+            survivors.append(world)
+        alive = survivors
+    return alive
+
+
+def _chance_of(world: State, outcome: Action) -> float | None:
+    """The chance of ``outcome`` in ``world`` if a chance event comes next there, else None."""
+    if world.current_player != CHANCE:
+        return None
+    return next((p for a, p in world.chance_outcomes() if a == outcome), 0.0)

@@ -1,0 +1,110 @@
+"""The greedy agent carries its sampled worlds over the actions it saw (its own moves, a card
+dealt to it) instead of drawing them again, and never keeps a world the real game contradicts."""
+
+from __future__ import annotations
+
+import pickle
+import random
+
+import pytest
+
+import gamelib
+from gamelib.agents import GreedyAgent
+from gamelib.core.play import play
+from gamelib.fugitive.agents import FugitiveHeuristic
+from gamelib.fugitive.rules import D_GUESS, D_SERIES, DETECTIVE, FugitiveState
+
+
+class Counting(GreedyAgent):
+    """A greedy detective that records, per decision, the phase, the fresh worlds drawn and the
+    worlds it used."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.log: list[tuple[int, int, list[gamelib.State], FugitiveState]] = []
+
+    def worlds(self, state, player, rng):  # type: ignore[no-untyped-def]
+        drawn = [0]
+        original = FugitiveState.determinize
+
+        def counted(self_, seat, generator):  # type: ignore[no-untyped-def]
+            if self_ is state:
+                drawn[0] += 1
+            return original(self_, seat, generator)
+
+        FugitiveState.determinize = counted  # type: ignore[method-assign]
+        try:
+            worlds = super().worlds(state, player, rng)
+        finally:
+            FugitiveState.determinize = original  # type: ignore[method-assign]
+        self.log.append((state.phase, drawn[0], [w.clone() for w in worlds], state.clone()))
+        return worlds
+
+
+@pytest.fixture(scope="module")
+def decisions() -> list[tuple[int, int, list[gamelib.State], FugitiveState]]:
+    agent = Counting()
+    for seed in range(4):
+        play(gamelib.make("fugitive"), [FugitiveHeuristic(), agent], seed=seed)
+    return agent.log
+
+
+def test_worlds_follow_the_detectives_own_series_without_new_draws(decisions) -> None:  # type: ignore[no-untyped-def]
+    series = [d for d in decisions if d[0] == D_SERIES]
+    assert len(series) > 20
+    assert all(drawn == 0 for _, drawn, _, _ in series)  # every world carried over an own "add"
+
+
+def test_after_a_dealt_card_most_worlds_are_carried_over(decisions) -> None:  # type: ignore[no-untyped-def]
+    guesses = [d for d in decisions if d[0] == D_GUESS]
+    fresh = sum(drawn for _, drawn, _, _ in guesses)
+    assert fresh < 8 * len(guesses) / 2
+
+
+def test_every_world_used_shows_the_detective_what_the_real_game_shows(decisions) -> None:  # type: ignore[no-untyped-def]
+    for _, _, worlds, state in decisions:
+        assert len(worlds) == 8
+        seen = state.observation(DETECTIVE)
+        legal = state.legal_actions()
+        for world in worlds:
+            assert world.observation(DETECTIVE) == seen
+            assert world.legal_actions() == legal
+            assert len(world.history) == len(state.history)
+
+
+def test_carried_worlds_are_distributed_as_fresh_ones() -> None:
+    """After a card is dealt to the detective, the hideout values of carried worlds match those
+    of fresh draws at the new position (same distribution: rejection sampling is exact here)."""
+    game = gamelib.make("fugitive")
+    state = game.new_game(seed=5)
+    rng = random.Random(5)
+    while not (state.current_player == DETECTIVE and len(state.hideouts) >= 3):
+        if state.current_player == gamelib.CHANCE:
+            state.apply(state.sample_chance(rng))
+        else:
+            state.apply(FugitiveHeuristic().act(state, state.current_player, rng))
+    before = state.clone()
+    while state.current_player != gamelib.CHANCE:  # the detective draws: a chance deal follows
+        state.apply(next(a for a in state.legal_actions() if str(a).startswith("draw")))
+    state.apply(state.sample_chance(rng))
+    agent = GreedyAgent(samples=1200)
+    agent.worlds(before, DETECTIVE, random.Random(1))
+    carried = agent.worlds(state, DETECTIVE, random.Random(2))
+    fresh = [state.determinize(DETECTIVE, random.Random(3 + i)) for i in range(1200)]
+
+    def mean_hideouts(worlds: list[gamelib.State]) -> float:
+        return sum(sum(w.hideouts) for w in worlds) / len(worlds)  # type: ignore[attr-defined]
+
+    assert mean_hideouts(carried) == pytest.approx(mean_hideouts(fresh), rel=0.02)
+
+
+def test_the_same_seed_gives_the_same_game_and_agents_travel_without_their_worlds() -> None:
+    results = gamelib.tournament(
+        "fugitive", ["heuristic", "greedy"], games=2, seed=4, rotate=False, progress=False
+    )
+    for i in range(2):
+        results.state(i)  # replays game i with the same agents: RuntimeError if it differs
+    agent = GreedyAgent()
+    play(gamelib.make("fugitive"), [FugitiveHeuristic(), agent], seed=1)
+    assert agent._kept
+    assert pickle.loads(pickle.dumps(agent))._kept == {}
