@@ -250,3 +250,91 @@ def test_code_quoted_with_its_cell_is_in_that_cell(notebook: str, plan: str) -> 
     cells = _cells(notebook)
     for code, number in _CODE_IN_CELL.findall(plan):
         assert code in "".join(cells[int(number)]["source"]), f"{notebook}: `{code}` is not in cell {number}"
+
+
+# ------------------------------------------------------------------ docs/architecture.md: every code sample runs
+# A fenced block is one of three kinds, told by its info string:
+#   ```python file=<path>   a file of the toy game: written under a temporary folder put on sys.path
+#   ```<lang> from=<path>   an excerpt: its lines, in order, are lines of that file (``...`` skips any,
+#                           a line ending " …" quotes the start of a longer one);
+#                           the path is the toy's when it wrote one, else the repository's
+#   ```python               code: run in order, in one namespace, once the toy's files are written
+# Any other fence (a diagram) is no code.  So the page cannot quote code that is not there any more.
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+_FENCE = re.compile(r"^```([\w-]+)([^\n]*)\n(.*?)^```\s*$", re.M | re.S)
+
+
+def fenced_blocks(path: Path) -> list[tuple[str, dict[str, str], str]]:
+    """``(language, attributes, code)`` of every fenced block of ``path`` with a language."""
+    blocks = []
+    for match in _FENCE.finditer(path.read_text(encoding="utf-8")):
+        attributes = dict(item.split("=", 1) for item in match.group(2).split() if "=" in item)
+        blocks.append((match.group(1), attributes, match.group(3)))
+    return blocks
+
+
+def excerpt_problem(code: str, source: str) -> str:
+    """'' when the lines of ``code`` are lines of ``source`` in order (a ``...`` line skips any), else
+    the first line not found where it should be."""
+    lines = [line.strip() for line in source.splitlines()]
+    at = 0
+    for wanted in (line.strip() for line in code.splitlines()):
+        if not wanted or wanted == "...":
+            continue
+        cut = wanted.endswith(" …")  # a long line quoted up to "…": the start must match
+        found = [
+            i
+            for i in range(at, len(lines))
+            if (lines[i].startswith(wanted[:-2]) if cut else lines[i] == wanted)
+        ]
+        if not found:
+            return wanted
+        at = found[0] + 1
+    return ""
+
+
+def test_the_excerpt_check_can_fail() -> None:
+    source = "def f():\n    x = 1\n    return x\n"
+    assert excerpt_problem("def f():\n    ...\n    return x", source) == ""
+    assert excerpt_problem("    return x\n    x = 1", source) == "x = 1"  # out of order
+    assert excerpt_problem("def f(): …\n    return y", source) == "return y"
+
+
+def test_every_code_sample_of_the_architecture_page_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sys
+
+    from gamelib.core import registry
+
+    blocks = fenced_blocks(ARCHITECTURE)
+    toy: set[str] = set()
+    for language, attributes, code in blocks:
+        if "file" in attributes:
+            assert language == "python", attributes
+            target = tmp_path / attributes["file"]
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(code, encoding="utf-8")
+            toy.add(attributes["file"])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    namespace: dict[str, Any] = {"__name__": "__architecture__"}
+    ran = checked = 0
+    try:
+        for language, attributes, code in blocks:
+            if "from" in attributes:
+                path = attributes["from"]
+                source = (tmp_path / path if path in toy else ROOT / path).read_text(encoding="utf-8")
+                problem = excerpt_problem(code, source)
+                assert problem == "", (
+                    f"docs/architecture.md quotes {path}, which has no line {problem!r} there"
+                )
+                checked += 1
+            elif language == "python" and "file" not in attributes:
+                exec(compile(code, f"docs/architecture.md block {ran + 1}", "exec"), namespace)
+                ran += 1
+    finally:
+        for name in list(sys.modules):
+            if name.split(".")[0] in {path.split("/")[0] for path in toy}:
+                del sys.modules[name]
+        registry._GAMES.pop("sticks", None)
+    assert toy and ran >= 3 and checked >= 5, (toy, ran, checked)
