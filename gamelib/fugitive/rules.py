@@ -143,6 +143,12 @@ def __getattr__(name: str) -> int:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+_LAYING = frozenset({Hide, Pass})
+"""The fugitive's hideout moves: refused alike when it is not his moment to lay one."""
+_NAMING = frozenset({Guess, Add, Reveal, Manhunt})
+"""The detective's naming moves: refused alike when it is not his moment to name numbers."""
+
+
 class FugitiveGame(Game):
     """Fugitive for 2: player 0 is the fugitive, player 1 the detective."""
 
@@ -344,9 +350,16 @@ class FugitiveState(FugitiveTable):
 
     # ------------------------------------------------------------------ each action: transition, refusal
     def _refuse_now(self, action: Action) -> IllegalAction | None:
-        if self.current_player == CHANCE and type(action) is not Deal:
+        """The moment, before the action's own refusal: a card is due (only ``deal N`` now), or
+        it is not the moment of the seat whose kind of action this is (a hideout, a number)."""
+        kind = type(action)
+        if self.current_player == CHANCE and kind is not Deal:
             name = PHASES.names[self.phase]
             return IllegalAction("chance-node", f"a card must be dealt now ({name}), not {action}", action)
+        if kind in _LAYING:
+            return self._why_not_lay_now(action)
+        if kind in _NAMING:
+            return self._why_not_detective_now(action)
         return None
 
     @transition(Deal)
@@ -407,7 +420,7 @@ class FugitiveState(FugitiveTable):
             )
         return IllegalAction("turn-order", f"drawing is not allowed now ({name})", action)
 
-    def _why_not_lay_now(self, action: Hide | Pass) -> IllegalAction | None:
+    def _why_not_lay_now(self, action: Action) -> IllegalAction | None:
         """Hideouts are laid by the fugitive, after his draw, between two hideouts' sprint cards."""
         phase = self.phase
         if self.current_player != FUGITIVE:
@@ -436,9 +449,6 @@ class FugitiveState(FugitiveTable):
 
     @refusal(Hide)
     def _why_not_hide(self, action: Hide) -> IllegalAction:
-        error = self._why_not_lay_now(action)
-        if error is not None:
-            return error
         card, prev = action.card, self.hideouts[-1]
         if not self.fhand >> card & 1:
             return IllegalAction("card-in-hand", f"the fugitive does not hold card {card}", action)
@@ -466,15 +476,10 @@ class FugitiveState(FugitiveTable):
 
     @refusal(Pass)
     def _why_not_pass(self, action: Pass) -> IllegalAction:
-        error = self._why_not_lay_now(action)
-        if error is not None:
-            return error
-        if self.first_turn:
-            count = "exactly 2" if self.game.options.first_turn_hideouts == 2 else "1 or 2"
-            return IllegalAction(
-                "first-turn", f"on the first turn the fugitive places {count} hideouts", action
-            )
-        return IllegalAction("one-hideout-per-turn", "a hideout was already placed this turn", action)
+        if not self.first_turn:
+            return IllegalAction("one-hideout-per-turn", "a hideout was already placed this turn", action)
+        count = "exactly 2" if self.game.options.first_turn_hideouts == 2 else "1 or 2"
+        return IllegalAction("first-turn", f"on the first turn the fugitive places {count} hideouts", action)
 
     @transition(Sprint)
     def _sprint(self, action: Sprint) -> None:
@@ -565,10 +570,9 @@ class FugitiveState(FugitiveTable):
 
     @refusal(Guess)
     def _why_not_guess(self, action: Guess) -> IllegalAction | None:
-        error = self._why_not_detective_now(action)
-        if error is None and self.phase == D_SERIES:
-            error = IllegalAction("series-pending", "finish the series with 'add N' or 'reveal'", action)
-        return error or self._why_not_this_number(action)
+        if self.phase == D_SERIES:
+            return IllegalAction("series-pending", "finish the series with 'add N' or 'reveal'", action)
+        return self._why_not_this_number(action)
 
     @transition(Add)
     def _add(self, action: Add) -> None:
@@ -577,10 +581,9 @@ class FugitiveState(FugitiveTable):
 
     @refusal(Add)
     def _why_not_add(self, action: Add) -> IllegalAction | None:
-        error = self._why_not_detective_now(action)
-        if error is None and self.phase == HUNTING:
-            error = IllegalAction("manhunt", "during a manhunt numbers are named one at a time", action)
-        error = error or self._why_not_this_number(action)
+        if self.phase == HUNTING:
+            return IllegalAction("manhunt", "during a manhunt numbers are named one at a time", action)
+        error = self._why_not_this_number(action)
         if error is not None:
             return error
         if self.phase == D_GUESS and len(self._nameable()) < 2:
@@ -610,9 +613,7 @@ class FugitiveState(FugitiveTable):
 
     @refusal(Reveal)
     def _why_not_reveal(self, action: Reveal) -> IllegalAction:
-        return self._why_not_detective_now(action) or IllegalAction(
-            "series-size", "a series names at least two numbers ('add N')", action
-        )
+        return IllegalAction("series-size", "a series names at least two numbers ('add N')", action)
 
     @transition(Manhunt)
     def _call_manhunt(self, action: Manhunt) -> None:
@@ -620,9 +621,6 @@ class FugitiveState(FugitiveTable):
 
     @refusal(Manhunt)
     def _why_not_manhunt(self, action: Manhunt) -> IllegalAction:
-        error = self._why_not_detective_now(action)
-        if error is not None:
-            return error
         if self.phase == HUNTING:
             return IllegalAction("manhunt", "the manhunt is already on: name a number", action)
         if self.phase == D_SERIES:

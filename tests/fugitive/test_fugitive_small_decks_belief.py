@@ -16,31 +16,26 @@ import itertools
 import math
 import random
 from collections import Counter
-from collections.abc import Iterator
 from fractions import Fraction
 
 import pytest
 from fugitive_positions import detective_view, random_position
+from test_belief_brute_force import deal_orders, fillings  # the worlds and their replay, listed once
 
 import gamelib
 from gamelib.agents import RandomAgent
-from gamelib.core.errors import IllegalAction
 from gamelib.fugitive import analysis
 from gamelib.fugitive.agents import BeliefDetective
 from gamelib.fugitive.analysis import Belief, belief, determinize
 from gamelib.fugitive.rules import (
-    DEALS,
     DETECTIVE,
     F_SPRINT,
     FUGITIVE,
-    HIDES,
     SETUP,
-    SPRINTS,
-    Deal,
     Done,
+    FugitiveObservation,
     FugitiveState,
     Hide,
-    Pass,
     Sprint,
     layout_for,
 )
@@ -51,24 +46,6 @@ from gamelib.fugitive.rules import (
 def play_to(escape: int, edition: int, canonical: bool, seed: int, steps: int) -> FugitiveState:
     """A position ``steps`` random actions into a game on a small deck."""
     return random_position(seed, steps, escape_card=escape, edition=edition, canonical_order=canonical)
-
-
-def fugitive_deal_slots(state: FugitiveState) -> list[tuple[int, int, int]]:
-    """Every deal the fugitive received: (history index, deck, fugitive moves made before it)."""
-    setup = state.layout.setup_deals
-    out, draws, moves = [], 0, 0
-    for index, action in enumerate(state.history):
-        if isinstance(action, Deal):
-            if index < len(setup):
-                out.append((index, setup[index], moves))
-            else:
-                player, deck, _ = state.draw_log[draws]
-                draws += 1
-                if player == FUGITIVE:
-                    out.append((index, deck, moves))
-        elif isinstance(action, (Hide, Sprint, Done, Pass)):
-            moves += 1
-    return out
 
 
 # ------------------------------------------------------------------------------ brute force
@@ -96,109 +73,14 @@ def seen_by_detective(state: FugitiveState) -> int:
     return seen
 
 
-def candidate_worlds(
-    state: FugitiveState,
-) -> Iterator[tuple[dict[int, int], dict[int, tuple[int, ...]], set[int]]]:
-    """Every filling of the face-down cards with cards the detective cannot see (rules unchecked)."""
-    last = state.last
-    hidden = state.hidden_positions()
-    seen = seen_by_detective(state)
-    unseen = [c for c in range(1, last) if not seen >> c & 1]
-    hand_size = state.fhand.bit_count()
-    escape_in_hand = last not in state.hideouts
-
-    # face-up hideouts whose sprint cards stay face down (the escape card, escape_sprints="hidden")
-    stack_only = [
-        i for i in range(1, len(state.hideouts)) if state.revealed[i] and not state.sprints_shown(i)
-    ]
-    spots = sorted(hidden + stack_only)
-
-    def fill(
-        k: int, cards: list[int], floor: int
-    ) -> Iterator[tuple[dict[int, int], dict[int, tuple[int, ...]]]]:
-        if k == len(spots):
-            yield {}, {}
-            return
-        i = spots[k]
-        if i in stack_only:
-            for stack in itertools.combinations(cards, len(state.sprints[i])):
-                left = [c for c in cards if c not in stack]
-                for values, stacks in fill(k + 1, left, state.hideouts[i]):
-                    yield values, {i: stack, **stacks}
-            return
-        for v in cards:
-            if v <= floor:  # hideouts increase along the row (a face-up one in between is checked later)
-                continue
-            rest = [c for c in cards if c != v]
-            for stack in itertools.combinations(rest, len(state.sprints[i])):
-                left = [c for c in rest if c not in stack]
-                for values, stacks in fill(k + 1, left, v):
-                    yield {i: v, **values}, {i: stack, **stacks}
-
-    for values, stacks in fill(0, unseen, 0):
-        used = set(values.values()).union(*stacks.values())
-        left = [c for c in unseen if c not in used]
-        for hand in itertools.combinations(left, hand_size - escape_in_hand):
-            yield values, stacks, set(hand) | ({last} if escape_in_hand else set())
-
-
-def replays(state: FugitiveState, game: gamelib.Game, values, stacks, hand) -> bool:
-    """True iff some order of the fugitive's deals makes this world replay to the same view."""
-    layout = state.layout
-    slots = fugitive_deal_slots(state)
-    mine = set(hand).union(values.values(), *stacks.values())
-    for i in range(1, len(state.hideouts)):
-        if state.revealed[i]:
-            mine |= {state.hideouts[i]}
-        if state.sprints_shown(i):
-            mine |= set(state.sprints[i])
-    by_deck = [sorted(c for c in mine if layout.deck_of(c) == d) for d in range(3)]
-    slot_by_deck = [[s for s in slots if s[1] == d] for d in range(3)]
-    if any(len(by_deck[d]) != len(slot_by_deck[d]) for d in range(3)):
-        return False
-    target = state.observation(DETECTIVE)
-    # deals between the same two fugitive moves are interchangeable: try each timing once
-    options = []
-    for d in range(3):
-        seen_timings, perms = set(), []
-        for perm in itertools.permutations(by_deck[d]):
-            timing = tuple(sorted(zip(perm, (s[2] for s in slot_by_deck[d]), strict=True)))
-            if timing not in seen_timings:
-                seen_timings.add(timing)
-                perms.append(perm)
-        options.append(perms)
-    for choice in itertools.product(*options):
-        deal_of = {s[0]: card for d in range(3) for s, card in zip(slot_by_deck[d], choice[d], strict=True)}
-        world = game.new_game(seed=state.seed)
-        position, sprint_no = 0, 0
-        try:
-            for index, action in enumerate(state.history):
-                if index in deal_of:
-                    action = DEALS[deal_of[index]]
-                elif isinstance(action, Hide):
-                    position += 1
-                    sprint_no = 0
-                    if position in values:
-                        action = HIDES[values[position]]
-                elif isinstance(action, Sprint) and position in stacks:
-                    action = SPRINTS[sorted(stacks[position])[sprint_no]]
-                    sprint_no += 1
-                world.apply(action)
-        except IllegalAction:
-            continue
-        if world.observation(DETECTIVE) == target:
-            return True
-    return False
-
-
 def brute_force(state: FugitiveState, game: gamelib.Game | None = None) -> Tally:
     """Every world consistent with the detective's view of ``state`` under ``game``'s rules."""
     game = game or state.game
     tally = Tally(at={i: Counter() for i in state.hidden_positions()})
     seen = seen_by_detective(state)
     unseen = {c for c in range(1, state.last) if not seen >> c & 1}
-    for values, stacks, hand in candidate_worlds(state):
-        if not replays(state, game, values, stacks, hand):
+    for values, stacks, hand in fillings(state):
+        if not deal_orders(state, game, values, stacks, hand):  # no order of deals replays to the view
             continue
         tally.total += 1
         for i, v in values.items():
@@ -376,15 +258,12 @@ def test_canonical_mid_stack_rule_is_flagged_and_counted_relaxed() -> None:
 
 
 def test_observation_gives_the_same_belief_and_infers_the_deck() -> None:
-    for escape in (7, 8, 10, 12, 20):
-        state = play_to(escape, 1, False, seed=escape, steps=18)
-        if state.phase == SETUP:
-            continue
+    def fresh(source: FugitiveState | FugitiveObservation) -> Belief:
         analysis.clear_caches()
-        from_state = belief(state)
-        analysis.clear_caches()
-        from_view = belief(detective_view(state))
-        assert from_view == from_state
+        return belief(source)
+
+    states = [play_to(escape, 1, False, seed=escape, steps=18) for escape in (7, 8, 10, 12, 20)]
+    assert all(fresh(detective_view(s)) == fresh(s) for s in states if s.phase != SETUP)
 
 
 def test_a_doctored_observation_is_refused() -> None:
