@@ -19,12 +19,11 @@ def members(mask: int) -> tuple[int, ...]:
     decks recur through a game and a search)."""
     if mask < 0:
         raise ValueError(f"a bitmask is a non-negative int, got {mask}")
-    out = []
+    found = []
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
+        found.append((mask & -mask).bit_length() - 1)  # the lowest set bit
+        mask &= mask - 1  # and off with it
+    return tuple(found)
 
 
 def mask_of(numbers: Iterable[int]) -> int:
