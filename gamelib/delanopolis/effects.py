@@ -135,10 +135,12 @@ class Effects(State):
 
     @property
     def challengers(self) -> list[int]:
+        """The players other than the mayor, in seat order."""
         return [p for p in range(self.game.num_players) if p != self.mayor]
 
     @property
     def round(self) -> int:
+        """Rounds played so far (a round: every roller rolls once)."""
         return self.turn // max(1, len(self.roll_order))
 
     def _seat(self, player: object) -> int:
@@ -156,11 +158,15 @@ class Effects(State):
         return terrain
 
     def _can_resell(self, terrain: int) -> bool:
+        """« moyennant son prix d'acquisition »: the mayor can pay the price (or, under
+        ``resale_payment="aside_back"``, the seller takes back what he set aside: always)."""
         if self.options.resale_payment == "aside_back":
             return True
         return self.coms[self.mayor] >= self.price[terrain]
 
     def _sellable(self, player: int) -> list[int]:
+        """« revendre au maire la zone-cobaye qu'il détient »: the terrains ``player`` holds and
+        can resell now (a challenger: the mayor does not sell to himself)."""
         if player == self.mayor or player not in self.owner:
             return []
         return [t for t in range(TERRAINS) if self.owner[t] == player and self._can_resell(t)]
@@ -215,11 +221,13 @@ class Effects(State):
         self.phase = ROLL_DICE
 
     def _next_in_window(self) -> None:
+        """The next token holder answers the boost window; the dice when nobody is left."""
         self.queue = self.queue[1:]
         if not self.queue:
             self.phase = ROLL_DICE
 
     def _land(self, a: int, b: int) -> None:
+        """The dice ``a, b`` move the roller's pawn: a refuge, an auction, a rent, or park or pay."""
         o, p = self.options, self.roller
         if o.placement == "ring":
             self.ring_pos[p], code = ring_landing(o, self.game.ring, self.ring_pos[p], a, b)
@@ -257,6 +265,8 @@ class Effects(State):
         self.boosted = [False] * self.game.num_players
 
     def _refuge(self, p: int, refuge: int) -> None:
+        """« Les refuges permettent de passer son tour tout en recevant 200 points COM'S et 20
+        points VOT'S » (option ``refuge_bonus``); the turn ends there."""
         o = self.options
         if o.refuge_bonus == "both":
             coms, vots = REFUGE_COMS, REFUGE_VOTS
@@ -275,6 +285,8 @@ class Effects(State):
         self._end_turn()
 
     def _open_auction(self, terrain: int) -> None:
+        """A sealed auction for ``terrain``: every player still in bids once, from the roller
+        (the mayor first and in the open under ``mayor_bid="open_first"``)."""
         n = self.game.num_players
         self.landed = terrain
         self.bids = [-1] * n
@@ -393,11 +405,15 @@ class Effects(State):
         return paid
 
     def _can_pay(self, payer: int) -> int:
+        """Everything ``payer`` could pay a rent with (option ``rent_currency``)."""
         if self.options.rent_currency == "vots":
             return self.vots[payer]
         return self.vots[payer] + self.coms[payer]
 
     def _pay_rent(self, payer: int, terrain: int) -> None:
+        """« le quart des points VOT'S que ce dernier a dû acquitter »: ``payer`` pays the rent of
+        ``terrain`` to its owner, reselling first under ``broke_rule="sell_to_pay"``; short of
+        it, the payer is bankrupt (out of the game under ``bankrupt="out"``)."""
         owner = self.owner[terrain]
         if owner == payer:
             return  # one's own terrain (``occupied="by_anyone"``): nothing to pay
@@ -421,12 +437,15 @@ class Effects(State):
                         self.owner[t] = self.mayor
 
     def _give_token(self, p: int) -> None:
+        """An atout (a challenger) or a joker (the mayor) for ``p``; the next card's chapter."""
         slot = 1 if p == self.mayor else 0
         self.tokens[p] += 1
         self.events.append(Event(self.turn, ("atout", "joker")[slot], p, self.tokens_drawn[slot]))
         self.tokens_drawn[slot] += 1
 
     def _resell(self, seller: int, terrain: int) -> None:
+        """``seller`` resells ``terrain`` to the mayor at its acquisition price (option
+        ``resale_payment``); the roller's turn goes on, or the dice come if he has nothing left."""
         price = self.price[terrain]
         if self.options.resale_payment == "mayor_pays":
             self.coms[self.mayor] -= price
@@ -444,11 +463,13 @@ class Effects(State):
             self._after_roller_ready()
 
     def _end_turn(self) -> None:
+        """The turn is over: the next roller (or the end of the game)."""
         self.queue = ()
         self.landed = -1
         self._next_turn()
 
     def _game_should_end(self) -> bool:
+        """The seed never says when the game ends: option ``end_when`` (``rounds`` always a limit)."""
         o = self.options
         if self.turn >= o.rounds * len(self.roll_order):
             return True
@@ -468,6 +489,8 @@ class Effects(State):
         return self.vots[p] + kept, self.coms[p]
 
     def _richest(self, pool: list[int]) -> tuple[int, ...]:
+        """« Le joueur qui ... possède le plus de points »: the richest of ``pool`` (option
+        ``richest_by``: the sum, or the most of each currency; maybe nobody, maybe a tie)."""
         points = {p: self.final_points(p) for p in pool}
         if self.options.richest_by == "each":
             top_v = max(v for v, _ in points.values())
@@ -477,6 +500,7 @@ class Effects(State):
         return tuple(p for p in pool if sum(points[p]) == best)
 
     def _finish(self) -> None:
+        """The end: president, re-elected mayor, or the richest player wins (see :data:`OUTCOME_TEXT`)."""
         o = self.options
         mayor = self.mayor
         held = self.owner.count(mayor)
@@ -506,6 +530,7 @@ class Effects(State):
         self.queue = ()
 
     def _mayor_has_majority(self, held: int, owned: int) -> bool:
+        """« la majorité des terrains » as option ``majority`` reads it."""
         rule = self.options.majority
         if rule == "of_twelve":
             return held * 2 > TERRAINS

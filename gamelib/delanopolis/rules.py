@@ -241,9 +241,11 @@ class DelanopolisState(Effects):
         return self._purse(self._seat(player))
 
     def _purse(self, player: int) -> int:
+        """:meth:`purse` for a seat already checked."""
         return self.coms[player] if player == self.mayor else self.vots[player]
 
     def terrains_of(self, player: int) -> list[int]:
+        """The terrains ``player`` holds (0-based)."""
         p = self._seat(player)
         return [t for t in range(TERRAINS) if self.owner[t] == p]
 
@@ -252,6 +254,7 @@ class DelanopolisState(Effects):
         return sum(self.vots) + sum(self.coms) + sum(self.aside)
 
     def initial_points(self) -> int:
+        """The points dealt at the lot (the mayor's COM'S, the challengers' VOT'S)."""
         o, n = self.options, self.game.num_players
         return o.start_vots * (n - 1) * 2 + (o.start_vots if o.mayor_starts_with_vots else 0)
 
@@ -260,6 +263,7 @@ class DelanopolisState(Effects):
         return self._bid_cap(self._seat(player))
 
     def _bid_cap(self, player: int) -> int:
+        """:meth:`bid_cap` for a seat already checked."""
         cap = self.game.caps[player == self.mayor]
         if cap > 0 and self.boosted[player] and self.options.boost == "cap":
             return cap * 2  # « doubler les points joués » read as the stake: a boost doubles the cap
@@ -270,6 +274,7 @@ class DelanopolisState(Effects):
         return self._max_bid(self._seat(player))
 
     def _max_bid(self, player: int) -> int:
+        """:meth:`max_bid` for a seat already checked (the legal bids are the steps up to it)."""
         cap = self._bid_cap(player)
         have = self._purse(player)
         top = have if cap < 0 else min(cap, have)
@@ -277,6 +282,7 @@ class DelanopolisState(Effects):
         return top - top % step
 
     def bid_amounts(self, player: int) -> range:
+        """The amounts ``player`` may bid now."""
         return range(0, self.max_bid(player) + 1, self.options.bid_step)
 
     def rent(self, terrain: int) -> int:
@@ -288,6 +294,7 @@ class DelanopolisState(Effects):
         return self._sellable(self._seat(player))
 
     def bid_is_public(self, player: int) -> bool:
+        """``mayor_bid="open_first"``: the mayor's bid is open, the others' sealed."""
         return self._seat(player) == self.mayor and self.options.mayor_bid == "open_first"
 
     # ------------------------------------------------------------------ legal moves
@@ -378,10 +385,12 @@ class DelanopolisState(Effects):
 
     @transition(Dice)
     def _throw(self, action: Dice) -> None:
+        """The dice land the roller's pawn (:meth:`~gamelib.delanopolis.effects.Effects._land`)."""
         self._land(action.a, action.b)
 
     @refusal(Lot, Dice)
     def _why_not_outcome(self, action: Action) -> IllegalAction:
+        """A chance outcome given when a player must act, or not one this chance node offers."""
         if self._to_move != CHANCE:
             now = PHASES.names[self.phase]
             return IllegalAction("chance-node", f"{action} is a chance outcome; now: {now}", action)
@@ -389,10 +398,12 @@ class DelanopolisState(Effects):
 
     @transition(Roll)
     def _roll(self, action: Roll) -> None:
+        """« on lance les dés »: the roller is done; the boost window or the dice follow."""
         self._after_roller_ready()
 
     @transition(Keep)
     def _keep(self, action: Keep) -> None:
+        """A token holder lets someone else's roll go without a boost."""
         self._next_in_window()
 
     @refusal(Roll, Keep)
@@ -406,6 +417,8 @@ class DelanopolisState(Effects):
 
     @transition(Boost)
     def _boost(self, action: Boost) -> None:
+        """« Ils pourront utiliser atouts et jokers ... au moment de lancer les dés »: a token
+        played, this roll's bid doubled (its value or its cap: option ``boost``)."""
         p = self._to_move
         self.tokens[p] -= 1
         self.boosted[p] = True
@@ -416,6 +429,7 @@ class DelanopolisState(Effects):
 
     @refusal(Boost)
     def _why_not_boost(self, action: Boost) -> IllegalAction:
+        """Before the dice only, one per roll, with a token in hand."""
         phase = self.phase
         if phase == ROLL_DICE and not self.tokens[self.roller]:
             return self._no_token(self.roller, action)  # the dice came at once: say why
@@ -450,12 +464,14 @@ class DelanopolisState(Effects):
 
     @transition(Pay)
     def _pay(self, action: Pay) -> None:
+        """The second occupied landing in a row, paid like the first."""
         self._pay_rent(self.roller, self.landed)
         self.prev_occupied[self.roller] = True
         self._end_turn()
 
     @refusal(Park, Pay)
     def _why_not_park(self, action: Action) -> IllegalAction:
+        """« Si les dés le conduisent deux fois de suite en zone occupée »: only then."""
         return IllegalAction(
             "park-twice-occupied",
             "'park' and 'pay' answer a second landing in a row on an occupied terrain",
@@ -464,6 +480,7 @@ class DelanopolisState(Effects):
 
     @transition(Sell)
     def _sell(self, action: Sell) -> None:
+        """« A tout moment, un joueur peut revendre au maire la zone-cobaye qu'il détient »."""
         # the seller is whoever acts: the roller before his roll or at park/pay, a token holder in
         # a boost window (rules versions 1-2 paid the roller: option resale_paid_to)
         seller = self.roller if self.options.resale_paid_to == "roller" else self._to_move
@@ -471,6 +488,7 @@ class DelanopolisState(Effects):
 
     @refusal(Sell)
     def _why_not_sell(self, action: Sell) -> IllegalAction:
+        """The moment (option ``resale_when``), then the seller, the terrain, the mayor's purse."""
         terrain = action.terrain
         before_roll = self.options.resale_when == "before_roll"
         seller = self.roller if before_roll or self._to_move == CHANCE else self._to_move
@@ -492,6 +510,7 @@ class DelanopolisState(Effects):
         )
 
     def _resale_closed(self, action: Sell) -> IllegalAction:
+        """The refusal for a resale at a moment the option ``resale_when`` does not open."""
         if self.options.resale_when == "before_roll":
             return IllegalAction(
                 "resale-before-roll",
@@ -507,6 +526,7 @@ class DelanopolisState(Effects):
 
     @transition(Bid)
     def _bid(self, action: Bid) -> None:
+        """A sealed bid; the last one reveals the auction."""
         p = self.queue[0]
         self.bids[p] = action.amount
         self.queue = self.queue[1:]
@@ -515,6 +535,8 @@ class DelanopolisState(Effects):
 
     @refusal(Bid)
     def _why_not_bid(self, action: Bid) -> IllegalAction:
+        """During an auction only; then « La mise maximum par coup et par joueur est de 60 points
+        VOT'S » (the cap), the step, and the bidder's purse."""
         if self.phase != BIDDING:
             now = PHASES.names[self.phase]
             return IllegalAction("bid-when-auction", f"bids are made during an auction; now: {now}", action)
@@ -534,6 +556,7 @@ class DelanopolisState(Effects):
 
     # ------------------------------------------------------------------ results
     def returns(self) -> list[float]:
+        """1 to each winner, 0 to the others, once the game is over."""
         n = self.game.num_players
         if self.phase != OVER:
             return [0.0] * n
@@ -545,6 +568,7 @@ class DelanopolisState(Effects):
         return self._hidden_bidders(self.check_player(viewer, allow_none=True))
 
     def _hidden_bidders(self, viewer: int | None) -> list[int]:
+        """:meth:`hidden_bidders` for a viewer already checked."""
         if self.phase != BIDDING or viewer is None:
             return []
         open_mayor = self.mayor if self.options.mayor_bid == "open_first" else -1
