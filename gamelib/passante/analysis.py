@@ -275,6 +275,8 @@ def determinize(state: PassanteState, player: int, rng: random.Random) -> Passan
         same.seed = _own_seed(rng)
         return same
     worlds = _worlds_of(state, player)
+    if worlds.free_choice:  # nothing the other seats did constrains their cards
+        return worlds.build(worlds.draw(rng), {}, rng)
     for _ in range(DETERMINIZE_TRIES):
         proposal = worlds.propose(rng)
         if proposal is not None and worlds.acceptable(*proposal):
@@ -282,24 +284,24 @@ def determinize(state: PassanteState, player: int, rng: random.Random) -> Passan
     return worlds.build(*worlds.chain(rng), rng)
 
 
-_CACHE: dict[tuple[int, int, int], tuple[PassanteState, tuple[Any, ...], _Worlds]] = {}
+_CACHE: dict[tuple[int, int, int], tuple[PassanteState, list[Any], _Worlds]] = {}
 """What a seat knows of a state, by (state id, history length, seat): IS-MCTS determinizes the
 same root hundreds of times, and what the seat knows is read from the history once."""
 
 
 def _worlds_of(state: PassanteState, player: int) -> _Worlds:
-    """The seat's knowledge of ``state`` (cached per information state: the same state object, of
-    the same length and position, asked again)."""
+    """The seat's knowledge of ``state`` (cached per information state: the same state object
+    with the same history asked again; the knowledge is read from the history alone, and the
+    world is copied from the state as it is at each call)."""
     ident = (id(state), len(state.history), player)
-    key = state.key()
     cached = _CACHE.get(ident)
-    if cached is not None and cached[0] is state and cached[1] == key:
+    if cached is not None and cached[0] is state and cached[1] == state.history:
         return cached[2]
     hidden = {i: seat for i, seat in state.secrets if seat != player}
     worlds = _Worlds(state, player, hidden)
     if len(_CACHE) >= 16:
         _CACHE.clear()
-    _CACHE[ident] = (state, key, worlds)
+    _CACHE[ident] = (state, list(state.history), worlds)
     return worlds
 
 
@@ -357,6 +359,17 @@ class _Worlds:
         self.holders = state.game.options.window_asks == "holders" and state.anytime
         """Between moves only the seats holding a visible wish are asked: who acts is a clue."""
         self.actors = _actors(state) if self.holders else ()
+        self.laid_by = {q: {w for _, w in self.lays[q]} for q in self.seats}
+        """The wishes each other seat laid down (public)."""
+        self.open = [k for q in self.seats for k in self.slots[q]]
+        self.free_choice = not (
+            self.auto
+            or self.holders
+            or any(self.lays[q] or self.discards[q] for q in self.seats)
+            or self.named
+        ) and not any(self.calls[q] for q in self.seats)
+        """No lay, discard, name, call or automatic lay of the other seats: any cards ``player``
+        could not see, dealt to their deal steps, make a consistent world."""
 
     def _truth(self) -> tuple[Deals, Consumed]:
         history = self.state.history
@@ -429,7 +442,12 @@ class _Worlds:
         return deals, consumed
 
     def lays_cards(self, q: int) -> set[int]:
-        return {w for _, w in self.lays[q]}
+        return self.laid_by[q]
+
+    def draw(self, rng: random.Random) -> Deals:
+        """Cards for every hidden deal, a uniform ordered draw of those ``player`` could not see
+        (the whole proposal when :attr:`free_choice`: nothing to match, nothing to check)."""
+        return dict(zip(self.open, rng.sample(self.free, len(self.open)), strict=True))
 
     def _ends(self, q: int, deals: Deals, consumed: Consumed) -> dict[int, int]:
         ends = {consumed[e]: e for e in self.discards[q] if e in consumed}

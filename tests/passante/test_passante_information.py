@@ -284,3 +284,52 @@ def test_what_a_seat_knows_is_read_again_when_the_state_moves() -> None:
 
 def bits_of(mask: int) -> list[int]:
     return [w for w in range(1, NUM_WISHES + 1) if mask >> w & 1]
+
+
+def _hinted_position() -> tuple[PassanteState, Hint]:
+    """Two players; seat 1 holds four wishes and hints ``hint X Z`` (the fold) at its first turn."""
+    game = gamelib.make(
+        "passante", players=2, options={"privileges": "hint", "lay_wishes": "choice", "round_event": False}
+    )
+    state = game.new_game(seed=4)
+    assert isinstance(state, PassanteState)
+    for move in ("start ecole", "draw", "end", "draw", ""):
+        while state.current_player == CHANCE:  # the deals, then the character card drawn
+            state.apply(state.sample_chance())
+        if move:
+            state.apply(move)
+    hint = next(a for a in state.legal_actions() if isinstance(a, Hint))
+    state.apply(hint)
+    state.apply("end")
+    return state, hint
+
+
+def test_determinize_samples_uniformly_among_worlds_consistent_with_a_hint() -> None:
+    """A hint constrains seat 1's hand (one of its wishes asks for that character on that zone):
+    the worlds seat 0 samples are uniform over the hands that satisfy it (rejection sampling,
+    exact), checked against the exact marginals counted by combinatorics."""
+    from math import comb
+
+    from gamelib.passante.rules import WISH_ZONE, WISHES
+
+    state, hint = _hinted_position()
+    assert state.current_player == 0 and not state.pending and len(state.hands[1]) == 4
+    unseen = [w for w in range(1, NUM_WISHES + 1) if w not in state.hands[0]]
+    fits = {w for w in unseen if WISH_ZONE[w] == hint.zone and hint.char in WISHES[w].characters}
+    m, n = len(fits), len(unseen)
+    assert 0 < m < n - 3  # the hint rules hands out
+    valid = comb(n, 4) - comb(n - m, 4)
+    expected = {
+        w: (comb(n - 1, 3) if w in fits else comb(n - 1, 3) - comb(n - 1 - m, 3)) / valid for w in unseen
+    }
+    rng, draws = random.Random(3), 3000
+    counts = dict.fromkeys(unseen, 0)
+    for _ in range(draws):
+        world = state.determinize(0, rng)
+        assert isinstance(world, PassanteState) and set(world.hands[1]) & fits
+        for w in world.hands[1]:
+            counts[w] += 1
+    chi2 = sum((counts[w] - draws * expected[w]) ** 2 / (draws * expected[w]) for w in unseen)
+    assert chi2 < 70  # 33 degrees of freedom: p < 0.001
+    world = state.determinize(0, rng)
+    assert gamelib.from_record(world.to_record()) == world  # and it replays to itself
