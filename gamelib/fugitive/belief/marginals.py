@@ -25,12 +25,13 @@ Everything is an exact integer until the last division.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from gamelib.fugitive.belief.bits import KEEP, PAIR, VALUE
+from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, VALUE
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
 from gamelib.fugitive.belief.programme import Programme
+from gamelib.fugitive.belief.tables import GROUPS
 
 
 @dataclass
@@ -57,6 +58,18 @@ class ClassShares:
         )
 
 
+@dataclass
+class Closer:
+    """How one layer closes groups: the state's bits it reads (``mask``), its first group (-1:
+    every group, through :meth:`Programme._close_groups`; else that group and the next, through
+    :meth:`Programme._close_part`), their shares, and a memo by those bits."""
+
+    mask: int
+    first: int
+    shares: ClosingShares
+    memo: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+
+
 def class_shares(prog: Programme) -> ClassShares:
     """The backward pass of the class shares over a counting programme (built by
     :func:`~.build.build` without ``full``; its backward pass is run here if it was not)."""
@@ -64,7 +77,7 @@ def class_shares(prog: Programme) -> ClassShares:
         backward(prog)
     scale = share_scale(prog)
     width = max(1, (abs(prog.total) * scale).bit_length() + 1)
-    walk = _Walk(prog, scale, width)
+    walk = _Walk(prog, scale, width, prog.closing)
     closing = prog.closing
     prog.closing = False  # the moves come back unclosed: the walk closes them (and their shares)
     try:
@@ -84,21 +97,30 @@ class _Walk:
     (the footprint identity's terms of one world are split over several sources).  Such a state
     is walked here on demand (:meth:`missing`), its completions and share sums both."""
 
-    def __init__(self, prog: Programme, scale: int, width: int) -> None:
-        self.prog = prog
+    def __init__(self, prog: Programme, scale: int, width: int, counting: bool) -> None:
+        self.prog, self.counting = prog, counting
         count = len(prog.layers)
         self.finals = FinalShares(prog, scale, width)
-        self.closing = ClosingShares(prog, scale, width)
+        self.closers = [self._closer(layer, scale, width) for layer in prog.layers]
         self.joint = [0] * 43
         self.sums: list[dict[int, int]] = [{} for _ in range(count + 1)]
         self.extra: list[dict[int, tuple[int, int]]] = [{} for _ in range(count + 1)]
         self.vmemo: list[dict[int, list[tuple[int, int, int]]]] = [{} for _ in range(count)]
         self.pmemo: list[dict[int, list[tuple[int, int]]]] = [{} for _ in range(count)]
-        self.closes = [
-            (kind == VALUE and not prog.stack[i] and i != prog.npos)
-            or (kind == PAIR and g == 2 and i != prog.pending_pos)
-            for i, kind, g in prog.layers
-        ]
+
+    def _closer(self, layer: tuple[int, int, int], scale: int, width: int) -> Closer | None:
+        """How layer ``layer`` closes groups, as the count does: a value layer that ends its
+        position every full group, a pair layer of a position that is not pending its own two
+        groups (none when the programme does not close: a full one)."""
+        prog = self.prog
+        i, kind, g = layer
+        if not self.counting or i == prog.pending_pos:
+            return None
+        if kind == VALUE and not prog.stack[i] and i != prog.npos:
+            return Closer(KEEP, -1, ClosingShares(prog, scale, width, tuple(range(GROUPS))))
+        if kind == PAIR:
+            return Closer(HALVES[g], g, ClosingShares(prog, scale, width, (g, g + 1)))
+        return None
 
     def moves(self, t: int, src: int) -> list[tuple[int, int, int]]:
         """The programme's moves from ``src`` through layer ``t``, unclosed."""
@@ -108,19 +130,17 @@ class _Walk:
         rest, _, hit = self.prog._pair_moves(i, g, src, self.pmemo[t])
         return [(rest | d, w, 0) for d, w in hit]
 
-    def close(self, dst: int) -> tuple[int, int, int]:
+    def close(self, closer: Closer, dst: int) -> tuple[int, int, int]:
         """A closing edge's destination, the weight its closing groups fold in (0: none fits) and
         their share sums."""
-        low = dst & KEEP
-        closed = self.prog.closed_memo
-        shut = closed.get(low)
-        if shut is None:
-            self.prog._close_groups(low)  # memoises it
-            shut = closed[low]
-        if not shut[1]:
-            return dst, 0, 0
-        f, fs = self.closing.get(low) or self.closing.add(low)
-        return (dst ^ low) | shut[0], f, fs
+        key = dst & closer.mask
+        hit = closer.memo.get(key)
+        if hit is None:
+            prog = self.prog
+            new, f = prog._close_groups(key) if closer.first < 0 else prog._close_part(key, closer.first)
+            fs = closer.shares(key)[1] if f else 0
+            hit = closer.memo[key] = (new, f, fs)
+        return (dst ^ key) | hit[0], hit[1], hit[2]
 
     def both(self, t: int, state: int) -> tuple[int, int]:
         """(completions, share sums) of a state of layer ``t`` (``t`` = the number of layers: a
@@ -138,10 +158,11 @@ class _Walk:
         hit = self.extra[t].get(state)
         if hit is None:
             b = s = 0
+            closer = self.closers[t]
             for dst, w, _ in self.moves(t, state):
                 f, fs = 1, 0
-                if self.closes[t]:
-                    dst, f, fs = self.close(dst)
+                if closer is not None:
+                    dst, f, fs = self.close(closer, dst)
                     if not f:
                         continue
                 bd, sd = self.both(t + 1, dst)
@@ -164,12 +185,12 @@ class _Walk:
         i, kind, _ = prog.layers[t]
         last = t == len(prog.layers) - 1
         tally = self.joint if kind == VALUE and prog.hidden[i] else None
-        out = self.sums[t]
+        out, closer = self.sums[t], self.closers[t]
         after, reached = self.sums[t + 1], prog.forward[t + 1]
         for src, fw in prog.forward[t].items():
             moves = self.moves(t, src)
-            if self.closes[t]:
-                s = self._closing_edges(t, moves, fw, tally)
+            if closer is not None:
+                s = self._closing_edges(t, closer, moves, fw, tally)
                 if s:
                     out[src] = s
                 continue
@@ -187,7 +208,7 @@ class _Walk:
                 out[src] = s
 
     def _closing_edges(
-        self, t: int, moves: list[tuple[int, int, int]], fw: int, tally: list[int] | None
+        self, t: int, closer: Closer, moves: list[tuple[int, int, int]], fw: int, tally: list[int] | None
     ) -> int:
         """Edges that close the groups they complete: the closed groups' shares enter here,
         weighed by the completions after the edge."""
@@ -196,7 +217,7 @@ class _Walk:
         after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
         s = 0
         for dst, w, label in moves:
-            dst, f, fs = self.close(dst)
+            dst, f, fs = self.close(closer, dst)
             if not f:
                 continue
             if dst in reached:

@@ -100,26 +100,26 @@ def counts_of(state: int, g: int) -> tuple[int, int, int, int]:
     )
 
 
-class ClosingShares(dict[int, tuple[int, int]]):
-    """By the counts ``low`` a closing edge starts from: what closing the full groups folds in,
-    the weight (as :meth:`Programme._close_groups`) and each closing group's share sums times the
-    other closing groups' weights, packed.  Each group's part is memoised on its own counts."""
+class ClosingShares:
+    """What closing the full groups among ``groups`` folds in, by their counts before closing
+    (``key``: the state's bits of those groups): the weight, as the programme folds it in, and
+    each closing group's share sums times the other closing groups' weights, packed.  Each
+    group's part is memoised on its own counts."""
 
-    def __init__(self, prog: Programme, scale: int, width: int) -> None:
-        super().__init__()
-        self.prog, self.scale, self.width = prog, scale, width
+    def __init__(self, prog: Programme, scale: int, width: int, groups: tuple[int, ...]) -> None:
+        self.prog, self.scale, self.width, self.groups = prog, scale, width, groups
         self.parts: dict[tuple[int, int], tuple[int, int]] = {}
 
-    def add(self, low: int) -> tuple[int, int]:
+    def __call__(self, key: int) -> tuple[int, int]:
         prog, parts = self.prog, self.parts
         closing = []
-        for g in range(GROUPS):
-            if (low >> U_SH[g]) & 31 == prog.full_u[g] and (low >> H_SH[g]) & 15 != CLOSED:
-                key = (g, low & (GROUP_BITS[g] | 31 << U_SH[g]))
-                part = parts.get(key)
+        for g in self.groups:
+            if (key >> U_SH[g]) & 31 == prog.full_u[g] and (key >> H_SH[g]) & 15 != CLOSED:
+                part_key = (g, key & (GROUP_BITS[g] | 31 << U_SH[g]))
+                part = parts.get(part_key)
                 if part is None:
-                    w, sums = group_shares(prog, g, counts_of(low, g), 0, self.scale)[0]
-                    part = parts[key] = (w, pack(g, sums, self.width))
+                    w, sums = group_shares(prog, g, counts_of(key, g), 0, self.scale)[0]
+                    part = parts[part_key] = (w, pack(g, sums, self.width))
                 closing.append(part)
         factor = 1
         for w, _ in closing:
@@ -131,7 +131,6 @@ class ClosingShares(dict[int, tuple[int, int]]):
                     if m != n:
                         s *= w
                 shares += s
-        self[low] = (factor, shares)
         return factor, shares
 
 
