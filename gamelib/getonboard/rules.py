@@ -183,7 +183,7 @@ class GetOnBoardState(Dealing):
         "end heading visited owned eliminated sheets step shape forced_straight routes turn_start turn_transfers",
         lists="end heading visited owned eliminated sheets routes",
         config="num_players board tables",
-        derived="_player _out",
+        derived="_player _out _taken",
     )
 
     def __init__(self, game: GetOnBoardGame, seed: int | None) -> None:
@@ -229,13 +229,20 @@ class GetOnBoardState(Dealing):
         """Who acts (``current_player``), kept by the transitions; see :data:`PHASES`."""
         self._out = 0
         """The cards out of the pile being dealt (a bitmask of their numbers), kept by the transitions."""
+        self._taken = 0
+        """The sections holding any player's stick (the union of ``owned``), kept by the transitions."""
 
     current_player = current_player_field("_player")
 
     def _derive(self) -> None:
-        """The derived fields, from the key: who acts, and the cards out of the pile being dealt."""
+        """The derived fields, from the key: who acts, the cards out of the pile being dealt, the
+        sections taken."""
         self._player = PHASES.who(self, self.phase)
         self._out = self._pile_out()
+        taken = 0
+        for owned in self.owned:
+            taken |= owned
+        self._taken = taken
 
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:

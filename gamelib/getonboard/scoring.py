@@ -52,6 +52,8 @@ _GRANNIES, _STUDENTS, _CINEMAS = _SHEET_FIELD["grannies"], _SHEET_FIELD["student
 _TOURIST_ROWS, _TOURISTS_CLOSED = _SHEET_FIELD["tourist_rows"], _SHEET_FIELD["tourists_closed"]
 _LIGHT, _DARK, _LOVERS_CLOSED = _SHEET_FIELD["light"], _SHEET_FIELD["dark"], _SHEET_FIELD["lovers_closed"]
 _ENTRANCES, _VISITS = _SHEET_FIELD["entrances"], _SHEET_FIELD["visits"]
+_COUNTERS = {GRANNY: _GRANNIES, STUDENT: _STUDENTS, CINEMA: _CINEMAS}
+"""The features that tick one box with no limit: the box each ticks."""
 
 CATEGORIES = (
     "grannies",
@@ -117,6 +119,12 @@ def apply_features(
         return sheet
     box: list[Any] = list(sheet)  # the fields of ScoreSheet, in order (see _SHEET_FIELD)
     visits = list(sheet.visits)
+    if len(features) == 1 and features[0] in _COUNTERS:  # most intersections: one plain count
+        f = features[0]
+        visits[f] += 1
+        box[_COUNTERS[f]] += 1
+        box[_VISITS] = tuple(visits)
+        return _new_sheet(ScoreSheet, box)
     for f in features:
         visits[f] += 1
         if f == ENTRANCE:

@@ -66,6 +66,7 @@ class Turns(State):
     turn_transfers: tuple[tuple[int, int], ...]
     _player: int
     _out: int
+    _taken: int
 
     # ------------------------------------------------------------------ the sticks offered
     def _lay_actions(self, p: int) -> list[Action]:
@@ -276,9 +277,12 @@ class Turns(State):
         b, section, bit, fluid = game.stick_table[a * 4 + d]
         owners = self.owned
         circles = 0
-        for owned in owners:  # p's own stick is never on a section it lays (one per section)
-            if owned & bit:
-                circles += 1
+        if self._taken & bit:  # someone's stick lies there (p's never: one stick per section)
+            for owned in owners:
+                if owned & bit:
+                    circles += 1
+        else:
+            self._taken |= bit
         if game.affluence & bit:
             circles += 1
         if fluid and (circles or game.fluid_always):  # Rome: a section of the fluid colour
