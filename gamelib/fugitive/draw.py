@@ -44,19 +44,12 @@ from gamelib.core.i18n import Wording, using_language
 from gamelib.fugitive.analysis import check_perspective, hideout_graph
 from gamelib.fugitive.board import check_last
 from gamelib.fugitive.rules import (
-    D_DRAW,
-    D_GUESS,
-    D_SERIES,
-    DEALING,
     DETECTIVE,
-    F_DRAW,
-    F_PLACE,
-    F_SPRINT,
     FUGITIVE,
     HUNTING,
     LAST,
     OVER,
-    SETUP,
+    PHASES,
     Layout,
     footprints,
 )
@@ -119,16 +112,6 @@ WORDS = Wording("gamelib.fugitive")
 """Every label of the drawing, from ``gamelib/fugitive/data/words.json`` (English by default,
 French after ``gamelib.set_language("fr")``)."""
 VIEW_KEYS = {None: "view_omniscient", FUGITIVE: "view_fugitive", DETECTIVE: "view_detective"}
-PHASE_KEYS = {
-    SETUP: "phase_setup",
-    F_DRAW: "phase_f_draw",
-    F_PLACE: "phase_f_place",
-    F_SPRINT: "phase_f_sprint",
-    D_DRAW: "phase_d_draw",
-    D_GUESS: "phase_d_guess",
-    D_SERIES: "phase_d_series",
-    DEALING: "phase_deal",
-}
 
 
 def _band_colour(card: int, layout: Layout) -> str:
@@ -352,7 +335,7 @@ def _header(p: _Painter, state: FugitiveState, perspective: Perspective, width: 
         p.box(MARGIN - 0.1, -1.25, (x1 - x0) * 0.3 + 0.4, 0.56, "white", colour, lw=2.5)
         p.text(MARGIN + 0.1, -0.97, message, 0.3, colour, ha="left", weight="bold")
         return -1.4
-    p.text(MARGIN, -0.95, WORDS(PHASE_KEYS[state.phase]), 0.28, ha="left")
+    p.text(MARGIN, -0.95, WORDS(f"phase: {PHASES.names[state.phase]}"), 0.28, ha="left")
     if state.series:  # its own line: a long series would run into the status
         numbers = ", ".join(map(str, state.series))
         p.text(MARGIN, -1.4, WORDS("series", numbers=numbers), 0.28, ha="left", weight="bold")

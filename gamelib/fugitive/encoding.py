@@ -8,7 +8,7 @@ read it): ``tests/test_encoding.py`` pins it bit for bit.
 from __future__ import annotations
 
 from gamelib.core.encoding import Encoding, Piece, bits
-from gamelib.fugitive.rules import FUGITIVE, OVER, FugitiveGame, FugitiveState, mask_of
+from gamelib.fugitive.rules import FUGITIVE, PHASES, FugitiveGame, FugitiveState, mask_of
 
 CARDS = 43
 """Cards 0..42, and as many table positions."""
@@ -65,7 +65,7 @@ ENCODING: Encoding[FugitiveState] = Encoding(
             columns=("occupied", "face down", "sprint cards / 4"),
         ),
         Piece("decks", 3, decks, doc="cards left in decks 1-3, / 14"),
-        Piece("phase", OVER + 1, phase, doc="one-hot"),
+        Piece("phase", len(PHASES), phase, doc="one-hot"),
         Piece("me", 2, me, doc="fugitive, detective"),
         Piece("hand_sizes", 2, hand_sizes, doc="fugitive's, detective's, / 43"),
     ],
