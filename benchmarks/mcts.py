@@ -7,19 +7,29 @@ the way players do); the uniform rollouts (``rollout="random"``) are measured be
 same run.  IS-MCTS adds one ``determinize`` per iteration.  Measured from a few positions after
 a random opening, in CPU time.
 
-Run: ``python benchmarks/mcts.py [iterations]`` (default 300 per move).
+Then the **one-step agents on Fugitive**, per detective move in CPU time: the generic
+``GreedyAgent`` (8 sampled worlds, carried over the steps it saw) against the
+``BeliefDetective`` (one exact count a position), each as detective against the heuristic fugitive
+on the same seeds, games interleaved; also at the *same* positions (the belief detective's own),
+where each decision starts cold (a fresh agent, no carried worlds; the belief caches kept as in
+play).
+
+Run: ``python benchmarks/mcts.py [iterations] [games]`` (default 300 per move, 10 games).
 """
 
 from __future__ import annotations
 
 import os
 import random
+import statistics
 import sys
 import time
+from typing import Any
 
 import gamelib
-from gamelib.agents import ISMCTSAgent, MCTSAgent
-from gamelib.core.play import random_playout
+from gamelib.agents import GreedyAgent, ISMCTSAgent, MCTSAgent
+from gamelib.core.play import play, random_playout
+from gamelib.fugitive.agents import BeliefDetective, FugitiveHeuristic
 
 
 def positions(game: gamelib.Game, count: int) -> list[gamelib.State]:
@@ -73,7 +83,9 @@ def main() -> None:
         f"{'game':<18}{'MCTS':>8}{'uniform':>9}{'IS-MCTS':>9}{'uniform':>9}"
         f"{'rollout length':>16}{'uniform':>9}"
     )
-    configurations = [(name, name, {}) for name in gamelib.registered_games()]
+    configurations: list[tuple[str, str, dict[str, Any]]] = [
+        (name, name, {}) for name in gamelib.registered_games()
+    ]
     # Fugitive's version-1 readings (refuse_known_numbers, immediate manhunt), for comparison
     configurations.append(
         ("fugitive v1 rules", "fugitive", {"refuse_known_numbers": True, "manhunt": "immediate"})
@@ -84,7 +96,11 @@ def main() -> None:
         omniscient = not game.info.perfect_information
         cells = []
         lengths = []
-        for cls, extra in ((MCTSAgent, {"omniscient": omniscient}), (ISMCTSAgent, {})):
+        searches: list[tuple[type[MCTSAgent] | type[ISMCTSAgent], dict[str, Any]]] = [
+            (MCTSAgent, {"omniscient": omniscient}),
+            (ISMCTSAgent, {}),
+        ]
+        for cls, extra in searches:
             for rollout in ("game", "random"):  # interleaved: the same load for both
                 agent = cls(iterations=iterations, rollout=rollout, **extra)
                 cells.append(rate(agent, states, iterations))
@@ -96,5 +112,48 @@ def main() -> None:
         )
 
 
+class Timed:
+    """An agent that records the CPU time of each of its decisions (and, optionally, the states)."""
+
+    def __init__(self, agent: Any, keep: bool = False) -> None:
+        self.agent, self.keep = agent, keep
+        self.seconds: list[float] = []
+        self.states: list[gamelib.State] = []
+
+    def act(self, state: gamelib.State, player: int, rng: random.Random) -> gamelib.Action:
+        if self.keep:
+            self.states.append(state.clone())
+        start = time.process_time()
+        action = self.agent.act(state, player, rng)
+        self.seconds.append(time.process_time() - start)
+        return action  # type: ignore[no-any-return]
+
+
+def ms(seconds: list[float]) -> str:
+    values = [1000 * s for s in seconds]
+    return (
+        f"{statistics.mean(values):>9.2f}{statistics.median(values):>9.2f}{max(values):>9.1f}{len(values):>8}"
+    )
+
+
+def one_step_agents(games: int) -> None:
+    """Greedy against the belief detective on Fugitive, per detective move (CPU ms)."""
+    game = gamelib.make("fugitive")
+    greedy, belief = Timed(GreedyAgent()), Timed(BeliefDetective(), keep=True)
+    for seed in range(games):  # interleaved: the same load for both
+        for detective in (greedy, belief):
+            play(game, [FugitiveHeuristic(), detective], seed=seed)
+    same = Timed(GreedyAgent())
+    for i, state in enumerate(belief.states):
+        same.agent = GreedyAgent()  # cold: nothing carried over from another position
+        same.act(state, state.current_player, random.Random(i))
+    print(f"\nFugitive one-step detectives vs the heuristic fugitive, {games} games, CPU ms per move")
+    print(f"{'':<44}{'mean':>9}{'median':>9}{'max':>9}{'moves':>8}")
+    print(f"{'greedy (8 worlds), its own games':<44}{ms(greedy.seconds)}")
+    print(f"{'belief detective, its own games':<44}{ms(belief.seconds)}")
+    print(f"{'greedy, cold, at the belief detective moves':<44}{ms(same.seconds)}")
+
+
 if __name__ == "__main__":
     main()
+    one_step_agents(int(sys.argv[2]) if len(sys.argv) > 2 else 10)
