@@ -78,55 +78,13 @@ from gamelib.fugitive.options import (
 )
 from gamelib.fugitive.table import FugitiveObservation, FugitiveTable
 
-__all__ = [  # what other modules read here: the actions, phases and board names included
-    "ADDS",
-    "DEALING",
-    "DEALS",
-    "DETECTIVE",
-    "DONE",
-    "DRAWS",
-    "D_DRAW",
-    "D_GUESS",
-    "D_SERIES",
-    "ENDINGS",
-    "FUGITIVE",
-    "F_DRAW",
-    "F_PLACE",
-    "F_SPRINT",
-    "GUESSES",
-    "HIDES",
-    "HUNTING",
-    "LAST",
-    "MANHUNT_CALL",
-    "NOTATION",
-    "OVER",
-    "PASS",
-    "PHASES",
-    "PLAYER_NAMES",
-    "REVEAL",
-    "SETUP",
-    "SPRINTS",
-    "STEP_LIMIT",
-    "Add",
-    "Deal",
-    "Done",
-    "Draw",
-    "FugitiveGame",
-    "FugitiveObservation",
-    "FugitiveOptions",
-    "FugitiveState",
-    "Guess",
-    "Hide",
-    "Layout",
-    "Manhunt",
-    "Pass",
-    "Reveal",
-    "Sprint",
-    "cards_of",
-    "footprints",
-    "layout_for",
-    "mask_of",
-]
+# what other modules read here: the actions, phases and board names included
+__all__ = ["ADDS", "DEALING", "DEALS", "DETECTIVE", "DONE", "DRAWS", "D_DRAW", "D_GUESS", "D_SERIES"]
+__all__ += ["ENDINGS", "FUGITIVE", "F_DRAW", "F_PLACE", "F_SPRINT", "GUESSES", "HIDES", "HUNTING", "LAST"]
+__all__ += ["MANHUNT_CALL", "NOTATION", "OVER", "PASS", "PHASES", "PLAYER_NAMES", "REVEAL", "SETUP"]
+__all__ += ["SPRINTS", "STEP_LIMIT", "Add", "Deal", "Done", "Draw", "FugitiveGame", "FugitiveObservation"]
+__all__ += ["FugitiveOptions", "FugitiveState", "Guess", "Hide", "Layout", "Manhunt", "Pass", "Reveal"]
+__all__ += ["Sprint", "cards_of", "footprints", "layout_for", "mask_of"]
 
 _WORDS = Wording("gamelib.fugitive")
 """Player names in the language in force (``gamelib.set_language``)."""
