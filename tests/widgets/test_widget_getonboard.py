@@ -1,11 +1,10 @@
-"""The click-an-intersection panel drives the Stepper like a player would."""
+"""Get on Board's click-an-intersection panel drives the Stepper like a player would."""
 
 from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("ipywidgets")
-
+from gamelib.getonboard.phases import P_START
 from gamelib_widgets.getonboard import IntersectionPanel, getonboard_stepper
 
 
@@ -20,7 +19,7 @@ def test_clicks_choose_the_start_and_lay_sticks() -> None:
     assert len(targets) == 2 and all(not panel.buttons[n].disabled for n in targets)
     first = sorted(targets)[0]
     assert panel.click(first)
-    while stepper.state.current_player < 0 or stepper.state.phase == 4:
+    while stepper.state.current_player < 0 or stepper.state.phase == P_START:
         if stepper.state.current_player < 0:
             stepper.roll()
         else:
