@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, VALUE
+from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, VALUE, VALUE_READS
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
 from gamelib.fugitive.belief.programme import Programme
@@ -82,7 +82,10 @@ def class_shares(prog: Programme) -> ClassShares:
     prog.closing = False  # the moves come back unclosed: the walk closes them (and their shares)
     try:
         for t in range(len(prog.layers) - 1, -1, -1):
-            walk.layer(t)
+            if t == len(prog.layers) - 1:
+                walk.last_layer(t)
+            else:
+                walk.layer(t)
         start = walk.both(0, 0)[1] if 0 in prog.forward[0] else 0
     finally:
         prog.closing = closing
@@ -130,17 +133,15 @@ class _Walk:
         rest, _, hit = self.prog._pair_moves(i, g, src, self.pmemo[t])
         return [(rest | d, w, 0) for d, w in hit]
 
-    def close(self, closer: Closer, dst: int) -> tuple[int, int, int]:
-        """A closing edge's destination, the weight its closing groups fold in (0: none fits) and
-        their share sums."""
-        key = dst & closer.mask
+    def shut(self, closer: Closer, key: int) -> tuple[int, int, int]:
+        """Closing the groups ``closer`` reads from their counts ``key``: the closed counts, the
+        weight folded in (0: a group cannot complete) and the closing groups' share sums."""
         hit = closer.memo.get(key)
         if hit is None:
             prog = self.prog
             new, f = prog._close_groups(key) if closer.first < 0 else prog._close_part(key, closer.first)
-            fs = closer.shares(key)[1] if f else 0
-            hit = closer.memo[key] = (new, f, fs)
-        return (dst ^ key) | hit[0], hit[1], hit[2]
+            hit = closer.memo[key] = (new, f, closer.shares(key)[1] if f else 0)
+        return hit
 
     def both(self, t: int, state: int) -> tuple[int, int]:
         """(completions, share sums) of a state of layer ``t`` (``t`` = the number of layers: a
@@ -162,9 +163,11 @@ class _Walk:
             for dst, w, _ in self.moves(t, state):
                 f, fs = 1, 0
                 if closer is not None:
-                    dst, f, fs = self.close(closer, dst)
+                    key = dst & closer.mask
+                    new, f, fs = self.shut(closer, key)
                     if not f:
                         continue
+                    dst = (dst ^ key) | new
                 bd, sd = self.both(t + 1, dst)
                 b += w * f * bd
                 s += w * (f * sd + fs * bd)
@@ -178,25 +181,53 @@ class _Walk:
             x = memo[state] = self.finals(state)
         return x
 
+    def last_layer(self, t: int) -> None:
+        """The last layer (its moves end in final states), a source's moves grouped by the counts
+        the hideout adds (:meth:`Programme._tail_moves`): the share sums are read once per
+        group, by need."""
+        prog = self.prog
+        i, _, _ = prog.layers[t]
+        tally = self.joint if prog.hidden[i] else None
+        out = self.sums[t]
+        by_need = self.finals.by_need
+        groups_memo: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]] = {}
+        tables: dict[int, list[int]] = {}
+        for src, fw in prog.forward[t].items():
+            sig = src & VALUE_READS
+            groups = groups_memo.get(sig)
+            if groups is None:
+                groups = groups_memo[sig] = prog._tail_moves(i, sig)
+            base = src & KEEP
+            s = 0
+            for inc, top, items in groups:
+                key = base + inc
+                table = tables.get(key)
+                if table is None or len(table) <= top:
+                    table = tables[key] = by_need(key, top)
+                for need, w, v in items:
+                    x = table[need]
+                    if x:
+                        x *= w
+                        s += x
+                        if tally is not None:
+                            tally[v] += fw * x
+            if s:
+                out[src] = s
+
     def layer(self, t: int) -> None:
         """The share sums of layer ``t``'s states from those of layer ``t + 1``."""
         prog = self.prog
-        assert prog.back is not None
+        closer = self.closers[t]
+        if closer is not None:
+            self._closing_layer(t, closer)
+            return
         i, kind, _ = prog.layers[t]
-        last = t == len(prog.layers) - 1
         tally = self.joint if kind == VALUE and prog.hidden[i] else None
-        out, closer = self.sums[t], self.closers[t]
-        after, reached = self.sums[t + 1], prog.forward[t + 1]
+        out, after, reached = self.sums[t], self.sums[t + 1], prog.forward[t + 1]
         for src, fw in prog.forward[t].items():
-            moves = self.moves(t, src)
-            if closer is not None:
-                s = self._closing_edges(t, closer, moves, fw, tally)
-                if s:
-                    out[src] = s
-                continue
             s = 0
-            for dst, w, label in moves:
-                x = self.final(dst) if last else after.get(dst)
+            for dst, w, label in self.moves(t, src):
+                x = after.get(dst)
                 if x is None and dst not in reached:
                     x = self.missing(t + 1, dst)[1]
                 if x:
@@ -207,29 +238,48 @@ class _Walk:
             if s:
                 out[src] = s
 
-    def _closing_edges(
-        self, t: int, closer: Closer, moves: list[tuple[int, int, int]], fw: int, tally: list[int] | None
-    ) -> int:
-        """Edges that close the groups they complete: the closed groups' shares enter here,
-        weighed by the completions after the edge."""
+    def _closing_layer(self, t: int, closer: Closer) -> None:
+        """A layer whose edges close the groups they complete: the closed groups' shares enter
+        here, weighed by the completions after the edge (the count's own, or walked on demand for
+        a state it never reached)."""
         prog = self.prog
         assert prog.back is not None
-        after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
-        s = 0
-        for dst, w, label in moves:
-            dst, f, fs = self.close(closer, dst)
-            if not f:
-                continue
-            if dst in reached:
-                x = after.get(dst, 0) * f
-                if fs:
-                    x += fs * completions.get(dst, 0)
-            else:
-                bd, sd = self.missing(t + 1, dst)
-                x = sd * f + fs * bd
-            if x:
-                x *= w
-                s += x
-                if tally is not None:
-                    tally[label] += fw * x
-        return s
+        i, kind, _ = prog.layers[t]
+        tally = self.joint if kind == VALUE and prog.hidden[i] else None
+        out, after, completions, reached = (
+            self.sums[t],
+            self.sums[t + 1],
+            prog.back[t + 1],
+            prog.forward[t + 1],
+        )
+        mask, memo = closer.mask, closer.memo
+        for src, fw in prog.forward[t].items():
+            s = 0
+            for dst, w, label in self.moves(t, src):
+                key = dst & mask
+                shut = memo.get(key)
+                if shut is None:
+                    shut = self.shut(closer, key)
+                new, f, fs = shut
+                if not f:
+                    continue
+                dst = (dst ^ key) | new
+                x = after.get(dst)
+                if x is not None:
+                    x *= f
+                    if fs:
+                        x += fs * completions.get(dst, 0)
+                elif dst in reached:
+                    if not fs:
+                        continue
+                    x = fs * completions.get(dst, 0)
+                else:
+                    bd, sd = self.missing(t + 1, dst)
+                    x = sd * f + fs * bd
+                if x:
+                    x *= w
+                    s += x
+                    if tally is not None:
+                        tally[label] += fw * x
+            if s:
+                out[src] = s

@@ -194,6 +194,34 @@ class FinalShares:
                 total += coefs[t] * x
         return total
 
+    def by_need(self, state: int, top: int) -> list[int]:
+        """The share sums of ``state`` (a final state without its need) for every need 0..``top``:
+        what the last layer reads for all the hideouts of one class at once."""
+        prog = self.prog
+        if not prog.folded:
+            return [self(state | need << NEED) for need in range(top + 1)]
+        left = (state >> LEFT) & 63
+        key = (state & LOWER[GROUPS - 1]) | left << LEFT
+        if not top:
+            hit = self.unmarked.get(key)
+            if hit is None:
+                hit = self.unmarked[key] = self._meet0(state, left)
+            return [hit]
+        limit = prog.hand_count if self.pending else 0
+        vector = self.vectors.get(key | limit << 110)
+        if vector is None:
+            vector = self.vectors[key | limit << 110] = self._meet(state, left, limit)
+        out = [vector[0] if vector else 0]
+        for need in range(1, top + 1):  # coef(t, need) is 0 below need
+            coefs = COEFS[need]
+            total = 0
+            for t in range(need, len(vector)):
+                x = vector[t]
+                if x:
+                    total += coefs[t] * x
+            out.append(total)
+        return out
+
     def _meet0(self, state: int, left: int) -> int:
         """Entry 0 of :meth:`_meet` alone (no marked even card: a hideout that needed none),
         from entry 0 of each half (:meth:`_half0`)."""
@@ -261,7 +289,8 @@ class FinalShares:
         """The share sums of the last stack's completions by marked even cards: the two halves
         met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1})."""
         low, high = self._half(0, state, limit), self._half(2, state, limit)
-        out: list[int] = []
+        size = max((len(x[0]) for x in low), default=0) + max((len(y[0]) for y in high), default=0)
+        out = [0] * max(0, size - 1)
         comb = COMB[left]
         for a in range(min(left, len(low) - 1) + 1):
             b = left - a
@@ -269,15 +298,15 @@ class FinalShares:
                 continue
             (lw, ls), (hw, hs) = low[a], high[b]
             c = comb[a]
+            pairs = [(t, yw, ys) for t, (yw, ys) in enumerate(zip(hw, hs, strict=True)) if yw or ys]
             for t1, (xw, xs) in enumerate(zip(lw, ls, strict=True)):
                 if not xw and not xs:
                     continue
-                for t, (yw, ys) in enumerate(zip(hw, hs, strict=True), t1):
-                    x = xw * ys + yw * xs
-                    if x:
-                        while len(out) <= t:
-                            out.append(0)
-                        out[t] += c * x
+                xw, xs = c * xw, c * xs
+                for t2, yw, ys in pairs:
+                    out[t1 + t2] += xw * ys + yw * xs
+        while out and not out[-1]:
+            out.pop()
         return out
 
     def _half(self, first: int, state: int, limit: int) -> list[Vector]:
