@@ -40,7 +40,6 @@ from gamelib.passante.actions import (
     ALL_WISHES,
     ALLOW,
     ANY_MOMENT,
-    BOARDABLE,
     BOARDS,
     CALLS,
     CHARACTER_CARDS,
@@ -112,6 +111,7 @@ from gamelib.passante.actions import (
 )
 from gamelib.passante.board import (
     CAFE,
+    CHAT,
     ECOLE,
     GARCON,
     LOCATION_TITLES,
@@ -425,7 +425,7 @@ class PassanteState(Refusals):
         if len(self.boarding) < 3:
             last = self.boarding[-1] if self.boarding else -1
             boardable = self._boardable(self._others_hearts(self.turn_player))
-            acts.extend(BOARDS[c] for c in boardable if c > last)
+            acts.extend(b for b in boardable if b.char > last)
         acts.extend(self._drives())
         card = self.char_hand[self.turn_player]
         if card >= 0 and self.game.options.play_while_boarding and not self.vetoed >> PLAY_BIT & 1:
@@ -499,17 +499,20 @@ class PassanteState(Refusals):
         if not blocked >> OMNIBUS & 1:
             bus = self.bus
             if bus in pos:
-                acts += map(BOARDS.__getitem__, self._boardable(others))
+                acts += self._boardable(others)
             acts += DRIVES_AWAY[bus] if self.game.options.omnibus_must_leave else DRIVES
 
-    def _boardable(self, others: int) -> list[int]:
-        """Characters that may climb into the Omnibus where it stands: never the Chat, not one
-        aboard, and (unless ``omnibus_carries_controlled``) none wearing another player's heart
-        (``others``: :meth:`_others_hearts` of the player to move)."""
-        if self.game.options.omnibus_carries_controlled:
-            others = 0
-        bus, pos, boarding = self.bus, self.pos, self.boarding
-        return [c for c in BOARDABLE if pos[c] == bus and not others >> c & 1 and c not in boarding]
+    def _boardable(self, others: int) -> list[Board]:
+        """The boardings of the characters that may climb into the Omnibus where it stands: never
+        the Chat, not one aboard, and (unless ``omnibus_carries_controlled``) none wearing another
+        player's heart (``others``: :meth:`_others_hearts` of the player to move)."""
+        stop = _CHAT_BIT if self.game.options.omnibus_carries_controlled else others | _CHAT_BIT
+        bus, boarding = self.bus, self.boarding
+        return [
+            BOARDS[c]
+            for c, at in enumerate(self.pos)
+            if at == bus and not stop >> c & 1 and c not in boarding
+        ]
 
     def _hints(self, player: int) -> list[Action]:
         pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISH_CHARS[w]}
@@ -638,6 +641,7 @@ _LEGAL: tuple[Callable[[PassanteState], list[Action]], ...] = (
     PassanteState._window_actions,  # WINDOW
 )
 """The legal actions of each phase (when no wish draw is owed), by phase number."""
+_CHAT_BIT = 1 << CHAT
 _PROPOSALS = frozenset({Move, Play, Board, Drive})
 """The actions the Policier's player may stop (``_vetoable`` says when)."""
 _MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent})
