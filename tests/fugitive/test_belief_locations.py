@@ -162,7 +162,6 @@ def _full_card_locations(
     rho, for the classes a hideout can come from.
     """
     facts = prog.facts
-    saved, prog.saved = prog.saved, None  # the forward edges, if still kept: walked once more here
     class_of = facts.tables.class_of
     # every final state, even one whose signed weight (the footprint identity) cancels to 0:
     # its weighted shares need not cancel
@@ -176,7 +175,7 @@ def _full_card_locations(
     back: dict[int, list[float]] = {
         k: [s[2 * c + q] for c in interest for q in (0, 1)] for k, s in share_of.items()
     }
-    joint = _joint_python(prog, saved, back, width)
+    joint = _joint_python(prog, back, width)
     expect = [0.0] * (2 * CLASSES)
     last = prog.forward[-1]
     for key, s in share_of.items():
@@ -202,12 +201,7 @@ def _full_card_locations(
     return tuple(sprint), tuple(hand), tuple(deck)
 
 
-Saved = list[dict[int, list[tuple[int, int, int]]]] | None
-
-
-def _joint_python(
-    prog: Programme, saved: Saved, back: dict[int, list[float]], width: int
-) -> list[list[float]]:
+def _joint_python(prog: Programme, back: dict[int, list[float]], width: int) -> list[list[float]]:
     """The backward pass of the shares in pure Python: per share, per number, the weight of the
     worlds where that number is a face-down hideout, times the share (the pure-Python path)."""
     joint = [[0.0] * 43 for _ in range(width)]
@@ -215,11 +209,10 @@ def _joint_python(
         i, kind, _ = prog.layers[t]
         cur: dict[int, list[float]] = {}
         record = kind == VALUE and prog.hidden[i]
-        kept = saved[t] if saved is not None else None
         for src, fw in prog.forward[t].items():
             acc = [0.0] * width
             live = False
-            for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
+            for dst, w, label in prog.moves(t, src):  # regenerated: the saved edges' format is the count's
                 b = back.get(dst)
                 if b is None:
                     continue
