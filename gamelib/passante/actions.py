@@ -68,8 +68,10 @@ def rating(score: int) -> str:
 
 
 @lru_cache(maxsize=8192)
-def bits(mask: int) -> tuple[int, ...]:
-    """The set bits of ``mask`` in increasing order (cached: the same decks recur in a search)."""
+def cards_of(mask: int) -> tuple[int, ...]:
+    """The cards (characters, or wish numbers) of a deck ``mask``, in increasing order: its set
+    bits (cached: the same decks recur in a search).  Fugitive's ``cards_of`` reads its masks the
+    same way; :func:`gamelib.core.encoding.bits` is another thing (a mask as tensor floats)."""
     out = []
     while mask:
         low = mask & -mask
@@ -519,7 +521,7 @@ def _wish_draws(deck: int) -> list[Action]:
 
 @lru_cache(maxsize=512)
 def _character_draws(deck: int) -> tuple[CharacterCard, ...]:
-    return tuple(CHARACTER_CARDS[c] for c in bits(deck))
+    return tuple(CHARACTER_CARDS[c] for c in cards_of(deck))
 
 
 def _wish_outcomes(deck: int) -> list[tuple[Action, float]]:
@@ -536,13 +538,13 @@ DIE_DRAWS = tuple(action for action, _ in DIE_OUTCOMES)
 @lru_cache(maxsize=256)
 def _event_draws(deck: int) -> tuple[RoundEvent, ...]:
     """The end-of-round cards that may come out of ``deck`` (a mask), in :func:`_event_outcomes`' order."""
-    return tuple(EVENTS[c] for c in bits(deck))
+    return tuple(EVENTS[c] for c in cards_of(deck))
 
 
 @lru_cache(maxsize=256)
 def _event_outcomes(deck: int) -> tuple[tuple[Action, float], ...]:
     """The end-of-round card drawn from the cards of ``deck`` (a mask), each equally likely."""
-    cards = bits(deck)
+    cards = cards_of(deck)
     return tuple((EVENTS[c], 1.0 / len(cards)) for c in cards)
 
 

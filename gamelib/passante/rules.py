@@ -106,7 +106,7 @@ from gamelib.passante.actions import (
     _in_range,
     _wish_draws,
     _wish_outcomes,
-    bits,
+    cards_of,
     rating,  # noqa: F401  (re-exported)
 )
 from gamelib.passante.board import (
@@ -382,7 +382,7 @@ class PassanteState(Refusals):
         """Is the wish's situation on the board (its characters on its zone, alone or accompanied)?"""
         m = WISH_MASK[wish]
         zone = WISH_ZONE[wish]
-        return all(self.pos[c] == zone for c in bits(m))
+        return all(self.pos[c] == zone for c in cards_of(m))
 
     def may_move(self, player: int, char: int) -> bool:
         """Seed: "Aucun autre joueur ne peut déplacer ce personnage" (the one with a heart)."""
