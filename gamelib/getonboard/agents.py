@@ -26,7 +26,8 @@ from typing import Any
 from gamelib.agents.mcts import MCTSAgent
 from gamelib.core.game import Action, State
 from gamelib.getonboard.analysis import free_region, next_ticket_value, placements, position_value
-from gamelib.getonboard.rules import P_BONUS, P_LAY, P_START, GetOnBoardState
+from gamelib.getonboard.phases import P_BONUS, P_LAY, P_START
+from gamelib.getonboard.rules import GetOnBoardState
 
 
 def _check(state: State) -> GetOnBoardState:

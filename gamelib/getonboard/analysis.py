@@ -15,16 +15,9 @@ from typing import Any
 
 from gamelib.core.game import Action, Game
 from gamelib.core.play import play
-from gamelib.getonboard.rules import (
-    CATEGORIES,
-    P_BONUS,
-    P_LAY,
-    P_OVER,
-    GetOnBoardGame,
-    GetOnBoardState,
-    apply_features,
-    score_breakdown,
-)
+from gamelib.getonboard.phases import P_BONUS, P_LAY, P_OVER
+from gamelib.getonboard.rules import GetOnBoardGame, GetOnBoardState
+from gamelib.getonboard.scoring import CATEGORIES, apply_features, score_breakdown
 
 Value = Callable[[GetOnBoardState, int], float]
 

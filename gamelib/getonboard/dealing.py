@@ -103,8 +103,15 @@ class Dealing(Turns):
         )
         return list(found[0])
 
-    def _next_pile(self, phase: int) -> None:
-        """The pile just dealt is done: ``phase`` follows, its pile untouched."""
+    def _card_out(self, number: int, pile_done: bool, then: int) -> None:
+        """Card ``number`` leaves the pile being dealt; once the pile is done, phase ``then``
+        follows with its own pile untouched."""
+        self._out |= 1 << number
+        if pile_done:
+            self._begin_phase(then)
+
+    def _begin_phase(self, phase: int) -> None:
+        """A setup phase begins: its pile (if any) untouched, its actor to act."""
         self.phase = phase
         self._out = 0
         self._player = PHASES.who(self, phase)
@@ -112,24 +119,19 @@ class Dealing(Turns):
     @transition(DrawObjective)
     def _draw_objective(self, action: DrawObjective) -> None:
         self.objectives = (*self.objectives, action.objective)
-        self._out |= 1 << action.objective
         if len(self.objectives) == 2:
             self.flipped = (False, False)
-            self._next_pile(P_SHEET)
+        self._card_out(action.objective, len(self.objectives) == 2, P_SHEET)
 
     @transition(DealSheet)
     def _deal_sheet(self, action: DealSheet) -> None:
         self.sheet_of = (*self.sheet_of, action.sheet - 1)
-        self._out |= 1 << action.sheet
-        if len(self.sheet_of) == self.num_players:
-            self._next_pile(P_PERSONAL)
+        self._card_out(action.sheet, len(self.sheet_of) == self.num_players, P_PERSONAL)
 
     @transition(DealPersonal)
     def _deal_personal(self, action: DealPersonal) -> None:
         self.personal = (*self.personal, action.card - 1)
-        self._out |= 1 << action.card
-        if len(self.personal) == self.num_players:
-            self._next_pile(P_DEAL)
+        self._card_out(action.card, len(self.personal) == self.num_players, P_DEAL)
 
     @transition(DealStart)
     def _deal_start(self, action: DealStart) -> None:
@@ -139,9 +141,8 @@ class Dealing(Turns):
             dealt.append(())
         dealt[-1] = (*dealt[-1], action.number)
         self.dealt = tuple(dealt)
-        self._out |= 1 << action.number
-        if len(dealt) == self.num_players and len(dealt[-1]) == per:
-            self._next_pile(P_START)  # the tickets' pile: none revealed yet
+        done = len(dealt) == self.num_players and len(dealt[-1]) == per
+        self._card_out(action.number, done, P_START)  # then the tickets' pile: none revealed yet
 
     @transition(RevealTicket)
     def _reveal_ticket(self, action: RevealTicket) -> None:
@@ -185,7 +186,7 @@ class Dealing(Turns):
                 self.sheets[p], self.board.features[node], self.tables, self.game.options
             )
         if len(self.start_of) == self.num_players:
-            self._next_pile(P_REVEAL)
+            self._begin_phase(P_REVEAL)  # every start is chosen: the first round
         else:
             self._player = p + 1
 

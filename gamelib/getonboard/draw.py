@@ -32,7 +32,9 @@ from gamelib.getonboard.board import (
     TOURIST,
     CityMap,
 )
-from gamelib.getonboard.rules import CATEGORIES, P_BONUS, P_LAY, P_OVER, GetOnBoardState
+from gamelib.getonboard.phases import P_BONUS, P_LAY, P_OVER
+from gamelib.getonboard.rules import GetOnBoardState
+from gamelib.getonboard.scoring import CATEGORIES
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING
 
 from gamelib.core.encoding import Block, Encoding, Piece, bits, cached_encoding
 from gamelib.getonboard.board import DIRECTIONS, FEATURES, NO_HEADING
-from gamelib.getonboard.rules import P_OVER, GetOnBoardState
+from gamelib.getonboard.phases import P_OVER
+from gamelib.getonboard.rules import GetOnBoardState
 
 if TYPE_CHECKING:
     from gamelib.getonboard.rules import GetOnBoardGame

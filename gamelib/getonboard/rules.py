@@ -36,38 +36,27 @@ from typing import Any, ClassVar
 from gamelib.core.encoding import encoding_of
 from gamelib.core.errors import IllegalAction, OptionError
 from gamelib.core.fields import StateFields, current_player_field
-from gamelib.core.game import CHANCE, Action, Game, GameInfo
+from gamelib.core.game import Action, Game, GameInfo
 from gamelib.core.i18n import Wording
 from gamelib.getonboard.actions import (
     NOTATION,
     STARTS,
     Bonus,
     ChooseStart,
-    DealPersonal,
-    DealSheet,
-    DealStart,
-    DrawObjective,
-    EndTurn,
     Go,
-    RevealTicket,
 )
-from gamelib.getonboard.board import NO_HEADING, CityMap, Shape, Tables, load_map, load_tables
+from gamelib.getonboard.board import CityMap, Shape, Tables, load_map, load_tables
 from gamelib.getonboard.dealing import Dealing, Pile, pile
-from gamelib.getonboard.options import CITY_PLAYERS, ROUNDS, GetOnBoardOptions
+from gamelib.getonboard.options import CITY_PLAYERS, GetOnBoardOptions
 from gamelib.getonboard.phases import (
     P_BONUS,
-    P_DEAL,
     P_LAY,
-    P_OBJECTIVE,
     P_OVER,
-    P_PERSONAL,
-    P_REVEAL,
-    P_SHEET,
     P_START,
     PHASES,
     TURN,
 )
-from gamelib.getonboard.scoring import CATEGORIES, ScoreSheet, apply_features, score_breakdown
+from gamelib.getonboard.scoring import CATEGORIES, score_breakdown
 from gamelib.getonboard.sticks import Sticks, stick_table
 
 _WORDS = Wording("gamelib.getonboard")
@@ -185,52 +174,6 @@ class GetOnBoardState(Dealing):
         config="num_players board tables",
         derived="_player _out _taken",
     )
-
-    def __init__(self, game: GetOnBoardGame, seed: int | None) -> None:
-        super().__init__(game, seed)
-        n = game.num_players
-        self.num_players = n
-        self.board = game.board
-        self.tables = game.tables
-        self.phase = P_OBJECTIVE
-        self.objectives = ()
-        """Common objective ids (1-6) on the table."""
-        self.flipped = ()
-        """Per common objective: turned to its grey side (someone achieved it in an earlier round)."""
-        self.sheet_of = ()
-        """Per player: the score sheet (0-4)."""
-        self.personal = ()
-        """Per player: index of their personal objective in the city deck."""
-        self.dealt = ()
-        """Per player: the start tickets dealt (start numbers)."""
-        self.start_of = ()
-        """Per player: the start number chosen."""
-        self.tickets = ()
-        """Ticket numbers revealed so far, in order (the last is the current round's)."""
-        self.turn_index = 0
-        """Position of the player to act in this round's order (0 = the Contrôleur)."""
-        self.end = [-1] * n
-        self.heading = [NO_HEADING] * n
-        self.visited = [0] * n
-        self.owned = [0] * n
-        self.routes = [()] * n
-        """Per player: the intersections of the line, in order (tuples: shared by clones)."""
-        self.eliminated = [False] * n
-        self.sheets = [ScoreSheet()] * n
-        # the turn in progress
-        self.step = 0
-        self.shape = self.tables.shapes[0]
-        self.forced_straight = False
-        self.turn_start = 0
-        """Index in the player's route where this turn began (the partial route follows it)."""
-        self.turn_transfers = ()
-        """(section, circles) gained this turn: drawn as transfer sections."""
-        self._player = CHANCE
-        """Who acts (``current_player``), kept by the transitions; see :data:`PHASES`."""
-        self._out = 0
-        """The cards out of the pile being dealt (a bitmask of their numbers), kept by the transitions."""
-        self._taken = 0
-        """The sections holding any player's stick (the union of ``owned``), kept by the transitions."""
 
     current_player = current_player_field("_player")
 
@@ -457,33 +400,9 @@ class GetOnBoardObservation:
 _FIELD_INDEX = {name: i for i, name in enumerate(GetOnBoardState.fields.key)}
 
 __all__ = [
-    "CATEGORIES",
-    "PHASES",
-    "P_BONUS",
-    "P_DEAL",
-    "P_LAY",
-    "P_OBJECTIVE",
-    "P_OVER",
-    "P_PERSONAL",
-    "P_REVEAL",
-    "P_SHEET",
-    "P_START",
-    "ROUNDS",
-    "Bonus",
-    "ChooseStart",
-    "DealPersonal",
-    "DealSheet",
-    "DealStart",
-    "DrawObjective",
-    "EndTurn",
+    "PLAYER_COLOURS",
     "GetOnBoardGame",
     "GetOnBoardObservation",
-    "GetOnBoardOptions",
     "GetOnBoardState",
-    "Go",
-    "RevealTicket",
-    "ScoreSheet",
-    "apply_features",
     "getonboard_tensor_size",
-    "score_breakdown",
 ]

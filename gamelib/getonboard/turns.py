@@ -11,12 +11,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gamelib.core.errors import IllegalAction
-from gamelib.core.game import Action, State
+from gamelib.core.game import Action
 from gamelib.core.rulebook import refusal, transition
 from gamelib.getonboard.actions import BONUSES, END, GOS, Bonus, EndTurn, Go
 from gamelib.getonboard.board import DIRECTIONS, junction_cost
 from gamelib.getonboard.phases import P_BONUS, P_LAY, P_OVER, P_REVEAL, PHASES
-from gamelib.getonboard.scoring import ScoreSheet, apply_features, with_transfers
+from gamelib.getonboard.scoring import apply_features, with_transfers
 from gamelib.getonboard.sticks import (
     NO_U_TURN,
     OFF_MAP,
@@ -29,44 +29,14 @@ from gamelib.getonboard.sticks import (
     shape_sticks,
     stick_rule,
 )
+from gamelib.getonboard.table import Table
 
 if TYPE_CHECKING:
-    from gamelib.getonboard.board import CityMap, Shape, Tables
-    from gamelib.getonboard.rules import GetOnBoardGame
+    pass
 
 
-class Turns(State):
-    """The rounds of :class:`~gamelib.getonboard.rules.GetOnBoardState` (its fields are declared
-    and documented there; their types here)."""
-
-    game: GetOnBoardGame
-    num_players: int
-    board: CityMap
-    tables: Tables
-    phase: int
-    objectives: tuple[int, ...]
-    flipped: tuple[bool, ...]
-    sheet_of: tuple[int, ...]
-    personal: tuple[int, ...]
-    dealt: tuple[tuple[int, ...], ...]
-    start_of: tuple[int, ...]
-    tickets: tuple[int, ...]
-    turn_index: int
-    end: list[int]
-    heading: list[int]
-    visited: list[int]
-    owned: list[int]
-    routes: list[tuple[int, ...]]
-    eliminated: list[bool]
-    sheets: list[ScoreSheet]
-    step: int
-    shape: Shape
-    forced_straight: bool
-    turn_start: int
-    turn_transfers: tuple[tuple[int, int], ...]
-    _player: int
-    _out: int
-    _taken: int
+class Turns(Table):
+    """The rounds of :class:`~gamelib.getonboard.rules.GetOnBoardState`."""
 
     # ------------------------------------------------------------------ the sticks offered
     def _lay_actions(self, p: int) -> list[Action]:

@@ -8,7 +8,7 @@ import pytest
 
 import gamelib
 from gamelib import IllegalAction
-from gamelib.getonboard.rules import (
+from gamelib.getonboard.actions import (
     Bonus,
     ChooseStart,
     DealPersonal,
@@ -16,11 +16,10 @@ from gamelib.getonboard.rules import (
     DealStart,
     DrawObjective,
     EndTurn,
-    GetOnBoardObservation,
-    GetOnBoardState,
     Go,
     RevealTicket,
 )
+from gamelib.getonboard.rules import GetOnBoardObservation, GetOnBoardState
 
 CONFIGS = [
     (1, "rome"),

@@ -25,7 +25,9 @@ from gamelib.getonboard.analysis import (
     visit_frequencies,
 )
 from gamelib.getonboard.draw import draw_heat, draw_sheet
-from gamelib.getonboard.rules import CATEGORIES, P_LAY, GetOnBoardState
+from gamelib.getonboard.phases import P_LAY
+from gamelib.getonboard.rules import GetOnBoardState
+from gamelib.getonboard.scoring import CATEGORIES
 
 
 def at_first_turn(players: int = 2, seed: int = 0) -> GetOnBoardState:

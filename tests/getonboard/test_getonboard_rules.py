@@ -16,16 +16,9 @@ from gamelib.agents import FirstLegalAgent, RandomAgent
 from gamelib.core.checks import refusal
 from gamelib.getonboard.analysis import placements
 from gamelib.getonboard.board import DIRECTIONS, FEATURES, load_tables
-from gamelib.getonboard.rules import (
-    P_BONUS,
-    P_LAY,
-    P_OVER,
-    P_REVEAL,
-    GetOnBoardState,
-    ScoreSheet,
-    apply_features,
-    score_breakdown,
-)
+from gamelib.getonboard.phases import P_BONUS, P_LAY, P_OVER, P_REVEAL
+from gamelib.getonboard.rules import GetOnBoardState
+from gamelib.getonboard.scoring import ScoreSheet, apply_features, score_breakdown
 
 TABLES = load_tables()
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,7 +10,8 @@ import gamelib
 from gamelib.core.play import random_playout
 from gamelib.getonboard.analysis import hypothetical_turn
 from gamelib.getonboard.board import completable, load_map, load_tables
-from gamelib.getonboard.rules import P_LAY, GetOnBoardState
+from gamelib.getonboard.phases import P_LAY
+from gamelib.getonboard.rules import GetOnBoardState
 
 
 def mid_game(players: int = 3, seed: int = 1, steps: int = 70) -> GetOnBoardState:
@@ -112,7 +113,7 @@ def test_every_option_says_what_it_allows() -> None:
     """Declared once (core's Literal choices and Between ranges): listed, checked on make, by hand too."""
     import pytest
 
-    from gamelib.getonboard.rules import GetOnBoardOptions
+    from gamelib.getonboard.options import GetOnBoardOptions
 
     specs = {o.name: o for o in gamelib.options("getonboard")}
     assert set(specs["city"].choices) == {"auto", "rome", "paris"}
