@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import statistics
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -229,42 +230,27 @@ def test_random_games_keep_the_invariants() -> None:
                 assert final.round == 12
 
 
+OPTION_CHOICES = {
+    "rome_fluid": ["round", "first-ticket"],
+    "fluid_bonus": ["with-transfer", "always"],
+    "loops": ["forced-only", "allowed"],
+    "shape_fit": ["whole-shape", "per-stick"],
+    "tourist_overflow": ["lost", "next-row"],
+    "empty_destination": ["ignore", "close"],
+    "start_features": [False, True],
+}
+"""Every rule option with a choice, and its values: hypothesis draws one combination per example."""
+
+
 @settings(max_examples=25, deadline=None)
 @given(
     players=st.integers(1, 5),
-    rome_fluid=st.sampled_from(["round", "first-ticket"]),
-    fluid_bonus=st.sampled_from(["with-transfer", "always"]),
-    loops=st.sampled_from(["forced-only", "allowed"]),
-    shape_fit=st.sampled_from(["whole-shape", "per-stick"]),
-    overflow=st.sampled_from(["lost", "next-row"]),
-    empty=st.sampled_from(["ignore", "close"]),
-    start_features=st.booleans(),
+    options=st.fixed_dictionaries({name: st.sampled_from(values) for name, values in OPTION_CHOICES.items()}),
     seed=st.integers(0, 10_000),
 )
-def test_every_option_combination_plays_and_replays(
-    players: int,
-    rome_fluid: str,
-    fluid_bonus: str,
-    loops: str,
-    shape_fit: str,
-    overflow: str,
-    empty: str,
-    start_features: bool,
-    seed: int,
-) -> None:
-    game = gamelib.make(
-        "getonboard",
-        players=players,
-        city="rome" if players <= 3 else "paris",
-        free_city=True,
-        rome_fluid=rome_fluid,
-        fluid_bonus=fluid_bonus,
-        loops=loops,
-        shape_fit=shape_fit,
-        tourist_overflow=overflow,
-        empty_destination=empty,
-        start_features=start_features,
-    )
+def test_every_option_combination_plays_and_replays(players: int, options: dict[str, Any], seed: int) -> None:
+    city = "rome" if players <= 3 else "paris"
+    game = gamelib.make("getonboard", players=players, city=city, free_city=True, options=options)
     final = gamelib.play(game, [GreedyAgent()] * players, seed=seed)
     assert final.is_terminal()
     assert gamelib.from_record(final.to_record()) == final
