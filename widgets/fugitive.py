@@ -20,8 +20,6 @@ fugitive does not see.  Labels come from ``widgets/data/words.json``.
 from __future__ import annotations
 
 import html
-import io
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -33,7 +31,8 @@ from gamelib import State
 from gamelib.agents import make_agent
 from gamelib.agents.registry import default_agents
 
-from .stepper import PNG_SPEED, PanelFactory, Stepper, words
+from .pictures import PngCache, figure_png
+from .stepper import PanelFactory, Stepper, words
 
 FUGITIVE, DETECTIVE = 0, 1
 _PNG_CACHE_SIZE = 32
@@ -59,7 +58,7 @@ class BeliefPanel:
         self.dpi = dpi
         self.belief: Any = None
         self.error = ""
-        self._png_cache: OrderedDict[tuple[Any, ...], bytes] = OrderedDict()
+        self._pngs: PngCache[bytes] = PngCache(_PNG_CACHE_SIZE)
         self._state: State | None = None
         self.summary = W.HTML()
         self.strip = W.Image(format="png", layout=W.Layout(max_width="100%", height="auto"))
@@ -167,36 +166,29 @@ class BeliefPanel:
 
     def _strip_png(self, belief: Any, positions: list[int], last: int) -> bytes:
         """The heat strip over 1..last-1 as PNG, cached on the belief's numbers (undo/redo redraw
-        nothing)."""
-        from gamelib.fugitive.draw import draw_belief
-
+        nothing; the cache keys the language in force too)."""
         key = (
             last,
             belief.worlds,
             tuple(belief.hideout_prob),
             tuple((p, tuple(belief.position_probs[p])) for p in positions),
         )
-        png = self._png_cache.get(key)
-        if png is None:
-            # draw_belief's own figure uses the constrained layout engine, which doubles the time
-            # of a redraw; fixed margins (in inches, so they hold for any number of rows) do not.
-            rows = 1 + len(positions)
-            width, height = 14.0, 1.8 + 0.42 * rows
-            figure = Figure(figsize=(width, height), facecolor="white")
-            axes = figure.add_subplot()
-            figure.subplots_adjust(
-                left=1.0 / width, right=1 - 0.8 / width, bottom=0.8 / height, top=1 - 0.45 / height
-            )
-            draw_belief(belief, ax=axes, last=last)
-            buffer = io.BytesIO()
-            figure.savefig(buffer, format="png", dpi=self.dpi, pil_kwargs=PNG_SPEED)
-            png = buffer.getvalue()
-            self._png_cache[key] = png
-            while len(self._png_cache) > _PNG_CACHE_SIZE:
-                self._png_cache.popitem(last=False)
-        else:
-            self._png_cache.move_to_end(key)
-        return png
+        return self._pngs.get(key, lambda: self._draw_strip(belief, positions, last))
+
+    def _draw_strip(self, belief: Any, positions: list[int], last: int) -> bytes:
+        from gamelib.fugitive.draw import draw_belief
+
+        # draw_belief's own figure uses the constrained layout engine, which doubles the time of a
+        # redraw; fixed margins (in inches, so they hold for any number of rows) do not.
+        rows = 1 + len(positions)
+        width, height = 14.0, 1.8 + 0.42 * rows
+        figure = Figure(figsize=(width, height), facecolor="white")
+        axes = figure.add_subplot()
+        figure.subplots_adjust(
+            left=1.0 / width, right=1 - 0.8 / width, bottom=0.8 / height, top=1 - 0.45 / height
+        )
+        draw_belief(belief, ax=axes, last=last)
+        return figure_png(figure, self.dpi)
 
     @staticmethod
     def _true_hideouts(state: State) -> dict[int, int]:
