@@ -36,6 +36,9 @@ from typing import Any, ClassVar
 from gamelib.core.fields import StateFields, current_player_field
 from gamelib.core.game import CHANCE, Action, Game, GameInfo
 from gamelib.core.i18n import Wording
+from gamelib.passante import actions as _actions
+from gamelib.passante import board as _board
+from gamelib.passante import options as _options
 from gamelib.passante.actions import (
     ALL_WISHES,
     ALLOW,
@@ -44,16 +47,13 @@ from gamelib.passante.actions import (
     CALLS,
     CHARACTER_CARDS,
     DIE_DRAWS,
-    DIE_FACES,  # noqa: F401  (re-exported)
     DIE_OUTCOMES,
-    DISCARDS,  # noqa: F401  (re-exported)
     DRAW,
     DRIVES,
     DRIVES_AWAY,
     END,
     FREE,
     HINTS,
-    KEEP,  # noqa: F401  (re-exported)
     LAYS,
     MOVE_TABLE,
     NAMES,
@@ -61,40 +61,19 @@ from gamelib.passante.actions import (
     PASS,
     PLAY_BIT,
     PLAYS,
-    RATING_BANDS,  # noqa: F401  (re-exported)
-    SIGNAL_VERBS,  # noqa: F401  (re-exported)
-    SIGNALS,  # noqa: F401  (re-exported)
     STARTS,
     VETO,
-    WISH_CARDS,  # noqa: F401  (re-exported)
     WISH_CHARS,
     WISH_MASK,
-    WISH_NUMBERS,  # noqa: F401  (re-exported)
     WISH_ZONE,
     Allow,
     Board,
-    Call,  # noqa: F401  (re-exported)
-    CharacterCard,  # noqa: F401  (re-exported)
     DieRoll,
-    Discard,  # noqa: F401  (re-exported)
-    DrawCharacter,  # noqa: F401  (re-exported)
     Drive,
-    End,  # noqa: F401  (re-exported)
-    Glare,  # noqa: F401  (re-exported)
-    Hint,  # noqa: F401  (re-exported)
-    Keep,  # noqa: F401  (re-exported)
-    Knock,  # noqa: F401  (re-exported)
-    Lay,  # noqa: F401  (re-exported)
-    Mime,  # noqa: F401  (re-exported)
     Move,
-    Name,  # noqa: F401  (re-exported)
-    Pass,  # noqa: F401  (re-exported)
     Play,
-    Reach,  # noqa: F401  (re-exported)
-    ReachPlayer,  # noqa: F401  (re-exported)
     RoundEvent,
     Send,
-    Start,  # noqa: F401  (re-exported)
     Target,
     Veto,
     WishCard,
@@ -107,7 +86,6 @@ from gamelib.passante.actions import (
     _wish_draws,
     _wish_outcomes,
     cards_of,
-    rating,  # noqa: F401  (re-exported)
 )
 from gamelib.passante.board import (
     CAFE,
@@ -123,26 +101,19 @@ from gamelib.passante.board import (
     POETE,
     POLICIER,
     START_ZONE,
-    WISHES,  # noqa: F401  (re-exported)
 )
 from gamelib.passante.options import (
     _REST,
     _WHO,
-    BOARDING,  # noqa: F401  (re-exported)
     CARD_DRAW,
     DIE,
-    EFFECT,  # noqa: F401  (re-exported)
     EVENT,
     HAND_SIZE,
     MAIN,
-    OVER,  # noqa: F401  (re-exported)
     PHASE_NAMES,
-    PHASES,  # noqa: F401  (re-exported)
-    RETURN_ROUND,  # noqa: F401  (re-exported)
     RETURN_TURN,
     SETUP,
     VETO_PHASE,
-    WINDOW,  # noqa: F401  (re-exported)
     PassanteOptions,
 )
 from gamelib.passante.refusals import Refusals
@@ -660,3 +631,12 @@ class PassanteObservation:
     public: tuple[Any, ...]
     hands: tuple[tuple[int, ...] | None, ...]
     discards: tuple[tuple[int, ...] | None, ...]
+
+
+def __getattr__(name: str) -> Any:
+    """The names of ``actions.py``, ``options.py`` and ``board.py`` read through ``rules`` (the
+    game's other modules import the rules only, as every game folder does; notebooks too)."""
+    for module in (_actions, _options, _board):
+        if not name.startswith("__") and hasattr(module, name):
+            return getattr(module, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
