@@ -86,7 +86,7 @@ def quantiles(values: list[float]) -> str:
     return f"median {p50:8.2f}  p99 {p99:8.1f}  max {ordered[-1]:8.1f} ms"
 
 
-def report(label: str, ids: list[str], times: list[tuple[float, float]], wrong: int) -> None:
+def report(label: str, ids: list[str], times: list[tuple[float, float]], wrong: int, worst: int) -> None:
     counts = [c for c, _ in times]
     wheres = [w for _, w in times]
     sums = [c + w for c, w in times]
@@ -98,6 +98,9 @@ def report(label: str, ids: list[str], times: list[tuple[float, float]], wrong: 
     print(f"    over {LIMIT_MS:.0f} ms (locations or sum): {len(slow)}")
     for w, s, i in sorted(slow, reverse=True)[:10]:
         print(f"      {i}: locations {w:.0f} ms, with the count {s:.0f} ms")
+    if worst:
+        ranked = sorted(zip(wheres, ids, strict=True), reverse=True)[:worst]
+        print("    slowest card locations: " + ", ".join(f"{i} {w:.0f}" for w, i in ranked))
 
 
 def spawn(path: str | None) -> subprocess.Popen[str]:
@@ -119,6 +122,7 @@ def main() -> None:
     parser.add_argument("--against", help="a checkout to time side by side (its PYTHONPATH)")
     parser.add_argument("--sets", default="shared,random,agents", help="comma-separated set names")
     parser.add_argument("--only", default="", help="set:id,... time just those positions")
+    parser.add_argument("--worst", type=int, default=0, help="also list the N slowest card locations per set")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -148,7 +152,7 @@ def main() -> None:
                 wrong[side] += not right
                 peaks[side] = max(peaks[side], peak)
         for side in sides:
-            report(f"{name} ({side})", [r["id"] for r in rows], times[side], wrong[side])
+            report(f"{name} ({side})", [r["id"] for r in rows], times[side], wrong[side], args.worst)
     for side, proc in sides.items():
         assert proc.stdin is not None
         proc.stdin.close()

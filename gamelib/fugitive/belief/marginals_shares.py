@@ -150,13 +150,35 @@ def digit(packed: int, x: int, width: int) -> int:
 
 
 Vector = tuple[list[int], list[int]]
-"""By number of marked even cards: the weights, and the packed share sums."""
+"""By number of even cards: the weights, and the packed share sums."""
+
+
+def by_evens(marked: list[int]) -> list[int]:
+    """Sums by marked even cards turned into sums by even cards (binomial inversion:
+    ``V[t] = sum_e C(e, t) N[e]``).  Convolutions keep the change (Vandermonde), and the
+    footprint identity's weight of a need is then a plain suffix sum: the completions with at
+    least that many even cards."""
+    size = len(marked)
+    out = [0] * size
+    for e in range(size):
+        total = 0
+        for t in range(e, size):
+            x = marked[t]
+            if x:
+                total += -COMB[t][e] * x if (t - e) & 1 else COMB[t][e] * x
+        out[e] = total
+    return out
+
+
+def by_marks(evens: list[int]) -> list[int]:
+    """:func:`by_evens` undone: ``V[t] = sum_e C(e, t) N[e]``."""
+    return [sum(COMB[e][t] * x for e, x in enumerate(evens) if x and e >= t) for t in range(len(evens))]
 
 
 class FinalShares:
     """The share sums (packed) of a final state's completions, memoised like the programme's own
     final weights: per group, the cards it takes of the last stack (none when the last stack was
-    laid in layers) by marked even cards; groups {0, 1} and {2, 3} convolved and memoised on their
+    laid in layers) by even cards (:func:`by_evens`); groups {0, 1} and {2, 3} convolved and memoised on their
     counts, then met.  Their weights are :meth:`Programme.final_weight`'s."""
 
     def __init__(self, prog: Programme, scale: int, width: int) -> None:
@@ -187,12 +209,10 @@ class FinalShares:
         vector = self.vectors.get(key)
         if vector is None:
             vector = self.vectors[key] = self._meet(state, left, limit)
-        coefs = COEFS[need]
-        total = 0
-        for t, x in enumerate(vector, marks):
-            if x and coefs[t]:
-                total += coefs[t] * x
-        return total
+        if marks:  # back to marked even cards, weighed by the footprint identity's coefficients
+            coefs = COEFS[need]
+            return sum(coefs[marks + t] * x for t, x in enumerate(by_marks(vector)) if x)
+        return sum(vector[need:])
 
     def by_need(self, state: int, top: int) -> list[int]:
         """The share sums of ``state`` (a final state without its need) for every need 0..``top``:
@@ -211,15 +231,11 @@ class FinalShares:
         vector = self.vectors.get(key | limit << 110)
         if vector is None:
             vector = self.vectors[key | limit << 110] = self._meet(state, left, limit)
-        out = [vector[0] if vector else 0]
-        for need in range(1, top + 1):  # coef(t, need) is 0 below need
-            coefs = COEFS[need]
-            total = 0
-            for t in range(need, len(vector)):
-                x = vector[t]
-                if x:
-                    total += coefs[t] * x
-            out.append(total)
+        out = [0] * (max(top, len(vector) - 1) + 1)
+        run = 0
+        for e in range(len(vector) - 1, -1, -1):  # a need's sums: those with at least that many evens
+            run += vector[e]
+            out[e] = run
         return out
 
     def _meet0(self, state: int, left: int) -> int:
@@ -286,7 +302,7 @@ class FinalShares:
         return -1
 
     def _meet(self, state: int, left: int, limit: int) -> list[int]:
-        """The share sums of the last stack's completions by marked even cards: the two halves
+        """The share sums of the last stack's completions by even cards: the two halves
         met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1})."""
         low, high = self._half(0, state, limit), self._half(2, state, limit)
         size = max((len(x[0]) for x in low), default=0) + max((len(y[0]) for y in high), default=0)
@@ -311,7 +327,7 @@ class FinalShares:
 
     def _half(self, first: int, state: int, limit: int) -> list[Vector]:
         """Groups ``first`` and ``first + 1``: entry ``k`` (cards of the last stack they take,
-        ``C(k, k0)`` ways to split them), by marked even cards."""
+        ``C(k, k0)`` ways to split them), by even cards."""
         key = (state & HALVES[first]) | first << LEFT | limit << 76
         hit = self.halves.get(key)
         if hit is not None:
@@ -339,7 +355,7 @@ class FinalShares:
         return out
 
     def _poly(self, g: int, state: int, limit: int) -> list[Vector]:
-        """Group ``g``: entry ``k`` (cards of the last stack it takes), by marked even cards."""
+        """Group ``g``: entry ``k`` (cards of the last stack it takes), by even cards."""
         key = (g, (state >> U_SH[g]) & 31 | (state & GROUP_BITS[g]) | limit << 70)
         hit = self.polys.get(key)
         if hit is not None:
@@ -367,6 +383,6 @@ class FinalShares:
                         row_s.append(0)
                     row_w[t] += c * w
                     row_s[t] += c * pack(g, sums, self.width)
-            out.append((row_w, row_s))
+            out.append((by_evens(row_w), by_evens(row_s)))
         self.polys[key] = out
         return out
