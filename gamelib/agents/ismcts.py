@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamelib.agents.inputs import optional_whole_number
-from gamelib.agents.mcts import Evaluation, Node, SearchAgent
+from gamelib.agents.mcts import Node, SearchAgent
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import Action, State
 
@@ -35,18 +35,10 @@ class ISMCTSAgent(SearchAgent):
 
     name = "ismcts"
 
-    def __init__(
-        self,
-        iterations: int | None = 1000,
-        time_limit: float | None = None,
-        c: float = 1.4,
-        max_rollout_steps: int | None = None,
-        evaluate: Evaluation | None = None,
-        rollout_agent: Any = None,
-        worlds: int | None = None,
-        rollout: str = "game",
-    ) -> None:
-        super().__init__(iterations, time_limit, c, max_rollout_steps, evaluate, rollout_agent, rollout)
+    def __init__(self, iterations: int | None = 1000, *, worlds: int | None = None, **options: Any) -> None:
+        """``options``: the search's (``time_limit``, ``c``, ``max_rollout_steps``, ``evaluate``,
+        ``rollout_agent``, ``rollout``; see :class:`~gamelib.agents.mcts.SearchAgent`)."""
+        super().__init__(iterations, **options)
         self.worlds = optional_whole_number(worlds, "worlds", minimum=1)
 
     def _params(self) -> str:

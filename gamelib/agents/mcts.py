@@ -283,18 +283,10 @@ class MCTSAgent(SearchAgent):
 
     name = "mcts"
 
-    def __init__(
-        self,
-        iterations: int | None = 1000,
-        time_limit: float | None = None,
-        c: float = 1.4,
-        max_rollout_steps: int | None = None,
-        evaluate: Evaluation | None = None,
-        rollout_agent: Any = None,
-        omniscient: bool = False,
-        rollout: str = "game",
-    ) -> None:
-        super().__init__(iterations, time_limit, c, max_rollout_steps, evaluate, rollout_agent, rollout)
+    def __init__(self, iterations: int | None = 1000, *, omniscient: bool = False, **options: Any) -> None:
+        """``options``: the search's (``time_limit``, ``c``, ``max_rollout_steps``, ``evaluate``,
+        ``rollout_agent``, ``rollout``; see :class:`SearchAgent`)."""
+        super().__init__(iterations, **options)
         self.omniscient = omniscient
 
     def _worlds(self, state: State, player: int, rng: random.Random) -> Callable[[int], State]:

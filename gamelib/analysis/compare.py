@@ -16,14 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gamelib.analysis.tournament import (
-    Stat,
-    TournamentResults,
-    labelled_agents,
-    rates_text,
-    resolve_game,
-    tournament,
-)
+from gamelib.analysis.tournament import ShownAsTable, Stat, TournamentResults, rates_text, tournaments_of
 from gamelib.core.game import Game
 from gamelib.core.play import agent_label, unique_names
 
@@ -31,7 +24,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-class Comparison:
+class Comparison(ShownAsTable):
     """One tournament per contender against the same baseline field."""
 
     def __init__(self, game: Game, baseline: str, results: Mapping[str, TournamentResults]) -> None:
@@ -61,13 +54,6 @@ class Comparison:
         for row in self.rows():
             lines.append(f"  {row['agent'][:27]:<28} {rates_text(row)} over {row['games']} games")
         return "\n".join(lines)
-
-    def _repr_html_(self) -> str:
-        try:
-            html: str = self.summary()._repr_html_()
-        except ImportError:
-            return f"<pre>{self}</pre>"
-        return html
 
     def plot(self, metric: str | None = None, by_seat: bool = True, ax: Any = None) -> Figure:
         """Each contender's win rate (or mean return) against the field, overall and per seat."""
@@ -105,18 +91,29 @@ def compare_agents(
     **tournament_kwargs: Any,
 ) -> Comparison:
     """Play each agent against ``players - 1`` copies of ``baseline`` (same seeds for every agent)."""
-    the_game = resolve_game(game, players, options)
-    pairs = labelled_agents(agents)
-    if not pairs:
-        raise ValueError("compare_agents needs at least one agent")
     base_name = baseline if isinstance(baseline, str) else agent_label(baseline)
-    results = {}
-    others = the_game.num_players - 1
-    for name, agent in pairs:
-        field = dict(
-            zip(unique_names([name, *[base_name] * others]), [agent, *[baseline] * others], strict=True)
-        )
-        results[name] = tournament(
-            the_game, field, games=games, seed=seed, executor=executor, progress=progress, **tournament_kwargs
-        )
+
+    def fields(the_game: Game, pairs: list[tuple[str, Any]]) -> dict[str, dict[str, Any]]:
+        if not pairs:
+            raise ValueError("compare_agents needs at least one agent")
+        others = the_game.num_players - 1
+        return {
+            name: dict(
+                zip(unique_names([name, *[base_name] * others]), [agent, *[baseline] * others], strict=True)
+            )
+            for name, agent in pairs
+        }
+
+    the_game, _, results = tournaments_of(
+        game,
+        agents,
+        fields,
+        players,
+        options,
+        games=games,
+        seed=seed,
+        executor=executor,
+        progress=progress,
+        **tournament_kwargs,
+    )
     return Comparison(the_game, base_name, results)

@@ -29,6 +29,7 @@ from gamelib.analysis.executors import GameJob, resolve_executor, run_jobs
 from gamelib.analysis.progress import progress_bar
 from gamelib.analysis.stats import mean_interval
 from gamelib.analysis.tournament import (
+    ShownAsTable,
     TournamentResults,
     game_seed,
     resolve_agents,
@@ -86,7 +87,7 @@ def _paired_stat(rows: Sequence[Mapping[str, Any]], span: float, confidence: flo
     )
 
 
-class PairedComparison:
+class PairedComparison(ShownAsTable):
     """Two tournaments on the same games, A's and B's, and their per-game differences.
 
     ``summary()`` (a DataFrame: all games and each seat, the mean difference of returns and of win
@@ -167,13 +168,6 @@ class PairedComparison:
 
     def __repr__(self) -> str:
         return f"<PairedComparison {self.game.name}: {self.name_a} - {self.name_b}, {len(self)} games>"
-
-    def _repr_html_(self) -> str:
-        try:
-            html: str = self.summary()._repr_html_()
-        except ImportError:
-            return f"<pre>{self}</pre>"
-        return html
 
     def plot(self, ax: Any = None, confidence: float = 0.95) -> Figure:
         """The mean difference of returns (A - B), over all games and per seat, with paired intervals."""

@@ -17,13 +17,7 @@ import itertools
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gamelib.analysis.tournament import (
-    Stat,
-    TournamentResults,
-    labelled_agents,
-    resolve_game,
-    tournament,
-)
+from gamelib.analysis.tournament import ShownAsTable, Stat, TournamentResults, rates_text, tournaments_of
 from gamelib.core.game import Game
 from gamelib.core.play import unique_names
 
@@ -31,7 +25,7 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-class RoundRobin:
+class RoundRobin(ShownAsTable):
     """One :class:`TournamentResults` per group of agents, keyed by the group's names."""
 
     def __init__(
@@ -80,10 +74,7 @@ class RoundRobin:
     def __str__(self) -> str:
         lines = [f"{self.game.name} round robin: {len(self.names)} agents, {len(self.results)} groups"]
         for name, s in self.stats().items():
-            lines.append(
-                f"  {name[:27]:<28} win rate {s.win_rate:.3f} [{s.win_low:.3f}, {s.win_high:.3f}]  "
-                f"mean return {s.mean_return:.2f} over {s.games} games"
-            )
+            lines.append(f"  {name[:27]:<28} {rates_text(vars(s))} over {s.games} games")
         return "\n".join(lines)
 
     def plot(self, ax: Any = None) -> Figure:
@@ -138,16 +129,25 @@ def round_robin(
     **tournament_kwargs: Any,
 ) -> RoundRobin:
     """Every group of ``players`` distinct agents plays ``games`` games (seats rotating, same seeds)."""
-    the_game = resolve_game(game, players, options)
-    pairs = labelled_agents(agents)
-    names = unique_names([label for label, _ in pairs])
-    n = the_game.num_players
-    if len(pairs) < n:
-        raise ValueError(f"a round robin of {the_game.name} needs at least {n} agents, got {len(pairs)}")
-    results = {}
-    for group in itertools.combinations(range(len(pairs)), n):
-        field = {names[i]: pairs[i][1] for i in group}
-        results[tuple(names[i] for i in group)] = tournament(
-            the_game, field, games=games, seed=seed, executor=executor, progress=progress, **tournament_kwargs
-        )
-    return RoundRobin(the_game, names, results)
+
+    def fields(the_game: Game, pairs: list[tuple[str, Any]]) -> dict[tuple[str, ...], dict[str, Any]]:
+        names = unique_names([label for label, _ in pairs])
+        n = the_game.num_players
+        if len(pairs) < n:
+            raise ValueError(f"a round robin of {the_game.name} needs at least {n} agents, got {len(pairs)}")
+        groups = itertools.combinations(range(len(pairs)), n)
+        return {tuple(names[i] for i in g): {names[i]: pairs[i][1] for i in g} for g in groups}
+
+    the_game, pairs, results = tournaments_of(
+        game,
+        agents,
+        fields,
+        players,
+        options,
+        games=games,
+        seed=seed,
+        executor=executor,
+        progress=progress,
+        **tournament_kwargs,
+    )
+    return RoundRobin(the_game, unique_names([label for label, _ in pairs]), results)

@@ -26,14 +26,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from gamelib.analysis.tournament import TournamentResults, rates_text, resolve_game, tournament
+from gamelib.analysis.tournament import ShownAsTable, TournamentResults, rates_text, resolve_game, tournament
 from gamelib.core.game import Game
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-class SweepResults:
+class SweepResults(ShownAsTable):
     """One :class:`TournamentResults` per option value, with tables and a plot across values."""
 
     def __init__(

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +77,29 @@ def labelled_agents(agents: Sequence[Any] | Mapping[str, Any]) -> list[tuple[str
     if isinstance(agents, (str, bytes)) or not isinstance(agents, Sequence):
         raise TypeError(f"agents must be a list or a dict name -> agent, got {agents!r}")
     return [(a if isinstance(a, str) else agent_label(a), a) for a in agents]
+
+
+Fields = Callable[[Game, list[tuple[str, Any]]], Mapping[Any, Mapping[str, Any]]]
+"""Which agents meet in each tournament of a comparison: ``(game, labelled agents) -> {key: {name: agent}}``."""
+
+
+def tournaments_of(
+    game: Game | str,
+    agents: Sequence[Any] | Mapping[str, Any],
+    fields: Fields,
+    players: int | None = None,
+    options: Mapping[str, Any] | None = None,
+    **tournament_kwargs: Any,
+) -> tuple[Game, list[tuple[str, Any]], dict[Any, TournamentResults]]:
+    """The tournaments of a comparison (:func:`~gamelib.analysis.compare.compare_agents`,
+    :func:`~gamelib.analysis.round_robin.round_robin`): ``fields`` says who meets in each, and
+    every one is played on the same game with the same seeds and settings (``tournament_kwargs``),
+    so their games differ only by the agents.  Returns the game, the labelled agents and the
+    results by key."""
+    the_game = resolve_game(game, players, options)
+    pairs = labelled_agents(agents)
+    chosen = fields(the_game, pairs)
+    return the_game, pairs, {k: tournament(the_game, f, **tournament_kwargs) for k, f in chosen.items()}
 
 
 def resolve_agents(game: Game, agents: Sequence[Any] | Mapping[str, Any]) -> tuple[list[str], list[Any]]:
@@ -245,7 +268,26 @@ class Stat:
         )
 
 
-class TournamentResults:
+class ShownAsTable:
+    """Results Jupyter shows as their ``summary()`` DataFrame, under a title line when they have
+    one (their plain text when pandas is missing): said once for every kind of experiment."""
+
+    def summary(self) -> Any:
+        raise NotImplementedError
+
+    def _title(self) -> str:
+        return ""
+
+    def _repr_html_(self) -> str:
+        try:
+            html: str = self.summary()._repr_html_()
+        except ImportError:
+            return f"<pre>{self}</pre>"
+        title = self._title()
+        return f"<p>{title}</p>{html}" if title else html
+
+
+class TournamentResults(ShownAsTable):
     """The games of a tournament and their statistics.
 
     ``summary()`` (a pandas DataFrame per agent, seat, or agent and seat), ``plot()`` (a
@@ -407,13 +449,6 @@ class TournamentResults:
         else:
             frame.index = pd.Index(list(stats), name=by)
         return frame
-
-    def _repr_html_(self) -> str:
-        try:
-            html: str = self.summary()._repr_html_()
-        except ImportError:
-            return f"<pre>{self}</pre>"
-        return f"<p>{self._title()}</p>" + html
 
     # ------------------------------------------------------------------ text
     def _title(self) -> str:
