@@ -33,19 +33,20 @@ from gamelib.delanopolis.options import (
 
 @dataclass(frozen=True)
 class AuctionResult:
-    """A revealed auction: who bid what (``boosted`` bids count double), who took the terrain.
-
-    ``kind`` is "mayor", "challenger" or "none"; ``price`` is what the terrain is worth for rents
-    and resale.
-    """
+    """A revealed auction: who bid what (``boosted`` bids count double), who took the terrain."""
 
     terrain: int
+    """The terrain auctioned (0-based)."""
     roller: int
     bids: tuple[int, ...]
+    """Each seat's bid as placed (COM'S for the mayor, VOT'S for a challenger; 0 for a player out)."""
     boosted: tuple[bool, ...]
     winner: int
+    """The seat that took the terrain; -1: no sale."""
     kind: str
+    """Who took it: "mayor", "challenger" or "none"."""
     price: int
+    """What the terrain is worth for rents and resale."""
     counts_double: bool = True
     """False under ``boost="cap"``: a boost raised the cap, each point counts once."""
 
