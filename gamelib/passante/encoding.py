@@ -31,6 +31,8 @@ from gamelib.passante.rules import (
 
 CHARS = len(CHARACTERS)
 PLACES = len(LOCATIONS)
+CARD_PLACES = ("in the deck", "under the deck", "out of the game")
+"""Where each character card is (the columns of ``character_cards``)."""
 PIECES = CHARS + 1
 """The pieces that move: the eight characters and the Omnibus."""
 VETOABLE = (*PIECE_NAMES, "character card")
@@ -314,13 +316,7 @@ def _table_pieces(n: int) -> list[Piece[PassanteState] | Block[PassanteState]]:
                 Piece("card", CHARS, card, doc="one-hot: the character card in their hand"),
             ],
         ),
-        Piece(
-            "character_cards",
-            (CHARS, 3),
-            character_cards,
-            doc="per character card",
-            columns=("in the deck", "under the deck", "out of the game"),
-        ),
+        Piece("character_cards", (CHARS, 3), character_cards, doc="per character card", columns=CARD_PLACES),
         Piece("hands", (n, NUM_WISHES), hands, doc="per player: wishes 1-38 in hand, if I may see them"),
         Piece("discards", NUM_WISHES, discards, doc="wishes discarded where I may see them"),
         Piece("laid", NUM_WISHES, laid, doc="wishes laid down (fulfilled)"),
