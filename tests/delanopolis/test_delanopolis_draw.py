@@ -86,3 +86,18 @@ def test_every_outcome_has_words_in_both_languages() -> None:
     for outcome in OUTCOME_TEXT:
         for lang in ("en", "fr"):
             assert f"outcome_{outcome}" in words.table[lang], (outcome, lang)
+
+
+def test_every_phase_has_words_and_reads_as_declared() -> None:
+    """The drawing's phase line: one word key a declared phase, its English the phase's name."""
+    from gamelib.core.i18n import Wording
+    from gamelib.delanopolis.draw import PHASE_WORDS
+    from gamelib.delanopolis.rules import OUTCOME_TEXT, PHASES
+
+    words = Wording("gamelib.delanopolis")
+    assert sorted(PHASE_WORDS) == list(PHASES.numbers)
+    for phase in PHASES.numbers:
+        assert words.table["en"][PHASE_WORDS[phase]] == PHASES.names[phase]
+        assert PHASE_WORDS[phase] in words.table["fr"]
+    for outcome, text in OUTCOME_TEXT.items():
+        assert words.table["en"][f"outcome_{outcome}"] == text
