@@ -6,7 +6,19 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from gamelib.fugitive.belief.bits import GROUP, H_SH, HE_SH, KEEP, PAIR, PAIRED, U_SH, VALUE, VALUE_READS
+from gamelib.fugitive.belief.bits import (
+    GROUP,
+    H_SH,
+    HALVES,
+    HE_SH,
+    KEEP,
+    PAIR,
+    PAIR_READS,
+    PAIRED,
+    U_SH,
+    VALUE,
+    VALUE_READS,
+)
 from gamelib.fugitive.belief.facts import Facts, active_series, reachable_values
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooLarge
@@ -202,16 +214,15 @@ def _layer(
     i, kind, g = layer
     if kind == PAIR:
         return _pair_layer(prog, i, g, states)
+    if kind == VALUE:
+        return _value_layer(prog, i, states)
     out_states: dict[int, int] = {}
     get = out_states.get
     kept: Edges = {}
     group_moves = prog._group_moves
-    vmemo: dict[int, list[tuple[int, int, int]]] = {}
-    memo_value_moves = prog._memo_value_moves
-    closes = prog.closing and i != prog.npos and not prog.stack[i]  # the value move ends the position
     count = 0
     for src, weight in states.items():
-        out = memo_value_moves(i, src, vmemo, closes) if kind == VALUE else group_moves(i, g, src)
+        out = group_moves(i, g, src)
         kept[src] = out
         count += len(out)
         for dst, w, _ in out:
@@ -219,23 +230,55 @@ def _layer(
     return out_states, kept, count
 
 
-def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
-    """A pair of group layers forward (counting only): each source's moves are a memoised list of
-    parts that complete the source's rest (:meth:`~.programme.Programme._pair_moves`)."""
+def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
+    """A value layer forward.  A source keeps ``(base, moves)``: the destinations are ``base +
+    delta`` for ``(delta, weight, value)`` in ``moves``, a list memoised on the bits the moves
+    read (``VALUE_READS``) and shared by every source with them.  A value move that closes its
+    position (no stack) folds in the groups it fills: those moves are the source's own (base 0)."""
     out_states: dict[int, int] = {}
     get = out_states.get
     kept: Edges = {}
-    pair_moves = prog._pair_moves
-    memo: dict[int, list[tuple[int, int]]] = {}
+    memo: dict[int, list[tuple[int, int, int]]] = {}
+    closes = prog.closing and i != prog.npos and not prog.stack[i]  # the value move ends the position
+    value_moves, memo_value_moves = prog._value_moves, prog._memo_value_moves
     count = 0
     for src, weight in states.items():
-        moves = pair_moves(i, g, src, memo)
-        kept[src] = moves
-        rest, factor, hit = moves
-        if not factor:
-            continue
+        if closes:
+            base, out = 0, memo_value_moves(i, src, memo, True)
+        else:
+            sig = src & VALUE_READS
+            hit = memo.get(sig)  # the same entries as _memo_value_moves keeps
+            if hit is None:
+                low = sig & KEEP
+                hit = memo[sig] = [(dst - low, w, v) for dst, w, v in value_moves(i, sig, False) if w]
+            base, out = src & KEEP, hit
+        kept[src] = (base, out)
+        count += len(out)
+        for delta, w, _ in out:
+            dst = base + delta
+            out_states[dst] = get(dst, 0) + weight * w
+    return out_states, kept, count
+
+
+def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
+    """A pair of group layers forward (counting only): each source's moves are a memoised list of
+    parts that complete the source's rest (:meth:`~.programme.Programme._pair_moves`, inlined)."""
+    out_states: dict[int, int] = {}
+    get = out_states.get
+    kept: Edges = {}
+    memo: dict[int, list[tuple[int, int]]] = {}
+    closing = prog._pair_closes(i)
+    reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
+    pair_hit = prog._pair_hit
+    count = 0
+    for src, weight in states.items():
+        sig = src & reads
+        hit = memo.get(sig)
+        if hit is None:
+            hit = memo[sig] = pair_hit(i, g, sig, closing)
+        rest = src ^ sig
+        kept[src] = (rest, 1, hit)
         count += len(hit)
-        weight *= factor
         for part, w in hit:
             dst = rest | part
             out_states[dst] = get(dst, 0) + weight * w
@@ -308,6 +351,27 @@ def _back_pair(kept: Edges, nxt: dict[int, int], cur: dict[int, int]) -> None:
             cur[src] = b * factor
 
 
+def _back_value(
+    prog: Programme, t: int, nxt: dict[int, int], cur: dict[int, int], tally: list[int] | None
+) -> None:
+    """The completions from each source of a value layer, and the values' tallies if the
+    position is face down (``tally``)."""
+    kept = prog.saved[t] if prog.saved is not None else None
+    get = nxt.get
+    for src, fw in prog.forward[t].items():
+        base, out = kept[src] if kept is not None else (0, prog.moves(t, src))
+        b = 0
+        for delta, w, label in out:
+            x = get(base + delta)
+            if x:
+                x *= w
+                b += x
+                if tally is not None:
+                    tally[label] += fw * x
+        if b:
+            cur[src] = b
+
+
 def backward(prog: Programme) -> list[dict[int, int]]:
     """Completions from every live state, and the value marginals of the hidden positions."""
     if prog.back is not None:
@@ -334,26 +398,16 @@ def backward(prog: Programme) -> list[dict[int, int]]:
         if kind == PAIR and kept is not None:  # a pair of group layers: (rest, factor, parts)
             _back_pair(kept, nxt, cur)
             continue
-        if tally is None and kept is not None:  # no marginal to tally: the completions alone
-            get = nxt.get
-            for src, out in kept.items():
-                b = 0
-                for dst, w, _ in out:
-                    x = get(dst)
-                    if x:
-                        b += x * w
-                if b:
-                    cur[src] = b
+        if kind == VALUE:
+            _back_value(prog, t, nxt, cur, tally)
             continue
-        for src, fw in prog.forward[t].items():
+        get = nxt.get
+        for src in prog.forward[t]:
             b = 0
-            for dst, w, label in kept[src] if kept is not None else prog.moves(t, src):
-                x = nxt.get(dst)
+            for dst, w, _ in kept[src] if kept is not None else prog.moves(t, src):
+                x = get(dst)
                 if x:
-                    x *= w
-                    b += x
-                    if tally is not None:
-                        tally[label] += fw * x
+                    b += x * w
             if b:
                 cur[src] = b
     prog.back, prog.marginals = back, marginals

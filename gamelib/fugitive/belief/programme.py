@@ -30,7 +30,7 @@ from gamelib.fugitive.belief.bits import (
 )
 from gamelib.fugitive.belief.facts import Facts, advance
 from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
-from gamelib.fugitive.belief.weights import FinalWeights
+from gamelib.fugitive.belief.weights import FinalWeights, Rows, Vec
 from gamelib.fugitive.rules import STEP_LIMIT
 
 PairMoves = tuple[int, int, list[tuple[int, int]]]
@@ -56,7 +56,7 @@ class Programme(FinalWeights):
     edges: int = 0
     back: list[dict[int, int]] | None = None
     saved: list[dict[int, Any]] | None = None  # forward edges (build.Edges), until the backward pass
-    weights_memo: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)
+    weights_memo: dict[tuple[int, int, int], Vec] = field(default_factory=dict)
     tail: bool = False  # the last layer's edges carry their final weights (counting only)
     tail_tally: list[int] = field(default_factory=list)  # the last layer's value tallies (tail)
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
@@ -69,14 +69,14 @@ class Programme(FinalWeights):
     hide_inc: tuple[int, ...] = ()  # per card: what hiding it adds to the counts (u, H, He of its group)
     full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
     closing: bool = False  # fold closed groups' final weights in as they close (the count only)
-    mark_vectors: dict[int, list[int]] = field(default_factory=dict)  # by counts | left << LEFT
-    halves: dict[int, list[list[int]]] = field(default_factory=dict)  # by counts | first << LEFT
-    even_vectors: dict[int, list[int]] = field(default_factory=dict)  # _mark_vector(even=True)
-    even_halves: dict[int, list[list[int]]] = field(default_factory=dict)  # _half(even=True)
-    even_polys: dict[tuple[int, int, int], list[list[int]]] = field(default_factory=dict)  # _even_poly
-    polys: dict[tuple[int, int, int], list[list[int]]] = field(default_factory=dict)  # _group_poly
-    halves0: dict[int, list[int]] = field(default_factory=dict)  # _half0
-    polys0: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)  # _group_poly0
+    mark_vectors: dict[int, Vec] = field(default_factory=dict)  # by counts | left << LEFT
+    halves: dict[int, Rows] = field(default_factory=dict)  # by counts | first << LEFT
+    even_vectors: dict[int, Vec] = field(default_factory=dict)  # _mark_vector(even=True)
+    even_halves: dict[int, Rows] = field(default_factory=dict)  # _half(even=True)
+    even_polys: dict[tuple[int, int, int], Rows] = field(default_factory=dict)  # _even_poly
+    polys: dict[tuple[int, int, int], Rows] = field(default_factory=dict)  # _group_poly
+    halves0: dict[int, Vec] = field(default_factory=dict)  # _half0
+    polys0: dict[tuple[int, int, int], Vec] = field(default_factory=dict)  # _group_poly0
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     part_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_part by a pair's counts
     marginals: dict[int, list[int]] | None = None
@@ -141,32 +141,32 @@ class Programme(FinalWeights):
     def _pair_moves(self, i: int, g: int, src: int, memo: dict[int, list[tuple[int, int]]]) -> PairMoves:
         """Groups ``g`` and ``g + 1`` in one layer (their moves composed): no layer of intermediate
         states to store and walk.  Returns ``(rest, factor, hit)``: the destinations are
-        ``rest | d`` weighed ``factor * w`` for ``(d, w)`` in ``hit``.
+        ``rest | d`` weighed ``factor * w`` for ``(d, w)`` in ``hit`` (``factor`` is 1: the tuple
+        keeps room for a per-source weight).
 
-        The moves read only the bits ``pair_reads`` names (the two groups' counts, the later groups'
-        card counts, the stack's scratch); ``hit`` is memoised on them for the whole layer, with
-        the two groups already closed when the position closes, and parallel moves summed (only the
-        value layers tally labels).  The earlier groups (0 and 1) do not change in the second pair:
-        they are closed once per source (``rest``, ``factor``)."""
-        closing = g == GROUPS - 2 and self.closing and i != self.pending_pos
+        The moves read only the bits ``PAIR_READS`` names (the two groups' counts, the later groups'
+        card counts, the stack's scratch); ``hit`` is memoised on them for the whole layer, and
+        parallel moves are summed (only the value layers tally labels).  When the position closes,
+        the pair's groups close at the end of their own layer (:meth:`_pair_closes`): nothing later
+        in the position reads them, so the states merge one layer earlier."""
+        closing = self._pair_closes(i)
         sig = src & (PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g])
         hit = memo.get(sig)
         if hit is None:
             hit = memo[sig] = self._pair_hit(i, g, sig, closing)
-        rest = src ^ sig
-        if not closing:
-            return rest, 1, hit
-        low = rest & HALVES[0]
-        shut = self.part_memo.get(low)
-        if shut is None:
-            shut = self.part_memo[low] = self._close_part(low, 0)
-        return (rest ^ low) | shut[0], shut[1], hit
+        return src ^ sig, 1, hit
+
+    def _pair_closes(self, i: int) -> bool:
+        """Whether the pair layers of position ``i`` close their groups (counting, not pending):
+        the first pair closes groups 0 and 1 (the second pair never reads them), the second pair
+        groups 2 and 3; a group closes when all of the fugitive's cards of it are laid."""
+        return self.closing and i != self.pending_pos
 
     def _pair_hit(self, i: int, g: int, sig: int, closing: bool) -> list[tuple[int, int]]:
         """The composed moves of groups ``g`` and ``g + 1`` from ``sig`` (see :meth:`_pair_moves`):
         (destination, weight), the two groups closed if ``closing``, equal destinations summed."""
         acc: dict[int, int] = {}
-        group_moves, part_memo, fields = self._group_moves, self.part_memo, HALVES[g]
+        group_moves, part_memo, fields, tag = self._group_moves, self.part_memo, HALVES[g], g << LEFT
         for mid, w1, _ in group_moves(i, g, sig, False):
             for dst, w2, _ in group_moves(i, g + 1, mid, False):
                 w = w1 * w2
@@ -174,9 +174,9 @@ class Programme(FinalWeights):
                     continue
                 if closing:
                     part = dst & fields
-                    shut = part_memo.get(part)
+                    shut = part_memo.get(part | tag)
                     if shut is None:
-                        shut = part_memo[part] = self._close_part(part, g)
+                        shut = part_memo[part | tag] = self._close_part(part, g)
                     if not shut[1]:
                         continue
                     dst = (dst ^ part) | shut[0]

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gamelib.fugitive.board import LAST, PUBLISHED, Layout, layout_for
 
 
-def add_product(acc: list[int], x: list[int], y: list[int], c: int) -> None:
+def add_product(acc: list[int], x: Sequence[int], y: Sequence[int], c: int) -> None:
     """``acc += c * x * y`` for polynomials as coefficient lists (by marked even cards): the one
     convolution the last stack's counts are built from."""
     need = len(x) + len(y) - 1

@@ -27,6 +27,13 @@ from gamelib.fugitive.belief.bits import (
 from gamelib.fugitive.belief.facts import Facts
 from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, add_product, coef, falling
 
+Vec = tuple[int, ...]
+"""A memoised vector (by marked or even cards, or by the cards a group takes).  Tuples of ints,
+not lists: the garbage collector stops tracking them, so the memos of the programmes a cache keeps
+cost nothing to its full collections."""
+Rows = tuple[Vec, ...]
+"""Vectors by the number of the stack's cards a group (or a pair of groups) takes."""
+
 
 class FinalWeights:
     """The final-weight half of :class:`~gamelib.fugitive.belief.programme.Programme` (a mixin:
@@ -38,18 +45,18 @@ class FinalWeights:
     gavail: tuple[int, ...]
     fug: tuple[int, ...]
     hand_count: int
-    weights_memo: dict[tuple[int, int, int], list[int]]
+    weights_memo: dict[tuple[int, int, int], Vec]
     folded: bool
     npos: int
     full_u: tuple[int, ...]
-    mark_vectors: dict[int, list[int]]
-    halves: dict[int, list[list[int]]]
-    even_vectors: dict[int, list[int]]
-    even_halves: dict[int, list[list[int]]]
-    even_polys: dict[tuple[int, int, int], list[list[int]]]
-    polys: dict[tuple[int, int, int], list[list[int]]]
-    halves0: dict[int, list[int]]
-    polys0: dict[tuple[int, int, int], list[int]]
+    mark_vectors: dict[int, Vec]
+    halves: dict[int, Rows]
+    even_vectors: dict[int, Vec]
+    even_halves: dict[int, Rows]
+    even_polys: dict[tuple[int, int, int], Rows]
+    polys: dict[tuple[int, int, int], Rows]
+    halves0: dict[int, Vec]
+    polys0: dict[tuple[int, int, int], Vec]
     closed_memo: dict[int, tuple[int, int]]
     part_memo: dict[int, tuple[int, int]]
     stack: list[int]
@@ -57,7 +64,7 @@ class FinalWeights:
     drawn: list[tuple[int, ...]]
     known_before: list[tuple[int, ...]]
 
-    def _mark_vector(self, left: int, state: int, even: bool = False) -> list[int]:
+    def _mark_vector(self, left: int, state: int, even: bool = False) -> Vec:
         """The last stack's completions, times every group's final weight, for every need at once:
         entry ``t`` sums them with ``t`` marked even cards (the hand's too when pending).
 
@@ -91,8 +98,8 @@ class FinalWeights:
             if not x or not y:
                 continue
             add_product(out, x, y, comb[a])
-        vectors[key] = out
-        return out
+        vectors[key] = done = tuple(out)
+        return done
 
     def _unmarked(self, left: int, state: int) -> int:
         """Entry 0 of :meth:`_mark_vector` (what a hideout that needs no even card reads), alone:
@@ -118,7 +125,7 @@ class FinalWeights:
                     total += comb[a] * x * y
         return total
 
-    def _half0(self, first: int, state: int) -> list[int]:
+    def _half0(self, first: int, state: int) -> Vec:
         """Entry 0 (no marked even card) of :meth:`_half`, by the cards the two groups take."""
         key = (state & HALVES[first]) | first << LEFT
         hit = self.halves0.get(key)
@@ -140,10 +147,10 @@ class FinalWeights:
                 for k1, y in enumerate(q):
                     if y:
                         out[k0 + k1] += row[k0 + k1][k0] * x * y
-        self.halves0[key] = out
-        return out
+        self.halves0[key] = done = tuple(out)
+        return done
 
-    def _group_poly0(self, g: int, state: int) -> list[int]:
+    def _group_poly0(self, g: int, state: int) -> Vec:
         """Entry 0 (no marked even card) of :meth:`_group_poly`, by the cards group ``g`` takes."""
         size = self.npos
         u = (state >> U_SH[g]) & 31
@@ -168,9 +175,9 @@ class FinalWeights:
             if parts is None:
                 parts = memo[wkey] = self._group_weights_of(g, u + k, h, he, m, limit)
             out.append(wk * parts[0])
-        return out
+        return tuple(out)
 
-    def _half(self, first: int, state: int, even: bool = False) -> list[list[int]]:
+    def _half(self, first: int, state: int, even: bool = False) -> Rows:
         """Groups ``first`` and ``first + 1`` of the last stack: entry ``k`` is, by marked even
         cards (``even``: by even cards), the weight of giving them ``k`` of its cards (``C(k, k0)``
         ways to split them), times their final weights."""
@@ -200,10 +207,10 @@ class FinalWeights:
                 while len(out) <= k:
                     out.append([])
                 add_product(out[k], x, y, COMB[k][k0])
-        halves[key] = out
-        return out
+        halves[key] = done = tuple(tuple(row) for row in out)
+        return done
 
-    def _even_poly(self, g: int, state: int) -> list[list[int]]:
+    def _even_poly(self, g: int, state: int) -> Rows:
         """:meth:`_group_poly` by the number of even cards instead of marked ones: a row ``V`` by
         marks is ``V(x) = N(1 + x)`` for ``N`` by evens, so ``N[e] = sum_t (-1)^(t-e) C(t, e) V[t]``.
         Products of such rows stay by evens, and the weight of a need is then a suffix sum."""
@@ -223,9 +230,9 @@ class FinalWeights:
                         x += -y if (t - e) & 1 else y
                 evens.append(x)
             out.append(evens)
-        return out
+        return tuple(tuple(row) for row in out)
 
-    def _group_poly(self, g: int, state: int) -> list[list[int]]:
+    def _group_poly(self, g: int, state: int) -> Rows:
         """Group ``g`` of the last stack: entry ``k`` is, by marked even cards, the weight of
         giving it ``k`` of the stack's cards (free draws, marked evens) times its final weight."""
         size = self.npos
@@ -260,7 +267,7 @@ class FinalWeights:
                             row.append(0)
                         row[jp] += w * x
             out.append(row)
-        return out
+        return tuple(tuple(row) for row in out)
 
     def _close_groups(self, state: int) -> tuple[int, int]:
         """Fold in the final weight of every group that can take no more card (all of its cards
@@ -288,7 +295,7 @@ class FinalWeights:
                 new |= CLOSED << H_SH[g]
         return new, factor
 
-    def _group_weights(self, state: int, g: int, hand_marks: int) -> list[int]:
+    def _group_weights(self, state: int, g: int, hand_marks: int) -> Vec:
         """Completions of group ``g``, by the number of marked even cards in the hand (pending)."""
         u = (state >> U_SH[g]) & 31
         h = (state >> H_SH[g]) & 15
@@ -300,19 +307,19 @@ class FinalWeights:
             hit = self.weights_memo[key] = self._group_weights_of(g, u, h, he, m, hand_marks)
         return hit
 
-    def _group_weights_of(self, g: int, u: int, h: int, he: int, m: int, hand_marks: int) -> list[int]:
+    def _group_weights_of(self, g: int, u: int, h: int, he: int, m: int, hand_marks: int) -> Vec:
         if h == CLOSED:
-            return [1]  # folded in when the group closed
+            return (1,)  # folded in when the group closed
         a = self.gavail[g]
         a_even = self.avail[2 * g + 1]
         f = u - h - m
         hand = a - u if g == 0 else self.fug[g] - u
         if f < 0 or hand < 0 or hand > a - u:
-            return [0]
+            return (0,)
         evens = a_even - he
         base = falling(evens, m)
         if not base:
-            return [0]
+            return (0,)
         if self.measure == "deals" and g:
             base *= math.factorial(hand)
         out = []
@@ -323,7 +330,7 @@ class FinalWeights:
                 if evens - m >= jp
                 else 0
             )
-        return out
+        return tuple(out)
 
     def _fins_by_need(self, state: int, top: int) -> list[int]:
         """The final weights of ``state`` (no mark yet) by need 0..``top``: what the last layer
