@@ -21,7 +21,7 @@ is the speed-up the run would reach on ``workers`` idle cores; when the machine 
 wall speed-up falls short of it.  The load average is printed before and after.
 
 Run: ``python benchmarks/tournament.py [games] [workers] [rounds]`` (default 2000 games, 2
-workers, 2 rounds).
+workers, 3 rounds).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def measure(play: Callable[[], Any]) -> tuple[float, float, Any]:
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     from distributed import Client, LocalCluster
 
     print(

@@ -291,7 +291,9 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
         )
     if isinstance(executor, cf.Executor) or hasattr(executor, "submit"):
         n = workers or _executor_workers(executor)
-        return Runner(executor, n, label=type(executor).__name__)
+        dask = getattr(executor, "_client", None) is not None  # a Dask ClientExecutor
+        seconds = DASK_TASK_SECONDS if dask else TASK_SECONDS
+        return Runner(executor, n, label=type(executor).__name__, task_seconds=seconds)
     raise TypeError(
         f"cannot run games on {executor!r}: expected 'processes' or a concurrent.futures.Executor"
     )
