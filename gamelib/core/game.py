@@ -5,11 +5,15 @@ one position in one play of it.  The base classes own everything that is the sam
 (validation before mutation, history, chance sampling, records, Jupyter display) so that a game
 file only says what is specific to it:
 
-* ``State.current_player``, ``_legal_actions()``, ``_chance_outcomes()``, ``_apply(action)``,
-  ``returns()``, ``_clone()``, ``key()``;
-* ``State._explain_illegal(action)`` to name the rule an illegal action breaks;
-* ``Game.parse_action(text)`` (and ``str(action)``) for the notation;
-* ``observation(player)`` and ``determinize(player, rng)`` for hidden information.
+* ``State.fields`` (the attributes, declared once: core derives ``_clone()`` and ``key()``),
+  ``current_player``, ``_legal_actions()``, ``_chance_outcomes()``, ``returns()``;
+* each action class's transition and refusal, side by side (``@transition(Kind)`` and
+  ``@refusal(Kind)``, :mod:`gamelib.core.rulebook`): ``_apply`` and ``_explain_illegal`` dispatch to
+  them, ``_refuse_now(action)`` says what is refused whatever the class;
+* ``Game.parse_action(text)`` (and ``str(action)``) for the notation, usually a declared
+  :class:`~gamelib.core.notation.Notation`;
+* ``_observation(player)``, ``_hidden_steps(player)`` and ``_determinize(player, rng)`` for hidden
+  information.
 """
 
 from __future__ import annotations
