@@ -68,6 +68,8 @@ def time_one(record: dict[str, Any]) -> tuple[float, float, int]:
 
 def worker() -> None:
     """Answer ``set<TAB>index`` lines with the position's times (one JSON line each)."""
+    if "FUGITIVE_LOCATIONS_EXTRA" in os.environ:
+        SETS["extra"] = Path(os.environ["FUGITIVE_LOCATIONS_EXTRA"])
     cache: dict[str, list[dict[str, Any]]] = {}
     for line in sys.stdin:
         name, index = line.split()
@@ -122,6 +124,7 @@ def main() -> None:
     parser.add_argument("--against", help="a checkout to time side by side (its PYTHONPATH)")
     parser.add_argument("--sets", default="shared,random,agents", help="comma-separated set names")
     parser.add_argument("--only", default="", help="set:id,... time just those positions")
+    parser.add_argument("--extra", help="one more set, a file of the same format, run last as 'extra'")
     parser.add_argument("--worst", type=int, default=0, help="also list the N slowest card locations per set")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -129,10 +132,14 @@ def main() -> None:
         worker()
         return
     names = [n for n in args.sets.split(",") if n]
+    if args.extra:
+        SETS["extra"] = Path(args.extra)
+        os.environ["FUGITIVE_LOCATIONS_EXTRA"] = args.extra  # the workers read it too
+        names.append("extra")
     only = [w for w in args.only.split(",") if w]
     print("Fugitive card locations, measure 'deals', sets in one process each side, caches kept (CPU ms)")
     print(f"  load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
-    sides = {"ours": spawn(None)}
+    sides = {"ours": spawn(None)}  # spawned after --extra is in the environment
     if args.against:
         sides[f"against {args.against}"] = spawn(args.against)
     peaks = dict.fromkeys(sides, 0.0)

@@ -186,7 +186,7 @@ class FinalShares:
         self.room_of = prog.stack[prog.npos] if prog.folded else 0
         self.pending = prog.facts.pending
         self.polys: dict[tuple[int, int], list[Vector]] = {}
-        self.halves: dict[int, list[Vector]] = {}
+        self.halves: dict[int, list[list[tuple[int, int, int]]]] = {}
         self.vectors: dict[int, list[int]] = {}
         self.unmarked: dict[int, int] = {}
         self.polys0: dict[tuple[int, int], list[tuple[int, int]]] = {}
@@ -305,42 +305,39 @@ class FinalShares:
         """The share sums of the last stack's completions by even cards: the two halves
         met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1})."""
         low, high = self._half(0, state, limit), self._half(2, state, limit)
-        size = max((len(x[0]) for x in low), default=0) + max((len(y[0]) for y in high), default=0)
-        out = [0] * max(0, size - 1)
+        size = max((x[-1][0] for x in low if x), default=0) + max((y[-1][0] for y in high if y), default=0)
+        out = [0] * (size + 1)
         comb = COMB[left]
         for a in range(min(left, len(low) - 1) + 1):
             b = left - a
             if b >= len(high):
                 continue
-            (lw, ls), (hw, hs) = low[a], high[b]
+            highs = high[b]
             c = comb[a]
-            pairs = [(t, yw, ys) for t, (yw, ys) in enumerate(zip(hw, hs, strict=True)) if yw or ys]
-            for t1, (xw, xs) in enumerate(zip(lw, ls, strict=True)):
-                if not xw and not xs:
-                    continue
+            for t1, xw, xs in low[a]:
                 xw, xs = c * xw, c * xs
-                for t2, yw, ys in pairs:
+                for t2, yw, ys in highs:
                     out[t1 + t2] += xw * ys + yw * xs
         while out and not out[-1]:
             out.pop()
         return out
 
-    def _half(self, first: int, state: int, limit: int) -> list[Vector]:
+    def _half(self, first: int, state: int, limit: int) -> list[list[tuple[int, int, int]]]:
         """Groups ``first`` and ``first + 1``: entry ``k`` (cards of the last stack they take,
-        ``C(k, k0)`` ways to split them), by even cards."""
+        ``C(k, k0)`` ways to split them), the nonzero (evens, weight, shares) in order of evens."""
         key = (state & HALVES[first]) | first << LEFT | limit << 76
         hit = self.halves.get(key)
         if hit is not None:
             return hit
         p, q = self._poly(first, state, limit), self._poly(first + 1, state, limit)
-        out: list[Vector] = []
+        sums: list[tuple[list[int], list[int]]] = []
         for k0, (pw, ps) in enumerate(p):
             for k1, (qw, qs) in enumerate(q):
                 k = k0 + k1
-                while len(out) <= k:
-                    out.append(([], []))
+                while len(sums) <= k:
+                    sums.append(([], []))
                 c = COMB[k][k0]
-                acc_w, acc_s = out[k]
+                acc_w, acc_s = sums[k]
                 for t1, (xw, xs) in enumerate(zip(pw, ps, strict=True)):
                     if not xw and not xs:
                         continue
@@ -351,6 +348,7 @@ class FinalShares:
                             acc_s.append(0)
                         acc_w[t] += xw * yw
                         acc_s[t] += xw * ys + yw * xs
+        out = [[(t, w, x) for t, (w, x) in enumerate(zip(ws, xs, strict=True)) if w or x] for ws, xs in sums]
         self.halves[key] = out
         return out
 
