@@ -42,7 +42,7 @@ from gamelib.fugitive.rules import (
     FUGITIVE,
     GUESSES,
     HIDES,
-    MANHUNT,
+    HUNTING,
     MANHUNT_CALL,
     PASS,
     REVEAL,
@@ -205,7 +205,7 @@ class BeliefDetective:
         phase = state.phase
         if phase == D_DRAW:
             return DRAWS[self._draw_deck(state)]
-        if phase not in (D_GUESS, D_SERIES, MANHUNT):
+        if phase not in (D_GUESS, D_SERIES, HUNTING):
             return legal[int(rng.random() * len(legal))]
         if MANHUNT_CALL in legal:
             return MANHUNT_CALL  # the last turn: a manhunt finds at least what any series would
