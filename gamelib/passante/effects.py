@@ -222,7 +222,9 @@ class Effects(State):
         goes on lays in their own turn.  Who is asked depends on public facts only (the board,
         the wishes laid, hand sizes, who drew), so being asked tells nothing about a hand; with
         ``window_asks="holders"`` only the seats holding a visible wish are asked (that is told)."""
-        now = self.visible_wishes() & ~self.laid
+        p0, p1, p2, p3, p4, p5, p6, p7 = self.pos  # visible_wishes(), inlined: after every move
+        t0, t1, t2, t3, t4, t5, t6, t7 = VISIBLE_IF_AT
+        now = t0[p0] & t1[p1] & t2[p2] & t3[p3] & t4[p4] & t5[p5] & t6[p6] & t7[p7] & ~self.laid
         fresh = now & ~self.shown
         self.shown = now
         dealt, self.dealt_to = self.dealt_to, 0

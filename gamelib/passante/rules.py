@@ -289,12 +289,10 @@ class PassanteState(Refusals):
         self.signals: tuple[tuple[int, str], ...] = ()
         """(player, notation) of every privilege signal given, in order (public)."""
         self.passante = ECOLE
-        self.pdir = 1
-        self.arrivals = 0
+        self.pdir, self.arrivals = 1, 0
         self.last_turn = False  # the turn being played is the final one
         self.ended = False  # the final turn is over (a last end-of-round card may remain)
-        # effect under resolution
-        self.eff = -1  # character whose effect waits for a choice
+        self.eff = -1  # the effect under resolution: the character whose effect waits for a choice
         self.actor = -1
         self.src = -1  # the character the effect works from
         self.eff_left = 0  # Chat: characters still to attract
