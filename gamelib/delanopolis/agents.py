@@ -266,13 +266,9 @@ class RoleAgent(DelanopolisAgent):
         return f"RoleAgent({self.challenger!r}, {self.mayor!r})"
 
 
-AGENTS: dict[str, Any] = {
-    "fraction": FractionBidder,
-    "value": ValueBidder,
-    "mayor": MayorStrategy,
-    "role": RoleAgent,
-}
-"""Found by :mod:`gamelib.agents.registry`: ``tournament("delanopolis", ["value", "fraction(fraction=0.3)"])``."""
+AGENTS: dict[str, Any] = {kind.name: kind for kind in (FractionBidder, ValueBidder, MayorStrategy, RoleAgent)}
+"""Found by :mod:`gamelib.agents.registry`, each class under its own ``name`` (the label results
+show): ``tournament("delanopolis", ["value", "fraction(fraction=0.3)"])``."""
 
 SEAT_AGENTS = "role"
 """Every seat starts with :class:`RoleAgent` (the lot makes one seat mayor after the seats are
