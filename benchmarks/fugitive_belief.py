@@ -12,11 +12,14 @@ measures, ``hidden_sprint_cards``, and ``reference_ms`` where the C++ reference 
 
 Every position is computed one after another in ONE process WITHOUT clearing caches, as a live
 panel or an agent does; each time is CPU time (``time.process_time``: the machine is shared).
-Printed per set: median / p99 / max of the count (``belief``: world total and hideout
-probabilities, measure ``deals``), the same for the card locations (``sprint_prob``: where each
-unseen card can be), wrong counts, the easy positions' cost (those the reference does in under
-0.1 ms), the peak resident memory, the load average, and the determinize time per call at a
-few positions.
+Printed per set: median / p99 / max and positions over 350 ms of the count (``belief``: world
+total and hideout probabilities, measure ``deals``), of the world count (``Belief.worlds``,
+measure ``worlds``), of both, of the C++ reference on the same positions (the shared set's own
+``reference_ms``; for the v2 sets ``benchmarks/data/fugitive_reference_v2.json``, written by
+``benchmarks/fugitive_reference.py``), of the card locations (``sprint_prob``: where each unseen
+card can be); wrong counts (either measure); the easy positions' cost (those the reference does in
+under 0.1 ms); the caches' sizes after each set, the peak resident memory, the load average, and
+the determinize time per call at a few positions.
 
     .venv/bin/python benchmarks/fugitive_belief.py             # the benchmark
     .venv/bin/python benchmarks/fugitive_belief.py --generate  # rebuild the v2 sets (slow)
@@ -46,6 +49,8 @@ SETS = {
     "random": ROOT / "benchmarks" / "data" / "fugitive_belief_random_v2.jsonl.gz",
     "agents": ROOT / "benchmarks" / "data" / "fugitive_belief_agents_v2.jsonl.gz",
 }
+REFERENCE = ROOT / "benchmarks" / "data" / "fugitive_reference_v2.json"
+"""The C++ reference's times on the v2 sets (position id -> best CPU ms of 3), see its ``command``."""
 EASY_MS = 0.1
 """A position the reference counts in under this is *easy* (the fixed cost shows there)."""
 
@@ -123,35 +128,59 @@ def timed(call: Any) -> tuple[Any, float]:
     return result, (time.process_time() - start) * 1e3
 
 
-def run_set(name: str, rows: list[dict[str, Any]], locations: bool) -> dict[str, list[float]]:
-    """Count every position of one set in order (caches kept), then its card locations."""
-    count_ms, where_ms, ref, easy, wrong = [], [], [], [], 0
+def reference_times() -> dict[str, float]:
+    """The C++ reference's CPU ms per v2 position (the lead's ``benchmarks/fugitive_reference.py``
+    wrote them, with the command that recomputes them), or {} if the file is not there."""
+    if not REFERENCE.exists():
+        return {}
+    positions = json.loads(REFERENCE.read_text())["positions"]
+    return {key: float(value["ms"]) for key, value in positions.items()}
+
+
+def run_set(name: str, rows: list[dict[str, Any]], locations: bool, reference: dict[str, float]) -> None:
+    """Count every position of one set in order (caches kept): the belief (measure ``deals``),
+    then its world count (measure ``worlds``), then its card locations; print them beside the
+    C++ reference's times of the same positions (the shared set carries them, the v2 sets read
+    them from :data:`REFERENCE`)."""
+    deals_ms, worlds_ms, where_ms, ref, easy, wrong = [], [], [], [], [], 0
     for row in rows:
         state = gamelib.from_record(row["record"])
         assert isinstance(state, FugitiveState)
         b, ms = timed(lambda state=state: belief_module.belief(state))
-        wrong += b.mass != row["deal_weighted_mass"]
-        count_ms.append(ms)
-        if "reference_ms" in row:
-            ref.append(row["reference_ms"])
-            if row["reference_ms"] < EASY_MS:
+        worlds, w_ms = timed(lambda b=b: b.worlds)
+        wrong += b.mass != row["deal_weighted_mass"] or worlds != row["worlds"]
+        deals_ms.append(ms)
+        worlds_ms.append(w_ms)
+        ref_ms = row.get("reference_ms", reference.get(row["id"]))
+        if ref_ms is not None:
+            ref.append(ref_ms)
+            if ref_ms < EASY_MS:
                 easy.append(ms)
         if locations:
             _, ms = timed(lambda b=b: b.sprint_prob)
             where_ms.append(ms)
-    print(f"  {name}: {len(rows)} positions, {wrong} wrong counts (deals)")
-    line = "    {:28} median {:8.3f}  p99 {:8.2f}  max {:8.1f} ms"
-    print(line.format("count, ours (CPU)", *quantiles(count_ms)))
+    print(f"  {name}: {len(rows)} positions, {wrong} wrong counts (either measure)")
+    line = "    {:34} median {:8.3f}  p99 {:8.2f}  max {:8.1f} ms   over 350 ms: {}"
+    print(line.format("count 'deals' + marginals, ours", *quantiles(deals_ms), over(deals_ms)))
+    print(line.format("count 'worlds', ours", *quantiles(worlds_ms), over(worlds_ms)))
+    both = [a + b for a, b in zip(deals_ms, worlds_ms, strict=True)]
+    print(line.format("both measures, ours", *quantiles(both), over(both)))
     if ref:
-        print(line.format("count, C++ reference", *quantiles(ref)))
-        print(
-            f"    easy positions (reference < {EASY_MS} ms): {len(easy)}, ours median {percentile(easy, 0.5):.3f} ms"
-        )
+        print(line.format(f"C++ reference ({len(ref)} timed)", *quantiles(ref), over(ref)))
+        if easy:
+            print(
+                f"    easy positions (reference < {EASY_MS} ms): {len(easy)}, ours median"
+                f" {percentile(easy, 0.5):.3f} p90 {percentile(easy, 0.9):.3f} ms"
+            )
+    else:
+        print("    C++ reference: no times for this set")
     if where_ms:
-        print(line.format("card locations, ours (CPU)", *quantiles(where_ms)))
-    over = sum(ms > 350 for ms in count_ms)
-    print(f"    positions over 350 ms: {over}")
-    return {"count": count_ms, "where": where_ms}
+        print(line.format("card locations, ours", *quantiles(where_ms), over(where_ms)))
+    print(f"    caches now: {belief_module.cache_sizes()}")
+
+
+def over(values: list[float], limit: float = 350.0) -> int:
+    return sum(ms > limit for ms in values)
 
 
 def quantiles(values: list[float]) -> tuple[float, float, float]:
@@ -187,6 +216,7 @@ def main() -> None:
     print("Fugitive exact belief, measure 'deals', sets one after another, caches kept (CPU ms)")
     print(f"  load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     every: list[dict[str, Any]] = []
+    reference = reference_times()
     for name, path in SETS.items():
         if not path.exists():
             print(f"  {name}: {path} missing (run --generate)")
@@ -200,7 +230,7 @@ def main() -> None:
             if not rows:
                 continue
         every += rows
-        run_set(name, rows, not args.no_locations)
+        run_set(name, rows, not args.no_locations, reference)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"  peak resident memory of the process: {peak:.0f} MiB")
     print("  determinize (detective's seat) at the five positions with most face-down sprint cards:")
