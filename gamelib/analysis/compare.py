@@ -105,15 +105,6 @@ def compare_agents(
         }
 
     the_game, _, results = tournaments_of(
-        game,
-        agents,
-        fields,
-        players,
-        options,
-        games=games,
-        seed=seed,
-        executor=executor,
-        progress=progress,
-        **tournament_kwargs,
+        game, agents, fields, players, options, games, seed, executor, progress, tournament_kwargs
     )
     return Comparison(the_game, base_name, results)

@@ -139,15 +139,6 @@ def round_robin(
         return {tuple(names[i] for i in g): {names[i]: pairs[i][1] for i in g} for g in groups}
 
     the_game, pairs, results = tournaments_of(
-        game,
-        agents,
-        fields,
-        players,
-        options,
-        games=games,
-        seed=seed,
-        executor=executor,
-        progress=progress,
-        **tournament_kwargs,
+        game, agents, fields, players, options, games, seed, executor, progress, tournament_kwargs
     )
     return RoundRobin(the_game, unique_names([label for label, _ in pairs]), results)

@@ -87,19 +87,24 @@ def tournaments_of(
     game: Game | str,
     agents: Sequence[Any] | Mapping[str, Any],
     fields: Fields,
-    players: int | None = None,
-    options: Mapping[str, Any] | None = None,
-    **tournament_kwargs: Any,
+    players: int | None,
+    options: Mapping[str, Any] | None,
+    games: int,
+    seed: int,
+    executor: Any,
+    progress: bool,
+    settings: Mapping[str, Any],
 ) -> tuple[Game, list[tuple[str, Any]], dict[Any, TournamentResults]]:
     """The tournaments of a comparison (:func:`~gamelib.analysis.compare.compare_agents`,
     :func:`~gamelib.analysis.round_robin.round_robin`): ``fields`` says who meets in each, and
-    every one is played on the same game with the same seeds and settings (``tournament_kwargs``),
-    so their games differ only by the agents.  Returns the game, the labelled agents and the
-    results by key."""
+    every one is played on the same game with the same seeds and settings (``settings``: the other
+    keywords of :func:`tournament`), so their games differ only by the agents.  Returns the game,
+    the labelled agents and the results by key."""
     the_game = resolve_game(game, players, options)
     pairs = labelled_agents(agents)
+    common = {"games": games, "seed": seed, "executor": executor, "progress": progress, **settings}
     chosen = fields(the_game, pairs)
-    return the_game, pairs, {k: tournament(the_game, f, **tournament_kwargs) for k, f in chosen.items()}
+    return the_game, pairs, {k: tournament(the_game, f, **common) for k, f in chosen.items()}
 
 
 def resolve_agents(game: Game, agents: Sequence[Any] | Mapping[str, Any]) -> tuple[list[str], list[Any]]:
