@@ -219,7 +219,10 @@ class _Walk:
         prog = self.prog
         closer = self.closers[t]
         if closer is not None:
-            self._closing_layer(t, closer)
+            if prog.layers[t][1] == PAIR:
+                self._pair_closing_layer(t, closer)
+            else:
+                self._closing_layer(t, closer)
             return
         i, kind, _ = prog.layers[t]
         tally = self.joint if kind == VALUE and prog.hidden[i] else None
@@ -283,3 +286,55 @@ class _Walk:
                         tally[label] += fw * x
             if s:
                 out[src] = s
+
+    def _pair_closing_layer(self, t: int, closer: Closer) -> None:
+        """:meth:`_closing_layer` for a pair layer (no value to tally).  A source's moves are the
+        count's memoised list for its signature; closed, they depend only on it and on the pair's
+        hideout counts the source holds (``rest & mask``): each such list is closed once, into
+        (destination bits, weight, share weight)."""
+        prog = self.prog
+        assert prog.back is not None
+        i, _, g = prog.layers[t]
+        out, after, completions, reached = (
+            self.sums[t],
+            self.sums[t + 1],
+            prog.back[t + 1],
+            prog.forward[t + 1],
+        )
+        mask, pmemo = closer.mask, self.pmemo[t]
+        closed: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
+        for src in prog.forward[t]:
+            rest, _, hit = prog._pair_moves(i, g, src, pmemo)
+            held = rest & mask
+            entries = closed.get((src ^ rest, held))
+            if entries is None:
+                entries = closed[src ^ rest, held] = self._closed(closer, hit, held)
+            base = rest ^ held
+            s = 0
+            for bits, wf, wfs in entries:
+                dst = base | bits
+                x = after.get(dst)
+                if x is not None:
+                    x *= wf
+                    if wfs:
+                        x += wfs * completions.get(dst, 0)
+                elif dst in reached:
+                    if not wfs:
+                        continue
+                    x = wfs * completions.get(dst, 0)
+                else:
+                    bd, sd = self.missing(t + 1, dst)
+                    x = sd * wf + wfs * bd
+                s += x
+            if s:
+                out[src] = s
+
+    def _closed(self, closer: Closer, hit: list[tuple[int, int]], held: int) -> list[tuple[int, int, int]]:
+        """A pair layer's moves ``hit`` closed, for a source holding ``held`` of the closer's bits."""
+        mask = closer.mask
+        entries = []
+        for d, w in hit:
+            new, f, fs = self.shut(closer, held | (d & mask))
+            if f:
+                entries.append(((d & ~mask) | new, w * f, w * fs))
+        return entries
