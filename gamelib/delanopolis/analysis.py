@@ -420,14 +420,14 @@ def option_sweep(
     sweeps = {}
     for n in players:
         game = make("delanopolis", players=n, options=dict(base or {}))
-        seats = _seat_agents(game, agents)
+        seats = _agents_by_seat(game, agents)
         sweeps[n] = sweep(
             game, option, values, seats, games, seed, executor, progress=progress, rotate=False, pool=pool
         )
     return OptionSweep(option, values, sweeps, dict(base or {}))
 
 
-def _seat_agents(game: Any, agents: AgentFactory | Sequence[Any] | None) -> list[Any]:
+def _agents_by_seat(game: Any, agents: AgentFactory | Sequence[Any] | None) -> list[Any]:
     if agents is None:
         from gamelib.agents.registry import default_agents, make_agent
 

@@ -525,7 +525,7 @@ class DelanopolisState(Effects):
         )
 
     @transition(Bid)
-    def _bid(self, action: Bid) -> None:
+    def _place_bid(self, action: Bid) -> None:
         """A sealed bid; the last one reveals the auction."""
         p = self.queue[0]
         self.bids[p] = action.amount
