@@ -61,19 +61,26 @@ def register_agent(game: str | None, name: str, target: str | Factory) -> None:
     _AGENTS[(game, name)] = target
 
 
+def companion_module(game_type: type, kind: str) -> Any:
+    """The module ``kind`` (``"agents"``, ``"analysis"``) next to a game's rules, or None if the
+    game ships none: how a game declares its agents and its analysis hooks by convention.  An
+    import error inside that module is raised, not mistaken for its absence."""
+    package = game_type.__module__.rpartition(".")[0]
+    if not package:  # a game defined in a top-level module has no companions beside it
+        return None
+    try:
+        return importlib.import_module(f"{package}.{kind}")
+    except ModuleNotFoundError as exc:
+        if exc.name is not None and exc.name.startswith(f"{package}.{kind}"):
+            return None
+        raise
+
+
 def _game_agents_module(game: str) -> Any:
     """The game's ``agents`` module (next to its rules), or None if it ships none."""
     from gamelib.core.registry import game_class
 
-    package = game_class(game).__module__.rpartition(".")[0]
-    if not package:  # a game defined in a top-level module has no agents module beside it
-        return None
-    try:
-        return importlib.import_module(f"{package}.agents")
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and exc.name.startswith(f"{package}.agents"):
-            return None
-        raise
+    return companion_module(game_class(game), "agents")
 
 
 def _game_module_agents(game: str) -> Mapping[str, Any]:

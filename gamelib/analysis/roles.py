@@ -19,9 +19,10 @@ Everything recorded here is a plain string or float, the same in every worker an
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
+
+from gamelib.agents.registry import companion_module
 
 _HOOKS: dict[str, dict[str, Callable[..., Any]]] = {}
 
@@ -32,14 +33,7 @@ def game_hooks(game: Any) -> dict[str, Callable[..., Any]]:
     hooks = _HOOKS.get(name)
     if hooks is None:
         hooks = {}
-        package = type(game).__module__.rpartition(".")[0]
-        module = None
-        if package:
-            try:
-                module = importlib.import_module(f"{package}.analysis")
-            except ModuleNotFoundError as exc:
-                if exc.name is None or not exc.name.startswith(f"{package}.analysis"):
-                    raise
+        module = companion_module(type(game), "analysis")
         for key in ("seat_role", "role_title", "game_facts"):
             fn = getattr(module, key, None)
             if callable(fn):
