@@ -149,8 +149,8 @@ def digit(packed: int, x: int, width: int) -> int:
     return (packed >> (x * width)) & ((1 << width) - 1)
 
 
-Vector = tuple[list[int], list[int]]
-"""By number of even cards: the weights, and the packed share sums."""
+Entries = list[tuple[int, int, int]]
+"""The nonzero (even cards, weight, packed share sums) of a completion's sums, in order of evens."""
 
 
 def by_evens(marked: list[int]) -> list[int]:
@@ -185,8 +185,8 @@ class FinalShares:
         self.prog, self.scale, self.width = prog, scale, width
         self.room_of = prog.stack[prog.npos] if prog.folded else 0
         self.pending = prog.facts.pending
-        self.polys: dict[tuple[int, int], list[Vector]] = {}
-        self.halves: dict[int, list[list[tuple[int, int, int]]]] = {}
+        self.polys: dict[tuple[int, int], list[Entries]] = {}
+        self.halves: dict[int, list[Entries]] = {}
         self.vectors: dict[int, list[int]] = {}
         self.unmarked: dict[int, int] = {}
         self.polys0: dict[tuple[int, int], list[tuple[int, int]]] = {}
@@ -305,12 +305,11 @@ class FinalShares:
         """The share sums of the last stack's completions by even cards: the two halves
         met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1})."""
         low, high = self._half(0, state, limit), self._half(2, state, limit)
-        size = max((x[-1][0] for x in low if x), default=0) + max((y[-1][0] for y in high if y), default=0)
-        out = [0] * (size + 1)
+        out = [0] * (low[-1][0][0] + high[-1][0][0] + 1)  # each half's last entry: its most evens
         comb = COMB[left]
-        for a in range(min(left, len(low) - 1) + 1):
+        for a in range(min(left, len(low) - 2) + 1):  # the last entry is the trailer
             b = left - a
-            if b >= len(high):
+            if b >= len(high) - 1:
                 continue
             highs = high[b]
             c = comb[a]
@@ -322,37 +321,40 @@ class FinalShares:
             out.pop()
         return out
 
-    def _half(self, first: int, state: int, limit: int) -> list[list[tuple[int, int, int]]]:
+    def _half(self, first: int, state: int, limit: int) -> list[Entries]:
         """Groups ``first`` and ``first + 1``: entry ``k`` (cards of the last stack they take,
-        ``C(k, k0)`` ways to split them), the nonzero (evens, weight, shares) in order of evens."""
+        ``C(k, k0)`` ways to split them), the nonzero (evens, weight, shares) in order of evens;
+        then one trailer entry ``[(most evens, 0, 0)]`` (what :meth:`_meet` sizes its sums by)."""
         key = (state & HALVES[first]) | first << LEFT | limit << 76
         hit = self.halves.get(key)
         if hit is not None:
             return hit
         p, q = self._poly(first, state, limit), self._poly(first + 1, state, limit)
-        sums: list[tuple[list[int], list[int]]] = []
-        for k0, (pw, ps) in enumerate(p):
-            for k1, (qw, qs) in enumerate(q):
-                k = k0 + k1
-                while len(sums) <= k:
-                    sums.append(([], []))
-                c = COMB[k][k0]
-                acc_w, acc_s = sums[k]
-                for t1, (xw, xs) in enumerate(zip(pw, ps, strict=True)):
-                    if not xw and not xs:
-                        continue
+        out: list[Entries] = []
+        for k in range(len(p) + len(q) - 1):
+            size = 1 + max(
+                (
+                    p[k0][-1][0] + q[k - k0][-1][0]
+                    for k0 in range(len(p))
+                    if k - k0 < len(q) and k - k0 >= 0 and p[k0] and q[k - k0]
+                ),
+                default=-1,
+            )
+            acc_w, acc_s = [0] * size, [0] * size
+            comb = COMB[k]
+            for k0 in range(max(0, k - len(q) + 1), min(k, len(p) - 1) + 1):
+                c, lows = comb[k0], q[k - k0]
+                for t1, xw, xs in p[k0]:
                     xw, xs = c * xw, c * xs
-                    for t, (yw, ys) in enumerate(zip(qw, qs, strict=True), t1):
-                        while len(acc_w) <= t:
-                            acc_w.append(0)
-                            acc_s.append(0)
-                        acc_w[t] += xw * yw
-                        acc_s[t] += xw * ys + yw * xs
-        out = [[(t, w, x) for t, (w, x) in enumerate(zip(ws, xs, strict=True)) if w or x] for ws, xs in sums]
+                    for t2, yw, ys in lows:
+                        acc_w[t1 + t2] += xw * yw
+                        acc_s[t1 + t2] += xw * ys + yw * xs
+            out.append([(t, w, x) for t, (w, x) in enumerate(zip(acc_w, acc_s, strict=True)) if w or x])
+        out.append([(max((row[-1][0] for row in out if row), default=0), 0, 0)])  # the most evens
         self.halves[key] = out
         return out
 
-    def _poly(self, g: int, state: int, limit: int) -> list[Vector]:
+    def _poly(self, g: int, state: int, limit: int) -> list[Entries]:
         """Group ``g``: entry ``k`` (cards of the last stack it takes), by even cards."""
         key = (g, (state >> U_SH[g]) & 31 | (state & GROUP_BITS[g]) | limit << 70)
         hit = self.polys.get(key)
@@ -363,7 +365,7 @@ class FinalShares:
         room = min(self.room_of, prog.capg[size][g] - u)
         evens = prog.avail[2 * g + 1] - he - m
         free_slots = self._free_slots(g, u)
-        out: list[Vector] = []
+        out: list[Entries] = []
         for k in range(max(room, -1) + 1):
             wk = 1
             if free_slots >= 0 and k:
@@ -381,6 +383,7 @@ class FinalShares:
                         row_s.append(0)
                     row_w[t] += c * w
                     row_s[t] += c * pack(g, sums, self.width)
-            out.append((by_evens(row_w), by_evens(row_s)))
+            evens_w, evens_s = by_evens(row_w), by_evens(row_s)
+            out.append([(e, w, x) for e, (w, x) in enumerate(zip(evens_w, evens_s, strict=True)) if w or x])
         self.polys[key] = out
         return out
