@@ -57,7 +57,7 @@ from gamelib.getonboard.phases import (
     TURN,
 )
 from gamelib.getonboard.scoring import CATEGORIES, score_breakdown
-from gamelib.getonboard.sticks import Sticks, stick_table
+from gamelib.getonboard.sticks import Bonuses, Sticks, stick_table
 
 _WORDS = Wording("gamelib.getonboard")
 """Player names in the language in force (``gamelib.set_language``)."""
@@ -126,6 +126,8 @@ class GetOnBoardGame(Game):
         """``shape_table[sheet][ticket - 1]``: the shape a sheet gives to a ticket."""
         self.open_table: dict[int, tuple[tuple[int, int, int], ...]] = {}
         """Memo of :func:`~gamelib.getonboard.sticks.open_sticks`."""
+        self.bonus_table: dict[int, Bonuses] = {}
+        """Memo of :func:`~gamelib.getonboard.sticks.bonus_sticks`."""
         self.pile_table: dict[int, Pile] = {}
         """Memo of :func:`~gamelib.getonboard.dealing.pile`: (cards out, phase) -> outcomes, actions."""
         self.loops_allowed = opts.loops == "allowed"

@@ -13,6 +13,7 @@ from gamelib.getonboard.board import (
     CINEMA,
     DARK_LOVERS,
     ENTRANCE,
+    FEATURES,
     GRANNY,
     LIGHT_LOVERS,
     OPERA,
@@ -52,8 +53,6 @@ _GRANNIES, _STUDENTS, _CINEMAS = _SHEET_FIELD["grannies"], _SHEET_FIELD["student
 _TOURIST_ROWS, _TOURISTS_CLOSED = _SHEET_FIELD["tourist_rows"], _SHEET_FIELD["tourists_closed"]
 _LIGHT, _DARK, _LOVERS_CLOSED = _SHEET_FIELD["light"], _SHEET_FIELD["dark"], _SHEET_FIELD["lovers_closed"]
 _ENTRANCES, _VISITS = _SHEET_FIELD["entrances"], _SHEET_FIELD["visits"]
-_COUNTERS = {GRANNY: _GRANNIES, STUDENT: _STUDENTS, CINEMA: _CINEMAS}
-"""The features that tick one box with no limit: the box each ticks."""
 
 CATEGORIES = (
     "grannies",
@@ -119,60 +118,24 @@ def apply_features(
         return sheet
     box: list[Any] = list(sheet)  # the fields of ScoreSheet, in order (see _SHEET_FIELD)
     visits = list(sheet.visits)
-    if len(features) == 1 and features[0] in _COUNTERS:  # most intersections: one plain count
-        f = features[0]
-        visits[f] += 1
-        box[_COUNTERS[f]] += 1
-        box[_VISITS] = tuple(visits)
-        return _new_sheet(ScoreSheet, box)
     for f in features:
         visits[f] += 1
-        if f == ENTRANCE:
-            if box[_ENTRANCES] < tables.entrance_boxes:
-                box[_ENTRANCES] += 1
-        elif f == GRANNY:
-            box[_GRANNIES] += 1
-        elif f == STUDENT:
-            box[_STUDENTS] += 1
-        elif f == CINEMA:
-            box[_CINEMAS] += 1
-        elif f == TOURIST:
-            _tick_tourist(box, tables, options)
-        elif f in (THEATRE, OPERA):
-            row = box[_TOURISTS_CLOSED]
-            if row < tables.tourist_rows and (
-                box[_TOURIST_ROWS][row] > 0 or options.empty_destination == "close"
-            ):
-                box[_TOURISTS_CLOSED] = row + 1
-        elif f in (LIGHT_LOVERS, DARK_LOVERS):
-            row = box[_LOVERS_CLOSED]
-            if row < tables.lover_rows:
-                which = _LIGHT if f == LIGHT_LOVERS else _DARK
-                values = list(box[which])
-                if values[row] < tables.lovers_per_colour:
-                    values[row] += 1
-                    box[which] = tuple(values)
-        elif f == RESTAURANT:
-            row = box[_LOVERS_CLOSED]
-            if row < tables.lover_rows and (
-                box[_LIGHT][row] + box[_DARK][row] > 0 or options.empty_destination == "close"
-            ):
-                box[_LOVERS_CLOSED] = row + 1
+        counter = _COUNTER_BOX[f]
+        if counter >= 0:
+            box[counter] += 1
+        else:
+            _TICK[f](box, f, tables, options)
     box[_VISITS] = tuple(visits)
     return _new_sheet(ScoreSheet, box)  # ScoreSheet._make without its length check: box has every field
 
 
-_TRANSFERS = _SHEET_FIELD["transfers"]
+def _tick_entrance(box: list[Any], f: int, tables: Tables, options: GetOnBoardOptions) -> None:
+    """A metro entrance is circled while the sheet has a free circle."""
+    if box[_ENTRANCES] < tables.entrance_boxes:
+        box[_ENTRANCES] += 1
 
 
-def with_transfers(sheet: ScoreSheet, circles: int, tables: Tables) -> ScoreSheet:
-    """The sheet with ``circles`` more transfer circles ticked (the track has a last box)."""
-    box: tuple[Any, ...] = sheet
-    ticked = min(len(tables.transfer_track), sheet.transfers + circles)
-    return _new_sheet(ScoreSheet, (*box[:_TRANSFERS], ticked, *box[_TRANSFERS + 1 :]))
-
-
-def _tick_tourist(box: list[Any], tables: Tables, options: GetOnBoardOptions) -> None:
+def _tick_tourist(box: list[Any], f: int, tables: Tables, options: GetOnBoardOptions) -> None:
     """A tourist joins the open row; a full row sends it on ("next-row") or loses it."""
     row = box[_TOURISTS_CLOSED]
     rows = list(box[_TOURIST_ROWS])
@@ -185,12 +148,80 @@ def _tick_tourist(box: list[Any], tables: Tables, options: GetOnBoardOptions) ->
         box[_TOURIST_ROWS] = tuple(rows)
 
 
+def _tick_monument(box: list[Any], f: int, tables: Tables, options: GetOnBoardOptions) -> None:
+    """A theatre or an opera closes the open tourist row (an empty one only under "close")."""
+    row = box[_TOURISTS_CLOSED]
+    if row < tables.tourist_rows and (box[_TOURIST_ROWS][row] > 0 or options.empty_destination == "close"):
+        box[_TOURISTS_CLOSED] = row + 1
+
+
+def _tick_lovers(box: list[Any], f: int, tables: Tables, options: GetOnBoardOptions) -> None:
+    """Light or dark lovers join the open lover row, up to its printed boxes."""
+    row = box[_LOVERS_CLOSED]
+    if row < tables.lover_rows:
+        which = _LIGHT if f == LIGHT_LOVERS else _DARK
+        values = list(box[which])
+        if values[row] < tables.lovers_per_colour:
+            values[row] += 1
+            box[which] = tuple(values)
+
+
+def _tick_restaurant(box: list[Any], f: int, tables: Tables, options: GetOnBoardOptions) -> None:
+    """A restaurant closes the open lover row (an empty one only under "close")."""
+    row = box[_LOVERS_CLOSED]
+    if row < tables.lover_rows and (
+        box[_LIGHT][row] + box[_DARK][row] > 0 or options.empty_destination == "close"
+    ):
+        box[_LOVERS_CLOSED] = row + 1
+
+
+_COUNTER_BOX = tuple(
+    {GRANNY: _GRANNIES, STUDENT: _STUDENTS, CINEMA: _CINEMAS}.get(f, -1) for f in range(len(FEATURES))
+)
+"""Per feature: the box it ticks with no limit (grannies, students, cinemas), or -1."""
+_TICK = {
+    ENTRANCE: _tick_entrance,
+    TOURIST: _tick_tourist,
+    THEATRE: _tick_monument,
+    OPERA: _tick_monument,
+    LIGHT_LOVERS: _tick_lovers,
+    DARK_LOVERS: _tick_lovers,
+    RESTAURANT: _tick_restaurant,
+}
+"""Per other feature: how it ticks the sheet."""
+
+
+MODIFICATIONS, SPENT, TRANSFERS = (
+    _SHEET_FIELD["modifications"],
+    _SHEET_FIELD["spent"],
+    _SHEET_FIELD["transfers"],
+)
+OBJECTIVE_POINTS = _SHEET_FIELD["objective_points"]
+
+
+def with_box(sheet: ScoreSheet, field: int, value: Any) -> ScoreSheet:
+    """The sheet with box ``field`` (its index, e.g. :data:`SPENT`) set to ``value``: what
+    ``sheet._replace`` does, without its keyword machinery (a stick or a bonus ticks one box)."""
+    box: tuple[Any, ...] = sheet
+    return _new_sheet(ScoreSheet, (*box[:field], value, *box[field + 1 :]))
+
+
+def with_transfers(sheet: ScoreSheet, circles: int, tables: Tables) -> ScoreSheet:
+    """The sheet with ``circles`` more transfer circles ticked (the track has a last box)."""
+    return with_box(sheet, TRANSFERS, min(len(tables.transfer_track), sheet.transfers + circles))
+
+
 __all__ = [
     "CATEGORIES",
+    "MODIFICATIONS",
+    "OBJECTIVE_POINTS",
+    "SPENT",
+    "TRANSFERS",
     "ScoreSheet",
     "apply_features",
     "lover_row_value",
     "score_breakdown",
     "tourist_row_value",
+    "with_box",
     "with_transfers",
 ]

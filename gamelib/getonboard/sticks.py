@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gamelib.core.game import Action
-from gamelib.getonboard.actions import GOS, Go
+from gamelib.getonboard.actions import BONUSES, END, GOS, Go
 from gamelib.getonboard.board import OPPOSITE, CityMap, completable, junction_cost
 
 if TYPE_CHECKING:
@@ -87,6 +87,22 @@ def open_sticks(game: GetOnBoardGame, node: int, heading: int) -> tuple[tuple[in
     return found
 
 
+Bonuses = tuple[list[Action], int, int]
+"""The extra sticks from a line end: every ``bonus`` action :func:`stick_rule` allows then ``end``
+(the legal actions when none of them meets the player's line: shared, never mutated), the union
+of their sections' bits and of the intersections they reach (to tell that case in one test)."""
+
+
+def bonus_sticks(game: GetOnBoardGame, node: int, heading: int) -> Bonuses:
+    """The extra sticks from ``node`` before the checks against the player's own line."""
+    sticks = open_sticks(game, node, heading)
+    sections = reached = 0
+    for _, bit, nb in sticks:
+        sections |= bit
+        reached |= 1 << nb
+    return [*(BONUSES[d] for d, _, _ in sticks), END], sections, reached
+
+
 Sticks = tuple[tuple[tuple[Go, int], ...], list[Action], int]
 """The sticks a shape allows from a line end: ``(go action, section bit)`` pairs, the same go
 actions as a list (the legal actions when none of the sections holds the player's own stick:
@@ -150,7 +166,9 @@ __all__ = [
     "OFF_MAP",
     "SHAPE_FITS_MAP",
     "TURN_BOXES",
+    "Bonuses",
     "Sticks",
+    "bonus_sticks",
     "open_sticks",
     "safe_after",
     "shape_rule",

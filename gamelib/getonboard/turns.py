@@ -14,15 +14,23 @@ from gamelib.core.errors import IllegalAction
 from gamelib.core.game import Action
 from gamelib.core.rulebook import refusal, transition
 from gamelib.getonboard.actions import BONUSES, END, GOS, Bonus, EndTurn, Go
-from gamelib.getonboard.board import DIRECTIONS, junction_cost
+from gamelib.getonboard.board import DELTA, DIRECTIONS, junction_cost
 from gamelib.getonboard.phases import P_BONUS, P_LAY, P_OVER, P_REVEAL, PHASES
-from gamelib.getonboard.scoring import apply_features, with_transfers
+from gamelib.getonboard.scoring import (
+    MODIFICATIONS,
+    OBJECTIVE_POINTS,
+    SPENT,
+    apply_features,
+    with_box,
+    with_transfers,
+)
 from gamelib.getonboard.sticks import (
     NO_U_TURN,
     OFF_MAP,
     SHAPE_FITS_MAP,
     TURN_BOXES,
     Sticks,
+    bonus_sticks,
     open_sticks,
     safe_after,
     shape_rule,
@@ -55,10 +63,18 @@ class Turns(Table):
 
     def _bonus_actions(self, p: int) -> list[Action]:
         """The extra stick: any direction, but it "respecte les interdictions de boucle"; or end."""
+        game, node, heading = self.game, self.end[p], self.heading[p]
+        key = node * 5 + heading + 1
+        entry = game.bonus_table.get(key)
+        if entry is None:
+            entry = game.bonus_table[key] = bonus_sticks(game, node, heading)
+        every, sections, reached = entry
         owned, visited = self.owned[p], self.visited[p]
+        if not owned & sections and not visited & reached:
+            return every  # shared, never mutated (core copies what it hands out)
         bonuses: list[Action] = [
             BONUSES[d]
-            for d, bit, nb in open_sticks(self.game, self.end[p], self.heading[p])
+            for d, bit, nb in open_sticks(game, node, heading)
             if not owned & bit and not visited >> nb & 1
         ]
         bonuses.append(END)
@@ -126,7 +142,7 @@ class Turns(Table):
             cost = junction_cost(self.shape.junctions, step, self.heading[p], d)
             if cost:
                 s = self.sheets[p]
-                self.sheets[p] = s._replace(modifications=s.modifications + cost)
+                self.sheets[p] = with_box(s, MODIFICATIONS, s.modifications + cost)
         self.step = step = step + 1
         if not self._lay_stick(p, d) or self.forced_straight or step >= self.shape.sticks:
             self._after_shape(p)
@@ -150,7 +166,7 @@ class Turns(Table):
     def _bonus(self, action: Bonus) -> None:
         p = self._player
         s = self.sheets[p]
-        self.sheets[p] = s._replace(spent=s.spent + 1)
+        self.sheets[p] = with_box(s, SPENT, s.spent + 1)
         self._lay_stick(p, action.direction)
         self._next_player()
 
@@ -184,7 +200,7 @@ class Turns(Table):
         rule = stick_rule(board, node, heading, d)
         if rule == OFF_MAP:
             x, y = board.pos[node]
-            dx, dy = ((0, -1), (1, 0), (0, 1), (-1, 0))[d]
+            dx, dy = DELTA[d]
             if (x + dx, y + dy) in board.pos:
                 return IllegalAction(
                     "river", f"the river blocks the section {DIRECTIONS[d]} of {here}", action
@@ -345,7 +361,7 @@ class Turns(Table):
                         yellow = not self.flipped[j]
                     points = list(sheet.objective_points)
                     points[j] = tables.first_points if yellow else tables.later_points
-                    self.sheets[p] = sheet._replace(objective_points=tuple(points))
+                    self.sheets[p] = with_box(sheet, OBJECTIVE_POINTS, tuple(points))
                     achieved_now[j] = True
         # "la carte est ensuite retournée": after every player has been checked
         self.flipped = tuple(f or a for f, a in zip(self.flipped, achieved_now, strict=True))
