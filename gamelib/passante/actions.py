@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from gamelib.core.bitsets import members
 from gamelib.core.errors import IllegalAction
 from gamelib.core.game import Action, Game
 from gamelib.core.notation import Choice, Int, Notation, action_class, spec_of
@@ -65,19 +66,6 @@ def rating(score: int) -> str:
         if low <= score <= high:
             return text
     raise ValueError(f"score must be between 0 and {NUM_WISHES}, got {score}")
-
-
-@lru_cache(maxsize=8192)
-def cards_of(mask: int) -> tuple[int, ...]:
-    """The cards (characters, or wish numbers) of a deck ``mask``, in increasing order: its set
-    bits (cached: the same decks recur in a search).  Fugitive's ``cards_of`` reads its masks the
-    same way; :func:`gamelib.core.encoding.bits` is another thing (a mask as tensor floats)."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return tuple(out)
 
 
 # ---------------------------------------------------------------------------- actions
@@ -521,7 +509,7 @@ def _wish_draws(deck: int) -> list[Action]:
 
 @lru_cache(maxsize=512)
 def _character_draws(deck: int) -> tuple[CharacterCard, ...]:
-    return tuple(CHARACTER_CARDS[c] for c in cards_of(deck))
+    return tuple(CHARACTER_CARDS[c] for c in members(deck))
 
 
 def _wish_outcomes(deck: int) -> list[tuple[Action, float]]:
@@ -538,13 +526,13 @@ DIE_DRAWS = tuple(action for action, _ in DIE_OUTCOMES)
 @lru_cache(maxsize=256)
 def _event_draws(deck: int) -> tuple[RoundEvent, ...]:
     """The end-of-round cards that may come out of ``deck`` (a mask), in :func:`_event_outcomes`' order."""
-    return tuple(EVENTS[c] for c in cards_of(deck))
+    return tuple(EVENTS[c] for c in members(deck))
 
 
 @lru_cache(maxsize=256)
 def _event_outcomes(deck: int) -> tuple[tuple[Action, float], ...]:
     """The end-of-round card drawn from the cards of ``deck`` (a mask), each equally likely."""
-    cards = cards_of(deck)
+    cards = members(deck)
     return tuple((EVENTS[c], 1.0 / len(cards)) for c in cards)
 
 

@@ -436,8 +436,8 @@ class _Worlds:
         rest = [k for q in self.seats for k in open_slots[q] if k not in placed]
         if len(rest) > len(pool):
             return None
-        # a uniform ordered draw of as many cards as open deals (not a shuffle of the whole pool)
-        for k, w in zip(rest, rng.sample(pool, len(rest)), strict=True):
+        rng.shuffle(pool)  # (a shuffle, not rng.sample: the stored searches replay this stream)
+        for k, w in zip(rest, pool, strict=False):
             deals[k] = w
         return deals, consumed
 
@@ -446,8 +446,11 @@ class _Worlds:
 
     def draw(self, rng: random.Random) -> Deals:
         """Cards for every hidden deal, a uniform ordered draw of those ``player`` could not see
-        (the whole proposal when :attr:`free_choice`: nothing to match, nothing to check)."""
-        return dict(zip(self.open, rng.sample(self.free, len(self.open)), strict=True))
+        (the whole proposal when :attr:`free_choice`: nothing to match, nothing to check; the
+        same random stream as :meth:`propose` then, so searches stored before replay)."""
+        pool = list(self.free)
+        rng.shuffle(pool)
+        return dict(zip(self.open, pool, strict=False))
 
     def _ends(self, q: int, deals: Deals, consumed: Consumed) -> dict[int, int]:
         ends = {consumed[e]: e for e in self.discards[q] if e in consumed}

@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from gamelib.core.bitsets import members
 from gamelib.core.fields import StateFields, current_player_field
 from gamelib.core.game import CHANCE, Action, Game, GameInfo
 from gamelib.core.i18n import Wording
@@ -85,7 +86,6 @@ from gamelib.passante.actions import (
     _in_range,
     _wish_draws,
     _wish_outcomes,
-    cards_of,
 )
 from gamelib.passante.board import (
     CAFE,
@@ -351,7 +351,7 @@ class PassanteState(Refusals):
         """Is the wish's situation on the board (its characters on its zone, alone or accompanied)?"""
         m = WISH_MASK[wish]
         zone = WISH_ZONE[wish]
-        return all(self.pos[c] == zone for c in cards_of(m))
+        return all(self.pos[c] == zone for c in members(m))
 
     def may_move(self, player: int, char: int) -> bool:
         """Seed: "Aucun autre joueur ne peut déplacer ce personnage" (the one with a heart)."""
