@@ -151,6 +151,7 @@ class PassanteGame(Game):
     Options: ClassVar[type] = PassanteOptions
     options: PassanteOptions
     drawing: ClassVar[str] = "gamelib.passante.draw:draw_state"
+    rating: ClassVar[str] = "gamelib.passante.draw:rating_text"
     encoder: ClassVar[str] = "gamelib.passante.encoding:observation_tensor"
     determinizer: ClassVar[str] = "gamelib.passante.analysis:determinize"
     version: ClassVar[str] = "4"
