@@ -60,7 +60,8 @@ def test_each_line_goes_to_its_column() -> None:
         "bookkeeping": 4,  # the dispatch table, the pure isinstance test, __str__
         "imports": 1,
         "rules": 5,  # the class line, _apply's def, the two updates, the combined test
-        "other": 14,  # the module docstring, blank lines
+        "docs": 1,  # the module docstring
+        "other": 13,  # blank lines
     }
 
 
