@@ -251,9 +251,9 @@ def classify(text: str, actions: set[str]) -> dict[str, int]:
             put(_lines(node), column)
         else:
             put(_lines(node), "rules")
-    for item in ast.walk(tree):
-        if isinstance(item, ast.Expr) and _is_docstring(item):
-            put(_lines(item), "docs", force=True)
+    for expression in ast.walk(tree):
+        if isinstance(expression, ast.Expr) and _is_docstring(expression):
+            put(_lines(expression), "docs", force=True)
     counts = dict.fromkeys(COLUMNS, 0)
     source = text.splitlines()
     for line in range(1, total + 1):
