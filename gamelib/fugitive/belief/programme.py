@@ -77,6 +77,7 @@ class Programme(FinalWeights):
     polys: dict[tuple[int, int, int], Rows] = field(default_factory=dict)  # _group_poly
     halves0: dict[int, Vec] = field(default_factory=dict)  # _half0
     polys0: dict[tuple[int, int, int], Vec] = field(default_factory=dict)  # _group_poly0
+    poly_contexts: list[tuple[int, ...]] = field(default_factory=list)  # _poly_key
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     part_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_part by a pair's counts
     marginals: dict[int, list[int]] | None = None

@@ -9,6 +9,7 @@ stack's completions are summed group by group (:meth:`FinalWeights._mark_vector`
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from gamelib.fugitive.belief.bits import (
     CLOSED,
@@ -35,6 +36,26 @@ Rows = tuple[Vec, ...]
 """Vectors by the number of the stack's cards a group (or a pair of groups) takes."""
 
 
+POLYS: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
+"""The last stack's group polynomials by context and counts (:meth:`FinalWeights._shared_rows`),
+shared by the programmes of every position: an easy position computes few of its own."""
+POLYS0: dict[tuple[Any, ...], tuple[int, ...]] = {}
+"""Their unmarked entries (:meth:`FinalWeights._shared_poly0`)."""
+POLYS_SIZE = 100_000
+"""Entries :data:`POLYS` keeps before starting again (tuples of ints: untracked by the collector)."""
+
+
+def clear_shared() -> None:
+    """Forget the polynomials shared between programmes (:func:`~.probabilities.clear_caches`)."""
+    POLYS.clear()
+    POLYS0.clear()
+
+
+def shared_sizes() -> dict[str, int]:
+    """How many shared polynomials are kept (:func:`~.probabilities.cache_sizes`)."""
+    return {"polys": len(POLYS), "polys0": len(POLYS0)}
+
+
 class FinalWeights:
     """The final-weight half of :class:`~gamelib.fugitive.belief.programme.Programme` (a mixin:
     the attributes below are the programme's fields)."""
@@ -57,6 +78,7 @@ class FinalWeights:
     polys: dict[tuple[int, int, int], Rows]
     halves0: dict[int, Vec]
     polys0: dict[tuple[int, int, int], Vec]
+    poly_contexts: list[tuple[int, ...]]
     closed_memo: dict[int, tuple[int, int]]
     part_memo: dict[int, tuple[int, int]]
     stack: list[int]
@@ -135,11 +157,11 @@ class FinalWeights:
         pkey = (first, (state >> U_SH[first]) & 31, state & GROUP_BITS[first])
         p = polys.get(pkey)
         if p is None:
-            p = polys[pkey] = self._group_poly0(first, state)
+            p = polys[pkey] = self._shared_poly0(first, state)
         qkey = (first + 1, (state >> U_SH[first + 1]) & 31, state & GROUP_BITS[first + 1])
         q = polys.get(qkey)
         if q is None:
-            q = polys[qkey] = self._group_poly0(first + 1, state)
+            q = polys[qkey] = self._shared_poly0(first + 1, state)
         out = [0] * max(0, len(p) + len(q) - 1)
         for k0, x in enumerate(p):
             if x:
@@ -149,6 +171,52 @@ class FinalWeights:
                         out[k0 + k1] += row[k0 + k1][k0] * x * y
         self.halves0[key] = done = tuple(out)
         return done
+
+    def _poly_context(self, g: int) -> tuple[int, ...]:
+        """What group ``g``'s last-stack polynomials read besides the group's own counts: the
+        group's card totals, the measure, the last stack's size, cap, free draws and hand marks.
+        Positions of different games share polynomials through it (:data:`POLYS`, :data:`POLYS0`)."""
+        size = self.npos
+        deals = self.measure == "deals"
+        return (
+            g,
+            self.gavail[g],
+            self.avail[2 * g + 1],
+            self.fug[g],
+            deals,
+            self.stack[size],
+            self.capg[size][g],
+            self.drawn[size][g - 1] - self.known_before[size][g - 1] if g and deals else -1,
+            self.hand_count if self.facts.pending else 0,
+        )
+
+    def _poly_key(self, g: int, state: int) -> tuple[Any, ...]:
+        """The key of group ``g``'s last-stack polynomials in :data:`POLYS` (context and counts)."""
+        contexts = self.poly_contexts
+        if not contexts:
+            contexts.extend(self._poly_context(h) for h in range(GROUPS))
+        return (contexts[g], (state >> U_SH[g]) & 31, state & GROUP_BITS[g])
+
+    def _shared_poly0(self, g: int, state: int) -> Vec:
+        """:meth:`_group_poly0` through :data:`POLYS0`, shared by every programme with the same
+        context (a bounded memo)."""
+        key = self._poly_key(g, state)
+        hit = POLYS0.get(key)
+        if hit is None:
+            if len(POLYS0) >= POLYS_SIZE:
+                POLYS0.clear()
+            hit = POLYS0[key] = self._group_poly0(g, state)
+        return hit
+
+    def _shared_rows(self, g: int, state: int) -> Rows:
+        """:meth:`_group_poly` through :data:`POLYS`, shared like :meth:`_shared_poly0`."""
+        key = self._poly_key(g, state)
+        hit = POLYS.get(key)
+        if hit is None:
+            if len(POLYS) >= POLYS_SIZE:
+                POLYS.clear()
+            hit = POLYS[key] = self._group_poly(g, state)
+        return hit
 
     def _group_poly0(self, g: int, state: int) -> Vec:
         """Entry 0 (no marked even card) of :meth:`_group_poly`, by the cards group ``g`` takes."""
@@ -187,7 +255,7 @@ class FinalWeights:
         if hit is not None:
             return hit
         polys = self.even_polys if even else self.polys
-        make = self._even_poly if even else self._group_poly
+        make = self._even_poly if even else self._shared_rows
         pkey = (first, (state >> U_SH[first]) & 31, state & GROUP_BITS[first])
         p = polys.get(pkey)
         if p is None:
@@ -217,7 +285,7 @@ class FinalWeights:
         pkey = (g, (state >> U_SH[g]) & 31, state & GROUP_BITS[g])
         rows = self.polys.get(pkey)
         if rows is None:
-            rows = self.polys[pkey] = self._group_poly(g, state)
+            rows = self.polys[pkey] = self._shared_rows(g, state)
         out = []
         for row in rows:
             evens = []
