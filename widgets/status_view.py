@@ -8,7 +8,6 @@ seed; the verdict of a cooperative game comes with its rating when the game decl
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -26,17 +25,10 @@ if TYPE_CHECKING:
 
 def rating_for(game: Game) -> Callable[[int], str] | None:
     """The game's ``rating(score)`` (:attr:`gamelib.Game.rating`), if it grades a final score."""
-    if game.rating:
-        rating: Callable[[int], str] = resolve(game.rating)
-        return rating
-    # Transitional, until A Une Passante declares ``rating`` (issue 23): its draw module's rating_text.
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.draw") if package else None
-    except ImportError:
+    if not game.rating:
         return None
-    legacy = getattr(module, "rating_text", None)
-    return legacy if callable(legacy) else None
+    rating: Callable[[int], str] = resolve(game.rating)
+    return rating
 
 
 class StatusView:

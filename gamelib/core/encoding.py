@@ -39,12 +39,13 @@ verifies it writes exactly its own slice, so each piece is testable by itself.
 from __future__ import annotations
 
 import html
-import importlib
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, islice
 from typing import Any, Generic, TypeVar
+
+from gamelib.core.resolve import companion_module
 
 S = TypeVar("S")
 
@@ -404,14 +405,7 @@ def encoding_of(game: Any) -> Encoding[Any]:
     >>> encoding_of(gamelib.make("fugitive")).offset("decks")
     301
     """
-    package = type(game).__module__.rpartition(".")[0]
-    try:
-        module = importlib.import_module(f"{package}.encoding")
-    except ModuleNotFoundError as exc:
-        if exc.name is None or not exc.name.startswith(f"{package}.encoding"):
-            raise
-        module = None
-    build = getattr(module, "encoding_for", None)
+    build = getattr(companion_module(type(game), "encoding"), "encoding_for", None)
     if build is None:
         raise NotImplementedError(f"{game.name}'s observation tensor is not declared in named pieces")
     encoding = build(game)
