@@ -224,12 +224,40 @@ class _Walk:
             else:
                 self._closing_layer(t, closer)
             return
-        i, kind, _ = prog.layers[t]
-        tally = self.joint if kind == VALUE and prog.hidden[i] else None
+        kind = prog.layers[t][1]
+        if kind == VALUE:
+            self._value_layer(t)
+            return
         out, after, reached = self.sums[t], self.sums[t + 1], prog.forward[t + 1]
-        for src, fw in prog.forward[t].items():
+        for src in prog.forward[t]:
             s = 0
-            for dst, w, label in self.moves(t, src):
+            for dst, w, _ in self.moves(t, src):
+                x = after.get(dst)
+                if x is None and dst not in reached:
+                    x = self.missing(t + 1, dst)[1]
+                if x:
+                    s += x * w
+            if s:
+                out[src] = s
+
+    def _value_layer(self, t: int) -> None:
+        """A value layer that does not close: a source's moves are its signature's memoised
+        (delta, weight, value) list added to the source's counts (as the count reads them)."""
+        prog = self.prog
+        i = prog.layers[t][0]
+        tally = self.joint if prog.hidden[i] else None
+        out, after, reached = self.sums[t], self.sums[t + 1], prog.forward[t + 1]
+        memo = self.vmemo[t]
+        for src, fw in prog.forward[t].items():
+            sig = src & VALUE_READS
+            hit = memo.get(sig)
+            if hit is None:
+                prog._memo_value_moves(i, sig, memo, False)  # fills memo[sig]
+                hit = memo[sig]
+            base = src & KEEP
+            s = 0
+            for delta, w, label in hit:
+                dst = base + delta
                 x = after.get(dst)
                 if x is None and dst not in reached:
                     x = self.missing(t + 1, dst)[1]
