@@ -27,14 +27,8 @@ from gamelib.core.i18n import Wording
 from gamelib.core.play import play
 from gamelib.core.registry import make
 from gamelib.delanopolis.board import REFUGE_BASE, START, TERRAINS, board, square_name
-from gamelib.delanopolis.rules import (
-    DelanopolisGame,
-    DelanopolisOptions,
-    DelanopolisState,
-    direct_landing,
-    rent_for,
-    ring_landing,
-)
+from gamelib.delanopolis.options import DelanopolisOptions, direct_landing, rent_for, ring_landing
+from gamelib.delanopolis.rules import DelanopolisGame, DelanopolisState
 
 TWO_DICE: dict[int, Fraction] = {s: Fraction(6 - abs(s - 7), 36) for s in range(2, 13)}
 """The sum of two dice: 2..12 with probabilities 1/36 .. 6/36 .. 1/36."""

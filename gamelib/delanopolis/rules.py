@@ -39,7 +39,6 @@ from gamelib.delanopolis.actions import (
     DICE_OUTCOMES,
     KEEP,
     LOTS,
-    MAX_NOTATION,  # noqa: F401  (re-exported)
     NOTATION,
     PARK,
     PAY,
@@ -75,10 +74,8 @@ from gamelib.delanopolis.options import (
     VERSION_3_DEFAULTS,
     DelanopolisOptions,
     bid_caps,
-    direct_landing,  # noqa: F401  (re-exported)
     reachable_terrains,
     rent_for,
-    ring_landing,  # noqa: F401  (re-exported)
 )
 
 _ACTORS = PHASES.actors

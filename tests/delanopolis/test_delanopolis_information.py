@@ -15,9 +15,9 @@ import pytest
 from delanopolis_scenes import start, turn
 
 import gamelib
+from gamelib.delanopolis.actions import MAX_NOTATION
 from gamelib.delanopolis.rules import (
     BIDDING,
-    MAX_NOTATION,
     Bid,
     DelanopolisObservation,
     DelanopolisState,
