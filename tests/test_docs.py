@@ -29,9 +29,12 @@ def test_fugitive_notation_example_replays() -> None:
         exec(snippet, {"gamelib": gamelib})  # the documented error
 
 
-def test_every_game_has_a_rules_page() -> None:
+def test_every_game_has_a_rules_page_and_a_notation_table() -> None:
     for name in gamelib.registered_games():
         assert (ROOT / "docs" / "rules" / f"{name}.md").exists(), name
+    assert sorted(DOCUMENTED_VERBS) == sorted(gamelib.registered_games()), (
+        "say where each game's verbs are listed"
+    )
 
 
 DOCUMENTED_VERBS = {
