@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from gamelib.agents.inputs import whole_number
@@ -48,6 +48,9 @@ class _Worlds:
     state: State
     """A copy of the real state then: more worlds of that decision are drawn from it when some
     are dropped (its sampler is still warm; the new position's may not be built yet)."""
+    mine: list[Action] = field(default_factory=list)
+    """The moves the agent chose since: seen by it without asking the game for the public history
+    (which costs a pass over the whole history)."""
 
 
 class GreedyAgent:
@@ -86,8 +89,7 @@ class GreedyAgent:
         worlds: list[State] = []
         if kept is not None and kept.history is history and kept.length <= len(history):
             steps = history[kept.length :]
-            seen_steps = state.public_history(player)[kept.length :]
-            if all(text == str(action) for text, action in zip(seen_steps, steps, strict=True)):
+            if steps == kept.mine or self._all_seen(state, player, kept.length):
                 seen = state.observation(player)
                 worlds = self._carry(kept.worlds, steps, player, seen, rng)
                 for _ in range(REFILLS):  # dropped worlds replaced from the earlier position
@@ -99,6 +101,14 @@ class GreedyAgent:
         worlds += [state.determinize(player, rng) for _ in range(self.samples - len(worlds))]
         self._kept[player] = _Worlds(history, len(history), worlds, state.clone())
         return worlds
+
+    @staticmethod
+    def _all_seen(state: State, player: int, start: int) -> bool:
+        """Whether ``player`` saw every step of the history from ``start`` (none masked)."""
+        seen_steps = state.public_history(player)[start:]
+        return all(
+            text == str(action) for text, action in zip(seen_steps, state.history[start:], strict=True)
+        )
 
     @staticmethod
     def _carry(
@@ -129,7 +139,11 @@ class GreedyAgent:
         values = self.scores(state, player, rng)
         top = max(values.values())
         best = [a for a in legal if values[a] >= top - 1e-12]
-        return best[int(rng.random() * len(best))]
+        action = best[int(rng.random() * len(best))]
+        kept = self._kept.get(player)
+        if kept is not None and kept.history is state.history and len(state.history) == kept.length:
+            kept.mine.append(action)  # the worlds of this decision can follow it next time
+        return action
 
     def __repr__(self) -> str:
         extra = (
