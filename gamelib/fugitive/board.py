@@ -2,7 +2,8 @@
 
 * The deck: :class:`Layout` gives the card numbers of one deck size (the escape card, the three
   draw piles, the setup deal); :func:`layout_for` builds it for the published 42 or a smaller deck
-  (option ``escape_card``, 7..42), and cards are int bitmasks (:func:`mask_of`, :func:`cards_of`).
+  (option ``escape_card``, 7..42), and cards are int bitmasks (core's
+  :func:`~gamelib.core.bitsets.mask_of`, :func:`cards_of`).
 * :func:`step_graph` is the static topology: which number may follow which.  A normal move goes
   at most 3 higher than the previous hideout; a longer jump needs sprint cards worth the excess
   in footprints (odd cards 1, even cards 2).  It is built once per bound and deck size
@@ -18,7 +19,9 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from gamelib.core.bitsets import mask_of
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -39,15 +42,12 @@ def deck_of(card: int) -> int:
     return PUBLISHED.deck_of(card)
 
 
-def mask_of(cards: Any) -> int:
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
 def cards_of(mask: int) -> list[int]:
-    """The cards of a bitmask, in increasing order."""
+    """The cards of a bitmask, in increasing order.
+
+    Not core's cached :func:`~gamelib.core.bitsets.members`: the rules read a new mask (a hand
+    shifted past the last hideout) at almost every move, so a quarter of those lookups miss the
+    cache, and random play ran 3% slower with it."""
     out = []
     while mask:
         low = mask & -mask

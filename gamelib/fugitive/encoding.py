@@ -7,7 +7,7 @@ read it): ``tests/test_encoding.py`` pins it bit for bit.
 
 from __future__ import annotations
 
-from gamelib.core.encoding import Encoding, Piece, bits
+from gamelib.core.encoding import Encoding, Piece, bit_floats
 from gamelib.fugitive.rules import FUGITIVE, PHASES, FugitiveGame, FugitiveState, mask_of
 
 CARDS = 43
@@ -18,10 +18,10 @@ def cards(s: FugitiveState, player: int, out: list[float], at: int) -> None:
     mine = s.fhand if player == FUGITIVE else s.dhand
     face_up_hideouts = sum(1 << h for h, r in zip(s.hideouts, s.revealed, strict=True) if r)
     end = at + 4 * CARDS
-    out[at:end:4] = bits(mine, CARDS)
-    out[at + 1 : end : 4] = bits(face_up_hideouts, CARDS)
-    out[at + 2 : end : 4] = bits(s.face_up & ~face_up_hideouts, CARDS)
-    out[at + 3 : end : 4] = bits(mask_of(s.series), CARDS)
+    out[at:end:4] = bit_floats(mine, CARDS)
+    out[at + 1 : end : 4] = bit_floats(face_up_hideouts, CARDS)
+    out[at + 2 : end : 4] = bit_floats(s.face_up & ~face_up_hideouts, CARDS)
+    out[at + 3 : end : 4] = bit_floats(mask_of(s.series), CARDS)
 
 
 def table(s: FugitiveState, player: int, out: list[float], at: int) -> None:
