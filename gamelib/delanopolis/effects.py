@@ -16,18 +16,20 @@ from typing import Any
 from gamelib.core.game import State
 from gamelib.delanopolis.board import REFUGE_BASE, TERRAINS, content
 from gamelib.delanopolis.options import (
+    REFUGE_COMS,
+    REFUGE_VOTS,
+    DelanopolisOptions,
+    direct_landing,
+    rent_for,
+    ring_landing,
+)
+from gamelib.delanopolis.phases import (
     BIDDING,
     BOOST_WINDOW,
     OVER,
     PARK_CHOICE,
     PRE_ROLL,
-    REFUGE_COMS,
-    REFUGE_VOTS,
     ROLL_DICE,
-    DelanopolisOptions,
-    direct_landing,
-    rent_for,
-    ring_landing,
 )
 
 

@@ -2,7 +2,8 @@
 
 Every reading we had to choose is a field of :class:`DelanopolisOptions`, quoted in
 ``docs/rules/delanopolis.md``; :data:`VERSION_3_DEFAULTS` keeps the earlier versions' readings so
-their records replay.  :data:`PHASES` declares each phase once (its name and who acts in it).
+their records replay.  Beside them, what an option means where several rules read it: the square
+the dice name (:func:`direct_landing`, :func:`ring_landing`), the bid caps, the rent.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from gamelib.core.options import Between, check_declared
-from gamelib.core.phases import Phase, Phases
 from gamelib.delanopolis.board import REFUGE_BASE, TERRAINS
 
 START_VOTS = 1200
@@ -222,29 +222,3 @@ def rent_for(options: DelanopolisOptions, price: int) -> int:
     """« le quart des points VOT'S que ce dernier a dû acquitter pour l'acheter »: the rent of a
     terrain bought at ``price``, a quarter rounded as option ``rent_rounding`` says."""
     return -(-price // 4) if options.rent_rounding == "up" else price // 4
-
-
-def _roller(state: Any) -> int:
-    return state.roller  # type: ignore[no-any-return]
-
-
-def _first_in_queue(state: Any) -> int:
-    return state.queue[0]  # type: ignore[no-any-return]
-
-
-PHASES = Phases(
-    Phase("the lot draws the mayor", "chance"),
-    Phase("before the roll", "roller"),  # sell / boost / roll
-    Phase("atouts and jokers before the roll", "queue", tags={"decision"}),  # boost / keep
-    Phase("dice", "chance"),
-    Phase("sealed bids", "queue"),  # bid N, in turn
-    Phase("park or pay", "roller", tags={"decision"}),  # park / pay
-    Phase("game over", "nobody"),
-    actors={"roller": _roller, "queue": _first_in_queue},
-)
-"""A turn's phases in stored order (states and records keep the number).  ``"queue"``: the
-players still to answer, first in line (the other token holders in a boost window, the bidders
-of an auction).  Tag ``"decision"``: a decision outside the roll's own, where a resale is open
-under ``resale_when="any_decision"`` (« A tout moment »)."""
-LOT, PRE_ROLL, BOOST_WINDOW, ROLL_DICE, BIDDING, PARK_CHOICE, OVER = PHASES.numbers
-DECISIONS = PHASES.tagged("decision")

@@ -3,8 +3,9 @@
 Seed: ``shared/seeds/001_65a2bbb1a7b7e170.txt``.  The text says its rules are unclear on purpose
 ("aussi clair que les principes de circulation dans un quartier vert"); every reading we had to
 choose is a field of :class:`DelanopolisOptions` (``options.py``), quoted in
-``docs/rules/delanopolis.md``.  The folder reads as: ``options.py`` (the options and the phases),
-``actions.py`` (the actions and their notation), ``effects.py`` (what follows from a move: the
+``docs/rules/delanopolis.md``.  The folder reads as: ``options.py`` (the options and what they
+mean), ``actions.py`` (the actions and their notation), ``phases.py`` (a turn's phases, each
+declared once), ``effects.py`` (what follows from a move: the
 turn order, the dice, the auction, rents, resales, the end), and here, for each action class,
 its ``@transition`` next to its ``@refusal`` (the rule it names when refused).
 
@@ -60,6 +61,15 @@ from gamelib.delanopolis.actions import (
 from gamelib.delanopolis.board import START, TERRAINS, board, content
 from gamelib.delanopolis.effects import OUTCOME_TEXT, AuctionResult, Effects, Event
 from gamelib.delanopolis.options import (
+    REFUGE_COMS,
+    REFUGE_VOTS,
+    VERSION_3_DEFAULTS,
+    DelanopolisOptions,
+    bid_caps,
+    reachable_terrains,
+    rent_for,
+)
+from gamelib.delanopolis.phases import (
     BIDDING,
     BOOST_WINDOW,
     DECISIONS,
@@ -68,14 +78,7 @@ from gamelib.delanopolis.options import (
     PARK_CHOICE,
     PHASES,
     PRE_ROLL,
-    REFUGE_COMS,
-    REFUGE_VOTS,
     ROLL_DICE,
-    VERSION_3_DEFAULTS,
-    DelanopolisOptions,
-    bid_caps,
-    reachable_terrains,
-    rent_for,
 )
 
 _ACTORS = PHASES.actors
