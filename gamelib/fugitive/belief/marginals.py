@@ -33,6 +33,9 @@ from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares,
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import GROUPS
 
+Closed = tuple[int, int, int, int]
+"""A closed edge: (destination bits, weight, share weight, hideout value or 0)."""
+
 
 @dataclass
 class ClassShares:
@@ -219,10 +222,7 @@ class _Walk:
         prog = self.prog
         closer = self.closers[t]
         if closer is not None:
-            if prog.layers[t][1] == PAIR:
-                self._pair_closing_layer(t, closer)
-            else:
-                self._closing_layer(t, closer)
+            self._closing_layer(t, closer)
             return
         kind = prog.layers[t][1]
         if kind == VALUE:
@@ -270,99 +270,73 @@ class _Walk:
                 out[src] = s
 
     def _closing_layer(self, t: int, closer: Closer) -> None:
-        """A layer whose edges close the groups they complete: the closed groups' shares enter
-        here, weighed by the completions after the edge (the count's own, or walked on demand for
-        a state it never reached)."""
+        """A layer whose edges close the groups they complete (a value layer with no stack, a pair
+        layer of a position that is not pending): the closed groups' shares enter here, weighed by
+        the completions after the edge (the count's own, or walked on demand for a state it never
+        reached).  A pair layer's moves are the count's memoised list for its signature; closed,
+        they depend only on it and on the pair's hideout counts the source holds (``rest &
+        mask``): each such list is closed once."""
         prog = self.prog
-        assert prog.back is not None
-        i, kind, _ = prog.layers[t]
+        i, kind, g = prog.layers[t]
         tally = self.joint if kind == VALUE and prog.hidden[i] else None
-        out, after, completions, reached = (
-            self.sums[t],
-            self.sums[t + 1],
-            prog.back[t + 1],
-            prog.forward[t + 1],
-        )
-        mask, memo = closer.mask, closer.memo
+        out, mask, pmemo = self.sums[t], closer.mask, self.pmemo[t]
+        closed: dict[tuple[int, int], list[Closed]] = {}
         for src, fw in prog.forward[t].items():
-            s = 0
-            for dst, w, label in self.moves(t, src):
-                key = dst & mask
-                shut = memo.get(key)
-                if shut is None:
-                    shut = self.shut(closer, key)
-                new, f, fs = shut
-                if not f:
-                    continue
-                dst = (dst ^ key) | new
-                x = after.get(dst)
-                if x is not None:
-                    x *= f
-                    if fs:
-                        x += fs * completions.get(dst, 0)
-                elif dst in reached:
-                    if not fs:
-                        continue
-                    x = fs * completions.get(dst, 0)
-                else:
-                    bd, sd = self.missing(t + 1, dst)
-                    x = sd * f + fs * bd
-                if x:
-                    x *= w
-                    s += x
-                    if tally is not None:
-                        tally[label] += fw * x
+            if kind == PAIR:
+                rest, _, hit = prog._pair_moves(i, g, src, pmemo)
+                held = rest & mask
+                entries = closed.get((src ^ rest, held))
+                if entries is None:
+                    entries = closed[src ^ rest, held] = self._closed(closer, hit, held)
+                s = self._closed_sum(t, rest ^ held, entries, fw, tally)
+            else:  # a value layer closes per source (every group's counts are read)
+                s = self._closed_sum(t, 0, self._closed_values(closer, self.moves(t, src)), fw, tally)
             if s:
                 out[src] = s
 
-    def _pair_closing_layer(self, t: int, closer: Closer) -> None:
-        """:meth:`_closing_layer` for a pair layer (no value to tally).  A source's moves are the
-        count's memoised list for its signature; closed, they depend only on it and on the pair's
-        hideout counts the source holds (``rest & mask``): each such list is closed once, into
-        (destination bits, weight, share weight)."""
+    def _closed_sum(self, t: int, base: int, entries: list[Closed], fw: int, tally: list[int] | None) -> int:
+        """The share sums of one source through its closed edges ``base | bits``."""
         prog = self.prog
         assert prog.back is not None
-        i, _, g = prog.layers[t]
-        out, after, completions, reached = (
-            self.sums[t],
-            self.sums[t + 1],
-            prog.back[t + 1],
-            prog.forward[t + 1],
-        )
-        mask, pmemo = closer.mask, self.pmemo[t]
-        closed: dict[tuple[int, int], list[tuple[int, int, int]]] = {}
-        for src in prog.forward[t]:
-            rest, _, hit = prog._pair_moves(i, g, src, pmemo)
-            held = rest & mask
-            entries = closed.get((src ^ rest, held))
-            if entries is None:
-                entries = closed[src ^ rest, held] = self._closed(closer, hit, held)
-            base = rest ^ held
-            s = 0
-            for bits, wf, wfs in entries:
-                dst = base | bits
-                x = after.get(dst)
-                if x is not None:
-                    x *= wf
-                    if wfs:
-                        x += wfs * completions.get(dst, 0)
-                elif dst in reached:
-                    if not wfs:
-                        continue
-                    x = wfs * completions.get(dst, 0)
-                else:
-                    bd, sd = self.missing(t + 1, dst)
-                    x = sd * wf + wfs * bd
-                s += x
-            if s:
-                out[src] = s
+        after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
+        s = 0
+        for bits, wf, wfs, label in entries:
+            dst = base | bits
+            x = after.get(dst)
+            if x is not None:
+                x *= wf
+                if wfs:
+                    x += wfs * completions.get(dst, 0)
+            elif dst in reached:
+                if not wfs:
+                    continue
+                x = wfs * completions.get(dst, 0)
+            else:
+                bd, sd = self.missing(t + 1, dst)
+                x = sd * wf + wfs * bd
+            s += x
+            if tally is not None:
+                tally[label] += fw * x
+        return s
 
-    def _closed(self, closer: Closer, hit: list[tuple[int, int]], held: int) -> list[tuple[int, int, int]]:
-        """A pair layer's moves ``hit`` closed, for a source holding ``held`` of the closer's bits."""
+    def _closed_values(self, closer: Closer, moves: list[tuple[int, int, int]]) -> list[Closed]:
+        """A value layer's moves closed: (destination, weight, share weight, value)."""
+        mask = closer.mask
+        entries = []
+        for dst, w, v in moves:
+            key = dst & mask
+            new, f, fs = self.shut(closer, key)
+            if f:
+                entries.append(((dst ^ key) | new, w * f, w * fs, v))
+        return entries
+
+    def _closed(self, closer: Closer, hit: list[tuple[int, int]], held: int) -> list[Closed]:
+        """A pair layer's moves ``hit`` closed, for a source holding ``held`` of the closer's bits:
+        (destination bits, weight, share weight, 0)."""
         mask = closer.mask
         entries = []
         for d, w in hit:
             new, f, fs = self.shut(closer, held | (d & mask))
             if f:
-                entries.append(((d & ~mask) | new, w * f, w * fs))
+                entries.append(((d & ~mask) | new, w * f, w * fs, 0))
         return entries

@@ -279,27 +279,28 @@ class FinalShares:
         hit = self.polys0.get(key)
         if hit is not None:
             return hit
-        prog, size = self.prog, self.prog.npos
         u, h, he, m = counts_of(state, g)
-        free_slots = self._free_slots(g, u)
         out: list[tuple[int, int]] = []
-        for k in range(max(min(self.room_of, prog.capg[size][g] - u), -1) + 1):
-            wk = 1
-            if free_slots >= 0 and k:
-                if k > free_slots:
-                    break
-                wk = FALL[free_slots][k]
-            w, sums = group_shares(prog, g, (u + k, h, he, m), 0, self.scale)[0]
+        for k, wk in enumerate(self._deal_factors(g, u)):
+            w, sums = group_shares(self.prog, g, (u + k, h, he, m), 0, self.scale)[0]
             out.append((wk * w, wk * pack(g, sums, self.width)))
         self.polys0[key] = out
         return out
 
-    def _free_slots(self, g: int, u: int) -> int:
-        """Under ``deals``, the free draws of deck ``g`` left for the last stack (-1: not counted)."""
+    def _deal_factors(self, g: int, u: int) -> list[int]:
+        """Per number ``k`` of the last stack's cards group ``g`` can take (its room, ``u`` laid
+        already): the ways to give them free draws (``deals``; 1 otherwise), as the programme's
+        own last-stack sums weigh them."""
         prog, size = self.prog, self.prog.npos
-        if g and prog.measure == "deals":
-            return prog.drawn[size][g - 1] - u - prog.known_before[size][g - 1]
-        return -1
+        room = min(self.room_of, prog.capg[size][g] - u)
+        slots = (
+            prog.drawn[size][g - 1] - u - prog.known_before[size][g - 1]
+            if g and prog.measure == "deals"
+            else -1
+        )
+        if slots < 0:
+            return [1] * max(room + 1, 0)
+        return [FALL[slots][k] for k in range(min(room, slots) + 1)]
 
     def _meet(self, state: int, left: int, limit: int) -> list[int]:
         """The share sums of the last stack's completions by even cards: the two halves
@@ -360,22 +361,14 @@ class FinalShares:
         hit = self.polys.get(key)
         if hit is not None:
             return hit
-        prog, size = self.prog, self.prog.npos
         u, h, he, m = counts_of(state, g)
-        room = min(self.room_of, prog.capg[size][g] - u)
-        evens = prog.avail[2 * g + 1] - he - m
-        free_slots = self._free_slots(g, u)
+        evens = self.prog.avail[2 * g + 1] - he - m
         out: list[Entries] = []
-        for k in range(max(room, -1) + 1):
-            wk = 1
-            if free_slots >= 0 and k:
-                if k > free_slots:
-                    break
-                wk = FALL[free_slots][k]
+        for k, wk in enumerate(self._deal_factors(g, u)):
             row_w: list[int] = []
             row_s: list[int] = []
             for j in range(min(k, evens) + 1):
-                parts = group_shares(prog, g, (u + k, h, he, m + j), limit, self.scale)
+                parts = group_shares(self.prog, g, (u + k, h, he, m + j), limit, self.scale)
                 c = wk * COMB[k][j]
                 for t, (w, sums) in enumerate(parts, j):
                     while len(row_w) <= t:
