@@ -80,19 +80,31 @@ _PUBLIC_VERBS: dict[type, str] = {
 """The actions whose kind the detective sees (what the facts read), by their exact class."""
 
 
+_CONSTANT_VERBS: dict[type, tuple[str, int]] = {
+    kind: (verb, 0) for kind, verb in _PUBLIC_VERBS.items() if verb not in ("guess", "add", "deal")
+}
+"""The public actions that name no number, each as its one (verb, 0) entry (no tuple per step)."""
+
+
 def facts_from_state(state: FugitiveState) -> Facts:
-    """The detective's facts read straight from a state (no observation strings to build)."""
+    """The detective's facts read straight from a state (no observation strings to build).
+
+    The deals say nothing the draw log does not, except how far the setup went: they are
+    listed only during the setup (the guesses' replay then walks a shorter list)."""
     public: list[tuple[str, int]] = []
-    verbs = _PUBLIC_VERBS
+    append = public.append
+    constant = _CONSTANT_VERBS
+    setup = state.phase == SETUP
     for action in state.history:
-        verb = verbs.get(type(action))
-        if verb is None:
-            continue
-        if verb == "guess" or verb == "add":
+        kind = type(action)
+        entry = constant.get(kind)
+        if entry is not None:
+            append(entry)
+        elif kind is Guess or kind is Add:
             assert isinstance(action, (Guess, Add))  # for mypy: checked on these steps only
-            public.append((verb, action.number))
-        else:
-            public.append((verb, 0))
+            append(("guess" if kind is Guess else "add", action.number))
+        elif setup and kind is Deal:
+            append(("deal", 0))
     return build_facts(
         hideouts=[h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)],
         sprint_counts=[len(s) for s in state.sprints],
@@ -270,38 +282,46 @@ def _guesses(
     # miss rules its number out of the positions then on the table; a failed series says that not
     # all of its numbers were face-down hideouts, unless one of them was certainly not one then
     # (face up already: rules v2 let the detective name it), and then it says nothing at all
-    revealed_at = {h: i for i, h in enumerate(hideouts) if h >= 0}
-    forbidden = [0] * (size + 1)
+    missed_at = [0] * (size + 1)  # numbers missed with that many hideouts on the table
     series_constraints: list[tuple[tuple[int, ...], int]] = []
-    on_table, pending_series = 0, []
+    on_table, pending_series, pending_mask = 0, [], 0
+    on_table_up = 0  # the numbers of the hideouts on the table that are face up by now (bits)
     found = 0  # hideouts turned face up by the detective so far (bit per number)
     first_turn_hides, first_turn_passed, first_turn = 0, False, True
     for verb, arg in public:
-        if first_turn and on_table > 0 and verb in ("draw", "guess", "add"):
+        if verb == "add":  # the most frequent entry: a series' numbers
+            pending_series.append(arg)
+            pending_mask |= 1 << arg
+            first_turn = first_turn and not on_table
+            continue
+        if first_turn and on_table > 0 and (verb == "draw" or verb == "guess"):
             first_turn = False  # the detective's first action ends the fugitive's first turn
         if verb == "hide":
             on_table += 1
+            if on_table <= size and hideouts[on_table] >= 0:
+                on_table_up |= 1 << hideouts[on_table]
             if first_turn:
                 first_turn_hides += 1
+        elif verb == "guess":
+            if on_table_up >> arg & 1:
+                found |= 1 << arg  # a hit (or a face-up hideout named again): face up from now on
+            else:
+                missed_at[on_table] |= 1 << arg
         elif verb == "pass" and first_turn:
             first_turn_passed = True
-        elif verb == "guess":
-            if 0 < revealed_at.get(arg, size + 1) <= on_table and not found >> arg & 1:
-                found |= 1 << arg  # a hit: face down then, face up from now on
-            elif not 0 < revealed_at.get(arg, size + 1) <= on_table:
-                for i in range(1, on_table + 1):
-                    forbidden[i] |= 1 << arg
-        elif verb == "add":
-            pending_series.append(arg)
         elif verb == "reveal":
-            in_time = all(0 < revealed_at.get(n, size + 1) <= on_table for n in pending_series)
-            certain_miss = any(found >> n & 1 for n in pending_series)
-            if in_time and not certain_miss:
-                for n in pending_series:  # the series hit: its hideouts are face up from now on
-                    found |= 1 << n
-            elif not certain_miss:
-                series_constraints.append((tuple(sorted(pending_series)), on_table))
-            pending_series = []
+            if not found & pending_mask:  # else a certain miss: it says nothing
+                if pending_mask & ~on_table_up:
+                    series_constraints.append((tuple(sorted(pending_series)), on_table))
+                else:  # the series hit: its hideouts are face up from now on
+                    found |= pending_mask
+            pending_series, pending_mask = [], 0
+    # a number missed with k hideouts on the table was none of positions 1..k
+    forbidden = [0] * (size + 1)
+    running = 0
+    for i in range(size, 0, -1):
+        running |= missed_at[i]
+        forbidden[i] = running
     return forbidden, series_constraints, first_turn_passed and first_turn_hides == 1
 
 
