@@ -186,10 +186,15 @@ class FugitiveState(FugitiveTable):
         """Footprints of every hand card that could still go under the hideout being laid."""
         return footprints_of_mask(self.fhand & ~(1 << exclude) & ~(1 << self.last))
 
+    def _footprints_needed(self, card: int) -> int:
+        """Rule step-limit: the footprints of sprint cards a hideout ``card`` needs under it, one
+        per step beyond 3 above the previous hideout (0 or less: a normal move)."""
+        return card - self.hideouts[-1] - STEP_LIMIT
+
     def _within_reach(self, card: int) -> bool:
-        """Rule step-limit: a hideout at most 3 above the previous one, or more with sprint cards
-        from the rest of the hand paying 1 footprint (odd) or 2 (even) per step beyond 3."""
-        need = card - self.hideouts[-1] - STEP_LIMIT
+        """Rule step-limit: the rest of the hand can pay what ``card`` needs (odd cards give 1
+        footprint, even cards 2)."""
+        need = self._footprints_needed(card)
         return need <= 0 or need <= self._spare_footprints(card)
 
     def _sprint_floor(self) -> int:
@@ -210,16 +215,18 @@ class FugitiveState(FugitiveTable):
             return self.placed_this_turn == 0
         return self.placed_this_turn >= self.game.options.first_turn_hideouts
 
+    def _unnameable(self) -> int:
+        """Rule name-unknown-card: the mask of numbers the detective may not name (option
+        ``refuse_known_numbers``: the face-up cards and his own hand; by default none)."""
+        return self.face_up | self.dhand if self.refuse_known else 0
+
     def _nameable(self) -> list[int]:
-        """Numbers 1..last-1 the detective may name (option ``refuse_known_numbers``: not face up,
-        not in the detective's own hand)."""
-        return numbers_not_in(self.face_up | self.dhand if self.refuse_known else 0, self.last)
+        """Numbers 1..last-1 the detective may name."""
+        return numbers_not_in(self._unnameable(), self.last)
 
     def _may_name(self, n: int) -> bool:
-        """Rule name-unknown-card, for one number (:meth:`_nameable` lists them all)."""
-        if not 1 <= n < self.last:
-            return False
-        return not (self.refuse_known and (self.face_up | self.dhand) >> n & 1)
+        """Whether the detective may name ``n`` (:meth:`_nameable` lists them all)."""
+        return 1 <= n < self.last and not self._unnameable() >> n & 1
 
     def _series_floor(self) -> int:
         """Option canonical_order: a series names its numbers in increasing order."""
@@ -396,12 +403,11 @@ class FugitiveState(FugitiveTable):
     @transition(Hide)
     def _hide(self, action: Hide) -> None:
         card = action.card
-        prev = self.hideouts[-1]
+        self.deficit = self._footprints_needed(card)  # before the row grows: from the previous hideout
         self.fhand &= ~(1 << card)
         self.hideouts.append(card)
         self.revealed.append(card == self.last)  # laid face up: the fugitive claims escape
         self.sprints.append(())
-        self.deficit = card - prev - STEP_LIMIT
         self.placed_this_turn += 1
         self.phase = F_SPRINT
 
@@ -416,7 +422,7 @@ class FugitiveState(FugitiveTable):
             )
         return IllegalAction(
             "step-limit",
-            f"{card} is {card - prev} above {prev}: {card - prev - STEP_LIMIT} footprint(s) of sprint cards "
+            f"{card} is {card - prev} above {prev}: {self._footprints_needed(card)} footprint(s) of sprint cards "
             f"are needed, the hand has only {self._spare_footprints(card)}",
             action,
         )
