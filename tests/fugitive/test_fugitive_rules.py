@@ -453,3 +453,14 @@ def test_round_limit_is_a_draw() -> None:
     state = play(setup(max_rounds=1), "hide 3, done, pass, draw 1, deal 7, draw 2, deal 20, guess 10")
     assert state.is_terminal() and state.winner == -1 and state.returns() == [0.0, 0.0]
     assert state.phase == OVER
+
+
+def test_former_phase_names_still_read() -> None:
+    # the phase constants were renamed (Manhunt/MANHUNT_CALL are the action, Deal/DEALS the chance
+    # outcome); code written against the former names (notebooks) still reads the same numbers
+    from gamelib.fugitive import rules
+
+    assert rules.MANHUNT == rules.HUNTING == rules.PHASES.number("manhunt")
+    assert rules.DEAL == rules.DEALING == rules.PHASES.number("card dealt")
+    with pytest.raises(AttributeError, match="MANHUNTS"):
+        _ = rules.MANHUNTS
