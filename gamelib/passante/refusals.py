@@ -103,12 +103,13 @@ class Refusals(Effects):
         if phase == EFFECT and kind not in _ANYWHERE and kind not in _ANSWERS.get(self.eff, _TARGET):
             return self._effect_pending(action)
         if phase == BOARDING and kind not in _WHILE_BOARDING:
-            return IllegalAction(
-                "omnibus-boarding",
-                "characters are boarding: 'board X' or 'drive Z' to finish the move",
-                action,
-            )
+            return self._still_boarding(action)
         return None
+
+    def _still_boarding(self, action: Action) -> IllegalAction:
+        return IllegalAction(
+            "omnibus-boarding", "characters are boarding: 'board X' or 'drive Z' to finish the move", action
+        )
 
     def _explain_window(self, action: Action) -> IllegalAction:
         q = self.asking[0]
@@ -133,11 +134,8 @@ class Refusals(Effects):
             return IllegalAction(
                 "privilege", "'reach' and 'glare' point at another player of the game", action
             )
-        return IllegalAction(
-            "lay-window",
-            f"between moves, {name} is asked first: 'lay N' (a visible wish of their hand) or 'pass'",
-            action,
-        )
+        asked = f"between moves, {name} is asked first: 'lay N' (a visible wish of their hand) or 'pass'"
+        return IllegalAction("lay-window", asked, action)
 
     # ------------------------------------------------------------------ the start
     @transition(Start)
@@ -151,12 +149,6 @@ class Refusals(Effects):
         return IllegalAction("passante-start", "the Passante's start is chosen once, before play", action)
 
     # ------------------------------------------------------------------ a character card
-    @transition(DrawCharacter)
-    def _draw(self, action: DrawCharacter) -> None:
-        self.phase = CARD_DRAW
-        self.drew = True
-        self.fresh = False
-
     def _why_no_draw(self) -> str | None:
         """Why the player to move may not draw a character card now (None: they may)."""
         if self.char_hand[self.turn_player] >= 0:
@@ -168,6 +160,12 @@ class Refusals(Effects):
         if not (self.char_deck or self.char_under):
             return "the character deck is empty"
         return None
+
+    @transition(DrawCharacter)
+    def _draw(self, action: DrawCharacter) -> None:
+        self.phase = CARD_DRAW
+        self.drew = True
+        self.fresh = False
 
     @refusal(DrawCharacter)
     def _why_not_draw(self, action: DrawCharacter) -> IllegalAction:
@@ -197,15 +195,10 @@ class Refusals(Effects):
                 action,
             )
         if self.phase == BOARDING:
-            return IllegalAction(
-                "omnibus-boarding",
-                "characters are boarding: 'board X' or 'drive Z' to finish the move",
-                action,
-            )
+            return self._still_boarding(action)
+        holder = self.player_name(p)
         return IllegalAction(
-            "play-character",
-            f"{self.player_name(p)} does not hold the {PIECE_TITLES[action.char]} card",
-            action,
+            "play-character", f"{holder} does not hold the {PIECE_TITLES[action.char]} card", action
         )
 
     # ------------------------------------------------------------------ moves
