@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,7 @@ import gamelib
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTATION = ROOT / "docs" / "notation.md"
+KEBAB = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")
 
 
 def _literals(node: ast.AST) -> set[str]:
@@ -107,6 +109,8 @@ def test_every_rule_name_raised_is_documented(name: str) -> None:
         f"{name}: IllegalAction rule names that are not a literal or a local table of literals "
         f"(write the name where it is raised): {unread}"
     )
+    odd = sorted(rule for rule in raised if not KEBAB.fullmatch(rule))
+    assert odd == [], f"{name}: rule names are kebab-case words (IllegalAction's contract): {odd}"
     docs = (ROOT / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
     docs += NOTATION.read_text(encoding="utf-8")
     missing = sorted(
