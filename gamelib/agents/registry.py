@@ -20,12 +20,11 @@ text is parsed with :mod:`ast` and only literals are accepted (nothing is evalua
 from __future__ import annotations
 
 import ast
-import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from gamelib.core.play import as_agent_fn
-from gamelib.core.resolve import resolve
+from gamelib.core.resolve import companion_module, resolve
 
 if TYPE_CHECKING:
     import random
@@ -59,21 +58,6 @@ def register_agent(game: str | None, name: str, target: str | Factory) -> None:
     if not isinstance(target, str) and not callable(target):
         raise TypeError(f"an agent target is an import path or a callable, got {target!r}")
     _AGENTS[(game, name)] = target
-
-
-def companion_module(game_type: type, kind: str) -> Any:
-    """The module ``kind`` (``"agents"``, ``"analysis"``) next to a game's rules, or None if the
-    game ships none: how a game declares its agents and its analysis hooks by convention.  An
-    import error inside that module is raised, not mistaken for its absence."""
-    package = game_type.__module__.rpartition(".")[0]
-    if not package:  # a game defined in a top-level module has no companions beside it
-        return None
-    try:
-        return importlib.import_module(f"{package}.{kind}")
-    except ModuleNotFoundError as exc:
-        if exc.name is not None and exc.name.startswith(f"{package}.{kind}"):
-            return None
-        raise
 
 
 def _game_agents_module(game: str) -> Any:

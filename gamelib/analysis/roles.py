@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from gamelib.agents.registry import companion_module
+from gamelib.core.resolve import companion_module
 
 _HOOKS: dict[str, dict[str, Callable[..., Any]]] = {}
 
