@@ -10,7 +10,7 @@ failed series' progress along a row of hideouts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from gamelib.core.game import InformationState
 from gamelib.fugitive.belief.bits import DONE
@@ -100,9 +100,10 @@ def facts_from_state(state: FugitiveState) -> Facts:
         entry = constant.get(kind)
         if entry is not None:
             append(entry)
-        elif kind is Guess or kind is Add:
-            assert isinstance(action, (Guess, Add))  # for mypy: checked on these steps only
-            append(("guess" if kind is Guess else "add", action.number))
+        elif kind is Add:
+            append(("add", cast(Add, action).number))
+        elif kind is Guess:
+            append(("guess", cast(Guess, action).number))
         elif setup and kind is Deal:
             append(("deal", 0))
     return build_facts(
@@ -292,7 +293,8 @@ def _guesses(
         if verb == "add":  # the most frequent entry: a series' numbers
             pending_series.append(arg)
             pending_mask |= 1 << arg
-            first_turn = first_turn and not on_table
+            if first_turn and on_table:
+                first_turn = False
             continue
         if first_turn and on_table > 0 and (verb == "draw" or verb == "guess"):
             first_turn = False  # the detective's first action ends the fugitive's first turn
@@ -357,14 +359,23 @@ def active_series(facts: Facts, reach: list[int] | None = None) -> list[tuple[tu
         return []
     if reach is None:
         reach = reachable_values(facts)
+    # per table size d: the face-up hideouts among positions 1..d, and the values the face-down
+    # ones among them can take (bits)
+    size = facts.size
+    up_to, can_to = [0] * (size + 1), [0] * (size + 1)
+    for i in range(1, size + 1):
+        known = facts.known[i]
+        up_to[i] = up_to[i - 1] | (1 << known if known >= 0 else 0)
+        can_to[i] = can_to[i - 1] | (reach[i] if known < 0 else 0)
     out = []
     for numbers, deadline in facts.series:
+        up, can = up_to[deadline], can_to[deadline]
         rest = []
         satisfied = False
         for n in numbers:
-            if any(facts.known[i] == n for i in range(1, deadline + 1)):
+            if up >> n & 1:
                 continue  # known to be a hideout in time: it matches for sure
-            if not any(reach[i] >> n & 1 for i in range(1, deadline + 1) if facts.known[i] < 0):
+            if not can >> n & 1:
                 satisfied = True  # this number cannot be a hideout then: the series failed anyway
                 break
             rest.append(n)
