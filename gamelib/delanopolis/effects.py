@@ -23,14 +23,7 @@ from gamelib.delanopolis.options import (
     rent_for,
     ring_landing,
 )
-from gamelib.delanopolis.phases import (
-    BIDDING,
-    BOOST_WINDOW,
-    OVER,
-    PARK_CHOICE,
-    PRE_ROLL,
-    ROLL_DICE,
-)
+from gamelib.delanopolis.phases import BIDDING, BOOST_WINDOW, OVER, PARK_CHOICE, PRE_ROLL, ROLL_DICE
 
 
 @dataclass(frozen=True)

@@ -13,15 +13,8 @@ from delanopolis_scenes import bids, conserved, start, turn
 import gamelib
 from gamelib.core.checks import refusal
 from gamelib.delanopolis.board import REFUGE_BASE, content
-from gamelib.delanopolis.rules import (
-    BIDDING,
-    BOOST_WINDOW,
-    OVER,
-    PARK_CHOICE,
-    PRE_ROLL,
-    ROLL_DICE,
-    DelanopolisState,
-)
+from gamelib.delanopolis.phases import BIDDING, BOOST_WINDOW, OVER, PARK_CHOICE, PRE_ROLL, ROLL_DICE
+from gamelib.delanopolis.rules import DelanopolisState
 
 T3, T7 = 2, 6  # 0-based codes of terrains 3 and 7
 
