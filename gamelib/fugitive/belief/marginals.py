@@ -208,12 +208,10 @@ class _Walk:
                 if table is None or len(table) <= top:
                     table = tables[key] = by_need(key, top)
                 for need, w, v in items:
-                    x = table[need]
-                    if x:
-                        x *= w
-                        s += x
-                        if tally is not None:
-                            tally[v] += fw * x
+                    x = table[need] * w
+                    s += x
+                    if tally is not None and x:
+                        tally[v] += fw * x
             if s:
                 out[src] = s
 
@@ -259,13 +257,14 @@ class _Walk:
             for delta, w, label in hit:
                 dst = base + delta
                 x = after.get(dst)
-                if x is None and dst not in reached:
+                if x is None:
+                    if dst in reached:
+                        continue  # no completion's share there
                     x = self.missing(t + 1, dst)[1]
-                if x:
-                    x *= w
-                    s += x
-                    if tally is not None:
-                        tally[label] += fw * x
+                x *= w
+                s += x
+                if tally is not None and x:
+                    tally[label] += fw * x
             if s:
                 out[src] = s
 

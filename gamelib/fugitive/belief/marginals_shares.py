@@ -20,19 +20,8 @@ from __future__ import annotations
 
 import math
 
-from gamelib.fugitive.belief.bits import (
-    CLOSED,
-    GROUP_BITS,
-    H_SH,
-    HALVES,
-    HE_SH,
-    JM,
-    LEFT,
-    LOWER,
-    M_SH,
-    NEED,
-    U_SH,
-)
+from gamelib.fugitive.belief import bits
+from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, JM, LEFT, LOWER, NEED, U_SH
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
 
@@ -61,7 +50,7 @@ def group_shares(
     u, h, he, m = counts
     weights = prog._group_weights_of(g, u, h, he, m, hand_marks)
     zero = (0, 0, 0, 0)
-    if h == CLOSED:
+    if h == bits.CLOSED:
         return [(w, zero) for w in weights]
     a = prog.gavail[g]
     odds, evens = prog.avail[2 * g] - (h - he), prog.avail[2 * g + 1] - he
@@ -94,9 +83,9 @@ def counts_of(state: int, g: int) -> tuple[int, int, int, int]:
     """Group ``g``'s (u, H, He, M) in a programme state."""
     return (
         (state >> U_SH[g]) & 31,
-        (state >> H_SH[g]) & 15,
-        (state >> HE_SH[g]) & 15,
-        (state >> M_SH[g]) & 15,
+        (state >> bits.H_SH[g]) & 15,
+        (state >> bits.HE_SH[g]) & 15,
+        (state >> bits.M_SH[g]) & 15,
     )
 
 
@@ -114,7 +103,7 @@ class ClosingShares:
         prog, parts = self.prog, self.parts
         closing = []
         for g in self.groups:
-            if (key >> U_SH[g]) & 31 == prog.full_u[g] and (key >> H_SH[g]) & 15 != CLOSED:
+            if (key >> U_SH[g]) & 31 == prog.full_u[g] and (key >> bits.H_SH[g]) & 15 != bits.CLOSED:
                 part_key = (g, key & (GROUP_BITS[g] | 31 << U_SH[g]))
                 part = parts.get(part_key)
                 if part is None:
