@@ -1,5 +1,6 @@
 """The belief itself: :func:`belief` counts once and gives the world total and the probabilities
-(:class:`Belief`), with the caches a live panel or an agent relies on."""
+(:class:`Belief`): the hideout probabilities at once, the card locations on first use from the
+same count (:mod:`~.locations`), with the caches a live panel or an agent relies on."""
 
 from __future__ import annotations
 
@@ -157,8 +158,9 @@ many positions a panel or an agent visits; a single larger programme is not kept
 
 
 def programme_for(facts: Facts, measure: str, max_edges: int | None = None, full: bool = False) -> Programme:
-    """The programme of ``facts``: full ones are cached (bounded by their edges), counting ones are
-    built afresh (a belief is cached instead, and nothing else reads its programme again)."""
+    """The programme of ``facts``: full ones (sampling) are cached here, bounded by their edges;
+    counting ones are built afresh (the belief is cached, and :func:`belief_of` keeps its count
+    for the card locations in :data:`_COUNTED`)."""
     key = (*facts_key(facts), measure, full)
     hit = _CACHE.get(key)
     if hit is not None:
