@@ -26,7 +26,7 @@ from gamelib.fugitive import analysis
 from gamelib.fugitive.analysis import Belief, belief
 from gamelib.fugitive.board import PUBLISHED
 from gamelib.fugitive.rules import (
-    DEAL,
+    DEALING,
     DETECTIVE,
     F_SPRINT,
     FUGITIVE,
@@ -67,7 +67,7 @@ def brute_force(obs: FugitiveObservation) -> tuple[int, dict[int, Counter[int]],
             seen.update(stack or ())
     unseen = [c for c in range(1, 42) if c not in seen]
     log = list(obs.draw_log)
-    if obs.phase == DEAL:
+    if obs.phase == DEALING:
         log = log[:-1]
     drawn = Counter(PUBLISHED.setup_deals) + Counter(d for p, d, _ in log if p == FUGITIVE)
     known_deck = Counter(

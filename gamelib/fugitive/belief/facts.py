@@ -16,7 +16,7 @@ from gamelib.core.game import InformationState
 from gamelib.fugitive.belief.bits import DONE
 from gamelib.fugitive.belief.tables import Tables, tables_for
 from gamelib.fugitive.rules import (
-    DEAL,
+    DEALING,
     F_SPRINT,
     FUGITIVE,
     SETUP,
@@ -235,7 +235,7 @@ def _holdings(
     if phase == SETUP:
         setup_done = sum(1 for verb, _ in public if verb == "deal")
     log = list(draw_log)
-    if phase == DEAL and log:
+    if phase == DEALING and log:
         log = log[:-1]  # the last draw is waiting for its card
     # [i][d]: fugitive cards of deck d usable at i (draws counted where they start, then summed)
     starts = [[0] * 3 for _ in range(size + 2)]
