@@ -72,6 +72,7 @@ from gamelib.passante.options import (
     WINDOW,
 )
 
+_BIT = tuple(1 << c for c in CHARACTERS)
 _OTHERS = tuple(tuple(c for c in CHARACTERS if c != src) for src in CHARACTERS)
 """``_OTHERS[src]``: every character but ``src``, in order (the pool an effect picks from)."""
 
@@ -540,7 +541,8 @@ class Effects(State):
         self._start_turn(self._next_player())
 
     def _event_deck(self) -> int:
-        return self.char_deck | sum(1 << c for c in self.char_under)
+        """The character cards the end-of-round card is drawn from: the deck and those under it."""
+        return self.char_deck | sum(map(_BIT.__getitem__, self.char_under))
 
     def _begin_event(self) -> None:
         # "les cartes Personnages restantes sont mélangées": the known order is lost

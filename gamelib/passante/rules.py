@@ -388,7 +388,7 @@ class PassanteState(Refusals):
             return [CHARACTER_CARDS[self.char_under[0]]]
         if self.phase == DIE:
             return list(DIE_DRAWS)
-        return list(_event_draws(self.char_deck | sum(1 << c for c in self.char_under)))
+        return list(_event_draws(self._event_deck()))
 
     def _boarding_actions(self) -> list[Action]:
         acts: list[Action] = []
@@ -508,7 +508,7 @@ class PassanteState(Refusals):
         if self.phase == DIE:
             return list(DIE_OUTCOMES)
         if self.phase == EVENT:
-            return list(_event_outcomes(self.char_deck | sum(1 << c for c in self.char_under)))
+            return list(_event_outcomes(self._event_deck()))
         return []
 
     # ------------------------------------------------------------------ transitions
