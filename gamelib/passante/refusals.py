@@ -8,7 +8,9 @@ why it is refused (``@refusal``, naming the rule of ``docs/rules/passante.md``; 
 state only: nothing is half-applied).  :meth:`Refusals._refuse_now` says what holds whatever the
 action (a chance outcome is due, the game stands in another phase).  The character effects'
 answers are in ``effects.py``, the same way.  Where a rule is a condition the legal moves also
-test, both ask one method (``_why_no_draw``, ``_blocked``, ``_boardable``, ``_layable``).
+test, both ask one method (``_why_no_draw``: drawing a card; ``_others_hearts``: the characters
+another player's heart keeps from the player to move); elsewhere a refusal only tells which part
+of a rule the legal moves left the action out by.
 """
 
 from __future__ import annotations
