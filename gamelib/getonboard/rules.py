@@ -136,8 +136,8 @@ class GetOnBoardGame(Game):
         self.fluid_first_ticket = opts.rome_fluid == "first-ticket"
         self.max_boxes = self.tables.max_modifications
         self.stick_table = stick_table(self.board, self.rome)
-        """``stick_table[node * 4 + d]``: the intersection reached, the section, its bit, and in Rome
-        its colour + 1 (0 elsewhere): what laying a stick reads, in one lookup."""
+        """``stick_table[node * 4 + d]``: what laying a stick reads, in one lookup (a
+        :data:`~gamelib.getonboard.sticks.Stick`: where it leads, its section, Rome colour, features)."""
         self.fluid_of = (0, *(ticket.rome_fluid + 1 for ticket in self.tables.tickets))
         """``fluid_of[ticket]``: the section colour + 1 that the ticket makes fluid in Rome."""
         self.affluence = self.board.affluence if self.solo and opts.solo_affluence else 0

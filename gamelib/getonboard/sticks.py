@@ -57,18 +57,24 @@ def shape_rule(
     return None
 
 
-def stick_table(board: CityMap, rome: bool) -> tuple[tuple[int, int, int, int], ...]:
-    """``[node * 4 + d]``: the intersection a stick reaches, its section, the section's bit and,
-    in Rome, its colour + 1 (0 elsewhere); ``(-1, -1, 0, 0)`` where there is no section."""
-    table = []
+Stick = tuple[int, int, int, int, tuple[int, ...]]
+"""What laying one stick reads: the intersection reached, the section, its bit, in Rome its colour
++ 1 (0 elsewhere), and the features of the intersection reached."""
+
+
+def stick_table(board: CityMap, rome: bool) -> tuple[Stick, ...]:
+    """``[node * 4 + d]``: the :data:`Stick` from ``node`` towards ``d``; ``(-1, -1, 0, 0, ())``
+    where there is no section."""
+    table: list[Stick] = []
     for node in range(board.num_nodes):
         for d in range(4):
             section = board.section[node][d]
             if section < 0:
-                table.append((-1, -1, 0, 0))
+                table.append((-1, -1, 0, 0, ()))
                 continue
             colour = board.section_colour[section] + 1 if rome else 0
-            table.append((board.neighbour[node][d], section, 1 << section, colour))
+            reached = board.neighbour[node][d]
+            table.append((reached, section, 1 << section, colour, board.features[reached]))
     return tuple(table)
 
 
@@ -167,6 +173,7 @@ __all__ = [
     "SHAPE_FITS_MAP",
     "TURN_BOXES",
     "Bonuses",
+    "Stick",
     "Sticks",
     "bonus_sticks",
     "open_sticks",

@@ -260,7 +260,7 @@ class Turns(Table):
         """Put p's stick from the end of its line towards ``d``; False if that eliminates p."""
         game = self.game
         a = self.end[p]
-        b, section, bit, fluid = game.stick_table[a * 4 + d]
+        b, section, bit, fluid, features = game.stick_table[a * 4 + d]
         owners = self.owned
         circles = 0
         if self._taken & bit:  # someone's stick lies there (p's never: one stick per section)
@@ -291,7 +291,7 @@ class Turns(Table):
             self.eliminated[p] = True
             return False
         visited[p] |= 1 << b
-        self.sheets[p] = apply_features(sheet, self.board.features[b], self.tables, game.options)
+        self.sheets[p] = apply_features(sheet, features, self.tables, game.options)
         return True
 
     # ------------------------------------------------------------------ the order of turns
