@@ -20,8 +20,8 @@ plus its workers, read from ``/proc``).  ``CPU est.`` = ``workers × serial CPU 
 is the speed-up the run would reach on ``workers`` idle cores; when the machine is loaded the
 wall speed-up falls short of it.  The load average is printed before and after.
 
-Run: ``python benchmarks/tournament.py [games] [workers] [rounds]`` (default 2000 games, 2
-workers, 3 rounds).
+Run: ``python benchmarks/tournament.py [games] [workers] [rounds] [game ...]`` (default 2000
+games, 2 workers, 3 rounds, every registered game).
 """
 
 from __future__ import annotations
@@ -39,33 +39,41 @@ import gamelib
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def descendants_cpu() -> float:
-    """CPU seconds (user + system) used so far by every live process descended from this one
-    (the loky workers, the Dask nannies and workers), read from Linux's ``/proc``."""
+def children_cpu(dask: set[int], want_dask: bool) -> float:
+    """CPU seconds (user + system) used so far by the live processes under this one: the Dask
+    dask_pids in ``dask`` and what runs under them (``want_dask``), or every other child tree (the
+    loky workers), read from Linux's ``/proc``.  Each run counts only its own workers: an idle
+    Dask cluster ticks too (heartbeats), and that belongs to the Dask runs only."""
     parents: dict[int, list[int]] = {}
-    stats: dict[int, list[str]] = {}
+    cpu: dict[int, float] = {}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 fields = (entry / "stat").read_text().rpartition(")")[2].split()
             except OSError:
                 continue
-            stats[int(entry.name)] = fields
+            cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICKS
             parents.setdefault(int(fields[1]), []).append(int(entry.name))
-    total, todo = 0.0, list(parents.get(os.getpid(), []))
+    todo = [pid for pid in parents.get(os.getpid(), []) if (pid in dask) == want_dask]
+    total = 0.0
     while todo:
         pid = todo.pop()
-        total += (int(stats[pid][11]) + int(stats[pid][12])) / TICKS
+        total += cpu[pid]
         todo.extend(parents.get(pid, []))
     return total
 
 
-def measure(play: Callable[[], Any]) -> tuple[float, float, Any]:
-    """Wall seconds, CPU seconds (this process + its descendants) and the result of ``play()``."""
-    cpu0, children0, start = time.process_time(), descendants_cpu(), time.perf_counter()
+def measure(play: Callable[[], Any], dask: set[int], on_dask: bool) -> tuple[float, float, Any]:
+    """Wall seconds, CPU seconds (this process + the run's workers) and the result of ``play()``."""
+    cpu0, children0, start = time.process_time(), children_cpu(dask, on_dask), time.perf_counter()
     result = play()
     wall = time.perf_counter() - start
-    return wall, time.process_time() - cpu0 + descendants_cpu() - children0, result
+    return wall, time.process_time() - cpu0 + children_cpu(dask, on_dask) - children0, result
+
+
+def dask_processes(client: Any) -> set[int]:
+    """The process ids of the cluster's workers (a local cluster starts them under this process)."""
+    return set(client.run(os.getpid).values())
 
 
 def main() -> None:
@@ -73,6 +81,7 @@ def main() -> None:
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     from distributed import Client, LocalCluster
+    from loky import get_reusable_executor
 
     print(
         f"tournament throughput, random vs random, {games} games, {os.cpu_count()} cores, "
@@ -83,6 +92,7 @@ def main() -> None:
         n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
     )
     client = Client(cluster)
+    dask_pids = dask_processes(client)
     print(f"(Dask cluster of {workers} workers started in {time.perf_counter() - start:.1f} s)")
     header = (
         f"{'game':<13}{'1 worker g/s':>13}{f'{workers} procs g/s':>14}{'speed-up':>9}"
@@ -91,15 +101,16 @@ def main() -> None:
     )
     print(header)
     try:
-        for name in gamelib.registered_games():
-            row(name, games, workers, rounds, client)
+        for name in sys.argv[4:] or gamelib.registered_games():
+            row(name, games, workers, rounds, client, dask_pids)
     finally:
         client.close()
         cluster.close()
+        get_reusable_executor(max_workers=workers).shutdown(wait=True)
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
-def row(name: str, games: int, workers: int, rounds: int, client: Any) -> None:
+def row(name: str, games: int, workers: int, rounds: int, client: Any, dask_pids: set[int]) -> None:
     """One game's line: the best wall rate of each configuration and the CPU per game of that run."""
     game = gamelib.make(name)
     agents = ["random"] * game.num_players
@@ -118,7 +129,7 @@ def row(name: str, games: int, workers: int, rounds: int, client: Any) -> None:
     serial = None
     for _ in range(rounds):
         for label, executor in (("serial", None), ("procs", "processes"), ("dask", client)):
-            wall, cpu, results = measure(functools.partial(run, executor))
+            wall, cpu, results = measure(functools.partial(run, executor), dask_pids, label == "dask")
             if serial is None:
                 serial = results
             assert results.outcomes == serial.outcomes, f"{label} must play exactly the serial games"

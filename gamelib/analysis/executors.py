@@ -27,6 +27,7 @@ from typing import Any
 from gamelib.analysis import roles
 from gamelib.core.game import Game
 from gamelib.core.play import play
+from gamelib.core.registry import game_class, make
 
 
 class GameFailed(RuntimeError):
@@ -168,10 +169,39 @@ def _dumps(obj: Any) -> bytes:
     return data
 
 
+@dataclass(frozen=True)
+class GameRecipe:
+    """A registered game as its name, player count and options: how a game travels to workers.
+
+    A game is a value (equal games have the same name, players and options) whose class may
+    precompute large tables: Get on Board's pickle to 700 KB and take 30 ms to pickle, more than
+    its first hundred games take to play.  The worker rebuilds the game from the registry instead.
+    """
+
+    name: str
+    players: int
+    options: dict[str, Any]
+
+    @staticmethod
+    def of(game: Game) -> GameRecipe | Game:
+        """The recipe of ``game``, or the game itself when the registry would not rebuild it
+        (a game class made in a notebook, say)."""
+        try:
+            registered = game_class(game.name)
+        except Exception:
+            return game
+        if registered is not type(game):
+            return game
+        return GameRecipe(game.name, game.num_players, game.option_dict())
+
+    def build(self) -> Game:
+        return make(self.name, players=self.players, options=self.options)
+
+
 def make_setup(game: Game, agents: Sequence[Any], max_actions: int | None, keep_records: bool) -> bytes:
     """What every batch of a tournament shares (game, agents, limits), serialised once."""
     try:
-        return _dumps((game, list(agents), max_actions, keep_records))
+        return _dumps((GameRecipe.of(game), list(agents), max_actions, keep_records))
     except Exception as exc:
         raise TypeError(
             f"cannot ship the game and agents to other processes ({type(exc).__name__}: {exc}); "
@@ -212,7 +242,9 @@ def run_payload(payload: bytes) -> tuple[float, list[tuple[Any, ...]]]:
     if unpacked is None:
         if len(_SETUPS) >= 16:
             _SETUPS.clear()
-        unpacked = _SETUPS[key] = pickle.loads(setup)
+        recipe, agents, max_actions, keep_records = pickle.loads(setup)
+        game = recipe.build() if isinstance(recipe, GameRecipe) else recipe
+        unpacked = _SETUPS[key] = (game, agents, max_actions, keep_records)
     game, agents, max_actions, keep_records = unpacked
     rows = []
     for job in jobs:

@@ -215,3 +215,23 @@ def test_a_worker_unpacks_a_tournament_setup_once() -> None:
     assert first_seconds > 0 and second_seconds > 0
     serial = gamelib.tournament(game, ["random", "random"], games=4, seed=1, progress=False)
     assert [executors.GameOutcome(*row) for row in first + second] == serial.outcomes
+
+
+def test_a_registered_game_travels_as_its_recipe_and_a_local_one_as_itself() -> None:
+    """Get on Board's precomputed tables pickle to ~700 KB; workers rebuild the game instead."""
+    import pickle
+
+    from gamelib.analysis.executors import GameRecipe, make_setup
+
+    game = gamelib.make("getonboard", players=3, options={"loops": "forced-only"})
+    setup = make_setup(game, [RandomAgent()] * 3, None, False)
+    assert len(setup) < 5000
+    recipe = pickle.loads(setup)[0]
+    assert isinstance(recipe, GameRecipe) and recipe.build() == game
+    assert type(recipe.build()) is type(game)
+
+    class Variant(type(game)):  # type: ignore[misc]
+        """A game class made on the spot: not what the registry builds for the name."""
+
+    local = Variant(players=3)
+    assert GameRecipe.of(local) is local
