@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from gamelib.core.encoding import Block, Encoding, Piece, bits, cached_encoding
+from gamelib.core.encoding import Block, Encoding, Piece, bit_floats, cached_encoding
 from gamelib.getonboard.board import DIRECTIONS, FEATURES, NO_HEADING
 from gamelib.getonboard.phases import P_OVER
 from gamelib.getonboard.rules import GetOnBoardState
@@ -62,7 +62,7 @@ SHEET = (
 def sections(s: GetOnBoardState, player: int, out: list[float], at: range) -> None:
     size = s.board.num_sections
     for owned, i in zip(s.owned, at, strict=True):
-        out[i : i + size] = bits(owned, size)
+        out[i : i + size] = bit_floats(owned, size)
 
 
 def line_end(s: GetOnBoardState, player: int, out: list[float], at: range) -> None:
@@ -74,7 +74,7 @@ def line_end(s: GetOnBoardState, player: int, out: list[float], at: range) -> No
 def visited(s: GetOnBoardState, player: int, out: list[float], at: range) -> None:
     size = s.board.num_nodes
     for mask, i in zip(s.visited, at, strict=True):
-        out[i : i + size] = bits(mask, size)
+        out[i : i + size] = bit_floats(mask, size)
 
 
 def personal(s: GetOnBoardState, player: int, out: list[float], at: range) -> None:

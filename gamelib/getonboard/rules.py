@@ -6,8 +6,9 @@ rules are split along their ideas: :mod:`~gamelib.getonboard.actions` (the notat
 :mod:`~gamelib.getonboard.options`, :mod:`~gamelib.getonboard.phases`,
 :mod:`~gamelib.getonboard.dealing` (the setup and the piles, each transition next to its
 refusal), :mod:`~gamelib.getonboard.turns` (the sticks of a round, likewise),
-:mod:`~gamelib.getonboard.sticks` (the geometry of a line, each rule said once) and
-:mod:`~gamelib.getonboard.scoring` (the score sheet).
+:mod:`~gamelib.getonboard.sticks` (the geometry of a line, each rule said once),
+:mod:`~gamelib.getonboard.scoring` (the score sheet) and :mod:`~gamelib.getonboard.table` (the
+state's attributes, typed and documented once).
 
 The turn is split into one action per stick, so branching stays at most 3 and a widget can
 offer "click the next intersection":
