@@ -749,3 +749,33 @@ def test_solo_mode() -> None:
     while late.current_player != gamelib.CHANCE:
         late.apply(late.legal_actions()[0])
     assert late.sheets[0].objective_points[0] == 6
+
+
+# --------------------------------------------------------------------------- one rule, one place
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"loops": "forced-only"}, {"shape_fit": "per-stick"}],
+    ids=["text", "forced-only", "per-stick"],
+)
+def test_legal_actions_are_exactly_those_no_rule_refuses(options: dict[str, str]) -> None:
+    """The legal actions and the refusals read the same predicates (sticks.py): at every step of
+    random games, each action of the universe is either legal or refused naming a rule of the
+    game (never the generic "not-legal", except a start number the map does not have), and a
+    refused action leaves the state untouched."""
+    for players in (1, 3, 5):
+        game = gamelib.make("getonboard", players=players, options=options)
+        universe = game.action_universe()
+        rng = random.Random(players)
+        state = game.new_game(seed=players)
+        while not state.is_terminal():
+            now = set(state.legal_actions())
+            before = state.key()
+            for action in universe:
+                if action in now:
+                    continue
+                error = state._explain_illegal(action)
+                assert error.rule != "not-legal" or str(action).startswith("deal"), (str(action), error)
+            assert state.key() == before
+            state.apply(
+                state.sample_chance(rng) if state.is_chance_node() else rng.choice(sorted(now, key=str))
+            )
