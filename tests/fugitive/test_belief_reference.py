@@ -104,3 +104,49 @@ def test_position_probabilities_equal_counts_with_the_value_fixed_on_many_positi
     for row in rows()[::7]:
         if row["reference_ms"] < 20:
             assert_marginals_by_fixing(row, "deals")
+
+
+def test_polynomials_shared_between_positions_never_mix_them_up() -> None:
+    """The last stack's polynomials are shared between programmes (weights.POLYS, keyed by each
+    group's context): counted in one order, then in the reverse order after forgetting them, the
+    positions with a face-down last stack keep the reference counts, both measures, and the memo
+    serves some of the polynomials from another position."""
+    from gamelib.fugitive.belief import weights
+
+    cases = []
+    for row in rows()[::3]:
+        facts = belief_module.facts_from_state(fugitive_state(row["record"]))
+        if row["reference_ms"] < 5 and facts.sprint_counts[-1] > len(facts.known_sprints[-1]):
+            cases.append((facts, (row["worlds"], row["deal_weighted_mass"])))
+    assert len(cases) >= 30, "too few positions with a face-down last stack"
+    for order in (cases, cases[::-1]):
+        weights.clear_shared()
+        calls = 0
+        for facts, expected in order:
+            got = []
+            for measure in ("worlds", "deals"):
+                prog = belief_module.build(facts, measure)
+                calls += len(prog.polys) + len(prog.polys0)
+                got.append(prog.mass)
+            assert tuple(got) == expected
+        shared = weights.shared_sizes()
+        assert 0 < shared["polys"] + shared["polys0"] < calls, "no polynomial was shared"
+    weights.clear_shared()
+
+
+def test_kept_programmes_memos_are_not_tracked_by_the_collector() -> None:
+    """A counted programme's memos hold tuples of ints (and dicts of them), which the collector
+    stops tracking: the programmes a cache keeps must not lengthen its full collections."""
+    import gc
+
+    row = next(row for row in rows() if 1 < row["reference_ms"] < 20)
+    prog = belief_module.build(belief_module.facts_from_state(fugitive_state(row["record"])), "deals")
+    belief_module.backward(prog)
+    gc.collect()  # a tuple is untracked once its items are: the outer ones on the next pass
+    gc.collect()
+    memos = (prog.weights_memo, prog.mark_vectors, prog.halves, prog.polys, prog.halves0, prog.polys0)
+    memos += (prog.even_vectors, prog.even_halves, prog.even_polys, prog.closed_memo, prog.part_memo)
+    assert any(memos)
+    tracked = [value for memo in memos for value in memo.values() if gc.is_tracked(value)]
+    assert not tracked, tracked[:3]
+    assert not any(gc.is_tracked(layer) for layer in prog.forward + prog.back)

@@ -40,16 +40,21 @@ How the count works (a forward/backward dynamic programme over positions):
   merge; the last stack has no layers of its own: its completions are summed in closed form,
   groups {0, 1} and {2, 3} each memoised on their own counts and met by a binomial convolution
   (one vector by marked evens serves every need);
-* counting only (no card locations, no sampling), a stack's four group layers run as two
-  composed pairs, and every layer's moves are memoised on the bits of the state they read and
-  added to each state (the closing groups then folded in through a memo on the counts); the last
-  layer's edges carry their final weights directly (no layer of final states);
+* counting only (no sampling), a stack's four group layers run as two composed pairs, each
+  closing its own groups when the position closes (groups 0-1 at the first pair: the second never
+  reads them), and every layer's moves are memoised on the bits of the state they read and kept
+  per source as (base, memoised moves); the last layer sums each source's completions and the
+  last position's value tallies forward, reading each final weight per hideout class and need
+  from the last stack's sums by *even* cards (a need's weight is then a suffix sum);
+* the last stack's group polynomials are shared between programmes (a bounded memo keyed by the
+  group's context and counts), and every memo holds tuples, which the garbage collector stops
+  tracking (the programmes a cache keeps cost nothing to its full collections);
 * ``"deals"`` multiplies, per position and deck, the ways to give the cards laid there a free
   draw made before (a falling factorial), and the hand's cards the rest (``hand!``);
 * the hideout probabilities come from one backward pass over the forward edges; the card
-  locations (sprint, hand, deck) use, by symmetry inside a class, the share of a class's
-  non-hideout cards in each place, through a second backward pass on a programme that keeps every
-  layer (computed on first use).
+  locations (sprint, hand, deck), by symmetry inside a class, from the share of a class's
+  non-hideout cards in each place: one backward pass of packed class-share sums over the
+  counting programme itself (:mod:`~.marginals`, :mod:`~.marginals_shares`).
 
 Two cases are not counted exactly: in the second edition, a fugitive who stops after a single
 first-turn hideout must have been unable to place another; and with ``canonical_order``, a
@@ -60,8 +65,8 @@ replays its samples and draws again when they break them, so its samples stay ex
 
 The package, one idea a module: :mod:`~.tables` (card groups and classes), :mod:`~.facts` (what the
 detective knows), :mod:`~.bits` (the state's layout), :mod:`~.programme` and :mod:`~.weights` (the
-moves and the final weights), :mod:`~.build` (forward and backward passes), :mod:`~.locations`
-(card locations), :mod:`~.probabilities` (:func:`belief`, :class:`Belief`, the caches) and
+moves and the final weights), :mod:`~.build` (forward and backward passes), :mod:`~.locations`,
+:mod:`~.marginals` and :mod:`~.marginals_shares` (card locations), :mod:`~.probabilities` (:func:`belief`, :class:`Belief`, the caches) and
 :mod:`~.sampling` (:func:`determinize`).
 """
 
