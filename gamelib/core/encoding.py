@@ -390,11 +390,6 @@ def bit_floats(mask: int, size: int) -> list[float]:
     return list(islice(chain.from_iterable(map(_BYTE_BITS.__getitem__, data)), size))
 
 
-bits = bit_floats
-"""The old name of :func:`bit_floats` (issue 23 item 8: it collided with the games' ``bits``, the
-members of a mask), kept until the Fugitive and Get on Board encodings import the new one."""
-
-
 def encoding_of(game: Any) -> Encoding[Any]:
     """The named-piece layout of ``game``'s observation tensor, to read or show in a notebook.
 
