@@ -4,7 +4,7 @@ Each action class's transition (``@transition``) and refusal (``@refusal``) sit 
 core dispatches on the action's class.  A pile is dealt as a chance node, uniform over the cards
 not yet out of it (the same distribution as a shuffle, with no hidden state); the cards out of
 the pile being dealt are the derived bitmask ``_out``, so a node's outcomes are one lookup in a
-table shared by every game of the configuration.
+table the game keeps for every position it plays.
 """
 
 from __future__ import annotations
@@ -118,6 +118,7 @@ class Dealing(Turns):
 
     @transition(DrawObjective)
     def _draw_objective(self, action: DrawObjective) -> None:
+        """« Préparez deux objectifs communs visibles »: the second one ends the pile, yellow sides up."""
         self.objectives = (*self.objectives, action.objective)
         if len(self.objectives) == 2:
             self.flipped = (False, False)
@@ -125,16 +126,19 @@ class Dealing(Turns):
 
     @transition(DealSheet)
     def _deal_sheet(self, action: DealSheet) -> None:
+        """Each player takes a sheet « dont les tracés supérieurs sont différents de ceux des autres »: without replacement."""
         self.sheet_of = (*self.sheet_of, action.sheet - 1)
         self._card_out(action.sheet, len(self.sheet_of) == self.num_players, P_PERSONAL)
 
     @transition(DealPersonal)
     def _deal_personal(self, action: DealPersonal) -> None:
+        """A personal objective « adapté à la ville, face visible », to the next player in seat order."""
         self.personal = (*self.personal, action.card - 1)
         self._card_out(action.card, len(self.personal) == self.num_players, P_DEAL)
 
     @transition(DealStart)
     def _deal_start(self, action: DealStart) -> None:
+        """« distribuez deux Tickets parmi les numéros autorisés »: to each player in turn, without replacement."""
         per = self.game.deals_per_player
         dealt = list(self.dealt)
         if not dealt or len(dealt[-1]) == per:
@@ -146,6 +150,7 @@ class Dealing(Turns):
 
     @transition(RevealTicket)
     def _reveal_ticket(self, action: RevealTicket) -> None:
+        """« Le Contrôleur révèle un Ticket »: the round begins with the Contrôleur's turn."""
         self.tickets = (*self.tickets, action.number)
         self._out |= 1 << action.number
         self.turn_index = 0
@@ -174,6 +179,7 @@ class Dealing(Turns):
 
     @transition(ChooseStart)
     def _choose_start(self, action: ChooseStart) -> None:
+        """« laissez chaque joueur en choisir un »: the pawn goes on the start, the line begins there."""
         number = action.number
         p = len(self.start_of)
         node = self.board.starts[number]
@@ -192,6 +198,7 @@ class Dealing(Turns):
 
     @refusal(ChooseStart)
     def _why_not_start(self, action: ChooseStart) -> IllegalAction:
+        """A start outside the setup, or one the player was not dealt."""
         if self.phase != P_START:
             return IllegalAction(
                 "turn-order", f"the start is chosen during the setup; now {PHASES.names[self.phase]}", action

@@ -135,6 +135,8 @@ class Turns(Table):
     # ------------------------------------------------------------------ go
     @transition(Go)
     def _go(self, action: Go) -> None:
+        """One stick of the shape: a junction that differs from the shape ticks a turn box; the
+        last stick (or a fatal one, or a line stuck under "per-stick") ends the shape."""
         d = action.direction
         p = self._player
         step = self.step
@@ -153,6 +155,7 @@ class Turns(Table):
 
     @refusal(Go)
     def _why_not_go(self, action: Go) -> IllegalAction:
+        """A stick after the shape is done, or the first rule it breaks."""
         if self.phase != P_LAY:
             return IllegalAction(
                 "shape-done",
@@ -164,6 +167,7 @@ class Turns(Table):
     # ------------------------------------------------------------------ bonus, end
     @transition(Bonus)
     def _bonus(self, action: Bonus) -> None:
+        """« vous pouvez en barrer une seule pour ajouter un bâtonnet »: one entrance spent, one stick, the turn ends."""
         p = self._player
         s = self.sheets[p]
         self.sheets[p] = with_box(s, SPENT, s.spent + 1)
@@ -172,16 +176,19 @@ class Turns(Table):
 
     @refusal(Bonus)
     def _why_not_bonus(self, action: Bonus) -> IllegalAction:
+        """« À la fin d'un tour » only, and the extra stick « respecte les interdictions de boucle »."""
         if self.phase != P_BONUS:
             return self._not_yet(action)
         return self._why_not_stick(self._player, action)
 
     @transition(EndTurn)
     def _end_turn(self, action: EndTurn) -> None:
+        """The entrances are kept (each scores at the end): the next player's turn."""
         self._next_player()
 
     @refusal(EndTurn)
     def _why_not_end(self, action: EndTurn) -> IllegalAction | None:
+        """``end`` belongs to the end of a turn, after the shape."""
         return self._not_yet(action) if self.phase != P_BONUS else None
 
     def _not_yet(self, action: Action) -> IllegalAction:
@@ -309,6 +316,8 @@ class Turns(Table):
         self._end_round()
 
     def _begin_turn(self, p: int) -> None:
+        """p lays the shape their sheet gives to the ticket; the FAQ's one straight stick replaces a
+        shape that cannot be laid on the map with the boxes left."""
         shape = self.shape = self.game.shape_table[self.sheet_of[p]][self.tickets[-1] - 1]  # shape_of(p)
         self.step = 0
         self.turn_start = len(self.routes[p]) - 1
@@ -321,6 +330,7 @@ class Turns(Table):
         self._player = p
 
     def _after_shape(self, p: int) -> None:
+        """After the shape: the entrance phase for a player holding a circled entrance, else the next turn."""
         sheet = self.sheets[p]
         if not self.eliminated[p] and sheet.entrances > sheet.spent:  # entrances_available(p) > 0
             self.phase = P_BONUS
@@ -328,6 +338,7 @@ class Turns(Table):
             self._next_player()
 
     def _next_player(self) -> None:
+        """The next player in the round's order (clockwise from the Contrôleur)."""
         self.turn_index += 1
         self._begin_turn_or_skip()
 
@@ -343,6 +354,8 @@ class Turns(Table):
         self._player = PHASES.who(self, self.phase)
 
     def _check_objectives(self) -> None:
+        """« la carte est ensuite retournée »: every player reaching a common objective this round scores
+        its yellow side (its grey side once turned; solo: by round), then the card is turned."""
         tables, game = self.tables, self.game
         achieved_now = [False] * len(self.objectives)
         for j, oid in enumerate(self.objectives):
