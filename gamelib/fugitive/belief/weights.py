@@ -9,7 +9,8 @@ stack's completions are summed group by group (:meth:`FinalWeights._mark_vector`
 from __future__ import annotations
 
 import math
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from gamelib.fugitive.belief.bits import (
     CLOSED,
@@ -43,6 +44,21 @@ POLYS0: dict[tuple[Any, ...], tuple[int, ...]] = {}
 """Their unmarked entries (:meth:`FinalWeights._shared_poly0`)."""
 POLYS_SIZE = 100_000
 """Entries :data:`POLYS` keeps before starting again (tuples of ints: untracked by the collector)."""
+
+
+T = TypeVar("T")
+
+
+def _shared(
+    memo: dict[tuple[Any, ...], T], key: tuple[Any, ...], make: Callable[[int, int], T], g: int, state: int
+) -> T:
+    """``memo[key]``, made by ``make(g, state)`` if missing; the memo starts again when full."""
+    hit = memo.get(key)
+    if hit is None:
+        if len(memo) >= POLYS_SIZE:
+            memo.clear()
+        hit = memo[key] = make(g, state)
+    return hit
 
 
 def clear_shared() -> None:
@@ -200,23 +216,11 @@ class FinalWeights:
     def _shared_poly0(self, g: int, state: int) -> Vec:
         """:meth:`_group_poly0` through :data:`POLYS0`, shared by every programme with the same
         context (a bounded memo)."""
-        key = self._poly_key(g, state)
-        hit = POLYS0.get(key)
-        if hit is None:
-            if len(POLYS0) >= POLYS_SIZE:
-                POLYS0.clear()
-            hit = POLYS0[key] = self._group_poly0(g, state)
-        return hit
+        return _shared(POLYS0, self._poly_key(g, state), self._group_poly0, g, state)
 
     def _shared_rows(self, g: int, state: int) -> Rows:
         """:meth:`_group_poly` through :data:`POLYS`, shared like :meth:`_shared_poly0`."""
-        key = self._poly_key(g, state)
-        hit = POLYS.get(key)
-        if hit is None:
-            if len(POLYS) >= POLYS_SIZE:
-                POLYS.clear()
-            hit = POLYS[key] = self._group_poly(g, state)
-        return hit
+        return _shared(POLYS, self._poly_key(g, state), self._group_poly, g, state)
 
     def _group_poly0(self, g: int, state: int) -> Vec:
         """Entry 0 (no marked even card) of :meth:`_group_poly`, by the cards group ``g`` takes."""
