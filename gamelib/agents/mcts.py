@@ -143,8 +143,11 @@ class SearchAgent:
         """Play to the end (or ``max_rollout_steps``) and return the raw returns."""
         limit = state.game.max_game_length if self.max_rollout_steps is None else self.max_rollout_steps
         policy = self.rollout_policy(state.game)
+        # Uniform moves are drawn from the legal ones just listed and chance moves from the
+        # outcomes, so they skip apply's check (a rollout is most of an iteration's time); a
+        # policy's answer (maybe a notation) goes through apply.
         apply, legal_actions, sample_chance, uniform = (
-            state.apply,
+            state.apply_legal,
             state.legal_actions,
             state.sample_chance,
             rng.random,
@@ -160,7 +163,7 @@ class SearchAgent:
                 actions = legal_actions()
                 apply(actions[int(uniform() * len(actions))])
             else:
-                apply(policy.act(state, player, rng))
+                state.apply(policy.act(state, player, rng))
             steps += 1
         if not state.is_terminal() and self.evaluate is not None:
             return list(self.evaluate(state))

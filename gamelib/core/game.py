@@ -598,6 +598,19 @@ class State(ABC):
         self.history.append(action)
         return action
 
+    def apply_legal(self, action: Action) -> None:
+        """Apply an action taken from this very position's :meth:`legal_actions` (or drawn by
+        :meth:`sample_chance` here), without checking it again.
+
+        The fast path of search rollouts, which play thousands of moves they have just picked
+        from the legal ones: :meth:`apply` would look each up in the list it came from.  Anything
+        else (a user's move, a notation, an action kept from another position) goes through
+        :meth:`apply`, which refuses what is not legal and leaves the state as it was.
+        """
+        self._legal_cache = None
+        self._apply(action)
+        self.history.append(action)
+
     def sample_chance(self, rng: random.Random | None = None) -> Action:
         """A chance outcome drawn with its probability.
 
