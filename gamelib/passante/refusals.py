@@ -230,15 +230,24 @@ class Refusals(Effects):
             action,
         )
 
+    def _moves_left(self) -> bool:
+        """Rule two-moves: a turn has two moves (a character's, or the Omnibus's with its riders)."""
+        return self.moves < 2
+
+    def _stopped(self) -> int:
+        """Rules distinct-pieces and policier-veto: the pieces that may not move again this turn,
+        as a mask (bit 8: the Omnibus): those that moved, those the Policier stopped."""
+        return self.moved | self.vetoed
+
     def _explain_piece(self, action: Action, piece: int) -> IllegalAction | None:
         """Two moves a turn, of two different pieces, none the Policier stopped."""
-        if self.moves >= 2:
+        if not self._moves_left():
             return IllegalAction("two-moves", "two moves per turn", action)
-        if self.moved >> piece & 1:
-            return IllegalAction(
-                "distinct-pieces", f"the {PIECE_TITLES[piece]} already moved this turn", action
-            )
-        if self.vetoed >> piece & 1:
+        if self._stopped() >> piece & 1:
+            if self.moved >> piece & 1:
+                return IllegalAction(
+                    "distinct-pieces", f"the {PIECE_TITLES[piece]} already moved this turn", action
+                )
             return IllegalAction(
                 "policier-veto", f"the Policier stopped the {PIECE_TITLES[piece]} this turn", action
             )

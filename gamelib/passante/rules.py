@@ -444,7 +444,7 @@ class PassanteState(Refusals):
         elif not self.vetoed >> PLAY_BIT & 1:
             acts.append(PLAYS[card])
         before = len(acts)
-        if self.moves < 2:
+        if self._moves_left():
             self._piece_moves(acts)
         no_moves = len(acts) == before
         char = self.hearts[p]
@@ -455,14 +455,14 @@ class PassanteState(Refusals):
                 acts += self._signals(p)
             else:
                 acts += _free_signals(char, p, self.game.num_players)
-        if not opts.must_move_twice or self.moves >= 2 or no_moves:
+        if not opts.must_move_twice or not self._moves_left() or no_moves:
             acts.append(END)
         return acts
 
     def _piece_moves(self, acts: list[Action]) -> None:
         """Append to ``acts`` the moves of the pieces free to move (ordinary moves, then the Omnibus)."""
         others = self._others_hearts(self.turn_player)
-        blocked = self.moved | self.vetoed | others
+        blocked = self._stopped() | others
         pos = self.pos
         for c in FREE[blocked & 255]:  # each free character's moves from where it stands
             acts += MOVE_TABLE[c][pos[c]]
