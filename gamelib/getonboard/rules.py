@@ -192,6 +192,8 @@ class GetOnBoardState(Dealing):
 
     # ------------------------------------------------------------------ legal moves
     def _legal_actions(self) -> list[Action]:
+        """The moves now, the commonest first: a stick of the shape under the text's rules is one
+        memoised lookup (the shape's sticks from this line end) and one test against the line."""
         phase = self.phase
         if phase == P_LAY:
             p = self._player
