@@ -97,23 +97,7 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
             pending=last_pending and i == n - 1,
         )
 
-    # Interval bounds: increasing numbers, each at most previous + 3 + footprints (unbounded
-    # while its sprint cards are still being laid), the start card 0, hidden cards <= last - 1.
-    max_step = [
-        last if (last_pending and i == n - 1) or i == 0 else STEP_LIMIT + fp_high[i] for i in range(n)
-    ]
-    low = [0] * n
-    high = [last] * n
-    for i in range(n):
-        known = cards[i]
-        lo, hi = (1, last - 1) if known is None else (known, known)
-        if i > 0:
-            lo = max(lo, low[i - 1] + 1)
-            hi = min(hi, high[i - 1] + max_step[i])
-        low[i], high[i] = lo, hi
-    for i in range(n - 2, -1, -1):
-        high[i] = min(high[i], high[i + 1] - 1)
-        low[i] = max(low[i], low[i + 1] - max_step[i + 1])
+    low, high = _step_bounds(cards, fp_high, last, last_pending)
 
     for i in range(n):
         value = cards[i]
@@ -135,6 +119,34 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
                 sprint_needed=max(0, step - STEP_LIMIT) if step is not None else None,
             )
     return graph
+
+
+def _step_bounds(
+    cards: list[int | None], fp_high: list[int], last: int, last_pending: bool
+) -> tuple[list[int], list[int]]:
+    """Bounds on each hideout's number from the step limits alone.
+
+    Increasing numbers, each at most previous + 3 + footprints (unbounded while its sprint cards
+    are still being laid), the start card 0, hidden cards <= last - 1; propagated forward then
+    backward, so each bound is what any viewer of these cards and stack sizes can infer.
+    """
+    n = len(cards)
+    max_step = [
+        last if (last_pending and i == n - 1) or i == 0 else STEP_LIMIT + fp_high[i] for i in range(n)
+    ]
+    low = [0] * n
+    high = [last] * n
+    for i in range(n):
+        known = cards[i]
+        lo, hi = (1, last - 1) if known is None else (known, known)
+        if i > 0:
+            lo = max(lo, low[i - 1] + 1)
+            hi = min(hi, high[i - 1] + max_step[i])
+        low[i], high[i] = lo, hi
+    for i in range(n - 2, -1, -1):
+        high[i] = min(high[i], high[i + 1] - 1)
+        low[i] = max(low[i], low[i + 1] - max_step[i + 1])
+    return low, high
 
 
 _CLASS_OF = PUBLISHED_CLASSES
