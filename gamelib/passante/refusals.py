@@ -60,6 +60,7 @@ from gamelib.passante.options import (
     WINDOW,
 )
 
+_CHAT_BIT = 1 << CHAT
 _CHANCE_KINDS = (WishCard, CharacterCard, DieRoll, RoundEvent)
 _ANYWHERE = frozenset({Pass, Veto, Allow})
 """Actions whose refusal has its own words in every phase of a turn."""
@@ -259,23 +260,52 @@ class Refusals(Effects):
         self.boarding = (*self.boarding, action.char)
         self.phase = BOARDING
 
+    def _omnibus_has_room(self) -> bool:
+        """Rule omnibus-capacity: the Omnibus carries at most three characters."""
+        return len(self.boarding) < 3
+
+    def _boarding_floor(self) -> int:
+        """Rule omnibus-order: passengers board in the order of the character list (one way to
+        board each set of riders): the next one comes after the last aboard."""
+        boarding = self.boarding
+        return boarding[-1] + 1 if boarding else 0
+
+    def _waiting_at_omnibus(self) -> int:
+        """Rule omnibus-board: the characters standing where the Omnibus stands and not aboard
+        yet, as a mask (those that may climb in, unless :meth:`_never_boards`)."""
+        bus, boarding = self.bus, self.boarding
+        mask = 0
+        for c, at in enumerate(self.pos):
+            if at == bus and c not in boarding:
+                mask |= 1 << c
+        return mask
+
+    def _never_boards(self, others: int) -> int:
+        """Rules omnibus-no-chat and control: the characters that never climb into the Omnibus, as
+        a mask: the Chat, and (unless ``omnibus_carries_controlled``) those wearing another
+        player's heart (``others``: :meth:`_others_hearts` of the player to move)."""
+        if self.game.options.omnibus_carries_controlled:
+            return _CHAT_BIT
+        return others | _CHAT_BIT
+
     @refusal(Board)
     def _why_not_board(self, action: Board) -> IllegalAction:
         error = None if self.phase == BOARDING else self._explain_piece(action, OMNIBUS)
         if error is not None:
             return error
         char = action.char
-        if char == CHAT:
+        if char == CHAT:  # the Chat's bit of _never_boards
             return IllegalAction("omnibus-no-chat", "the Chat never rides the Omnibus", action)
-        if self.pos[char] != self.bus:
+        waiting = self._waiting_at_omnibus() >> char & 1
+        if not waiting and char not in self.boarding:
             return IllegalAction(
                 "omnibus-board", f"the {PIECE_TITLES[char]} is not where the Omnibus stands", action
             )
-        if len(self.boarding) >= 3:
+        if not self._omnibus_has_room():
             return IllegalAction("omnibus-capacity", "the Omnibus carries at most three characters", action)
-        if char in self.boarding:
+        if not waiting:
             return IllegalAction("omnibus-board", f"the {PIECE_TITLES[char]} is already aboard", action)
-        if self.boarding and char < self.boarding[-1]:
+        if char < self._boarding_floor():
             return IllegalAction(
                 "omnibus-order", "passengers board in the order of the character list", action
             )

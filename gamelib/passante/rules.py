@@ -89,7 +89,6 @@ from gamelib.passante.actions import (
 )
 from gamelib.passante.board import (
     CAFE,
-    CHAT,
     ECOLE,
     GARCON,
     LOCATION_TITLES,
@@ -392,10 +391,10 @@ class PassanteState(Refusals):
 
     def _boarding_actions(self) -> list[Action]:
         acts: list[Action] = []
-        if len(self.boarding) < 3:
-            last = self.boarding[-1] if self.boarding else -1
+        if self._omnibus_has_room():
             boardable = self._boardable(self._others_hearts(self.turn_player))
-            acts.extend(b for b in boardable if b.char > last)
+            floor = self._boarding_floor()
+            acts.extend(b for b in boardable if b.char >= floor)
         acts.extend(self._drives())
         card = self.char_hand[self.turn_player]
         if card >= 0 and self.game.options.play_while_boarding and not self.vetoed >> PLAY_BIT & 1:
@@ -473,16 +472,10 @@ class PassanteState(Refusals):
             acts += DRIVES_AWAY[bus] if self.game.options.omnibus_must_leave else DRIVES
 
     def _boardable(self, others: int) -> list[Board]:
-        """The boardings of the characters that may climb into the Omnibus where it stands: never
-        the Chat, not one aboard, and (unless ``omnibus_carries_controlled``) none wearing another
-        player's heart (``others``: :meth:`_others_hearts` of the player to move)."""
-        stop = _CHAT_BIT if self.game.options.omnibus_carries_controlled else others | _CHAT_BIT
-        bus, boarding = self.bus, self.boarding
-        return [
-            BOARDS[c]
-            for c, at in enumerate(self.pos)
-            if at == bus and not stop >> c & 1 and c not in boarding
-        ]
+        """The boardings of the characters that may climb into the Omnibus where it stands
+        (:meth:`_waiting_at_omnibus`, never :meth:`_never_boards`; ``others``:
+        :meth:`_others_hearts` of the player to move)."""
+        return [BOARDS[c] for c in members(self._waiting_at_omnibus() & ~self._never_boards(others))]
 
     def _hints(self, player: int) -> list[Action]:
         pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISH_CHARS[w]}
@@ -611,7 +604,6 @@ _LEGAL: tuple[Callable[[PassanteState], list[Action]], ...] = (
     PassanteState._window_actions,  # WINDOW
 )
 """The legal actions of each phase (when no wish draw is owed), by phase number."""
-_CHAT_BIT = 1 << CHAT
 _PROPOSALS = frozenset({Move, Play, Board, Drive})
 """The actions the Policier's player may stop (``_vetoable`` says when)."""
 _MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent})
