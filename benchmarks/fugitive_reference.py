@@ -39,15 +39,12 @@ import time
 from pathlib import Path
 from typing import Any
 
+from fugitive_belief import SETS  # the benchmark's sets (this script runs beside it)
+
 import gamelib
 from gamelib.core.game import CHANCE
 
 ROOT = Path(__file__).resolve().parents[1]
-SETS = {
-    "shared": ROOT / "tests" / "fugitive" / "data" / "fugitive_belief_positions.jsonl.gz",
-    "random": ROOT / "benchmarks" / "data" / "fugitive_belief_random_v2.jsonl.gz",
-    "agents": ROOT / "benchmarks" / "data" / "fugitive_belief_agents_v2.jsonl.gz",
-}
 STORED = ROOT / "benchmarks" / "data" / "fugitive_reference_v2.json"
 DETECTIVE = 1
 
