@@ -23,6 +23,8 @@ from gamelib.passante.actions import (
     PLAY_BIT,
     PRIVILEGE,
     SIGNALS,
+    WISH_CHARS,
+    WISH_ZONE,
     Allow,
     Board,
     Call,
@@ -132,7 +134,7 @@ class Refusals(Effects):
                 return IllegalAction(
                     "privilege", f"{name}'s heart is not on the {PIECE_TITLES[char]}", action
                 )
-            if self.signalled >> q & 1:
+            if not self._signal_left(q):
                 return IllegalAction("privilege", "one signal between moves per turn", action)
             return IllegalAction(
                 "privilege", "'reach' and 'glare' point at another player of the game", action
@@ -174,6 +176,10 @@ class Refusals(Effects):
     def _why_not_draw(self, action: DrawCharacter) -> IllegalAction:
         return IllegalAction("draw-character", self._why_no_draw() or "not now", action)
 
+    def _card_stopped(self) -> bool:
+        """Rule policier-veto: the Policier stopped the player's card this turn (bit ``PLAY_BIT``)."""
+        return bool(self.vetoed >> PLAY_BIT & 1)
+
     @transition(Play)
     def _play(self, action: Play) -> None:
         char = action.char
@@ -189,8 +195,8 @@ class Refusals(Effects):
     @refusal(Play)
     def _why_not_play(self, action: Play) -> IllegalAction:
         p = self.turn_player
-        if self.char_hand[p] == action.char:
-            if self.vetoed >> PLAY_BIT & 1:
+        if self.char_hand[p] == action.char:  # held, but stopped or boarding
+            if self._card_stopped():
                 return IllegalAction("policier-veto", "the Policier stopped this card this turn", action)
             return IllegalAction(
                 "omnibus-boarding",
@@ -377,6 +383,18 @@ class Refusals(Effects):
         )
 
     # ------------------------------------------------------------------ the privileges
+    def _signal_left(self, seat: int) -> bool:
+        """Rules privilege and hint: one signal a turn: the player to move gives one on their turn
+        (a privilege's signal or a hint), each seat asked between moves one any-moment signal."""
+        if self.phase == WINDOW:
+            return not self.signalled >> seat & 1
+        return not self.hinted
+
+    def _hand_pairs(self, seat: int) -> list[tuple[int, int]]:
+        """Rules hint and privilege (the Garçon's ``call``): the (character, zone) pairs that
+        ``seat`` may name: a character of a wish in hand and that wish's zone, in order."""
+        return sorted({(c, WISH_ZONE[w]) for w in self.hands[seat] for c in WISH_CHARS[w]})
+
     @transition(Hint)
     def _hint(self, action: Hint) -> None:
         self.fresh = False
@@ -392,7 +410,7 @@ class Refusals(Effects):
                 "no 'hint': the privileges are not folded into one hint (option privileges='hint')",
                 action,
             )
-        if self.hinted:
+        if not self._signal_left(self.turn_player):
             return IllegalAction("hint", "one hint per turn", action)
         if self.hearts[self.turn_player] < 0:
             return IllegalAction("hint", "only a player whose heart is on a character may hint", action)
@@ -427,7 +445,7 @@ class Refusals(Effects):
                 f"(option privileges={privileges!r})",
                 action,
             )
-        if self.hinted:
+        if not self._signal_left(p):
             return IllegalAction("privilege", "one signal per turn", action)
         if self.hearts[p] != char:
             return IllegalAction(

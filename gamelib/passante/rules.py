@@ -60,11 +60,9 @@ from gamelib.passante.actions import (
     NAMES,
     NOTATION,
     PASS,
-    PLAY_BIT,
     PLAYS,
     STARTS,
     VETO,
-    WISH_CHARS,
     WISH_MASK,
     WISH_ZONE,
     Allow,
@@ -397,7 +395,7 @@ class PassanteState(Refusals):
             acts.extend(b for b in boardable if b.char >= floor)
         acts.extend(self._drives())
         card = self.char_hand[self.turn_player]
-        if card >= 0 and self.game.options.play_while_boarding and not self.vetoed >> PLAY_BIT & 1:
+        if card >= 0 and self.game.options.play_while_boarding and not self._card_stopped():
             acts.append(PLAYS[card])
         return acts
 
@@ -415,7 +413,7 @@ class PassanteState(Refusals):
         shown = self.shown
         acts: list[Action] = [LAYS[w] for w in self.hands[q] if shown >> w & 1]
         char = self.hearts[q]
-        if char in ANY_MOMENT and not self.signalled >> q & 1 and self.game.options.privileges == "cards":
+        if char in ANY_MOMENT and self._signal_left(q) and self.game.options.privileges == "cards":
             acts.extend(_free_signals(char, q, self.game.num_players))
         acts.append(PASS)
         return acts
@@ -440,21 +438,22 @@ class PassanteState(Refusals):
         if card < 0:
             if self._why_no_draw() is None:
                 acts.append(DRAW)
-        elif not self.vetoed >> PLAY_BIT & 1:
+        elif not self._card_stopped():
             acts.append(PLAYS[card])
         before = len(acts)
-        if self._moves_left():
+        moves_left = self._moves_left()
+        if moves_left:
             self._piece_moves(acts)
         no_moves = len(acts) == before
         char = self.hearts[p]
-        if not self.hinted and char >= 0 and opts.privileges != "none":
+        if char >= 0 and opts.privileges != "none" and self._signal_left(p):
             if opts.privileges != "cards":
                 acts += self._hints(p)
             elif char in (POETE, GARCON):
                 acts += self._signals(p)
             else:
                 acts += _free_signals(char, p, self.game.num_players)
-        if not opts.must_move_twice or not self._moves_left() or no_moves:
+        if not opts.must_move_twice or not moves_left or no_moves:
             acts.append(END)
         return acts
 
@@ -469,7 +468,7 @@ class PassanteState(Refusals):
             bus = self.bus
             if bus in pos:
                 acts += self._boardable(others)
-            acts += DRIVES_AWAY[bus] if self.game.options.omnibus_must_leave else DRIVES
+            acts += self._drives()
 
     def _boardable(self, others: int) -> list[Board]:
         """The boardings of the characters that may climb into the Omnibus where it stands
@@ -478,8 +477,7 @@ class PassanteState(Refusals):
         return [BOARDS[c] for c in members(self._waiting_at_omnibus() & ~self._never_boards(others))]
 
     def _hints(self, player: int) -> list[Action]:
-        pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISH_CHARS[w]}
-        return [HINTS[c][z] for c, z in sorted(pairs)]
+        return [HINTS[c][z] for c, z in self._hand_pairs(player)]
 
     def _signals(self, player: int) -> list[Action]:
         """The signals of the privilege of the character ``player``'s heart is on."""
@@ -487,8 +485,7 @@ class PassanteState(Refusals):
         if char == POETE:
             return [NAMES[w] for w in self.hands[player]]
         if char == GARCON:
-            pairs = {(c, WISH_ZONE[w]) for w in self.hands[player] for c in WISH_CHARS[w]}
-            return [CALLS[c][z] for c, z in sorted(pairs)]
+            return [CALLS[c][z] for c, z in self._hand_pairs(player)]
         return list(_free_signals(char, player, self.game.num_players))
 
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
