@@ -343,9 +343,27 @@ def test_one_count_serves_total_hideouts_and_card_locations(monkeypatch: pytest.
     # a count dropped from the cache is counted again, with the same answer
     clear_caches()
     again = belief_of_state(state)
-    probabilities._COUNTED.clear()
+    for key in list(probabilities._COUNTED):
+        probabilities._take_counted(key)
     assert (again.sprint_prob, again.hand_prob, again.deck_prob) == where
     assert calls == Counter(count=3), calls
+
+
+def test_kept_counts_are_bounded_and_their_edges_tallied(monkeypatch: pytest.MonkeyPatch) -> None:
+    """belief() keeps its latest counts for the card locations: at most _COUNTED_SIZE of them and
+    _COUNTED_EDGES edges (the newest always), their edges a running total."""
+    monkeypatch.setattr(probabilities, "_COUNTED_SIZE", 3)
+    clear_caches()
+    for seed in range(8):
+        belief_of_state(random_position(200 + seed, 40))
+        kept = probabilities._COUNTED
+        assert 1 <= len(kept) <= 3
+        assert probabilities._counted_edges[0] == sum(p.edges for p in kept.values())
+    monkeypatch.setattr(probabilities, "_COUNTED_EDGES", 0)
+    belief_of_state(random_position(300, 40))
+    assert len(probabilities._COUNTED) == 1  # the newest is kept whatever its size
+    clear_caches()
+    assert probabilities._counted_edges[0] == 0 and not probabilities._COUNTED
 
 
 def test_card_locations_sum_to_the_cards_in_each_place() -> None:

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gamelib.core.game import InformationState
+from gamelib.fugitive.belief import weights
 from gamelib.fugitive.belief.build import backward, build
 from gamelib.fugitive.belief.facts import Facts, facts_key, facts_of
 from gamelib.fugitive.belief.locations import Where, card_locations
@@ -186,16 +187,32 @@ SAMPLERS_SIZE = 4
 _COUNTED: dict[tuple[Any, ...], Programme] = {}
 """Counting programmes of the latest beliefs (forward weights and completions), oldest first: the
 card locations walk the very count that gave the belief's total (a panel asks for them at once)."""
-_COUNTED_EDGES = 1_000_000
-"""Their edges in total: beyond it the oldest go (their card locations would be counted again)."""
+_COUNTED_SIZE = 8
+"""At most this many kept: a panel or an agent asks for the card locations of the position it just
+counted, and every kept count holds its forward and backward dicts (memory, collector passes)."""
+_COUNTED_EDGES = 300_000
+"""Their edges in total: beyond it the oldest go (their card locations would be counted again).
+The newest count is kept whatever its size, so the card locations right after never count again."""
+_counted_edges = [0]
+"""The kept counts' edges in total, kept as they come and go (no sum over them per belief)."""
 
 
 def _keep_counted(key: tuple[Any, ...], prog: Programme) -> None:
-    if prog.edges > _COUNTED_EDGES:
-        return
-    while _COUNTED and sum(p.edges for p in _COUNTED.values()) + prog.edges > _COUNTED_EDGES:
-        _COUNTED.pop(next(iter(_COUNTED)))
+    old = _COUNTED.pop(key, None)
+    if old is not None:
+        _counted_edges[0] -= old.edges
+    while _COUNTED and (len(_COUNTED) >= _COUNTED_SIZE or _counted_edges[0] + prog.edges > _COUNTED_EDGES):
+        _counted_edges[0] -= _COUNTED.pop(next(iter(_COUNTED))).edges
     _COUNTED[key] = prog
+    _counted_edges[0] += prog.edges
+
+
+def _take_counted(key: tuple[Any, ...]) -> Programme | None:
+    """The kept count of ``key``, no longer kept (None: dropped since, or never kept)."""
+    prog = _COUNTED.pop(key, None)
+    if prog is not None:
+        _counted_edges[0] -= prog.edges
+    return prog
 
 
 def clear_caches() -> None:
@@ -203,7 +220,9 @@ def clear_caches() -> None:
     _CACHE.clear()
     _BELIEFS.clear()
     _COUNTED.clear()
+    _counted_edges[0] = 0
     SAMPLERS.clear()
+    weights.clear_shared()
 
 
 def cache_sizes() -> dict[str, int]:
@@ -214,6 +233,7 @@ def cache_sizes() -> dict[str, int]:
         "beliefs": len(_BELIEFS),
         "counted": len(_COUNTED),
         "samplers": len(SAMPLERS),
+        **weights.shared_sizes(),
     }
 
 
@@ -296,7 +316,7 @@ def _locations(key: tuple[Any, ...], facts: Facts, hideout: tuple[float, ...]) -
     again only if it was dropped since), the collector paused.  The belief keeps the result, so
     the count is let go."""
     with no_cycle_collection():
-        prog = _COUNTED.pop(key, None)
+        prog = _take_counted(key)
         if prog is None:
             prog = build(facts, key[-1])
         return card_locations(prog, hideout)
