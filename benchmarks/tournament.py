@@ -20,6 +20,11 @@ plus its workers, read from ``/proc``).  ``CPU est.`` = ``workers × serial CPU 
 is the speed-up the run would reach on ``workers`` idle cores; when the machine is loaded the
 wall speed-up falls short of it.  The load average is printed before and after.
 
+Before the games the script measures the machine's **capacity**: a CPU loop run alone and on
+``workers`` processes at once.  On this shared machine the scheduler gives each session a fair
+share: while other sessions are busy, two processes of ours get no more CPU than one (both
+loops take twice as long), and no executor can show a wall speed-up then.
+
 Run: ``python benchmarks/tournament.py [games] [workers] [rounds] [game ...]`` (default 2000
 games, 2 workers, 3 rounds, every registered game).
 """
@@ -76,6 +81,34 @@ def dask_processes(client: Any) -> set[int]:
     return set(client.run(os.getpid).values())
 
 
+def spin(_: object = None) -> tuple[float, float]:
+    """A pure CPU loop: its CPU and wall seconds."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    x = 0
+    for i in range(2_000_000):
+        x += i * i % 7
+    return time.process_time() - cpu, time.perf_counter() - wall
+
+
+def machine_capacity(workers: int) -> float:
+    """How many cores' worth of work ``workers`` busy processes of ours get right now, against
+    one: the best wall speed-up any parallel run could show at this moment.  On a shared machine
+    whose scheduler gives each session a fair share, it is ~1 while others are busy."""
+    import concurrent.futures as cf
+    import multiprocessing
+
+    one = spin()
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
+    with cf.ProcessPoolExecutor(workers, mp_context=context) as pool:
+        list(pool.map(spin, range(workers)))  # started
+        start = time.perf_counter()
+        many = list(pool.map(spin, range(workers)))
+        wall = time.perf_counter() - start
+    return (sum(cpu for cpu, _ in many) / wall) / (one[0] / one[1])
+
+
 def main() -> None:
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
     workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
@@ -86,6 +119,10 @@ def main() -> None:
     print(
         f"tournament throughput, random vs random, {games} games, {os.cpu_count()} cores, "
         f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; best of {rounds} rounds"
+    )
+    print(
+        f"(capacity now: {workers} busy processes get {machine_capacity(workers):.2f}x the CPU of one; "
+        "a wall speed-up cannot exceed it)"
     )
     start = time.perf_counter()
     cluster = LocalCluster(
