@@ -11,7 +11,7 @@ folder is read except those that are not its rules: ``board`` (static content), 
   chance outcomes, scoring, what each seat may see (``_hidden_steps``), the rule constants;
 * **notation**: action classes (``@action_class`` and subclasses of ``Action``), ``NOTATION``,
   tables of interned actions, ``parse_action`` and ``action_universe``;
-* **declarations**: the state's fields (``fields = StateFields(...)``, ``__init__``, ``_clone``,
+* **declarations**: the state's fields (``fields = StateFields(...)``, the ``__init__`` of the state or of its ``...Table`` base, ``_clone``,
   ``key``, ``_public_key``, ``_derive``), the options dataclass, ``GameInfo``, phases
   (``Phases(...)`` or the older phase tables), ``Literal`` option aliases, plain data classes
   (observations, score sheets: fields and doc lines only);
@@ -183,7 +183,7 @@ def method_column(cls: ast.ClassDef, item: ast.stmt, actions: set[str]) -> str:
     name = item.name if isinstance(item, ast.FunctionDef) else ""
     if name in NOTATION_METHODS:
         return "notation"
-    if name in FIELD_METHODS or (name == "__init__" and "State" in cls.name):
+    if name in FIELD_METHODS or (name == "__init__" and ("State" in cls.name or cls.name.endswith("Table"))):
         return "declarations"
     if name in BOOKKEEPING_METHODS:
         return "bookkeeping"
