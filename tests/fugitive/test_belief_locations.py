@@ -322,7 +322,7 @@ def test_card_locations_equal_the_full_programme_pass(measure: str) -> None:
 
 def test_one_count_serves_total_hideouts_and_card_locations(monkeypatch: pytest.MonkeyPatch) -> None:
     """The programme is built once: belief() counts, the card locations walk that count."""
-    calls = Counter()
+    calls: Counter[str] = Counter()
     real = probabilities.build
 
     def counting_build(*args, **kwargs):
