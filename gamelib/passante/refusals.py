@@ -20,6 +20,7 @@ from gamelib.core.game import CHANCE, Action
 from gamelib.core.rulebook import refusal, transition
 from gamelib.passante.actions import (
     ANY_MOMENT,
+    LAYS,
     PLAY_BIT,
     PRIVILEGE,
     SIGNALS,
@@ -337,6 +338,18 @@ class Refusals(Effects):
         return error or IllegalAction("omnibus-move", "the Omnibus must drive to another location", action)
 
     # ------------------------------------------------------------------ wishes laid
+    def _lays(self, seat: int) -> list[Action]:
+        """Rule lay-wish: the wishes ``seat`` may lay down now (``lay N``): those of its hand whose
+        situation is on the board; none when wishes are laid automatically.  With
+        ``lay_wishes="anytime"`` a moment between moves follows every move and no piece moves while
+        one is open, so the board is what it showed then (``shown``, not laid)."""
+        if self.auto_lay:
+            return []
+        if self.anytime:
+            shown = self.shown
+            return [LAYS[w] for w in self.hands[seat] if shown >> w & 1]
+        return [LAYS[w] for w in self._layable(seat)]
+
     @transition(Lay)
     def _lay(self, action: Lay) -> None:
         p = self.asking[0] if self.phase == WINDOW else self.turn_player

@@ -55,7 +55,6 @@ from gamelib.passante.actions import (
     END,
     FREE,
     HINTS,
-    LAYS,
     MOVE_TABLE,
     NAMES,
     NOTATION,
@@ -408,10 +407,7 @@ class PassanteState(Refusals):
     def _window_actions(self) -> list[Action]:
         """The asked seat: lay a visible wish of its hand, give an any-moment signal, or pass."""
         q = self.asking[0]
-        # no piece moves while a window is open, so what was visible when it opened (``shown``,
-        # not laid) still is: a wish of the hand is layable when it is there
-        shown = self.shown
-        acts: list[Action] = [LAYS[w] for w in self.hands[q] if shown >> w & 1]
+        acts = self._lays(q)
         char = self.hearts[q]
         if char in ANY_MOMENT and self._signal_left(q) and self.game.options.privileges == "cards":
             acts.extend(_free_signals(char, q, self.game.num_players))
@@ -426,14 +422,7 @@ class PassanteState(Refusals):
     def _main_actions(self) -> list[Action]:
         p = self.turn_player
         opts = self.game.options
-        hand = self.hands[p]
-        if self.auto_lay or not hand:
-            acts: list[Action] = []
-        elif self.anytime:  # a moment between moves followed the last piece moved: ``shown`` is the board
-            shown = self.shown
-            acts = [LAYS[w] for w in hand if shown >> w & 1]
-        else:
-            acts = [LAYS[w] for w in self._layable(p)]
+        acts = self._lays(p)
         card = self.char_hand[p]
         if card < 0:
             if self._why_no_draw() is None:
