@@ -7,10 +7,15 @@ the turn), what it changes (``@transition``, called once the action is known to 
 why it is refused (``@refusal``, naming the rule of ``docs/rules/passante.md``; it reads the
 state only: nothing is half-applied).  :meth:`Refusals._refuse_now` says what holds whatever the
 action (a chance outcome is due, the game stands in another phase).  The character effects'
-answers are in ``effects.py``, the same way.  Where a rule is a condition the legal moves also
-test, both ask one method (``_why_no_draw``: drawing a card; ``_others_hearts``: the characters
-another player's heart keeps from the player to move); elsewhere a refusal only tells which part
-of a rule the legal moves left the action out by.
+answers are in ``effects.py``, the same way.  A rule that the legal moves test is stated once,
+as a small method that the legal moves (``rules.py``) and the refusal both ask: ``_why_no_draw``
+(drawing a card), ``_others_hearts`` (the characters another player's heart keeps from the
+player to move), ``_moves_left`` and ``_stopped`` (two moves a turn, of different pieces, none the
+Policier stopped), ``_card_stopped`` (the card the Policier stopped), ``_omnibus_has_room``,
+``_boarding_floor``, ``_waiting_at_omnibus`` and ``_never_boards`` (who climbs into the
+Omnibus), ``_lays`` (the wishes a seat may lay), ``_signal_left`` and ``_hand_pairs`` (one
+signal a turn; what a hint or a ``call`` may name).  A refusal then only words which part of the
+rule the action breaks.
 """
 
 from __future__ import annotations
