@@ -126,7 +126,7 @@ def main() -> None:
     )
     start = time.perf_counter()
     cluster = LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
     )
     client = Client(cluster)
     dask_pids = dask_processes(client)
