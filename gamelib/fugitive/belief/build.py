@@ -22,6 +22,7 @@ from gamelib.fugitive.belief.bits import (
 from gamelib.fugitive.belief.facts import Facts, active_series, reachable_values
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooLarge
+from gamelib.fugitive.belief.weights import memos_for
 from gamelib.fugitive.rules import STEP_LIMIT, cards_of
 
 Edges = dict[int, Any]
@@ -71,19 +72,33 @@ def _programme(facts: Facts, measure: str) -> Programme:
     stack = [0] + [facts.sprint_counts[i] - len(facts.known_sprints[i]) for i in range(1, size + 1)]
     hand_count = gavail[0] + sum(facts.hand_unknown) - sum(hidden) - sum(stack)
     prog = Programme(facts, measure, avail, gavail, fug, hand_count)
+    # the group weights and closings read only these (and the counts): shared between programmes
+    prog.weights_memo, prog.closed_memo, prog.part_memo = memos_for((measure, avail, fug))
     prog.npos = size
     prog.group_tab = group
-    prog.hide_inc = tuple(
-        (1 << U_SH[group[v]]) + (1 << H_SH[group[v]]) + ((1 - v % 2) << HE_SH[group[v]])
-        if group[v] >= 0
-        else 0
-        for v in range(43)
-    )
+    prog.hide_inc = _hide_increments(group)
     prog.full_u = (gavail[0], *(min(fug[g], gavail[g]) for g in range(1, GROUPS)))
     prog.hidden, prog.stack = hidden, stack
     for i in range(1, size + 1):
         prog.stacks *= math.factorial(stack[i])
     return prog
+
+
+_HIDE_INC: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""Per group table (one per deck configuration): what hiding each card adds to the counts."""
+
+
+def _hide_increments(group: tuple[int, ...]) -> tuple[int, ...]:
+    """Per card: what hiding it adds to its group's counts (u, H, He), made once per group table."""
+    hit = _HIDE_INC.get(group)
+    if hit is None:
+        hit = _HIDE_INC[group] = tuple(
+            (1 << U_SH[group[v]]) + (1 << H_SH[group[v]]) + ((1 - v % 2) << HE_SH[group[v]])
+            if group[v] >= 0
+            else 0
+            for v in range(43)
+        )
+    return hit
 
 
 def _positions(prog: Programme) -> None:

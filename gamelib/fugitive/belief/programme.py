@@ -78,6 +78,7 @@ class Programme(FinalWeights):
     halves0: dict[int, Vec] = field(default_factory=dict)  # _half0
     polys0: dict[tuple[int, int, int], Vec] = field(default_factory=dict)  # _group_poly0
     poly_contexts: list[tuple[int, ...]] = field(default_factory=list)  # _poly_key
+    context_key: tuple[tuple[int, ...], ...] = ()  # _contexts: the four groups' poly contexts
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     part_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_part by a pair's counts
     marginals: dict[int, list[int]] | None = None
@@ -196,7 +197,11 @@ class Programme(FinalWeights):
                 delta = dst - base
                 need = (delta >> NEED) & 127
                 by_inc.setdefault(delta ^ (need << NEED), []).append((need, w, v))
-        return [(inc, max(need for need, _, _ in items), items) for inc, items in by_inc.items()]
+        groups = [(inc, max(need for need, _, _ in items), items) for inc, items in by_inc.items()]
+        # the groups that need even cards first: their sums by evens then give the unmarked ones
+        # (:meth:`~.weights.FinalWeights._half0`)
+        groups.sort(key=lambda group: -group[1])
+        return groups
 
     def _close_ok(self, i: int, state: int) -> bool:
         cap = self.capg[i]

@@ -42,8 +42,36 @@ POLYS: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
 shared by the programmes of every position: an easy position computes few of its own."""
 POLYS0: dict[tuple[Any, ...], tuple[int, ...]] = {}
 """Their unmarked entries (:meth:`FinalWeights._shared_poly0`)."""
+VECTORS: dict[tuple[Any, ...], Vec] = {}
+"""The last stack's completions summed over every group (:meth:`FinalWeights._mark_vector`, and
+:meth:`FinalWeights._unmarked` as a 1-tuple), by the four groups' contexts and the counts: the
+fixed cost of an easy position is mostly these few sums, and positions share them."""
 POLYS_SIZE = 100_000
-"""Entries :data:`POLYS` keeps before starting again (tuples of ints: untracked by the collector)."""
+"""Entries :data:`POLYS` (and each shared memo) keeps before starting again (tuples of ints:
+untracked by the collector)."""
+
+
+WeightMemos = tuple[dict[tuple[int, int, int], "Vec"], dict[int, tuple[int, int]], dict[int, tuple[int, int]]]
+"""A programme's group weights, closed counts and closed pair parts (:meth:`FinalWeights._group_weights`,
+``_close_groups``, ``_close_part``), by their counts."""
+MEMOS: dict[tuple[Any, ...], WeightMemos] = {}
+""":data:`WeightMemos` shared by the programmes whose groups have the same card totals, fugitive's
+share and measure (all they read besides the counts): an easy position's setup is mostly these."""
+MEMOS_SIZE = 256
+"""Contexts :data:`MEMOS` keeps before starting again."""
+MEMO_ENTRIES = 200_000
+"""A context's memos start again beyond this many entries (memory stays bounded)."""
+
+
+def memos_for(context: tuple[Any, ...]) -> WeightMemos:
+    """The weight memos shared by every programme of ``context`` (card totals per group and
+    class, the fugitive's share per group, the measure), made or started again when too large."""
+    hit = MEMOS.get(context)
+    if hit is None or sum(len(memo) for memo in hit) > MEMO_ENTRIES:
+        if len(MEMOS) >= MEMOS_SIZE:
+            MEMOS.clear()
+        hit = MEMOS[context] = ({}, {}, {})
+    return hit
 
 
 T = TypeVar("T")
@@ -65,11 +93,13 @@ def clear_shared() -> None:
     """Forget the polynomials shared between programmes (:func:`~.probabilities.clear_caches`)."""
     POLYS.clear()
     POLYS0.clear()
+    VECTORS.clear()
+    MEMOS.clear()
 
 
 def shared_sizes() -> dict[str, int]:
     """How many shared polynomials are kept (:func:`~.probabilities.cache_sizes`)."""
-    return {"polys": len(POLYS), "polys0": len(POLYS0)}
+    return {"polys": len(POLYS), "polys0": len(POLYS0), "vectors": len(VECTORS), "weight_memos": len(MEMOS)}
 
 
 class FinalWeights:
@@ -95,6 +125,7 @@ class FinalWeights:
     halves0: dict[int, Vec]
     polys0: dict[tuple[int, int, int], Vec]
     poly_contexts: list[tuple[int, ...]]
+    context_key: tuple[tuple[int, ...], ...]
     closed_memo: dict[int, tuple[int, int]]
     part_memo: dict[int, tuple[int, int]]
     stack: list[int]
@@ -119,6 +150,27 @@ class FinalWeights:
         hit = vectors.get(key)
         if hit is not None:
             return hit
+        shared_key = (self._contexts(), 2 if even else 1, key)
+        hit = VECTORS.get(shared_key)
+        if hit is None:
+            hit = self._sum_halves(left, state, even)
+            if len(VECTORS) >= POLYS_SIZE:
+                VECTORS.clear()
+            VECTORS[shared_key] = hit
+        vectors[key] = hit
+        return hit
+
+    def _contexts(self) -> tuple[tuple[int, ...], ...]:
+        """Every group's :meth:`_poly_context`: with the counts, what the last stack's sums read."""
+        if not self.context_key:
+            contexts = self.poly_contexts
+            if not contexts:
+                contexts.extend(self._poly_context(h) for h in range(GROUPS))
+            self.context_key = tuple(contexts)
+        return self.context_key
+
+    def _sum_halves(self, left: int, state: int, even: bool) -> Vec:
+        """:meth:`_mark_vector` computed: its two halves met."""
         halves = self.even_halves if even else self.halves
         low = halves.get(state & HALVES[0])  # the keys of :meth:`_half`
         if low is None:
@@ -136,8 +188,7 @@ class FinalWeights:
             if not x or not y:
                 continue
             add_product(out, x, y, comb[a])
-        vectors[key] = done = tuple(out)
-        return done
+        return tuple(out)
 
     def _unmarked(self, left: int, state: int) -> int:
         """Entry 0 of :meth:`_mark_vector` (what a hideout that needs no even card reads), alone:
@@ -146,6 +197,20 @@ class FinalWeights:
         hit = self.mark_vectors.get(key)
         if hit is not None:
             return hit[0] if hit else 0
+        hit = self.even_vectors.get(key)
+        if hit is not None:  # by evens N: entry 0 by marks is N(1) (:meth:`_even_poly`)
+            return sum(hit)
+        shared_key = (self._contexts(), 0, key)
+        done = VECTORS.get(shared_key)
+        if done is None:
+            done = (self._unmarked_sum(left, state),)
+            if len(VECTORS) >= POLYS_SIZE:
+                VECTORS.clear()
+            VECTORS[shared_key] = done
+        return done[0]
+
+    def _unmarked_sum(self, left: int, state: int) -> int:
+        """:meth:`_unmarked` computed: entry 0 of each half, met."""
         halves = self.halves0
         low = halves.get(state & HALVES[0])
         if low is None:
@@ -169,15 +234,12 @@ class FinalWeights:
         hit = self.halves0.get(key)
         if hit is not None:
             return hit
-        polys = self.polys0
-        pkey = (first, (state >> U_SH[first]) & 31, state & GROUP_BITS[first])
-        p = polys.get(pkey)
-        if p is None:
-            p = polys[pkey] = self._shared_poly0(first, state)
-        qkey = (first + 1, (state >> U_SH[first + 1]) & 31, state & GROUP_BITS[first + 1])
-        q = polys.get(qkey)
-        if q is None:
-            q = polys[qkey] = self._shared_poly0(first + 1, state)
+        rows = self.even_halves.get(key)
+        if rows is not None:  # by evens N, by marks V(x) = N(1 + x): entry 0 is V(0) = N(1)
+            self.halves0[key] = done = tuple(sum(row) for row in rows)
+            return done
+        p = self._poly0(first, state)
+        q = self._poly0(first + 1, state)
         out = [0] * max(0, len(p) + len(q) - 1)
         for k0, x in enumerate(p):
             if x:
@@ -187,6 +249,20 @@ class FinalWeights:
                         out[k0 + k1] += row[k0 + k1][k0] * x * y
         self.halves0[key] = done = tuple(out)
         return done
+
+    def _poly0(self, g: int, state: int) -> Vec:
+        """Group ``g``'s :meth:`_group_poly0`: entry 0 of its rows by marks if this programme has
+        them already (:meth:`_even_poly` made them), else made or shared (:data:`POLYS0`)."""
+        pkey = (g, (state >> U_SH[g]) & 31, state & GROUP_BITS[g])
+        p = self.polys0.get(pkey)
+        if p is None:
+            rows = self.polys.get(pkey)
+            if rows is not None:
+                p = tuple(row[0] if row else 0 for row in rows)
+            else:
+                p = self._shared_poly0(g, state)
+            self.polys0[pkey] = p
+        return p
 
     def _poly_context(self, g: int) -> tuple[int, ...]:
         """What group ``g``'s last-stack polynomials read besides the group's own counts: the
