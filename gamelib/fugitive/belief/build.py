@@ -19,10 +19,9 @@ from gamelib.fugitive.belief.bits import (
     VALUE,
     VALUE_READS,
 )
-from gamelib.fugitive.belief.facts import Facts, active_series, reachable_values
+from gamelib.fugitive.belief.facts import Facts, active_series, reachable_values, spread_down
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooLarge
-from gamelib.fugitive.belief.weights import memos_for
 from gamelib.fugitive.rules import STEP_LIMIT, cards_of
 
 Edges = dict[int, Any]
@@ -72,8 +71,6 @@ def _programme(facts: Facts, measure: str) -> Programme:
     stack = [0] + [facts.sprint_counts[i] - len(facts.known_sprints[i]) for i in range(1, size + 1)]
     hand_count = gavail[0] + sum(facts.hand_unknown) - sum(hidden) - sum(stack)
     prog = Programme(facts, measure, avail, gavail, fug, hand_count)
-    # the group weights and closings read only these (and the counts): shared between programmes
-    prog.weights_memo, prog.closed_memo, prog.part_memo = memos_for((measure, avail, fug))
     prog.npos = size
     prog.group_tab = group
     prog.hide_inc = _hide_increments(group)
@@ -152,15 +149,7 @@ def _values(prog: Programme, fixed: dict[int, int] | None) -> bool:
     backward_ok = [0] * (size + 1)
     backward_ok[size] = reach[size] if size else 1
     for i in range(size - 1, -1, -1):
-        nxt, span, mask = backward_ok[i + 1], spans[i + 1], 0
-        rest = reach[i]
-        while rest:
-            low = rest & -rest
-            p = low.bit_length() - 1
-            if (nxt >> (p + 1)) & ((1 << span) - 1):
-                mask |= low
-            rest ^= low
-        backward_ok[i] = mask
+        backward_ok[i] = reach[i] & spread_down(backward_ok[i + 1], spans[i + 1])
     top = facts.last - 1
     prog.values = [[]] + [
         [v for v in cards_of(backward_ok[i]) if v <= top or not prog.hidden[i]] for i in range(1, size + 1)

@@ -343,14 +343,34 @@ def reachable_values(facts: Facts) -> list[int]:
         span = STEP_LIMIT + sum(2 - c % 2 for c in shown) + 2 * (facts.sprint_counts[i] - len(shown))
         if facts.pending and i == size:
             span = facts.last
-        m, prev = 0, reach[i - 1]
-        while prev:
-            low = prev & -prev
-            p = low.bit_length() - 1
-            m |= ((1 << (p + span + 1)) - 1) & ~((1 << (p + 1)) - 1)
-            prev ^= low
-        reach[i] = m & allowed[i]
+        reach[i] = spread_up(reach[i - 1], span) & allowed[i]
     return reach
+
+
+def spread_up(bits: int, span: int) -> int:
+    """Bits ``p + 1 .. p + span`` for every bit ``p`` of ``bits``: the values a hideout can take
+    after one at ``p``.  Shifted copies doubled (a few big-int operations, not one per bit)."""
+    if span <= 0:
+        return 0
+    acc, length = bits, 1
+    while length < span:
+        step = min(length, span - length)
+        acc |= acc << step
+        length += step
+    return acc << 1
+
+
+def spread_down(bits: int, span: int) -> int:
+    """Bits ``p`` such that ``bits`` holds one of ``p + 1 .. p + span``: the values from which a
+    hideout can go on to one of ``bits`` (the converse of :func:`spread_up`)."""
+    if span <= 0:
+        return 0
+    acc, length = bits >> 1, 1
+    while length < span:
+        step = min(length, span - length)
+        acc |= acc >> step
+        length += step
+    return acc
 
 
 def active_series(facts: Facts, reach: list[int] | None = None) -> list[tuple[tuple[int, ...], int]]:

@@ -78,7 +78,6 @@ class Programme(FinalWeights):
     halves0: dict[int, Vec] = field(default_factory=dict)  # _half0
     polys0: dict[tuple[int, int, int], Vec] = field(default_factory=dict)  # _group_poly0
     poly_contexts: list[tuple[int, ...]] = field(default_factory=list)  # _poly_key
-    context_key: tuple[tuple[int, ...], ...] = ()  # _contexts: the four groups' poly contexts
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     part_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_part by a pair's counts
     marginals: dict[int, list[int]] | None = None

@@ -42,36 +42,8 @@ POLYS: dict[tuple[Any, ...], tuple[tuple[int, ...], ...]] = {}
 shared by the programmes of every position: an easy position computes few of its own."""
 POLYS0: dict[tuple[Any, ...], tuple[int, ...]] = {}
 """Their unmarked entries (:meth:`FinalWeights._shared_poly0`)."""
-VECTORS: dict[tuple[Any, ...], Vec] = {}
-"""The last stack's completions summed over every group (:meth:`FinalWeights._mark_vector`, and
-:meth:`FinalWeights._unmarked` as a 1-tuple), by the four groups' contexts and the counts: the
-fixed cost of an easy position is mostly these few sums, and positions share them."""
 POLYS_SIZE = 100_000
-"""Entries :data:`POLYS` (and each shared memo) keeps before starting again (tuples of ints:
-untracked by the collector)."""
-
-
-WeightMemos = tuple[dict[tuple[int, int, int], "Vec"], dict[int, tuple[int, int]], dict[int, tuple[int, int]]]
-"""A programme's group weights, closed counts and closed pair parts (:meth:`FinalWeights._group_weights`,
-``_close_groups``, ``_close_part``), by their counts."""
-MEMOS: dict[tuple[Any, ...], WeightMemos] = {}
-""":data:`WeightMemos` shared by the programmes whose groups have the same card totals, fugitive's
-share and measure (all they read besides the counts): an easy position's setup is mostly these."""
-MEMOS_SIZE = 256
-"""Contexts :data:`MEMOS` keeps before starting again."""
-MEMO_ENTRIES = 200_000
-"""A context's memos start again beyond this many entries (memory stays bounded)."""
-
-
-def memos_for(context: tuple[Any, ...]) -> WeightMemos:
-    """The weight memos shared by every programme of ``context`` (card totals per group and
-    class, the fugitive's share per group, the measure), made or started again when too large."""
-    hit = MEMOS.get(context)
-    if hit is None or sum(len(memo) for memo in hit) > MEMO_ENTRIES:
-        if len(MEMOS) >= MEMOS_SIZE:
-            MEMOS.clear()
-        hit = MEMOS[context] = ({}, {}, {})
-    return hit
+"""Entries :data:`POLYS` keeps before starting again (tuples of ints: untracked by the collector)."""
 
 
 T = TypeVar("T")
@@ -93,13 +65,11 @@ def clear_shared() -> None:
     """Forget the polynomials shared between programmes (:func:`~.probabilities.clear_caches`)."""
     POLYS.clear()
     POLYS0.clear()
-    VECTORS.clear()
-    MEMOS.clear()
 
 
 def shared_sizes() -> dict[str, int]:
     """How many shared polynomials are kept (:func:`~.probabilities.cache_sizes`)."""
-    return {"polys": len(POLYS), "polys0": len(POLYS0), "vectors": len(VECTORS), "weight_memos": len(MEMOS)}
+    return {"polys": len(POLYS), "polys0": len(POLYS0)}
 
 
 class FinalWeights:
@@ -125,7 +95,6 @@ class FinalWeights:
     halves0: dict[int, Vec]
     polys0: dict[tuple[int, int, int], Vec]
     poly_contexts: list[tuple[int, ...]]
-    context_key: tuple[tuple[int, ...], ...]
     closed_memo: dict[int, tuple[int, int]]
     part_memo: dict[int, tuple[int, int]]
     stack: list[int]
@@ -150,27 +119,6 @@ class FinalWeights:
         hit = vectors.get(key)
         if hit is not None:
             return hit
-        shared_key = (self._contexts(), 2 if even else 1, key)
-        hit = VECTORS.get(shared_key)
-        if hit is None:
-            hit = self._sum_halves(left, state, even)
-            if len(VECTORS) >= POLYS_SIZE:
-                VECTORS.clear()
-            VECTORS[shared_key] = hit
-        vectors[key] = hit
-        return hit
-
-    def _contexts(self) -> tuple[tuple[int, ...], ...]:
-        """Every group's :meth:`_poly_context`: with the counts, what the last stack's sums read."""
-        if not self.context_key:
-            contexts = self.poly_contexts
-            if not contexts:
-                contexts.extend(self._poly_context(h) for h in range(GROUPS))
-            self.context_key = tuple(contexts)
-        return self.context_key
-
-    def _sum_halves(self, left: int, state: int, even: bool) -> Vec:
-        """:meth:`_mark_vector` computed: its two halves met."""
         halves = self.even_halves if even else self.halves
         low = halves.get(state & HALVES[0])  # the keys of :meth:`_half`
         if low is None:
@@ -188,7 +136,8 @@ class FinalWeights:
             if not x or not y:
                 continue
             add_product(out, x, y, comb[a])
-        return tuple(out)
+        vectors[key] = done = tuple(out)
+        return done
 
     def _unmarked(self, left: int, state: int) -> int:
         """Entry 0 of :meth:`_mark_vector` (what a hideout that needs no even card reads), alone:
@@ -200,14 +149,7 @@ class FinalWeights:
         hit = self.even_vectors.get(key)
         if hit is not None:  # by evens N: entry 0 by marks is N(1) (:meth:`_even_poly`)
             return sum(hit)
-        shared_key = (self._contexts(), 0, key)
-        done = VECTORS.get(shared_key)
-        if done is None:
-            done = (self._unmarked_sum(left, state),)
-            if len(VECTORS) >= POLYS_SIZE:
-                VECTORS.clear()
-            VECTORS[shared_key] = done
-        return done[0]
+        return self._unmarked_sum(left, state)
 
     def _unmarked_sum(self, left: int, state: int) -> int:
         """:meth:`_unmarked` computed: entry 0 of each half, met."""
