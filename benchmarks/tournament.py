@@ -44,9 +44,9 @@ import gamelib
 TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
-def children_cpu(dask: set[int], want_dask: bool) -> float:
-    """CPU seconds (user + system) used so far by the live processes under this one: the Dask
-    dask_pids in ``dask`` and what runs under them (``want_dask``), or every other child tree (the
+def children_cpu(dask: set[int], want_dask: bool) -> dict[int, float]:
+    """CPU seconds (user + system) used so far by each live process under this one: the Dask
+    workers in ``dask`` and what runs under them (``want_dask``), or every other child tree (the
     loky workers), read from Linux's ``/proc``.  Each run counts only its own workers: an idle
     Dask cluster ticks too (heartbeats), and that belongs to the Dask runs only."""
     parents: dict[int, list[int]] = {}
@@ -60,12 +60,18 @@ def children_cpu(dask: set[int], want_dask: bool) -> float:
             cpu[int(entry.name)] = (int(fields[11]) + int(fields[12])) / TICKS
             parents.setdefault(int(fields[1]), []).append(int(entry.name))
     todo = [pid for pid in parents.get(os.getpid(), []) if (pid in dask) == want_dask]
-    total = 0.0
+    found: dict[int, float] = {}
     while todo:
         pid = todo.pop()
-        total += cpu[pid]
+        found[pid] = cpu[pid]
         todo.extend(parents.get(pid, []))
-    return total
+    return found
+
+
+def spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """CPU seconds the processes used between two readings (a process that ended meanwhile,
+    a loky worker replaced, say, is left out rather than counted negative)."""
+    return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
 def measure(play: Callable[[], Any], dask: set[int], on_dask: bool) -> tuple[float, float, Any]:
@@ -73,7 +79,7 @@ def measure(play: Callable[[], Any], dask: set[int], on_dask: bool) -> tuple[flo
     cpu0, children0, start = time.process_time(), children_cpu(dask, on_dask), time.perf_counter()
     result = play()
     wall = time.perf_counter() - start
-    return wall, time.process_time() - cpu0 + children_cpu(dask, on_dask) - children0, result
+    return wall, time.process_time() - cpu0 + spent(children0, children_cpu(dask, on_dask)), result
 
 
 def dask_processes(client: Any) -> set[int]:
