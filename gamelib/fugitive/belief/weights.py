@@ -310,17 +310,14 @@ class FinalWeights:
             rows = self.polys[pkey] = self._shared_rows(g, state)
         out = []
         for row in rows:
-            evens = []
-            for e in range(len(row)):
-                comb = COMB
-                x = 0
-                for t in range(e, len(row)):
-                    if row[t]:
-                        y = comb[t][e] * row[t]
-                        x += -y if (t - e) & 1 else y
-                evens.append(x)
-            out.append(evens)
-        return tuple(tuple(row) for row in out)
+            # N(y) = V(y - 1): the Taylor shift by -1, in place (subtractions only, no binomials)
+            evens = list(row)
+            top = len(evens) - 1
+            for i in range(top):
+                for j in range(top - 1, i - 1, -1):
+                    evens[j] -= evens[j + 1]
+            out.append(tuple(evens))
+        return tuple(out)
 
     def _group_poly(self, g: int, state: int) -> Rows:
         """Group ``g`` of the last stack: entry ``k`` is, by marked even cards, the weight of
