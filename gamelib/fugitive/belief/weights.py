@@ -240,8 +240,10 @@ class FinalWeights:
         """:meth:`_group_poly` through :data:`POLYS`, shared like :meth:`_shared_poly0`."""
         return _shared(POLYS, self._poly_key(g, state), self._group_poly, g, state)
 
-    def _group_poly0(self, g: int, state: int) -> Vec:
-        """Entry 0 (no marked even card) of :meth:`_group_poly`, by the cards group ``g`` takes."""
+    def _group_context(self, g: int, state: int) -> tuple[int, int, int, int, int, int, int]:
+        """What group ``g`` of the last stack brings to its weights at ``state``: the cards it has
+        used, its hand and marked counts, the room left under its cap, the hand limit while the
+        stack is pending, and (measure ``deals``) the free draws its deck still owes (-1: none)."""
         size = self.npos
         u = (state >> U_SH[g]) & 31
         h = (state >> H_SH[g]) & 15
@@ -252,6 +254,11 @@ class FinalWeights:
         free_slots = -1
         if g and self.measure == "deals":
             free_slots = self.drawn[size][g - 1] - u - self.known_before[size][g - 1]
+        return u, h, he, m, room, limit, free_slots
+
+    def _group_poly0(self, g: int, state: int) -> Vec:
+        """Entry 0 (no marked even card) of :meth:`_group_poly`, by the cards group ``g`` takes."""
+        u, h, he, m, room, limit, free_slots = self._group_context(g, state)
         memo = self.weights_memo
         out: list[int] = []
         for k in range(max(room, -1) + 1):
@@ -322,17 +329,8 @@ class FinalWeights:
     def _group_poly(self, g: int, state: int) -> Rows:
         """Group ``g`` of the last stack: entry ``k`` is, by marked even cards, the weight of
         giving it ``k`` of the stack's cards (free draws, marked evens) times its final weight."""
-        size = self.npos
-        u = (state >> U_SH[g]) & 31
-        h = (state >> H_SH[g]) & 15
-        he = (state >> HE_SH[g]) & 15
-        m = (state >> M_SH[g]) & 15
-        room = min(self.stack[size], self.capg[size][g] - u)
+        u, h, he, m, room, limit, free_slots = self._group_context(g, state)
         evens = self.avail[2 * g + 1] - he - m
-        limit = self.hand_count if self.facts.pending else 0
-        free_slots = -1
-        if g and self.measure == "deals":
-            free_slots = self.drawn[size][g - 1] - u - self.known_before[size][g - 1]
         memo = self.weights_memo
         out: list[list[int]] = []
         for k in range(max(room, -1) + 1):
