@@ -261,12 +261,7 @@ class FinalWeights:
         u, h, he, m, room, limit, free_slots = self._group_context(g, state)
         memo = self.weights_memo
         out: list[int] = []
-        for k in range(max(room, -1) + 1):
-            wk = 1
-            if free_slots >= 0 and k:
-                if k > free_slots:
-                    break
-                wk = FALL[free_slots][k]
+        for k, wk in _draw_factors(room, free_slots):
             wkey = (g | limit << 2, (u + k) | h << 5 | he << 9, m)
             parts = memo.get(wkey)
             if parts is None:
@@ -333,12 +328,7 @@ class FinalWeights:
         evens = self.avail[2 * g + 1] - he - m
         memo = self.weights_memo
         out: list[list[int]] = []
-        for k in range(max(room, -1) + 1):
-            wk = 1
-            if free_slots >= 0 and k:
-                if k > free_slots:
-                    break
-                wk = FALL[free_slots][k]
+        for k, wk in _draw_factors(room, free_slots):
             row: list[int] = []
             for j in range(min(k, evens) + 1):
                 wkey = (g | limit << 2, (u + k) | h << 5 | he << 9, m + j)
@@ -467,3 +457,17 @@ class FinalWeights:
                         nxt[a_ + b_] += x * y
             conv = nxt
         return sum(x * coef(marks + jp, need) for jp, x in enumerate(conv) if x)
+
+
+def _draw_factors(room: int, free_slots: int) -> list[tuple[int, int]]:
+    """``(k, ways)`` for each number ``k`` of the last stack's cards a group may take: the ways its
+    deck's free draws can supply them (a falling factorial, measure ``deals``; 1 otherwise)."""
+    factors: list[tuple[int, int]] = []
+    for k in range(max(room, -1) + 1):
+        if free_slots >= 0 and k:
+            if k > free_slots:
+                break
+            factors.append((k, FALL[free_slots][k]))
+        else:
+            factors.append((k, 1))
+    return factors
