@@ -34,6 +34,7 @@ import json
 import os
 import random
 import resource
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -87,38 +88,83 @@ def decisions(kind: str, seed: int) -> list[FugitiveState]:
     return [s for s in out if isinstance(s, FugitiveState)]
 
 
-def generate(kind: str, count: int) -> None:
-    """One position per game, at a random detective decision, with both measures' exact counts."""
-    rows: list[dict[str, Any]] = []
-    rng = random.Random(2026 if kind == "random" else 4202)
-    seed = 0
-    while len(rows) < count:
+def generate_rows(
+    kind: str, count: int, first_seed: int = 1, rng_seed: int | None = None, prefix: str | None = None
+) -> Any:
+    """Yield one position per game (seeds ``first_seed``, ``first_seed + 1``, ...), at a random
+    detective decision, with both measures' exact counts; ``count`` positions in all.
+
+    Each row also carries ``count_ms``, the CPU time of both counts at generation (caches
+    cleared before each position).  A position whose count raises yields ``{"id", "error",
+    "record"}`` instead (it does not count towards ``count``)."""
+    rng = random.Random((2026 if kind == "random" else 4202) if rng_seed is None else rng_seed)
+    prefix = kind if prefix is None else prefix
+    seed, made = first_seed - 1, 0
+    while made < count:
         seed += 1
         found = decisions(kind, seed)
         if not found:
             continue
         state = rng.choice(found)
-        facts = belief_module.facts_from_state(state)
-        worlds = belief_module.build(facts, "worlds").mass
-        deals = belief_module.build(facts, "deals").mass
+        ident = f"{prefix}-{made}"
+        start = time.process_time()
+        try:
+            facts = belief_module.facts_from_state(state)
+            worlds = belief_module.build(facts, "worlds").mass
+            deals = belief_module.build(facts, "deals").mass
+        except Exception as error:  # data: the set's maker wants to know, not to stop
+            belief_module.clear_caches()
+            yield {"id": f"{ident}-error", "seed": seed, "error": repr(error), "record": state.to_record()}
+            continue
         hidden = sum(len(state.sprints[i]) for i in state.hidden_positions())
-        rows.append(
-            {
-                "id": f"{kind}-{len(rows)}",
-                "from": kind,
-                "record": state.to_record(),
-                "worlds": worlds,
-                "deal_weighted_mass": deals,
-                "hidden_sprint_cards": hidden,
-            }
-        )
+        yield {
+            "id": ident,
+            "from": kind,
+            "record": state.to_record(),
+            "worlds": worlds,
+            "deal_weighted_mass": deals,
+            "hidden_sprint_cards": hidden,
+            "count_ms": round((time.process_time() - start) * 1e3, 3),
+        }
+        made += 1
         belief_module.clear_caches()
-    path = SETS[kind]
+
+
+def write_rows(path: Path, rows: Any, slow_ms: float = 1000.0) -> None:
+    """Write ``rows`` (gzipped JSON lines) to ``path`` atomically; errors go to ``<path>.errors.jsonl``;
+    progress, errors and positions slower than ``slow_ms`` are reported on stderr."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with gzip.open(path, "wt") as handle:
+    partial = path.with_name(path.name + ".partial")
+    errors: list[dict[str, Any]] = []
+    slow: list[str] = []
+    written = 0
+    with gzip.open(partial, "wt") as handle:
         for row in rows:
+            if "error" in row:
+                errors.append(row)
+                print(f"  {row['id']} (seed {row['seed']}): {row['error']}", file=sys.stderr, flush=True)
+                continue
             handle.write(json.dumps(row, separators=(",", ":")) + "\n")
-    print(f"wrote {len(rows)} positions to {path.relative_to(ROOT)}")
+            written += 1
+            if row.get("count_ms", 0) > slow_ms:
+                slow.append(f"{row['id']} {row['count_ms']:.0f} ms")
+                print(f"  slow: {slow[-1]}", file=sys.stderr, flush=True)
+            if written % 100 == 0:
+                print(f"  {written} positions", file=sys.stderr, flush=True)
+    partial.replace(path)
+    if errors:
+        with open(path.with_name(path.name + ".errors.jsonl"), "w") as handle:
+            for row in errors:
+                handle.write(json.dumps(row, separators=(",", ":")) + "\n")
+    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    print(f"wrote {written} positions to {where}; {len(errors)} errors; slow (> {slow_ms:.0f} ms): {slow}")
+
+
+def generate(kind: str, count: int) -> None:
+    """The committed v2 sets: seeds 1, 2, ..., ids ``<kind>-<n>``."""
+    write_rows(
+        SETS[kind], ({k: v for k, v in row.items() if k != "count_ms"} for row in generate_rows(kind, count))
+    )
 
 
 # ---------------------------------------------------------------------------- the benchmark
@@ -215,7 +261,22 @@ def main() -> None:
         metavar="NAME=PATH",
         help="another set after the three (same format; 'worlds' optional), e.g. a held-out one",
     )
+    parser.add_argument(
+        "--generate-to",
+        type=Path,
+        metavar="PATH",
+        help="write one set (e.g. a held-out one) to PATH: --kind, --first-seed, --count; ids <stem>-<n>",
+    )
+    parser.add_argument(
+        "--kind", choices=("random", "agents"), default="random", help="how the games are played"
+    )
+    parser.add_argument("--first-seed", type=int, default=1, help="the first game seed of --generate-to")
     args = parser.parse_args()
+    if args.generate_to:
+        stem = args.generate_to.name.split(".")[0]
+        rows = generate_rows(args.kind, args.count, args.first_seed, rng_seed=args.first_seed, prefix=stem)
+        write_rows(args.generate_to, rows)
+        return
     if args.generate:
         for kind in ("random", "agents"):
             generate(kind, args.count)
