@@ -18,17 +18,24 @@ measure ``worlds``), of both, of the C++ reference on the same positions (the sh
 ``reference_ms``; for the v2 sets ``benchmarks/data/fugitive_reference_v2.json``, written by
 ``benchmarks/fugitive_reference.py``), of the card locations (``sprint_prob``: where each unseen
 card can be); wrong counts (either measure); the easy positions' cost (those the reference does in
-under 0.1 ms); the caches' sizes after each set, the peak resident memory, the load average, and
-the determinize time per call at a few positions.
+under 0.1 ms); the caches' sizes and the resident memory after each set (and its growth during
+the set), the peak resident memory, the determinize time per call at a few positions, the caches'
+memory at the end (resident memory given back by ``clear_caches()``: a lower bound, the allocator
+keeps some) and the load average.  ``--set NAME=PATH`` adds a set (e.g. a held-out one); the C++
+reference's times of it are read from ``<stem>.ref.json`` beside it if there
+(``benchmarks/fugitive_reference.py --run``).
 
     .venv/bin/python benchmarks/fugitive_belief.py             # the benchmark
     .venv/bin/python benchmarks/fugitive_belief.py --generate  # rebuild the v2 sets (slow)
     .venv/bin/python benchmarks/fugitive_belief.py --only random:random-225,random:random-330  # a few
+    .venv/bin/python benchmarks/fugitive_belief.py --generate-to /tmp/h.jsonl.gz --kind random \\
+        --first-seed 500001 --count 1000                      # a held-out set (ids h-0, h-1, ...)
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import gzip
 import json
 import os
@@ -174,12 +181,17 @@ def timed(call: Any) -> tuple[Any, float]:
     return result, (time.process_time() - start) * 1e3
 
 
-def reference_times() -> dict[str, float]:
-    """The C++ reference's CPU ms per v2 position (the lead's ``benchmarks/fugitive_reference.py``
-    wrote them, with the command that recomputes them), or {} if the file is not there."""
-    if not REFERENCE.exists():
+def ref_path(path: Path) -> Path:
+    """Where the C++ reference's times of the set at ``path`` are kept: ``<stem>.ref.json`` beside it."""
+    return path.with_name(path.name.split(".")[0] + ".ref.json")
+
+
+def reference_times(path: Path = REFERENCE) -> dict[str, float]:
+    """The C++ reference's CPU ms per position (``benchmarks/fugitive_reference.py`` wrote them,
+    with the command that recomputes them), or {} if the file is not there."""
+    if not path.exists():
         return {}
-    positions = json.loads(REFERENCE.read_text())["positions"]
+    positions = json.loads(path.read_text())["positions"]
     return {key: float(value["ms"]) for key, value in positions.items()}
 
 
@@ -189,6 +201,7 @@ def run_set(name: str, rows: list[dict[str, Any]], locations: bool, reference: d
     C++ reference's times of the same positions (the shared set carries them, the v2 sets read
     them from :data:`REFERENCE`)."""
     deals_ms, worlds_ms, where_ms, ref, easy, wrong = [], [], [], [], [], 0
+    rss_before = rss_mib()
     for row in rows:
         state = gamelib.from_record(row["record"])
         assert isinstance(state, FugitiveState)
@@ -222,7 +235,29 @@ def run_set(name: str, rows: list[dict[str, Any]], locations: bool, reference: d
         print("    C++ reference: no times for this set")
     if where_ms:
         print(line.format("card locations, ours", *quantiles(where_ms), over(where_ms)))
-    print(f"    caches now: {belief_module.cache_sizes()}")
+    print(
+        f"    caches now: {belief_module.cache_sizes()}; resident memory now {rss_mib():.1f} MiB"
+        f" ({rss_mib() - rss_before:+.1f} during the set)"
+    )
+
+
+def rss_mib() -> float:
+    """The process's resident memory now (not the peak), MiB: Linux /proc, else the peak."""
+    try:
+        with open("/proc/self/statm") as handle:
+            return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def caches_memory() -> tuple[float, float]:
+    """Resident memory before and after ``clear_caches()`` (and a garbage collection): the caches'
+    memory, as far as the allocator gives it back (a lower bound). Clears the caches."""
+    gc.collect()
+    before = rss_mib()
+    belief_module.clear_caches()
+    gc.collect()
+    return before, rss_mib()
 
 
 def over(values: list[float], limit: float = 350.0) -> int:
@@ -284,11 +319,14 @@ def main() -> None:
     print("Fugitive exact belief, measure 'deals', sets one after another, caches kept (CPU ms)")
     print(f"  load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     every: list[dict[str, Any]] = []
+    start_rss = rss_mib()
     reference = reference_times()
     sets = dict(SETS)
+    references = {name: reference for name in sets}
     for extra in args.set:
         name, _, path = extra.partition("=")
         sets[name] = Path(path)
+        references[name] = reference_times(ref_path(Path(path)))  # {} if not timed yet
     for name, path in sets.items():
         if not path.exists():
             print(f"  {name}: {path} missing (run --generate)")
@@ -302,11 +340,17 @@ def main() -> None:
             if not rows:
                 continue
         every += rows
-        run_set(name, rows, not args.no_locations, reference)
+        run_set(name, rows, not args.no_locations, references[name])
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"  peak resident memory of the process: {peak:.0f} MiB")
     print("  determinize (detective's seat) at the five positions with most face-down sprint cards:")
     determinize_times(every)
+    if every:
+        before, after = caches_memory()
+        print(
+            f"  the caches' memory after the sets and determinize: {before - after:.1f} MiB given back by clear_caches()"
+            f" (resident {before:.1f} -> {after:.1f} MiB; resident at start {start_rss:.1f} MiB)"
+        )
     print(f"  load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 

@@ -14,18 +14,30 @@ The conversion is checked, not assumed: every stored mass must equal our own bel
 positions the masses agree on every one.
 
 The reference is not part of this repository.  To time it again: fetch smsxgz/fugitive (commit
-2a5cdcb), compile ``cpp/fugitive/belief.cc`` with ``g++ -O2 -std=c++17`` against nlohmann/json
-(Debian ``nlohmann-json3-dev``) and small stand-ins for the three OpenSpiel headers it includes
-(``spiel_utils.h``: the ``SPIEL_CHECK_*`` macros; ``spiel.h``: ``Player``/``Action`` aliases;
-``fugitive.h``: its constants and enums without the game classes), leaving out
-``ReplayMarshalHistory`` (it needs the whole OpenSpiel game), and link a driver that reads the
+2a5cdcb) and build it with ``benchmarks/cppref/build.sh PATH/TO/cpp/fugitive/belief.cc /tmp/cppref``
+(needs g++ and nlohmann/json, Debian ``nlohmann-json3-dev``).  The script compiles, with
+``g++ -O2 -std=c++17``, a copy of ``belief.cc`` without ``ReplayMarshalHistory`` (it needs the
+whole OpenSpiel game) against our stand-ins for the three OpenSpiel headers it includes
+(``benchmarks/cppref/include/``: the ``SPIEL_CHECK_*`` macros, the ``Player``/``Action`` aliases,
+the game's constants and phases) and our driver (``benchmarks/cppref/driver.cc``), which reads the
 JSON lines this script writes, calls ``BuildMarshalBeliefInput`` once and times
 ``ComputeMarshalCompletion`` with ``CLOCK_PROCESS_CPUTIME_ID`` (best of 3), printing
 ``{"id", "mass", "ms"}`` per line.  Then::
 
     python benchmarks/fugitive_reference.py --inputs random > random.jsonl
-    ./refbelief 3 < random.jsonl > random.out        # the same for agents
+    /tmp/cppref/refbelief 3 < random.jsonl > random.out        # the same for agents
     python benchmarks/fugitive_reference.py --store random.out agents.out
+
+Any other set (e.g. a held-out one, same format) in one command, checked against the set's own
+masses and stored beside it as ``<set>.ref.json`` (``fugitive_belief.py --set NAME=PATH`` reads
+it)::
+
+    python benchmarks/fugitive_reference.py --run /tmp/cppref/refbelief --inputs-file PATH
+
+or by hand: ``--inputs-file PATH > in.jsonl``, the driver, then
+``--store out.jsonl --against PATH [--times-out FILE]``.  Unlike the v2 sets' ``--store``, a
+position where the reference errs or its mass differs from ours does not stop a held-out store:
+it is listed under ``disagreements`` in the file (and printed): that is what a held-out set is for.
 """
 
 from __future__ import annotations
@@ -34,12 +46,13 @@ import argparse
 import gzip
 import json
 import platform
+import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from fugitive_belief import SETS  # the benchmark's sets (this script runs beside it)
+from fugitive_belief import SETS, ref_path  # the benchmark's sets (this script runs beside it)
 
 import gamelib
 from gamelib.core.game import CHANCE
@@ -156,14 +169,37 @@ def information_state(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def positions(name: str) -> list[dict[str, Any]]:
-    with gzip.open(SETS[name], "rt", encoding="utf-8") as lines:
+    return positions_of(SETS[name])
+
+
+def positions_of(path: Path) -> list[dict[str, Any]]:
+    with gzip.open(path, "rt", encoding="utf-8") as lines:
         return [json.loads(line) for line in lines]
 
 
+def input_lines(rows: list[dict[str, Any]]) -> list[str]:
+    return [
+        json.dumps(
+            {"id": p["id"], "information_state": information_state(p["record"])}, separators=(",", ":")
+        )
+        for p in rows
+    ]
+
+
 def write_inputs(name: str) -> None:
-    for position in positions(name):
-        line = {"id": position["id"], "information_state": information_state(position["record"])}
-        print(json.dumps(line, separators=(",", ":")))
+    for line in input_lines(positions(name)):
+        print(line)
+
+
+def _document(times: dict[str, dict[str, float]]) -> dict[str, Any]:
+    return {
+        "reference": "smsxgz/fugitive 2a5cdcb, cpp/fugitive/belief.cc ComputeMarshalCompletion",
+        "measure": "best CPU time of 3 (CLOCK_PROCESS_CPUTIME_ID), JSON parsing excluded, g++ -O2",
+        "machine": f"{platform.machine()}, {platform.system()}, 2 cores shared with other work",
+        "measured": time.strftime("%Y-%m-%d", time.gmtime()),
+        "command": "see the docstring of benchmarks/fugitive_reference.py",
+        "positions": dict(sorted(times.items())),
+    }
 
 
 def store(outputs: list[Path]) -> None:
@@ -183,25 +219,83 @@ def store(outputs: list[Path]) -> None:
     missing = sorted(set(ours) - set(times))
     if missing:
         raise SystemExit(f"no reference answer for {len(missing)} positions, e.g. {missing[:3]}")
-    document = {
-        "reference": "smsxgz/fugitive 2a5cdcb, cpp/fugitive/belief.cc ComputeMarshalCompletion",
-        "measure": "best CPU time of 3 (CLOCK_PROCESS_CPUTIME_ID), JSON parsing excluded, g++ -O2",
-        "machine": f"{platform.machine()}, {platform.system()}, 2 cores shared with other work",
-        "measured": time.strftime("%Y-%m-%d", time.gmtime()),
-        "command": "see the docstring of benchmarks/fugitive_reference.py",
-        "positions": dict(sorted(times.items())),
-    }
-    STORED.write_text(json.dumps(document, indent=0) + "\n")
+    STORED.write_text(json.dumps(_document(times), indent=0) + "\n")
     print(f"stored {len(times)} reference times in {STORED.relative_to(ROOT)}")
+
+
+def store_against(answers: list[str], against: Path, out: Path | None) -> Path:
+    """Store the driver's answers for the set at ``against`` (default ``<set>.ref.json``): times of
+    the positions whose mass equals ours; the others (and missing ones) under ``disagreements``."""
+    ours = {p["id"]: p for p in positions_of(against)}
+    times: dict[str, dict[str, float]] = {}
+    disagreements: dict[str, dict[str, Any]] = {}
+    for line in answers:
+        answer = json.loads(line)
+        want = ours[answer["id"]]["deal_weighted_mass"]
+        if "error" in answer:
+            disagreements[answer["id"]] = {"ours": want, "reference_error": answer["error"]}
+        elif abs(answer["mass"] - want) > 1e-9 * max(1, want):
+            disagreements[answer["id"]] = {"ours": want, "reference": answer["mass"], "ms": answer["ms"]}
+        else:
+            times[answer["id"]] = {"ms": answer["ms"], "deal_weighted_mass": want}
+    for missing in sorted(set(ours) - set(times) - set(disagreements)):
+        disagreements[missing] = {"ours": ours[missing]["deal_weighted_mass"], "reference_error": "no answer"}
+    document = _document(times)
+    document["set"] = str(against)
+    document["disagreements"] = disagreements
+    out = out or ref_path(against)
+    out.write_text(json.dumps(document, indent=0) + "\n")
+    print(
+        f"stored {len(times)} reference times in {out}; {len(disagreements)} disagreements", file=sys.stderr
+    )
+    for key, value in disagreements.items():
+        print(f"  DISAGREE {key}: {value}", file=sys.stderr)
+    return out
+
+
+def run(binary: Path, against: Path, out: Path | None, repeats: int = 3) -> Path:
+    """Inputs of the set at ``against``, the driver on them (its answers kept beside the output as
+    ``.out.jsonl``), then :func:`store_against`."""
+    lines = input_lines(positions_of(against))
+    done = subprocess.run(
+        [str(binary), str(repeats)], input="\n".join(lines) + "\n", capture_output=True, text=True, check=True
+    )
+    answers = done.stdout.splitlines()
+    target = out or ref_path(against)
+    target.with_name(target.name.split(".")[0] + ".ref.out.jsonl").write_text(done.stdout)
+    return store_against(answers, against, out)
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--inputs", choices=sorted(SETS), help="print the reference's inputs of a set")
+    parser.add_argument("--inputs-file", type=Path, metavar="PATH", help="the same for the set at PATH")
     parser.add_argument("--store", nargs="+", type=Path, help="driver outputs to check and store")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        metavar="PATH",
+        help="with --store: the set the outputs answer (not the v2 sets)",
+    )
+    parser.add_argument(
+        "--times-out", type=Path, metavar="FILE", help="where --against/--run store (<set>.ref.json)"
+    )
+    parser.add_argument(
+        "--run", type=Path, metavar="DRIVER", help="run the driver on --inputs-file PATH and store"
+    )
     args = parser.parse_args(argv)
-    if args.inputs:
+    if args.run:
+        if not args.inputs_file:
+            parser.error("--run needs --inputs-file PATH")
+        run(args.run, args.inputs_file, args.times_out)
+    elif args.inputs:
         write_inputs(args.inputs)
+    elif args.inputs_file:
+        for line in input_lines(positions_of(args.inputs_file)):
+            print(line)
+    elif args.store and args.against:
+        answers = [line for path in args.store for line in path.read_text().splitlines() if line.strip()]
+        store_against(answers, args.against, args.times_out)
     elif args.store:
         store(args.store)
     else:
