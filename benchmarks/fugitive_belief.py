@@ -195,19 +195,24 @@ def reference_times(path: Path = REFERENCE) -> dict[str, float]:
     return {key: float(value["ms"]) for key, value in positions.items()}
 
 
-def run_set(name: str, rows: list[dict[str, Any]], locations: bool, reference: dict[str, float]) -> None:
+def run_set(
+    name: str, rows: list[dict[str, Any]], locations: bool, reference: dict[str, float], worst: int = 0
+) -> None:
     """Count every position of one set in order (caches kept): the belief (measure ``deals``),
     then its world count (measure ``worlds``), then its card locations; print them beside the
     C++ reference's times of the same positions (the shared set carries them, the v2 sets read
     them from :data:`REFERENCE`)."""
     deals_ms, worlds_ms, where_ms, ref, easy, wrong = [], [], [], [], [], 0
     rss_before = rss_mib()
+    checked: list[bool] = []
     for row in rows:
         state = gamelib.from_record(row["record"])
         assert isinstance(state, FugitiveState)
         b, ms = timed(lambda state=state: belief_module.belief(state))
         worlds, w_ms = timed(lambda b=b: b.worlds)
-        wrong += b.mass != row["deal_weighted_mass"] or worlds != row.get("worlds", worlds)
+        bad = b.mass != row["deal_weighted_mass"] or worlds != row.get("worlds", worlds)
+        wrong += bad
+        checked.append(bad)
         deals_ms.append(ms)
         worlds_ms.append(w_ms)
         ref_ms = row.get("reference_ms", reference.get(row["id"]))
@@ -219,6 +224,9 @@ def run_set(name: str, rows: list[dict[str, Any]], locations: bool, reference: d
             _, ms = timed(lambda b=b: b.sprint_prob)
             where_ms.append(ms)
     print(f"  {name}: {len(rows)} positions, {wrong} wrong counts (either measure)")
+    wrong_ids = [r["id"] for r, b in zip(rows, checked, strict=True) if b]
+    if wrong_ids:
+        print(f"    wrong: {wrong_ids[:20]}")
     line = "    {:34} median {:8.3f}  p99 {:8.2f}  max {:8.1f} ms   over 350 ms: {}"
     print(line.format("count 'deals' + marginals, ours", *quantiles(deals_ms), over(deals_ms)))
     print(line.format("count 'worlds', ours", *quantiles(worlds_ms), over(worlds_ms)))
@@ -235,6 +243,17 @@ def run_set(name: str, rows: list[dict[str, Any]], locations: bool, reference: d
         print("    C++ reference: no times for this set")
     if where_ms:
         print(line.format("card locations, ours", *quantiles(where_ms), over(where_ms)))
+    if worst:
+        both_of = {r["id"]: t for r, t in zip(rows, both, strict=True)}
+        ref_of = {r["id"]: r.get("reference_ms", reference.get(r["id"])) for r in rows}
+        slowest = sorted(both_of, key=lambda k: -both_of[k])[:worst]
+        print(
+            "    slowest (both measures, ours / reference ms): "
+            + ", ".join(
+                f"{k} {both_of[k]:.1f}/{ref_of[k] if ref_of[k] is None else round(ref_of[k], 1)}"
+                for k in slowest
+            )
+        )
     print(
         f"    caches now: {belief_module.cache_sizes()}; resident memory now {rss_mib():.1f} MiB"
         f" ({rss_mib() - rss_before:+.1f} during the set)"
@@ -306,6 +325,12 @@ def main() -> None:
         "--kind", choices=("random", "agents"), default="random", help="how the games are played"
     )
     parser.add_argument("--first-seed", type=int, default=1, help="the first game seed of --generate-to")
+    parser.add_argument("--worst", type=int, default=0, help="also list the N slowest positions per set")
+    parser.add_argument(
+        "--sets",
+        default="",
+        help="comma-separated names of the sets to run, in their order (default: all, the --set ones last)",
+    )
     args = parser.parse_args()
     if args.generate_to:
         stem = args.generate_to.name.split(".")[0]
@@ -327,6 +352,11 @@ def main() -> None:
         name, _, path = extra.partition("=")
         sets[name] = Path(path)
         references[name] = reference_times(ref_path(Path(path)))  # {} if not timed yet
+    if args.sets:
+        unknown = [n for n in args.sets.split(",") if n not in sets]
+        if unknown:
+            parser.error(f"unknown sets {unknown}; known: {sorted(sets)}")
+        sets = {n: sets[n] for n in sets if n in args.sets.split(",")}
     for name, path in sets.items():
         if not path.exists():
             print(f"  {name}: {path} missing (run --generate)")
@@ -340,7 +370,7 @@ def main() -> None:
             if not rows:
                 continue
         every += rows
-        run_set(name, rows, not args.no_locations, references[name])
+        run_set(name, rows, not args.no_locations, references[name], args.worst)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"  peak resident memory of the process: {peak:.0f} MiB")
     print("  determinize (detective's seat) at the five positions with most face-down sprint cards:")
