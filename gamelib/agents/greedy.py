@@ -126,12 +126,24 @@ class GreedyAgent:
         legal = state.legal_actions()
         worlds = self.worlds(state, player, rng)
         values = dict.fromkeys(legal, 0.0)
+        depth = self.chance_depth
+        # with the default evaluation in a game whose returns stay 0 until the end, a child where
+        # a player is to move is worth 0: only the terminal and the chance children are evaluated
+        zero_until_end = self.evaluate is None and not state.game.info.returns_during_play
+        value = self._value
         for world in worlds:
-            world.legal_actions()  # computed once: every clone below shares the list to check its move
+            # the moves legal in the world (the rules' own, interned objects): each is played
+            # without being checked again (apply_legal); any other goes through apply
+            mine = set(map(id, world.legal_actions()))
             for action in legal:
                 child = world.clone()
-                child.apply(action)
-                values[action] += self._value(child, player, self.chance_depth)
+                if id(action) in mine:
+                    child.apply_legal(action)
+                else:
+                    child.apply(action)
+                if zero_until_end and child.current_player >= 0:
+                    continue
+                values[action] += value(child, player, depth)
         return {a: v / len(worlds) for a, v in values.items()}
 
     def act(self, state: State, player: int, rng: random.Random) -> Action:

@@ -1,0 +1,146 @@
+"""One-step detectives on Fugitive: the generic greedy agent beside the belief detective, per move.
+
+The measurement (issue 24, goal 3: "the generic greedy agent on Fugitive no slower than the belief
+detective per move"):
+
+* the game: Fugitive with the text's defaults (``gamelib.make("fugitive")``), seeds ``0..N-1``;
+* the fugitive: :class:`~gamelib.fugitive.agents.FugitiveHeuristic` in every game;
+* the detective: ``GreedyAgent()`` (default options) in one game and ``BeliefDetective()`` in
+  the same seed's other game, the two games played one after the other (interleaved: the same
+  machine load for both);
+* every game starts with cold belief caches (``clear_caches()``, not timed), so neither agent
+  profits from positions the other counted;
+* a *move* is one call of the detective's ``act`` (every detective decision, the draws and the
+  forced ones included), timed in CPU time (``time.process_time``: the machine is shared);
+* printed: ms per move, mean, median, p90 and max, the moves timed and the detective's wins.
+
+``--base PATH`` runs the same measurement with the library at ``PATH`` as well (a git worktree of
+an earlier revision), in subprocesses alternating chunk by chunk with this tree's, and prints
+both, so old and new are compared in one interleaved run.
+
+Run: ``python benchmarks/agents_speed.py [--games N] [--base PATH] [--chunk K]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve()
+
+
+class Timed:
+    """An agent that records the CPU time of each of its decisions."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent = agent
+        self.seconds: list[float] = []
+
+    def act(self, state: Any, player: int, rng: random.Random) -> Any:
+        start = time.process_time()
+        action = self.agent.act(state, player, rng)
+        self.seconds.append(time.process_time() - start)
+        return action
+
+
+def measure(seeds: range) -> dict[str, Any]:
+    """Both detectives over ``seeds``, interleaved: per agent the move times (s) and the wins."""
+    import gamelib
+    from gamelib.agents import GreedyAgent
+    from gamelib.core.play import play
+    from gamelib.fugitive.agents import BeliefDetective, FugitiveHeuristic
+    from gamelib.fugitive.belief import clear_caches
+
+    game = gamelib.make("fugitive")
+    timed = {"greedy": Timed(GreedyAgent()), "belief": Timed(BeliefDetective())}
+    wins = dict.fromkeys(timed, 0)
+    for seed in seeds:
+        for name, detective in timed.items():
+            clear_caches()
+            state = play(game, [FugitiveHeuristic(), detective], seed=seed)
+            wins[name] += state.returns()[1] > 0
+    return {
+        name: {"seconds": t.seconds, "wins": wins[name], "games": len(seeds)} for name, t in timed.items()
+    }
+
+
+def row(label: str, result: dict[str, Any]) -> str:
+    values = sorted(1000 * s for s in result["seconds"])
+    p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
+    return (
+        f"{label:<26}{statistics.mean(values):>8.3f}{statistics.median(values):>8.3f}{p90:>8.3f}"
+        f"{values[-1]:>8.1f}{len(values):>7}{result['wins']:>6}/{result['games']}"
+    )
+
+
+def header(games: int, extra: str = "") -> str:
+    load = os.getloadavg() if hasattr(os, "getloadavg") else (float("nan"),) * 3
+    return (
+        f"Fugitive detectives vs FugitiveHeuristic, {games} games (seeds 0..{games - 1}), CPU ms per "
+        f"detective move{extra}; load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n"
+        f"{'':<26}{'mean':>8}{'median':>8}{'p90':>8}{'max':>8}{'moves':>7}{'wins':>9}"
+    )
+
+
+def child(first: int, count: int, library: str | None) -> dict[str, Any]:
+    """The measurement of seeds ``first..first+count-1`` in a fresh interpreter importing the
+    library from ``library`` (None: this tree)."""
+    env = dict(os.environ)
+    root = library if library is not None else str(HERE.parent.parent)
+    env["PYTHONPATH"] = root
+    out = subprocess.run(
+        [sys.executable, str(HERE), "--child", str(first), str(count)],
+        env=env,
+        cwd="/tmp",
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
+    return result
+
+
+def compare(games: int, base: str, chunk: int) -> None:
+    merged: dict[str, dict[str, Any]] = {}
+    for first in range(0, games, chunk):
+        count = min(chunk, games - first)
+        for tree, library in (("new", None), ("base", base)):  # alternating: the same load
+            for name, result in child(first, count, library).items():
+                slot = merged.setdefault(f"{name} ({tree})", {"seconds": [], "wins": 0, "games": 0})
+                slot["seconds"] += result["seconds"]
+                slot["wins"] += result["wins"]
+                slot["games"] += result["games"]
+    print(header(games, f", this tree and {base} alternating by {chunk} games"))
+    for label in ("greedy (new)", "belief (new)", "greedy (base)", "belief (base)"):
+        print(row(label, merged[label]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--base", help="a worktree of an earlier revision, measured alternately")
+    parser.add_argument("--chunk", type=int, default=5, help="games per subprocess with --base")
+    parser.add_argument("--child", nargs=2, type=int, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        first, count = args.child
+        print(json.dumps(measure(range(first, first + count))))
+    elif args.base:
+        compare(args.games, args.base, args.chunk)
+    else:
+        result = measure(range(args.games))
+        print(header(args.games))
+        print(row("greedy (8 worlds)", result["greedy"]))
+        print(row("belief detective", result["belief"]))
+
+
+if __name__ == "__main__":
+    main()
