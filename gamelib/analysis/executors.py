@@ -3,8 +3,9 @@
 Work is shipped as **batches** of games: a task costs 0.3 ms (local pool) to 5 ms (Dask) of
 scheduling while a Get on Board game takes 0.5 ms, so one game per task would spend most of the
 time in overhead.  Batches are sized from the CPU time the workers report (:class:`BatchSizer`:
-about 50 ms of games a task locally, 200 ms on Dask, shrinking at the end so the workers finish
-together), two tasks are kept queued per worker, and results come back as plain tuples.  What
+about 50 ms of games a task locally, shrinking at the end so the workers finish together; on Dask,
+where a task costs ~10 ms of CPU, one task per worker first, then a second of games), two
+tasks are kept queued per worker, and results come back as plain tuples.  What
 makes the parallel run as fast as the serial one per game: a worker unpacks a tournament's game
 and agents once and keeps them (the game's caches stay warm), and a registered game travels as
 its recipe (:class:`GameRecipe`), not as its precomputed tables.
@@ -266,12 +267,55 @@ TASK_SECONDS = 0.05
 """What a batch aims to cost, in CPU seconds.  A task costs ~0.3 ms to ship and collect in a local
 pool: at 50 ms that is under one percent, while progress still moves and the last batches are short."""
 
-DASK_TASK_SECONDS = 0.2
-"""The same on Dask, where a task costs 3-5 ms of scheduler, client and worker CPU."""
+DASK_TASK_SECONDS = 1.0
+"""The same on Dask, where a task costs ~10 ms of CPU (3-5 ms in the client and scheduler, as
+much in the worker), twenty times a local pool's: measured with 100 tasks of 20 games against 2
+of 1,000, 2,000 Get on Board games took 0.5 s more CPU.  So Dask gets few, long tasks: its first
+wave is one task per worker holding every game (:class:`BatchSizer`), which is all there is when
+the games are short (2,000 Get on Board or A Une Passante games: 2 tasks, not 14-18; the worker's
+budget, 2 s, cuts slower ones), and after that a second of games a task, a quarter at the end."""
 
 IN_FLIGHT = 2
 """Tasks kept queued per worker: one running, one waiting, so no worker idles while the parent
 collects a result and sizes the next batch."""
+
+
+DASK_CPU_CONFIG: dict[str, Any] = {
+    "distributed.worker.profile.enabled": False,
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.worker.memory.monitor-interval": "1s",
+}
+"""Dask settings for a cluster that plays games: its servers' periodic work made rare.
+
+By default a Dask worker samples its running task's stack every 10 ms (the statistical profiler),
+checks its event loop every 20 ms and its memory every 100 ms: a worker running one long task
+used 11-12% more CPU than the task itself (5% with the profiler off, 1-3% with these settings),
+and an idle 2-worker cluster 7-11% of a core (1.7% with them).  On a 2-core machine that is
+what separates 1.7x from 1.9x.  What is lost: the dashboard's profile, event-loop health
+warnings within 1 s rather than 20 ms, memory limits enforced within 1 s.  :func:`local_cluster`
+starts a cluster with them; for another cluster, start it inside ``dask.config.set(DASK_CPU_CONFIG)``
+(workers take the settings when they start)."""
+
+
+def local_cluster(workers: int | None = None, **options: Any) -> Any:
+    """A Dask ``LocalCluster`` for tournaments: ``workers`` processes of one thread each (default
+    one per core), no dashboard, started under :data:`DASK_CPU_CONFIG`; ``options`` go to
+    ``LocalCluster`` and win.  Use it as ``with local_cluster(2) as cluster, Client(cluster) as
+    client: gamelib.tournament(..., executor=client)``.  Call it under ``if __name__ ==
+    "__main__":`` in a script (its workers are spawned processes)."""
+    import dask
+    from distributed import LocalCluster
+
+    settings = {
+        "n_workers": workers or os.cpu_count() or 1,
+        "threads_per_worker": 1,
+        "processes": True,
+        "dashboard_address": None,
+        **options,
+    }
+    with dask.config.set(DASK_CPU_CONFIG):
+        return LocalCluster(**settings)
 
 
 @dataclass
@@ -284,6 +328,8 @@ class Runner:
     label: str = "serial"
     task_seconds: float = TASK_SECONDS
     """What a batch aims to cost in CPU (longer on Dask, whose tasks cost more to schedule)."""
+    costly_tasks: bool = False
+    """Tasks cost milliseconds (Dask): the first wave is one task per worker (see :class:`BatchSizer`)."""
 
     def close(self) -> None:
         if self.owned and self.executor is not None:
@@ -326,13 +372,17 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
     if hasattr(executor, "get_executor") and not isinstance(executor, cf.Executor):
         n = workers or _dask_workers(executor)
         return Runner(
-            executor.get_executor(pure=False), n, label=f"Dask ({n} threads)", task_seconds=DASK_TASK_SECONDS
+            executor.get_executor(pure=False),
+            n,
+            label=f"Dask ({n} threads)",
+            task_seconds=DASK_TASK_SECONDS,
+            costly_tasks=True,
         )
     if isinstance(executor, cf.Executor) or hasattr(executor, "submit"):
         n = workers or _executor_workers(executor)
         dask = getattr(executor, "_client", None) is not None  # a Dask ClientExecutor
         seconds = DASK_TASK_SECONDS if dask else TASK_SECONDS
-        return Runner(executor, n, label=type(executor).__name__, task_seconds=seconds)
+        return Runner(executor, n, label=type(executor).__name__, task_seconds=seconds, costly_tasks=dask)
     raise TypeError(
         f"cannot run games on {executor!r}: expected 'processes' or a concurrent.futures.Executor"
     )
@@ -357,13 +407,27 @@ class BatchSizer:
     and never more than the unsent games shared among the queued tasks (``remaining / (IN_FLIGHT
     * workers)``), down to a quarter of that size: batches shrink towards the end and the
     workers finish together.  A ``fixed`` size (``batch_size=``) overrides it all.
+
+    Where a task costs milliseconds (``costly_tasks``: Dask), the first wave is instead one task
+    per worker, the games shared equally among them: short games are then all played in
+    ``workers`` tasks (random games of one game and agents take alike, so equal counts finish
+    together), and slow ones come back when the budget is spent, after which batches are sized
+    as above.
     """
 
-    def __init__(self, workers: int, fixed: int | None = None, task_seconds: float = TASK_SECONDS) -> None:
+    def __init__(
+        self,
+        workers: int,
+        fixed: int | None = None,
+        task_seconds: float = TASK_SECONDS,
+        costly_tasks: bool = False,
+    ) -> None:
         self.workers = workers
         self.fixed = fixed
         self.task_seconds = task_seconds
+        self.costly_tasks = costly_tasks
         self.per_game: float | None = None
+        self.first_share: int | None = None
 
     @property
     def budget(self) -> float | None:
@@ -378,6 +442,10 @@ class BatchSizer:
     def next_size(self, remaining: int) -> int:
         if self.fixed is not None:
             return min(self.fixed, remaining)
+        if self.per_game is None and self.costly_tasks:
+            if self.first_share is None:
+                self.first_share = math.ceil(remaining / self.workers)
+            return min(self.first_share, remaining)
         share = math.ceil(remaining / (IN_FLIGHT * self.workers))
         if self.per_game is None:
             return max(1, math.ceil(share / 8))
@@ -409,7 +477,7 @@ def run_jobs(
         return
     executor = runner.executor
     setup = make_setup(game, agents, max_actions, keep_records)
-    sizer = BatchSizer(runner.workers, batch_size, runner.task_seconds)
+    sizer = BatchSizer(runner.workers, batch_size, runner.task_seconds, runner.costly_tasks)
     unsent = collections.deque(jobs)
     pending: dict[cf.Future[Any], list[GameJob]] = {}
 

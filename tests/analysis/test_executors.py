@@ -128,6 +128,61 @@ def test_batches_are_sized_from_the_measured_game_time_and_shrink_at_the_end() -
     assert (fixed.next_size(2000), fixed.next_size(5), fixed.budget) == (7, 5, None)
 
 
+def test_on_dask_the_first_wave_is_one_task_per_worker_holding_every_game() -> None:
+    """A Dask task costs ~10 ms of CPU: short games go in one task per worker, slow ones come
+    back when the budget is spent and are then sized by time."""
+    sizer = BatchSizer(workers=2, task_seconds=0.5, costly_tasks=True)
+    assert [sizer.next_size(2000), sizer.next_size(1000)] == [1000, 1000]
+    assert sizer.budget == 1.0
+    sizer.observe(games=147, seconds=1.0)  # ~6.8 ms games: 73 fit in half a second
+    assert sizer.next_size(1853) == 73
+    assert sizer.next_size(40) == 18  # the tail: a quarter of a full batch
+    odd = BatchSizer(workers=3, costly_tasks=True)
+    assert [odd.next_size(10), odd.next_size(6), odd.next_size(2)] == [4, 4, 2]
+
+
+def test_a_dask_client_runner_has_costly_tasks() -> None:
+    class FakeClient:
+        def get_executor(self, pure: bool = True) -> cf.Executor:
+            return cf.ThreadPoolExecutor(max_workers=1)
+
+        def nthreads(self) -> dict[str, int]:
+            return {"a": 1, "b": 1}
+
+    runner = resolve_executor(FakeClient())
+    try:
+        assert runner.costly_tasks and runner.workers == 2 and runner.label.startswith("Dask (2")
+    finally:
+        assert runner.executor is not None
+        runner.executor.shutdown()
+    assert not resolve_executor("processes", 2).costly_tasks
+
+
+@pytest.mark.slow
+def test_a_lean_local_cluster_plays_the_serial_games() -> None:
+    """:func:`local_cluster` starts its workers under DASK_CPU_CONFIG (no profiler, rare ticks)."""
+    pytest.importorskip("distributed")
+    import dask
+    from distributed import Client
+
+    from gamelib.analysis.executors import DASK_CPU_CONFIG, local_cluster
+
+    def settings() -> tuple[bool, str]:
+        return dask.config.get("distributed.worker.profile.enabled"), dask.config.get(
+            "distributed.admin.tick.interval"
+        )
+
+    with local_cluster(2, silence_logs=50) as cluster, Client(cluster) as client:
+        assert set(client.run(settings).values()) == {
+            (False, DASK_CPU_CONFIG["distributed.admin.tick.interval"])
+        }
+        on_dask = gamelib.tournament(
+            "fugitive", local_agents(), games=GAMES, seed=3, executor=client, progress=False
+        )
+    assert same_games(on_dask, serial())
+    assert dask.config.get("distributed.worker.profile.enabled")  # this process's settings are left alone
+
+
 def test_a_worker_hands_back_the_games_its_budget_leaves() -> None:
     from gamelib.analysis import executors
 
