@@ -1,22 +1,30 @@
-"""Tournament throughput: 1 worker against 2 local processes against a 2-worker Dask cluster.
+"""Tournament throughput: 1 worker against 2 local processes and against Dask clusters of 1 and 2 workers.
 
 Random against random, the cheapest agents, so the figure is the engine plus the tournament's own
 overhead (seeding, seat rotation, batching, shipping results back).  For every registered game,
-in one run and interleaved (the same load for each), the same tournament is played
+in one run and interleaved (the same load for each), the same ``gamelib.tournament`` call is made
 
-* in this process (the 1-worker rate),
+* in this process (``executor=None``: the 1-worker rate, the baseline with no overhead at all),
 * on ``workers`` local processes (``executor="processes"``: loky's reusable pool),
-* on a Dask ``LocalCluster(n_workers=workers, threads_per_worker=1)``,
+* on a Dask ``LocalCluster(n_workers=1)`` and ``LocalCluster(n_workers=workers)`` (one thread a
+  worker, processes, no dashboard) as Dask starts it by default (``default``), and started by
+  :func:`gamelib.analysis.executors.local_cluster` (``lean``: the same LocalCluster under
+  :data:`~gamelib.analysis.executors.DASK_CPU_CONFIG`: worker profiler off, event-loop and memory
+  checks every second rather than every 20 and 100 ms),
 
-and every parallel run must give exactly the serial games.  Pools and the cluster are started
-and warmed up before the clock starts (a worker unpacks a tournament's game once and keeps its
-caches warm), so the rates are steady speeds; start-up is printed apart.  Each configuration is
-played ``rounds`` times and the best wall rate is kept (other work on a shared machine only ever
-slows a run down).
+and every parallel run must give exactly the serial games.  Speed-ups are given against the
+serial rate (``x serial``) and, for Dask, against the same cluster kind with 1 worker (``x 1w``:
+the same call, the same code path, 1 worker against ``workers``).  What is timed is the call
+only, in every configuration: the loky pool is started and warmed up before the clock starts, and
+each Dask run gets a fresh cluster, started and warmed up (its workers unpack the tournament's
+game and fill its caches) before its clock starts and closed after it, for 1 worker and for
+``workers`` alike, so no idle cluster ticks beside another run.  Each configuration is played
+``rounds`` times and the best wall rate is kept (other work on a shared machine only ever slows
+a run down); start-up is printed apart.
 
 Wall-clock speed-ups need idle cores, so the script also reports **CPU time**: the serial run's
 CPU per game against all the CPU a parallel run spends (this process, scheduler thread included,
-plus its workers, read from ``/proc``).  ``CPU est.`` = ``workers × serial CPU / parallel CPU``
+plus its workers, read from ``/proc``).  ``CPU est.`` = ``workers x baseline CPU / parallel CPU``
 is the speed-up the run would reach on ``workers`` idle cores; when the machine is loaded the
 wall speed-up falls short of it.  The load average is printed before and after.
 
@@ -25,8 +33,8 @@ Before the games the script measures the machine's **capacity**: a CPU loop run 
 share: while other sessions are busy, two processes of ours get no more CPU than one (both
 loops take twice as long), and no executor can show a wall speed-up then.
 
-Run: ``python benchmarks/tournament.py [games] [workers] [rounds] [game ...]`` (default 2000
-games, 2 workers, 3 rounds, every registered game).
+Run: ``python benchmarks/tournament.py [games] [workers] [rounds] [game ...] [--dask=lean,default]``
+(default 2000 games, 2 workers, 2 rounds, every registered game, both kinds of cluster).
 """
 
 from __future__ import annotations
@@ -115,11 +123,39 @@ def machine_capacity(workers: int) -> float:
     return (sum(cpu for cpu, _ in many) / wall) / (one[0] / one[1])
 
 
-def main() -> None:
-    games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000
-    workers = int(sys.argv[2]) if len(sys.argv) > 2 else 2
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
+CLUSTERS = ("lean", "default")
+
+
+def start_cluster(kind: str, workers: int) -> tuple[Any, Any, set[int]]:
+    """A fresh local cluster of ``workers`` single-threaded worker processes, its client and the
+    workers' process ids: ``lean`` by :func:`~gamelib.analysis.executors.local_cluster`, ``default``
+    with Dask's default settings."""
     from distributed import Client, LocalCluster
+
+    from gamelib.analysis.executors import local_cluster
+
+    if kind == "lean":
+        cluster = local_cluster(workers, silence_logs=50)
+    else:
+        cluster = LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=50
+        )
+    client = Client(cluster)
+    return cluster, client, dask_processes(client)
+
+
+def main() -> None:
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    kinds = list(CLUSTERS)
+    for flag in sys.argv[1:]:
+        if flag.startswith("--dask="):
+            kinds = [k for k in flag.split("=", 1)[1].split(",") if k]
+            unknown = set(kinds) - set(CLUSTERS)
+            if unknown:
+                raise SystemExit(f"--dask takes {', '.join(CLUSTERS)}; got {', '.join(sorted(unknown))}")
+    games = int(args[0]) if len(args) > 0 else 2000
+    workers = int(args[1]) if len(args) > 1 else 2
+    rounds = int(args[2]) if len(args) > 2 else 2
     from loky import get_reusable_executor
 
     print(
@@ -130,31 +166,20 @@ def main() -> None:
         f"(capacity now: {workers} busy processes get {machine_capacity(workers):.2f}x the CPU of one; "
         "a wall speed-up cannot exceed it)"
     )
-    start = time.perf_counter()
-    cluster = LocalCluster(
-        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=50
+    print(
+        f"{'game':<13}{'configuration':<22}{'games/s':>9}{'x serial':>9}{'x 1w':>7}"
+        f"{'CPU ms/g':>10}{'CPU est.':>9}{'best wall s':>12}{'start s':>9}"
     )
-    client = Client(cluster)
-    dask_pids = dask_processes(client)
-    print(f"(Dask cluster of {workers} workers started in {time.perf_counter() - start:.1f} s)")
-    header = (
-        f"{'game':<13}{'1 worker g/s':>13}{f'{workers} procs g/s':>14}{'speed-up':>9}"
-        f"{f'Dask {workers} g/s':>13}{'speed-up':>9}{'serial CPU ms/g':>16}"
-        f"{'procs CPU ms/g':>15}{'CPU est.':>9}{'Dask CPU ms/g':>14}{'CPU est.':>9}"
-    )
-    print(header)
     try:
-        for name in sys.argv[4:] or gamelib.registered_games():
-            row(name, games, workers, rounds, client, dask_pids)
+        for name in args[3:] or gamelib.registered_games():
+            rows(name, games, workers, rounds, kinds)
     finally:
-        client.close()
-        cluster.close()
         get_reusable_executor(max_workers=workers).shutdown(wait=True)
     print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
-def row(name: str, games: int, workers: int, rounds: int, client: Any, dask_pids: set[int]) -> None:
-    """One game's line: the best wall rate of each configuration and the CPU per game of that run."""
+def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> None:
+    """One game's lines: the best wall rate of each configuration and the CPU per game of that run."""
     game = gamelib.make(name)
     agents = ["random"] * game.num_players
 
@@ -164,27 +189,58 @@ def row(name: str, games: int, workers: int, rounds: int, client: Any, dask_pids
             game, agents, games=n, seed=seed, executor=executor, progress=False, **extra
         )
 
-    started = time.perf_counter()
-    run("processes", 4 * workers, seed=2)  # warm-up: workers unpack the game and fill its caches
-    run(client, 4 * workers, seed=2)
-    warm = time.perf_counter() - started
-    best: dict[str, tuple[float, float]] = {}
+    def on_cluster(kind: str, size: int) -> tuple[float, float, Any, float]:
+        started = time.perf_counter()
+        cluster, client, pids = start_cluster(kind, size)
+        try:
+            run(client, 4 * size, seed=2)  # warm-up: workers unpack the game and fill its caches
+            ready = time.perf_counter() - started
+            wall, cpu, results = measure(functools.partial(run, client), pids, True)
+        finally:
+            client.close()
+            cluster.close()
+        return wall, cpu, results, ready
+
+    run("processes", 4 * workers, seed=2)  # warm-up of the loky pool
+    configs: list[tuple[str, Callable[[], tuple[float, float, Any, float]]]] = [
+        ("serial (1 worker)", lambda: (*measure(run, set(), False), 0.0)),
+        (
+            f"{workers} loky processes",
+            lambda: (*measure(functools.partial(run, "processes"), set(), False), 0.0),
+        ),
+    ]
+    for kind in kinds:
+        configs.append((f"{kind} Dask 1 worker", functools.partial(on_cluster, kind, 1)))
+        configs.append((f"{kind} Dask {workers} workers", functools.partial(on_cluster, kind, workers)))
+    best: dict[str, tuple[float, float, float]] = {}
     serial = None
     for _ in range(rounds):
-        for label, executor in (("serial", None), ("procs", "processes"), ("dask", client)):
-            wall, cpu, results = measure(functools.partial(run, executor), dask_pids, label == "dask")
+        for label, play in configs:
+            wall, cpu, results, ready = play()
             if serial is None:
                 serial = results
             assert results.outcomes == serial.outcomes, f"{label} must play exactly the serial games"
             if label not in best or wall < best[label][0]:
-                best[label] = (wall, cpu)
-    (s_wall, s_cpu), (p_wall, p_cpu), (d_wall, d_cpu) = best["serial"], best["procs"], best["dask"]
-    print(
-        f"{name:<13}{games / s_wall:>13.0f}{games / p_wall:>14.0f}{s_wall / p_wall:>9.2f}"
-        f"{games / d_wall:>13.0f}{s_wall / d_wall:>9.2f}{1000 * s_cpu / games:>16.3f}"
-        f"{1000 * p_cpu / games:>15.3f}{workers * s_cpu / p_cpu:>9.2f}"
-        f"{1000 * d_cpu / games:>14.3f}{workers * s_cpu / d_cpu:>9.2f}   (warm-up {warm:.1f} s)"
-    )
+                best[label] = (wall, cpu, ready)
+    s_wall, s_cpu, _ = best["serial (1 worker)"]
+    one: tuple[float, float, float] | None = None
+    for label, _ in configs:
+        wall, cpu, ready = best[label]
+        n = 1 if "serial" in label or " 1 worker" in label else workers
+        if " 1 worker" in label:
+            one = best[label]
+        versus_one = ""
+        estimate = n * s_cpu / cpu
+        if one is not None and n > 1 and "Dask" in label:
+            versus_one = f"{one[0] / wall:.2f}"
+            estimate = n * one[1] / cpu
+        print(
+            f"{name if 'serial' in label else '':<13}{label:<22}{games / wall:>9.0f}{s_wall / wall:>9.2f}"
+            f"{versus_one:>7}{1000 * cpu / games:>10.3f}{estimate:>9.2f}{wall:>12.2f}"
+            f"{(f'{ready:.1f}' if ready else ''):>9}"
+        )
+        if n > 1:
+            one = None
 
 
 if __name__ == "__main__":
