@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, VALUE, VALUE_READS
+from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, PAIR_READS, VALUE, VALUE_READS
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
 from gamelib.fugitive.belief.programme import Programme
@@ -35,6 +35,10 @@ from gamelib.fugitive.belief.tables import GROUPS
 
 Closed = tuple[int, int, int, int]
 """A closed edge: (destination bits, weight, share weight, hideout value or 0)."""
+
+Tail = tuple[int, int, int, list[tuple[int, int]]]
+"""The last layer's moves of one source that add the same counts with the same weight: (counts
+added, their largest need, weight, [(need, hideout value)])."""
 
 
 @dataclass
@@ -186,32 +190,38 @@ class _Walk:
 
     def last_layer(self, t: int) -> None:
         """The last layer (its moves end in final states), a source's moves grouped by the counts
-        the hideout adds (:meth:`Programme._tail_moves`): the share sums are read once per
-        group, by need."""
+        the hideout adds and their weight (:meth:`_tail`): the share sums are read once per
+        group, by need, summed, then weighed once."""
         prog = self.prog
         i, _, _ = prog.layers[t]
         tally = self.joint if prog.hidden[i] else None
         out = self.sums[t]
-        by_need = self.finals.by_need
-        groups_memo: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]] = {}
-        tables: dict[int, list[int]] = {}
+        tables, by_need = self.finals.tables, self.finals.by_need
+        groups_memo: dict[int, list[Tail]] = {}
         for src, fw in prog.forward[t].items():
             sig = src & VALUE_READS
             groups = groups_memo.get(sig)
             if groups is None:
-                groups = groups_memo[sig] = prog._tail_moves(i, sig)
+                groups = groups_memo[sig] = _tail(prog, i, sig)
             base = src & KEEP
             s = 0
-            for inc, top, items in groups:
+            for inc, top, w, items in groups:
                 key = base + inc
                 table = tables.get(key)
                 if table is None or len(table) <= top:
-                    table = tables[key] = by_need(key, top)
-                for need, w, v in items:
-                    x = table[need] * w
-                    s += x
-                    if tally is not None and x:
-                        tally[v] += fw * x
+                    table = by_need(key, top)
+                acc = 0
+                if tally is None or not fw:
+                    for need, _ in items:
+                        acc += table[need]
+                else:
+                    fww = fw * w
+                    for need, v in items:
+                        x = table[need]
+                        if x:
+                            acc += x
+                            tally[v] += fww * x
+                s += w * acc
             if s:
                 out[src] = s
 
@@ -226,10 +236,13 @@ class _Walk:
         if kind == VALUE:
             self._value_layer(t)
             return
-        out, after, reached = self.sums[t], self.sums[t + 1], prog.forward[t + 1]
+        i, _, g = prog.layers[t]
+        out, after, reached, pmemo = self.sums[t], self.sums[t + 1], prog.forward[t + 1], self.pmemo[t]
         for src in prog.forward[t]:
+            rest, _, hit = prog._pair_moves(i, g, src, pmemo)
             s = 0
-            for dst, w, _ in self.moves(t, src):
+            for d, w in hit:
+                dst = rest | d
                 x = after.get(dst)
                 if x is None and dst not in reached:
                     x = self.missing(t + 1, dst)[1]
@@ -276,20 +289,53 @@ class _Walk:
         they depend only on it and on the pair's hideout counts the source holds (``rest &
         mask``): each such list is closed once."""
         prog = self.prog
-        i, kind, g = prog.layers[t]
-        tally = self.joint if kind == VALUE and prog.hidden[i] else None
-        out, mask, pmemo = self.sums[t], closer.mask, self.pmemo[t]
-        closed: dict[tuple[int, int], list[Closed]] = {}
-        for src, fw in prog.forward[t].items():
-            if kind == PAIR:
-                rest, _, hit = prog._pair_moves(i, g, src, pmemo)
-                held = rest & mask
-                entries = closed.get((src ^ rest, held))
-                if entries is None:
-                    entries = closed[src ^ rest, held] = self._closed(closer, hit, held)
-                s = self._closed_sum(t, rest ^ held, entries, fw, tally)
-            else:  # a value layer closes per source (every group's counts are read)
-                s = self._closed_sum(t, 0, self._closed_values(closer, self.moves(t, src)), fw, tally)
+        i, kind, _ = prog.layers[t]
+        if kind == PAIR:
+            self._closing_pairs(t, closer)
+            return
+        tally = self.joint if prog.hidden[i] else None
+        out = self.sums[t]
+        for src, fw in prog.forward[t].items():  # a value layer closes per source (it reads every group)
+            s = self._closed_sum(t, 0, self._closed_values(closer, self.moves(t, src)), fw, tally)
+            if s:
+                out[src] = s
+
+    def _closing_pairs(self, t: int, closer: Closer) -> None:
+        """:meth:`_closing_layer` for a pair layer: a source's closed edges are memoised on the bits
+        its moves read and the pair's hideout counts (``key``), and added to the rest of its bits."""
+        prog = self.prog
+        assert prog.back is not None
+        i, _, g = prog.layers[t]
+        out, pmemo, reads = self.sums[t], self.pmemo[t], PAIR_READS[g]
+        after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
+        fields = reads | closer.mask
+        closed: dict[int, list[Closed]] = {}
+        for src in prog.forward[t]:
+            key = src & fields
+            entries = closed.get(key)
+            if entries is None:
+                sig = src & reads
+                hit = pmemo.get(sig)
+                if hit is None:
+                    hit = pmemo[sig] = prog._pair_hit(i, g, sig, False)
+                entries = closed[key] = self._closed(closer, hit, key ^ sig)
+            base = src ^ key
+            s = 0
+            for bits, wf, wfs, _ in entries:
+                dst = base | bits
+                x = after.get(dst)
+                if x is not None:
+                    x *= wf
+                    if wfs:
+                        x += wfs * completions.get(dst, 0)
+                elif dst in reached:
+                    if not wfs:
+                        continue
+                    x = wfs * completions.get(dst, 0)
+                else:
+                    bd, sd = self.missing(t + 1, dst)
+                    x = sd * wf + wfs * bd
+                s += x
             if s:
                 out[src] = s
 
@@ -339,3 +385,18 @@ class _Walk:
             if f:
                 entries.append(((d & ~mask) | new, w * f, w * fs, 0))
         return entries
+
+
+def _tail(prog: Programme, i: int, sig: int) -> list[Tail]:
+    """The count's last-layer moves from ``sig`` (:meth:`Programme._tail_moves`), each group's
+    moves split by weight (a group is one hideout class: its moves share the weight, the free
+    draws of its group), the groups that need even cards first."""
+    out: list[Tail] = []
+    for inc, _, items in prog._tail_moves(i, sig):
+        by_weight: dict[int, list[tuple[int, int]]] = {}
+        for need, w, v in items:
+            by_weight.setdefault(w, []).append((need, v))
+        for w, pairs in by_weight.items():
+            out.append((inc, max(need for need, _ in pairs), w, pairs))
+    out.sort(key=lambda tail: -tail[1])
+    return out

@@ -28,6 +28,9 @@ from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
 DIGITS = 4 * GROUPS
 """Share sums carried per state: sprint and hand, odd and even, per group."""
 
+TABLE_KEY = LOWER[GROUPS - 1] | 63 << LEFT
+"""A final state's bits its share sums by need read: the groups' counts and the last stack's cards."""
+
 
 def share_scale(prog: Programme) -> int:
     """A common multiple of every class's possible count of non-hideout cards: shares times it are
@@ -180,6 +183,8 @@ class FinalShares:
         self.unmarked: dict[int, int] = {}
         self.polys0: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.halves0: dict[int, list[tuple[int, int]]] = {}
+        self.tables: dict[int, list[int]] = {}
+        self.lows: dict[int, tuple[list[tuple[int, int, int, int]], int]] = {}
 
     def __call__(self, state: int) -> int:
         prog = self.prog
@@ -205,27 +210,34 @@ class FinalShares:
 
     def by_need(self, state: int, top: int) -> list[int]:
         """The share sums of ``state`` (a final state without its need) for every need 0..``top``:
-        what the last layer reads for all the hideouts of one class at once."""
+        what the last layer reads for all the hideouts of one class at once (memoised per counts;
+        a longer table serves a smaller ``top``)."""
         prog = self.prog
         if not prog.folded:
             return [self(state | need << NEED) for need in range(top + 1)]
+        key = state & TABLE_KEY
+        table = self.tables.get(key)
+        if table is not None and len(table) > top:
+            return table
         left = (state >> LEFT) & 63
-        key = (state & LOWER[GROUPS - 1]) | left << LEFT
         if not top:
             hit = self.unmarked.get(key)
             if hit is None:
                 hit = self.unmarked[key] = self._meet0(state, left)
-            return [hit]
+            table = self.tables[key] = [hit]
+            return table
         limit = prog.hand_count if self.pending else 0
         vector = self.vectors.get(key | limit << 110)
         if vector is None:
             vector = self.vectors[key | limit << 110] = self._meet(state, left, limit)
-        out = [0] * (max(top, len(vector) - 1) + 1)
+        size = len(vector)
+        table = [0] * (top + 1 if top >= size else size)
         run = 0
-        for e in range(len(vector) - 1, -1, -1):  # a need's sums: those with at least that many evens
+        for e in range(size - 1, -1, -1):  # a need's sums: those with at least that many evens
             run += vector[e]
-            out[e] = run
-        return out
+            table[e] = run
+        self.tables[key] = table
+        return table
 
     def _meet0(self, state: int, left: int) -> int:
         """Entry 0 of :meth:`_meet` alone (no marked even card: a hideout that needed none),
@@ -293,23 +305,38 @@ class FinalShares:
 
     def _meet(self, state: int, left: int, limit: int) -> list[int]:
         """The share sums of the last stack's completions by even cards: the two halves
-        met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1})."""
-        low, high = self._half(0, state, limit), self._half(2, state, limit)
-        out = [0] * (low[-1][0][0] + high[-1][0][0] + 1)  # each half's last entry: its most evens
-        comb = COMB[left]
-        for a in range(min(left, len(low) - 2) + 1):  # the last entry is the trailer
-            b = left - a
-            if b >= len(high) - 1:
-                continue
-            highs = high[b]
-            c = comb[a]
-            for t1, xw, xs in low[a]:
-                xw, xs = c * xw, c * xs
-                for t2, yw, ys in highs:
+        met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1}, already in the low
+        half's rows: :meth:`_low_rows`)."""
+        lows, most = self._low_rows(state, left, limit)
+        high = self.halves.get((state & HALVES[2]) | 2 << LEFT | limit << 76)
+        if high is None:
+            high = self._half(2, state, limit)
+        rows = len(high) - 1  # the last entry is the trailer
+        out = [0] * (most + high[-1][0][0] + 1)  # each half's most evens
+        for b, t1, xw, xs in lows:
+            if b < rows:
+                for t2, yw, ys in high[b]:
                     out[t1 + t2] += xw * ys + yw * xs
         while out and not out[-1]:
             out.pop()
         return out
+
+    def _low_rows(self, state: int, left: int, limit: int) -> tuple[list[tuple[int, int, int, int]], int]:
+        """Groups {0, 1}'s entries met with the high half's row ``b``, flat: ``(b, evens, C(left, a)
+        * weight, C(left, a) * shares)`` for ``a = left - b`` of the last stack's cards, and their
+        most evens (memoised on the half's counts and ``left``)."""
+        key = (state & HALVES[0]) | left << LEFT
+        hit = self.lows.get(key)
+        if hit is None:
+            low = self._half(0, state, limit)
+            comb = COMB[left]
+            rows = [
+                (left - a, t1, comb[a] * xw, comb[a] * xs)
+                for a in range(min(left, len(low) - 2) + 1)
+                for t1, xw, xs in low[a]
+            ]
+            hit = self.lows[key] = (rows, low[-1][0][0])
+        return hit
 
     def _half(self, first: int, state: int, limit: int) -> list[Entries]:
         """Groups ``first`` and ``first + 1``: entry ``k`` (cards of the last stack they take,
