@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, PAIR_READS, VALUE, VALUE_READS
+from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, VALUE, VALUE_READS
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
 from gamelib.fugitive.belief.programme import Programme
@@ -302,24 +302,21 @@ class _Walk:
 
     def _closing_pairs(self, t: int, closer: Closer) -> None:
         """:meth:`_closing_layer` for a pair layer: a source's closed edges are memoised on the bits
-        its moves read and the pair's hideout counts (``key``), and added to the rest of its bits."""
+        its moves read (the count's own signature) and the pair's hideout counts, and added to the
+        rest of its bits."""
         prog = self.prog
         assert prog.back is not None
         i, _, g = prog.layers[t]
-        out, pmemo, reads = self.sums[t], self.pmemo[t], PAIR_READS[g]
+        out, pmemo, mask, pair_moves = self.sums[t], self.pmemo[t], closer.mask, prog._pair_moves
         after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
-        fields = reads | closer.mask
         closed: dict[int, list[Closed]] = {}
         for src in prog.forward[t]:
-            key = src & fields
-            entries = closed.get(key)
+            rest, _, hit = pair_moves(i, g, src, pmemo)  # the bits they read: src ^ rest
+            held = rest & mask
+            base = rest ^ held
+            entries = closed.get(src ^ base)
             if entries is None:
-                sig = src & reads
-                hit = pmemo.get(sig)
-                if hit is None:
-                    hit = pmemo[sig] = prog._pair_hit(i, g, sig, False)
-                entries = closed[key] = self._closed(closer, hit, key ^ sig)
-            base = src ^ key
+                entries = closed[src ^ base] = self._closed(closer, hit, held)
             s = 0
             for bits, wf, wfs, _ in entries:
                 dst = base | bits
