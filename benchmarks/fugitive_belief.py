@@ -19,9 +19,10 @@ measure ``worlds``), of both, of the C++ reference on the same positions (the sh
 ``benchmarks/fugitive_reference.py``), of the card locations (``sprint_prob``: where each unseen
 card can be); wrong counts (either measure); the easy positions' cost (those the reference does in
 under 0.1 ms); the caches' sizes and the resident memory after each set (and its growth during
-the set), the peak resident memory, the determinize time per call at a few positions, the caches'
-memory at the end (resident memory given back by ``clear_caches()``: a lower bound, the allocator
-keeps some) and the load average.  ``--set NAME=PATH`` adds a set (e.g. a held-out one); the C++
+the set: a high-water mark, the allocator keeps what the hardest counts used), the caches' memory
+after each set (deep size of the belief modules' containers, live memory), the peak resident
+memory, the determinize time per call at a few positions, the caches' memory at the end and after
+``clear_caches()`` (with the resident memory it gives back) and the load average.  ``--set NAME=PATH`` adds a set (e.g. a held-out one); the C++
 reference's times of it are read from ``<stem>.ref.json`` beside it if there
 (``benchmarks/fugitive_reference.py --run``).
 
@@ -43,6 +44,7 @@ import random
 import resource
 import sys
 import time
+import types
 from pathlib import Path
 from typing import Any
 
@@ -254,10 +256,8 @@ def run_set(
                 for k in slowest
             )
         )
-    print(
-        f"    caches now: {belief_module.cache_sizes()}; resident memory now {rss_mib():.1f} MiB"
-        f" ({rss_mib() - rss_before:+.1f} during the set)"
-    )
+    print(f"    caches now: {belief_module.cache_sizes()}, {caches_mib():.1f} MiB (deep size)")
+    print(f"    resident memory now {rss_mib():.1f} MiB ({rss_mib() - rss_before:+.1f} during the set)")
 
 
 def rss_mib() -> float:
@@ -267,6 +267,31 @@ def rss_mib() -> float:
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
     except OSError:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def caches_mib() -> float:
+    """Deep size (MiB, ``sys.getsizeof`` over everything reachable) of the containers the belief
+    modules keep at module level (its caches, and a few constant tables: compare with the start).
+    Live Python memory, unlike the resident memory, which keeps the high-water mark of the hardest
+    counts (the allocator does not give it back). About 0.1-1 s."""
+    roots = [
+        value
+        for name, module in list(sys.modules.items())
+        if name.startswith(belief_module.__name__)
+        for value in vars(module).values()
+        if isinstance(value, dict | list | set | tuple) and not isinstance(value, type)
+    ]
+    skip = (type, types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.CodeType)
+    seen: set[int] = set()
+    total, todo = 0, list(roots)
+    while todo:
+        obj = todo.pop()
+        if id(obj) in seen or isinstance(obj, skip):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        todo.extend(gc.get_referents(obj))
+    return total / 2**20
 
 
 def caches_memory() -> tuple[float, float]:
@@ -344,7 +369,7 @@ def main() -> None:
     print("Fugitive exact belief, measure 'deals', sets one after another, caches kept (CPU ms)")
     print(f"  load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
     every: list[dict[str, Any]] = []
-    start_rss = rss_mib()
+    start_rss, start_caches = rss_mib(), caches_mib()
     reference = reference_times()
     sets = dict(SETS)
     references = {name: reference for name in sets}
@@ -376,10 +401,12 @@ def main() -> None:
     print("  determinize (detective's seat) at the five positions with most face-down sprint cards:")
     determinize_times(every)
     if every:
+        kept = caches_mib()
         before, after = caches_memory()
         print(
-            f"  the caches' memory after the sets and determinize: {before - after:.1f} MiB given back by clear_caches()"
-            f" (resident {before:.1f} -> {after:.1f} MiB; resident at start {start_rss:.1f} MiB)"
+            f"  the caches' memory after the sets and determinize: {kept:.1f} MiB deep size"
+            f" ({start_caches:.1f} at start, {caches_mib():.1f} after clear_caches());"
+            f" resident {before:.1f} -> {after:.1f} MiB by clear_caches() (at start {start_rss:.1f} MiB)"
         )
     print(f"  load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
