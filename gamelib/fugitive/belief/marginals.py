@@ -46,7 +46,7 @@ class ClassShares:
     """The share sums of one counted programme, exact (packed: digit ``4 * group + q``, ``q`` 0
     sprint odd, 1 sprint even, 2 hand odd, 3 hand even; times ``scale``)."""
 
-    total: int  # the programme's total weight (what the sums are shares of)
+    total: int  # the programme's total weight (what the sums are shares of), over the divisor
     expect: int  # per digit: the share summed over every world
     joint: list[int]  # per number: the same over the worlds where it is a face-down hideout
     scale: int
@@ -79,11 +79,28 @@ class Closer:
 
 def class_shares(prog: Programme) -> ClassShares:
     """The backward pass of the class shares over a counting programme (built by
-    :func:`~.build.build` without ``full``; its backward pass is run here if it was not)."""
+    :func:`~.build.build` without ``full``; its backward pass is run here if it was not).
+
+    The programme counts each world once per order of its face-down stacks' cards (``stacks``:
+    the product of their sizes' factorials), so every share sum is a multiple of ``stacks``: the
+    digits are packed as wide as the sums divided by it need (a quarter narrower on the hardest
+    positions), and the sums are divided by it at the end.  Were a sum not a multiple of it, the
+    pass would run again at full width."""
     if prog.back is None:
         backward(prog)
+    shares = _class_shares(prog, prog.stacks)
+    if shares is None:
+        shares = _class_shares(prog, 1)
+        assert shares is not None
+    return shares
+
+
+def _class_shares(prog: Programme, divisor: int) -> ClassShares | None:
+    """:func:`class_shares` with the sums divided by ``divisor`` (None if one is not a multiple)."""
+    if prog.total % divisor:
+        return None
     scale = share_scale(prog)
-    width = max(1, (abs(prog.total) * scale).bit_length() + 1)
+    width = max(1, (abs(prog.total) // divisor * scale).bit_length() + 1)
     walk = _Walk(prog, scale, width, prog.closing)
     closing = prog.closing
     prog.closing = False  # the moves come back unclosed: the walk closes them (and their shares)
@@ -96,7 +113,12 @@ def class_shares(prog: Programme) -> ClassShares:
         start = walk.both(0, 0)[1] if 0 in prog.forward[0] else 0
     finally:
         prog.closing = closing
-    return ClassShares(prog.total, start, walk.joint, scale, width)
+    if divisor == 1:
+        return ClassShares(prog.total, start, walk.joint, scale, width)
+    if start % divisor or any(x % divisor for x in walk.joint):
+        return None
+    joint = [x // divisor for x in walk.joint]
+    return ClassShares(prog.total // divisor, start // divisor, joint, scale, width)
 
 
 class _Walk:
