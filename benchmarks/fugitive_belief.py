@@ -31,6 +31,7 @@ reference's times of it are read from ``<stem>.ref.json`` beside it if there
     .venv/bin/python benchmarks/fugitive_belief.py --only random:random-225,random:random-330  # a few
     .venv/bin/python benchmarks/fugitive_belief.py --generate-to /tmp/h.jsonl.gz --kind random \\
         --first-seed 500001 --count 1000                      # a held-out set (ids h-0, h-1, ...)
+    .venv/bin/python benchmarks/fugitive_belief.py --set hA=PATH --peak-memory hA:h-955,random:random-225
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ import json
 import os
 import random
 import resource
+import subprocess
 import sys
 import time
 import types
@@ -323,6 +325,35 @@ def determinize_times(rows: list[dict[str, Any]], calls: int = 200) -> None:
         print(f"    {row['id']}: first call {first:8.1f} ms, then {rest / calls:6.3f} ms a call")
 
 
+def peak_one(path: Path, ident: str) -> None:
+    """In this (fresh) process: the resident memory one position's belief, world count and card
+    locations add at their peak, and their CPU time; one line."""
+    with gzip.open(path, "rt") as handle:  # line by line: loading the whole set would raise the peak
+        row = next(r for line in handle if f'"{ident}"' in line and (r := json.loads(line))["id"] == ident)
+    state = gamelib.from_record(row["record"])
+    assert isinstance(state, FugitiveState)
+    gc.collect()
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    start = time.process_time()
+    b = belief_module.belief(state)
+    _ = b.worlds, b.sprint_prob
+    ms = (time.process_time() - start) * 1e3
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 - base
+    print(
+        f"    {ident}: peak +{peak:.1f} MiB resident, {ms:.0f} ms (belief + worlds + card locations)",
+        flush=True,
+    )
+
+
+def peak_memory(sets: dict[str, Path], wanted: str) -> None:
+    """:func:`peak_one` for each ``set:id`` of ``wanted``, each in its own process."""
+    print("  peak resident memory added by one position, each in a fresh process:")
+    for item in wanted.split(","):
+        name, _, ident = item.rpartition(":")
+        path = sets[name] if name else next(p for p in sets.values() if ident in {r["id"] for r in load(p)})
+        subprocess.run([sys.executable, __file__, "--peak-one", str(path), ident], check=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--generate", action="store_true", help="rebuild the random and agents v2 sets")
@@ -356,7 +387,16 @@ def main() -> None:
         default="",
         help="comma-separated names of the sets to run, in their order (default: all, the --set ones last)",
     )
+    parser.add_argument(
+        "--peak-memory",
+        metavar="SET:ID,...",
+        help="the peak resident memory each position adds, one fresh process each (then stop)",
+    )
+    parser.add_argument("--peak-one", nargs=2, metavar=("PATH", "ID"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.peak_one:
+        peak_one(Path(args.peak_one[0]), args.peak_one[1])
+        return
     if args.generate_to:
         stem = args.generate_to.name.split(".")[0]
         rows = generate_rows(args.kind, args.count, args.first_seed, rng_seed=args.first_seed, prefix=stem)
@@ -377,6 +417,9 @@ def main() -> None:
         name, _, path = extra.partition("=")
         sets[name] = Path(path)
         references[name] = reference_times(ref_path(Path(path)))  # {} if not timed yet
+    if args.peak_memory:
+        peak_memory(sets, args.peak_memory)
+        return
     if args.sets:
         unknown = [n for n in args.sets.split(",") if n not in sets]
         if unknown:
