@@ -247,6 +247,23 @@ def run_set(
         print("    C++ reference: no times for this set")
     if where_ms:
         print(line.format("card locations, ours", *quantiles(where_ms), over(where_ms)))
+    paired = [
+        (r["id"], ms, r.get("reference_ms", reference.get(r["id"])))
+        for r, ms in zip(rows, deals_ms, strict=True)
+        if r.get("reference_ms", reference.get(r["id"])) is not None
+    ]
+    if paired:
+        behind = [(k, ms, rm) for k, ms, rm in paired if ms > 350 and ms > rm]
+        hard = [(k, ms, rm) for k, ms, rm in paired if rm >= 1.0]
+        print(
+            f"    'deals' count behind the reference: {sum(ms > rm for _, ms, rm in hard)} of {len(hard)}"
+            f" positions where the reference takes >= 1 ms; over 350 ms and slower than it: {len(behind)}"
+            + (
+                " (" + ", ".join(f"{k} {ms:.0f}/{rm:.0f}" for k, ms, rm in behind[:10]) + ")"
+                if behind
+                else ""
+            )
+        )
     if worst:
         both_of = {r["id"]: t for r, t in zip(rows, both, strict=True)}
         ref_of = {r["id"]: r.get("reference_ms", reference.get(r["id"])) for r in rows}
