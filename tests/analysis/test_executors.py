@@ -158,10 +158,47 @@ def test_a_dask_client_runner_has_costly_tasks() -> None:
     assert not resolve_executor("processes", 2).costly_tasks
 
 
+def test_batches_on_dask_run_under_a_coarse_switch_interval_then_restore_it() -> None:
+    import sys
+    import threading
+
+    from gamelib.analysis import executors
+
+    before = sys.getswitchinterval()
+    with executors.coarse_switching(None):
+        assert sys.getswitchinterval() == before
+    inside: list[float] = []
+    entered, leave = threading.Barrier(3), threading.Event()
+
+    def batch() -> None:
+        with executors.coarse_switching(0.1):
+            entered.wait()
+            leave.wait()
+            inside.append(sys.getswitchinterval())
+
+    threads = [threading.Thread(target=batch, daemon=True) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    try:
+        entered.wait(timeout=10)  # both batches are in
+        assert sys.getswitchinterval() == pytest.approx(0.1)
+    finally:
+        leave.set()
+    for thread in threads:
+        thread.join(timeout=10)
+    assert inside == pytest.approx([0.1, 0.1]) and sys.getswitchinterval() == before
+    game = gamelib.make("fugitive")
+    setup = executors.make_setup(game, [RandomAgent(), RandomAgent()], None, False)
+    _, rows = executors.run_payload(executors.batch_payload(setup, make_jobs(2, 3, 1, True), None, 0.1))
+    assert len(rows) == 3 and sys.getswitchinterval() == before
+
+
 @pytest.mark.slow
 def test_a_lean_local_cluster_plays_the_serial_games() -> None:
     """:func:`local_cluster` starts its workers under DASK_CPU_CONFIG (no profiler, rare ticks)."""
     pytest.importorskip("distributed")
+    import sys
+
     import dask
     from distributed import Client
 
@@ -179,6 +216,7 @@ def test_a_lean_local_cluster_plays_the_serial_games() -> None:
         on_dask = gamelib.tournament(
             "fugitive", local_agents(), games=GAMES, seed=3, executor=client, progress=False
         )
+        assert set(client.run(sys.getswitchinterval).values()) == {sys.getswitchinterval()}  # restored
     assert same_games(on_dask, serial())
     assert dask.config.get("distributed.worker.profile.enabled")  # this process's settings are left alone
 
