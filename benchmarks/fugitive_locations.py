@@ -18,6 +18,8 @@ over the three sets, are driven position by position in alternation, so both see
     .venv/bin/python benchmarks/fugitive_locations.py
     .venv/bin/python benchmarks/fugitive_locations.py --against /tmp/base
     .venv/bin/python benchmarks/fugitive_locations.py --only random:random-225 --sets random
+    .venv/bin/python benchmarks/fugitive_locations.py --sets "" --extra hA=/work/team/sets/heldout-A.jsonl.gz \\
+        --extra hB=/work/team/sets/heldout-B.jsonl.gz --against /tmp/base   # held-out sets, old vs new
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ def time_one(record: dict[str, Any]) -> tuple[float, float, int]:
 def worker() -> None:
     """Answer ``set<TAB>index`` lines with the position's times (one JSON line each)."""
     if "FUGITIVE_LOCATIONS_EXTRA" in os.environ:
-        SETS["extra"] = Path(os.environ["FUGITIVE_LOCATIONS_EXTRA"])
+        SETS.update({k: Path(v) for k, v in json.loads(os.environ["FUGITIVE_LOCATIONS_EXTRA"]).items()})
     cache: dict[str, list[dict[str, Any]]] = {}
     for line in sys.stdin:
         name, index = line.split()
@@ -124,7 +126,13 @@ def main() -> None:
     parser.add_argument("--against", help="a checkout to time side by side (its PYTHONPATH)")
     parser.add_argument("--sets", default="shared,random,agents", help="comma-separated set names")
     parser.add_argument("--only", default="", help="set:id,... time just those positions")
-    parser.add_argument("--extra", help="one more set, a file of the same format, run last as 'extra'")
+    parser.add_argument(
+        "--extra",
+        action="append",
+        default=[],
+        metavar="[NAME=]PATH",
+        help="another set, a file of the same format, run after --sets (repeatable; NAME default 'extra')",
+    )
     parser.add_argument("--worst", type=int, default=0, help="also list the N slowest card locations per set")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -132,10 +140,14 @@ def main() -> None:
         worker()
         return
     names = [n for n in args.sets.split(",") if n]
-    if args.extra:
-        SETS["extra"] = Path(args.extra)
-        os.environ["FUGITIVE_LOCATIONS_EXTRA"] = args.extra  # the workers read it too
-        names.append("extra")
+    extra = {}
+    for item in args.extra:
+        name, _, path = item.rpartition("=")
+        extra[name or "extra"] = str(Path(path).resolve())
+    if extra:
+        SETS.update({k: Path(v) for k, v in extra.items()})
+        os.environ["FUGITIVE_LOCATIONS_EXTRA"] = json.dumps(extra)  # the workers read it too
+        names += [n for n in extra if n not in names]
     only = [w for w in args.only.split(",") if w]
     print("Fugitive card locations, measure 'deals', sets in one process each side, caches kept (CPU ms)")
     print(f"  load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
