@@ -176,6 +176,7 @@ class FinalShares:
     def __init__(self, prog: Programme, scale: int, width: int) -> None:
         self.prog, self.scale, self.width = prog, scale, width
         self.room_of = prog.stack[prog.npos] if prog.folded else 0
+        self.low_room = prog.capg[prog.npos][0] + prog.capg[prog.npos][1]  # most cards groups {0, 1} take
         self.pending = prog.facts.pending
         self.polys: dict[tuple[int, int], list[Entries]] = {}
         self.halves: dict[int, list[Entries]] = {}
@@ -262,11 +263,12 @@ class FinalShares:
         if hit is not None:
             return hit
         p, q = self._poly0(first, state), self._poly0(first + 1, state)
-        out = [(0, 0)] * max(0, len(p) + len(q) - 1)
-        for k0, (xw, xs) in enumerate(p):
+        top = min(len(p) + len(q) - 2, self.room_of)  # no entry beyond the last stack's cards
+        out = [(0, 0)] * (top + 1)
+        for k0, (xw, xs) in enumerate(p[: top + 1]):
             if not xw and not xs:
                 continue
-            for k1, (yw, ys) in enumerate(q):
+            for k1, (yw, ys) in enumerate(q[: top + 1 - k0]):
                 if yw or ys:
                     c = COMB[k0 + k1][k0]
                     w, s = out[k0 + k1]
@@ -308,9 +310,10 @@ class FinalShares:
         met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1}, already in the low
         half's rows: :meth:`_low_rows`)."""
         lows, most = self._low_rows(state, left, limit)
-        high = self.halves.get((state & HALVES[2]) | 2 << LEFT | limit << 76)
+        lowest = left - self.low_room if left > self.low_room else 0  # groups {0, 1} take the rest
+        high = self.halves.get((state & HALVES[2]) | 2 << LEFT | limit << 76 | lowest << 84)
         if high is None:
-            high = self._half(2, state, limit)
+            high = self._half(2, state, limit, lowest)
         rows = len(high) - 1  # the last entry is the trailer
         out = [0] * (most + high[-1][0][0] + 1)  # each half's most evens
         for b, t1, xw, xs in lows:
@@ -338,28 +341,36 @@ class FinalShares:
             hit = self.lows[key] = (rows, low[-1][0][0])
         return hit
 
-    def _half(self, first: int, state: int, limit: int) -> list[Entries]:
+    def _half(self, first: int, state: int, limit: int, lowest: int = 0) -> list[Entries]:
         """Groups ``first`` and ``first + 1``: entry ``k`` (cards of the last stack they take,
         ``C(k, k0)`` ways to split them), the nonzero (evens, weight, shares) in order of evens;
-        then one trailer entry ``[(most evens, 0, 0)]`` (what :meth:`_meet` sizes its sums by)."""
-        key = (state & HALVES[first]) | first << LEFT | limit << 76
+        then one trailer entry ``[(most evens, 0, 0)]`` (what :meth:`_meet` sizes its sums by).
+        Entries below ``lowest`` are left empty (the other half cannot take that many cards)."""
+        key = (state & HALVES[first]) | first << LEFT | limit << 76 | lowest << 84
         hit = self.halves.get(key)
         if hit is not None:
             return hit
         p, q = self._poly(first, state, limit), self._poly(first + 1, state, limit)
+        most_p = [row[-1][0] if row else -1 for row in p]
+        most_q = [row[-1][0] if row else -1 for row in q]
         out: list[Entries] = []
-        for k in range(len(p) + len(q) - 1):
+        # no row beyond the last stack's cards (a final state's ``left``): the meet never reads it
+        for k in range(min(len(p) + len(q) - 2, self.room_of) + 1):
+            if k < lowest:
+                out.append([])
+                continue
+            first_k0, last_k0 = max(0, k - len(q) + 1), min(k, len(p) - 1)
             size = 1 + max(
                 (
-                    p[k0][-1][0] + q[k - k0][-1][0]
-                    for k0 in range(len(p))
-                    if k - k0 < len(q) and k - k0 >= 0 and p[k0] and q[k - k0]
+                    most_p[k0] + most_q[k - k0]
+                    for k0 in range(first_k0, last_k0 + 1)
+                    if most_p[k0] >= 0 and most_q[k - k0] >= 0
                 ),
                 default=-1,
             )
             acc_w, acc_s = [0] * size, [0] * size
             comb = COMB[k]
-            for k0 in range(max(0, k - len(q) + 1), min(k, len(p) - 1) + 1):
+            for k0 in range(first_k0, last_k0 + 1):
                 c, lows = comb[k0], q[k - k0]
                 for t1, xw, xs in p[k0]:
                     xw, xs = c * xw, c * xs
