@@ -62,4 +62,6 @@ PAIR_READS = {
 }
 """Per pair of groups: the state's bits their moves read (cards to allocate, marks, need, the
 counts of these groups and of the later ones, their even hideouts and marks)."""
+PAIR_HIDEOUTS = {first: (15 << H_SH[first]) | (15 << H_SH[first + 1]) for first in (0, 2)}
+"""Per pair of groups: their hideout counts, what closing them reads beyond ``PAIR_READS``."""
 """A stack's layers when only counting: groups {0, 1}, then {2, 3}, each pair composed in one layer."""

@@ -24,9 +24,22 @@ from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooLarge
 from gamelib.fugitive.rules import STEP_LIMIT, cards_of
 
-Edges = dict[int, Any]
-"""A layer's edges by source state: (destination, weight, label) triples, or for a pair of group
-layers the source's :data:`~.programme.PairMoves` (rest, factor, [(part, weight)])."""
+
+class ByReads:
+    """A layer's moves kept for the backward pass as the count memoised them: by the bits of a
+    source they read (``reads``), a list shared by every source with those bits (no per-source
+    record: the backward pass masks each source again)."""
+
+    __slots__ = ("memo", "reads")
+
+    def __init__(self, reads: int, memo: dict[int, Any]) -> None:
+        self.reads, self.memo = reads, memo
+
+
+Edges = Any
+"""A layer's edges for the backward pass: a :class:`ByReads` memo (value layers that do not close,
+pair layers), or by source state: (destination, weight, label) triples (group layers), ``(0,
+moves)`` (a value layer that closes), the completions summed forward (the tail layer)."""
 
 
 def build(
@@ -235,33 +248,38 @@ def _layer(
 
 
 def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
-    """A value layer forward.  A source keeps ``(base, moves)``: the destinations are ``base +
-    delta`` for ``(delta, weight, value)`` in ``moves``, a list memoised on the bits the moves
-    read (``VALUE_READS``) and shared by every source with them.  A value move that closes its
-    position (no stack) folds in the groups it fills: those moves are the source's own (base 0)."""
+    """A value layer forward.  A source's moves are ``base + delta`` for ``(delta, weight, value)``
+    in a list memoised on the bits the moves read (``VALUE_READS``) and shared by every source with
+    them, ``base`` the source's counts: the layer keeps that memo (:class:`ByReads`), the backward
+    pass reads a source's moves from it again.  A value move that closes its position (no stack)
+    folds in the groups it fills: those moves are the source's own, kept by source as ``(0, moves)``."""
     out_states: dict[int, int] = {}
     get = out_states.get
-    kept: Edges = {}
     memo: dict[int, list[tuple[int, int, int]]] = {}
     closes = prog.closing and i != prog.npos and not prog.stack[i]  # the value move ends the position
     value_moves, memo_value_moves = prog._value_moves, prog._memo_value_moves
     count = 0
+    if closes:
+        kept: Edges = {}
+        for src, weight in states.items():
+            out = memo_value_moves(i, src, memo, True)
+            kept[src] = (0, out)
+            count += len(out)
+            for dst, w, _ in out:
+                out_states[dst] = get(dst, 0) + weight * w
+        return out_states, kept, count
     for src, weight in states.items():
-        if closes:
-            base, out = 0, memo_value_moves(i, src, memo, True)
-        else:
-            sig = src & VALUE_READS
-            hit = memo.get(sig)  # the same entries as _memo_value_moves keeps
-            if hit is None:
-                low = sig & KEEP
-                hit = memo[sig] = [(dst - low, w, v) for dst, w, v in value_moves(i, sig, False) if w]
-            base, out = src & KEEP, hit
-        kept[src] = (base, out)
-        count += len(out)
-        for delta, w, _ in out:
+        sig = src & VALUE_READS
+        hit = memo.get(sig)  # the same entries as _memo_value_moves keeps
+        if hit is None:
+            low = sig & KEEP
+            hit = memo[sig] = [(dst - low, w, v) for dst, w, v in value_moves(i, sig, False) if w]
+        base = src & KEEP
+        count += len(hit)
+        for delta, w, _ in hit:
             dst = base + delta
             out_states[dst] = get(dst, 0) + weight * w
-    return out_states, kept, count
+    return out_states, ByReads(VALUE_READS, memo), count
 
 
 def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
@@ -269,24 +287,23 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     parts that complete the source's rest (:meth:`~.programme.Programme._pair_moves`, inlined)."""
     out_states: dict[int, int] = {}
     get = out_states.get
-    kept: Edges = {}
     memo: dict[int, list[tuple[int, int]]] = {}
     closing = prog._pair_closes(i)
     reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
-    pair_hit = prog._pair_hit
+    pair_hit, closed_hit = prog._pair_hit, prog._closed_hit
+    open_memo: dict[int, list[tuple[int, int]]] = {}
     count = 0
     for src, weight in states.items():
         sig = src & reads
         hit = memo.get(sig)
         if hit is None:
-            hit = memo[sig] = pair_hit(i, g, sig, closing)
+            hit = memo[sig] = closed_hit(i, g, sig, open_memo) if closing else pair_hit(i, g, sig, False)
         rest = src ^ sig
-        kept[src] = (rest, 1, hit)
         count += len(hit)
         for part, w in hit:
             dst = rest | part
             out_states[dst] = get(dst, 0) + weight * w
-    return out_states, kept, count
+    return out_states, ByReads(reads, memo), count
 
 
 def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges, int, int]:
@@ -342,17 +359,21 @@ def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges,
     return back, total, count
 
 
-def _back_pair(kept: Edges, nxt: dict[int, int], cur: dict[int, int]) -> None:
-    """The completions from each source of a pair of group layers (no label to tally there)."""
+def _back_pair(prog: Programme, t: int, kept: ByReads, nxt: dict[int, int], cur: dict[int, int]) -> None:
+    """The completions from each source of a pair of group layers (no label to tally there): a
+    source's moves are its signature's memoised parts, added to the rest of its bits."""
     get = nxt.get
-    for src, (rest, factor, hit) in kept.items():
+    reads, memo = kept.reads, kept.memo
+    for src in prog.forward[t]:
+        sig = src & reads
+        rest = src ^ sig
         b = 0
-        for part, w in hit:
+        for part, w in memo[sig]:
             x = get(rest | part)
             if x:
                 b += x * w
-        if b and factor:
-            cur[src] = b * factor
+        if b:
+            cur[src] = b
 
 
 def _back_value(
@@ -362,8 +383,14 @@ def _back_value(
     position is face down (``tally``)."""
     kept = prog.saved[t] if prog.saved is not None else None
     get = nxt.get
+    memo = kept.memo if isinstance(kept, ByReads) else None
     for src, fw in prog.forward[t].items():
-        base, out = kept[src] if kept is not None else (0, prog.moves(t, src))
+        if memo is not None:
+            base, out = src & KEEP, memo[src & VALUE_READS]
+        elif kept is not None:
+            base, out = kept[src]
+        else:
+            base, out = 0, prog.moves(t, src)
         b = 0
         for delta, w, label in out:
             x = get(base + delta)
@@ -399,8 +426,8 @@ def backward(prog: Programme) -> list[dict[int, int]]:
                     if y:
                         tally[v] += y
             continue
-        if kind == PAIR and kept is not None:  # a pair of group layers: (rest, factor, parts)
-            _back_pair(kept, nxt, cur)
+        if kind == PAIR and isinstance(kept, ByReads):  # a pair of group layers
+            _back_pair(prog, t, kept, nxt, cur)
             continue
         if kind == VALUE:
             _back_value(prog, t, nxt, cur, tally)

@@ -20,6 +20,7 @@ from gamelib.fugitive.belief.bits import (
     M_SH,
     NEED,
     PAIR,
+    PAIR_HIDEOUTS,
     PAIR_READS,
     PREV,
     PROG,
@@ -185,6 +186,32 @@ class Programme(FinalWeights):
                 acc[dst] = acc.get(dst, 0) + w
         return [(dst, w) for dst, w in acc.items() if w]
 
+    def _closed_hit(
+        self, i: int, g: int, sig: int, open_memo: dict[int, list[tuple[int, int]]]
+    ) -> list[tuple[int, int]]:
+        """:meth:`_pair_hit` closed (``sig`` holds the pair's hideout counts): the unclosed moves of
+        ``sig`` without them, memoised in ``open_memo`` (the moves never read them: sources that
+        differ only there share one list), then closed.  The same list as ``_pair_hit(i, g, sig,
+        True)``: a closing depends on the destination only, so summing equal destinations first
+        changes no sum."""
+        bare = sig & ~PAIR_HIDEOUTS[g]
+        hit = open_memo.get(bare)
+        if hit is None:
+            hit = open_memo[bare] = self._pair_hit(i, g, bare, False)
+        held = sig ^ bare
+        acc: dict[int, int] = {}
+        part_memo, fields, tag = self.part_memo, HALVES[g], g << LEFT
+        for dst, w in hit:
+            dst |= held
+            part = dst & fields
+            shut = part_memo.get(part | tag)
+            if shut is None:
+                shut = part_memo[part | tag] = self._close_part(part, g)
+            if shut[1]:
+                dst = (dst ^ part) | shut[0]
+                acc[dst] = acc.get(dst, 0) + w * shut[1]
+        return [(dst, w) for dst, w in acc.items() if w]
+
     def _tail_moves(self, i: int, sig: int) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
         """The last position's value moves from ``sig`` (the bits they read), grouped by what they
         add to the counts (the hideout's class, the stack left to share): ``(inc, top need,
@@ -294,22 +321,37 @@ class Programme(FinalWeights):
         room = cap[g] - u
         if room > left:
             room = left
+        need = (src >> NEED) & 127
+        later_evens = 0  # the marks the later groups of the stack can still bring (need only)
         if g == GROUPS - 1:  # the last group takes what is left, and the position closes
             if left > room:
                 return []
             lowest = left
         else:
-            # the groups after this one must have room for the rest of the stack
+            # the groups after this one must have room for the rest of the stack (their cap and,
+            # measure deals, their free draws: what their own moves allow), and marks enough
             later = 0
+            slots = self.slots[i]
             for h in range(g + 1, GROUPS):
-                later += cap[h] - ((src >> U_SH[h]) & 31)
+                u_h = (src >> U_SH[h]) & 31
+                r = cap[h] - u_h
+                s = slots[h] - u_h
+                if slots[h] >= 0 and 0 <= s < r:
+                    r = s
+                later += r
+                if need and r > 0:
+                    # a later group's unknown even cards (less those it used when it is of this
+                    # pair: a pair layer's moves read no other group's even counts, PAIR_READS)
+                    e = self.avail[2 * h + 1]
+                    if h >> 1 == g >> 1:
+                        e -= ((src >> HE_SH[h]) & 15) + ((src >> M_SH[h]) & 15)
+                    later_evens += r if r < e else e if e > 0 else 0
             lowest = left - later
             if lowest < 0:
                 lowest = 0
             if lowest > room:
                 return []
         closing = g == GROUPS - 1
-        need = (src >> NEED) & 127
         pending = i == self.pending_pos  # the hand may still pay: no closing weight
         evens = 0
         if need:
@@ -344,8 +386,8 @@ class Programme(FinalWeights):
             rest = left - k
             for j in range((k if k < evens else evens) + 1):
                 m = marks + j
-                if not pending and m + rest < need:
-                    continue  # even the cards still to allocate could not all be marked enough
+                if not pending and m + (rest if rest < later_evens else later_evens) < need:
+                    continue  # the cards still to allocate could not all be marked enough
                 w = wk * comb[k][j] if j else wk
                 dst = step + (j << m_shift) + (j << JM) if j else step
                 if closing and not pending:
