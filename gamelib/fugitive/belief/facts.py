@@ -10,11 +10,12 @@ failed series' progress along a row of hideouts.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 from gamelib.core.game import InformationState
 from gamelib.fugitive.belief.bits import DONE
 from gamelib.fugitive.belief.tables import Tables, tables_for
+from gamelib.fugitive.board import cards_of
 from gamelib.fugitive.rules import (
     DEALING,
     F_SPRINT,
@@ -23,6 +24,7 @@ from gamelib.fugitive.rules import (
     STEP_LIMIT,
     Add,
     Deal,
+    Done,
     Draw,
     FugitiveObservation,
     FugitiveState,
@@ -31,6 +33,7 @@ from gamelib.fugitive.rules import (
     Layout,
     Pass,
     Reveal,
+    Sprint,
     layout_for,
 )
 
@@ -68,55 +71,30 @@ class Facts:
         return tables_for(self.last)
 
 
-_PUBLIC_VERBS: dict[type, str] = {
-    Hide: "hide",
-    Guess: "guess",
-    Add: "add",
-    Reveal: "reveal",
-    Pass: "pass",
-    Draw: "draw",
-    Deal: "deal",
-}
-"""The actions whose kind the detective sees (what the facts read), by their exact class."""
-
-
-_CONSTANT_VERBS: dict[type, tuple[str, int]] = {
-    kind: (verb, 0) for kind, verb in _PUBLIC_VERBS.items() if verb not in ("guess", "add", "deal")
-}
-"""The public actions that name no number, each as its one (verb, 0) entry (no tuple per step)."""
-
-
 def facts_from_state(state: FugitiveState) -> Facts:
     """The detective's facts read straight from a state (no observation strings to build).
 
-    The deals say nothing the draw log does not, except how far the setup went: they are
-    listed only during the setup (the guesses' replay then walks a shorter list)."""
-    public: list[tuple[str, int]] = []
-    append = public.append
-    constant = _CONSTANT_VERBS
-    setup = state.phase == SETUP
-    for action in state.history:
-        kind = type(action)
-        entry = constant.get(kind)
-        if entry is not None:
-            append(entry)
-        elif kind is Add:
-            append(("add", cast(Add, action).number))
-        elif kind is Guess:
-            append(("guess", cast(Guess, action).number))
-        elif setup and kind is Deal:
-            append(("deal", 0))
+    The history is walked once, the guesses replayed as it goes (:func:`_guesses_of_history`,
+    the same replay as :func:`_guesses` reads from the public steps of an observation); the deals
+    say nothing the draw log does not, except how far the setup went (counted during the setup)."""
+    hideouts = [h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)]
+    history = state.history
+    setup_done = None
+    if state.phase == SETUP:
+        setup_done = sum(1 for action in history if type(action) is Deal)
     return build_facts(
-        hideouts=[h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)],
+        hideouts=hideouts,
         sprint_counts=[len(s) for s in state.sprints],
         face_up_sprints=[s if state.sprints_shown(i) else () for i, s in enumerate(state.sprints)],
         detective_hand=state.dhand,
         draw_log=state.draw_log,
         phase=state.phase,
-        public=public,
+        public=[],
         edition=state.game.options.edition,
         layout=state.layout,
         canonical=state.canonical,
+        guesses=_guesses_of_history(hideouts, history),
+        setup_done=setup_done,
     )
 
 
@@ -183,7 +161,12 @@ def build_facts(
     edition: int,
     layout: Layout,
     canonical: bool,
+    guesses: tuple[list[int], list[tuple[tuple[int, ...], int]], bool] | None = None,
+    setup_done: int | None = None,
 ) -> Facts:
+    """The facts from what the detective sees; ``guesses`` (what :func:`_guesses` makes of
+    ``public``) and ``setup_done`` (the setup deals made, during the setup) when the caller read
+    them already (:func:`facts_from_state`)."""
     last = layout.last
     face_up = 0
     for h, s in zip(hideouts, face_up_sprints, strict=True):
@@ -193,8 +176,8 @@ def build_facts(
             face_up |= 1 << c
     unknown = ((1 << last) - 2) & ~face_up & ~detective_hand
 
-    caps, hand_unknown = _holdings(hideouts, face_up_sprints, draw_log, phase, public, layout)
-    forbidden, series_constraints, stuck = _guesses(hideouts, public)
+    caps, hand_unknown = _holdings(hideouts, face_up_sprints, draw_log, phase, public, layout, setup_done)
+    forbidden, series_constraints, stuck = guesses if guesses is not None else _guesses(hideouts, public)
     # the escape card face up ends the fugitive's run; otherwise it is in the fugitive's hand
     holds_last = last not in hideouts
     return Facts(
@@ -222,6 +205,7 @@ def _holdings(
     phase: int,
     public: list[tuple[str, int]],
     layout: Layout,
+    setup_done: int | None = None,
 ) -> tuple[list[tuple[int, int, int]], tuple[int, int, int]]:
     """What the fugitive holds, and when: per position, the deck cards it may still use there
     (drawn before, less the face-up ones), and per deck its unknown cards in total.
@@ -231,8 +215,9 @@ def _holdings(
     size = len(hideouts) - 1
     group_of_card = tables_for(layout.last).group_of
     setup_deals = layout.setup_deals
-    setup_done = len(setup_deals)
-    if phase == SETUP:
+    if phase != SETUP:
+        setup_done = len(setup_deals)
+    elif setup_done is None:
         setup_done = sum(1 for verb, _ in public if verb == "deal")
     log = list(draw_log)
     if phase == DEALING and log:
@@ -319,6 +304,70 @@ def _guesses(
                     found |= pending_mask
             pending_series, pending_mask = [], 0
     # a number missed with k hideouts on the table was none of positions 1..k
+    forbidden = [0] * (size + 1)
+    running = 0
+    for i in range(size, 0, -1):
+        running |= missed_at[i]
+        forbidden[i] = running
+    return forbidden, series_constraints, first_turn_passed and first_turn_hides == 1
+
+
+_SILENT = frozenset((Deal, Sprint, Done))
+"""Actions that say nothing to the guesses' replay: deals, and the sprint cards the detective
+does not see."""
+
+
+def _guesses_of_history(
+    hideouts: list[int], history: Any
+) -> tuple[list[int], list[tuple[tuple[int, ...], int]], bool]:
+    """:func:`_guesses` read from a state's actions rather than from public steps: the same replay
+    (kept step for step alike, the two are checked equal on every stored position), by the
+    actions' classes, without a list of steps to build first.  Actions the detective does not see
+    (sprint cards, done) and deals change nothing here."""
+    size = len(hideouts) - 1
+    missed_at = [0] * (size + 1)
+    series_constraints: list[tuple[tuple[int, ...], int]] = []
+    on_table, pending_mask = 0, 0  # a series' numbers as bits: the rules keep them distinct
+    on_table_up = 0
+    found = 0
+    first_turn_hides, first_turn_passed, first_turn = 0, False, True
+    add, hide, guess, draw, reveal, pass_ = Add, Hide, Guess, Draw, Reveal, Pass
+    for action in history:
+        kind = type(action)
+        if kind is add:
+            pending_mask |= 1 << action.number
+            if first_turn and on_table:
+                first_turn = False
+            continue
+        if kind in _SILENT:
+            continue
+        if kind is draw:
+            if first_turn and on_table > 0:
+                first_turn = False
+        elif kind is hide:
+            on_table += 1
+            if on_table <= size and hideouts[on_table] >= 0:
+                on_table_up |= 1 << hideouts[on_table]
+            if first_turn:
+                first_turn_hides += 1
+        elif kind is guess:
+            if first_turn and on_table > 0:
+                first_turn = False
+            number = action.number
+            if on_table_up >> number & 1:
+                found |= 1 << number
+            else:
+                missed_at[on_table] |= 1 << number
+        elif kind is pass_:
+            if first_turn:
+                first_turn_passed = True
+        elif kind is reveal:
+            if not found & pending_mask:
+                if pending_mask & ~on_table_up:
+                    series_constraints.append((tuple(cards_of(pending_mask)), on_table))
+                else:
+                    found |= pending_mask
+            pending_mask = 0
     forbidden = [0] * (size + 1)
     running = 0
     for i in range(size, 0, -1):

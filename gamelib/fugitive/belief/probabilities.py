@@ -13,6 +13,7 @@ from typing import Any
 from gamelib.core.game import InformationState
 from gamelib.fugitive.belief import weights
 from gamelib.fugitive.belief.build import backward, build
+from gamelib.fugitive.belief.direct import direct_count
 from gamelib.fugitive.belief.facts import Facts, facts_key, facts_of
 from gamelib.fugitive.belief.locations import Where, card_locations
 from gamelib.fugitive.belief.programme import Programme
@@ -273,32 +274,39 @@ def belief(
 
 
 def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belief:
-    prog = programme_for(facts, measure, max_edges=max_edges)
-    if prog.total == 0:
-        raise ValueError("inconsistent observation: no fugitive world explains it")
-    backward(prog)
-    assert prog.marginals is not None
-    total = prog.total
-    mass, rest = divmod(total, prog.stacks)
-    assert rest == 0, "ordered sprint stacks must divide evenly"
+    """Count ``facts`` once: directly for the simplest positions (:mod:`~.direct`: no programme to
+    build), else by the programme, whose count is kept for the card locations (:data:`_COUNTED`)."""
+    key = (*facts_key(facts), measure)
+    counted = direct_count(facts, measure) if max_edges is None else None
+    if counted is not None:
+        total, marginals = counted
+        mass = total
+        if not total:
+            raise ValueError("inconsistent observation: no fugitive world explains it")
+    else:
+        prog = programme_for(facts, measure, max_edges=max_edges)
+        total = prog.total
+        if not total:
+            raise ValueError("inconsistent observation: no fugitive world explains it")
+        backward(prog)
+        assert prog.marginals is not None
+        marginals = prog.marginals
+        mass, rest = divmod(total, prog.stacks)
+        assert rest == 0, "ordered sprint stacks must divide evenly"
+        _keep_counted(key, prog)
     # big-integer divisions only where a count is not 0 (most numbers are out of reach)
-    position_probs = {
-        i: tuple(c / total if c else 0.0 for c in counts) for i, counts in prog.marginals.items()
-    }
+    position_probs = {i: tuple(c / total if c else 0.0 for c in counts) for i, counts in marginals.items()}
     hideout_count = [0] * 43
-    for counts in prog.marginals.values():
+    for counts in marginals.values():
         for v, c in enumerate(counts):
             if c:
                 hideout_count[v] += c
     hideout = tuple(c / total if c else 0.0 for c in hideout_count)
-    key = (*facts_key(facts), measure)
-    _keep_counted(key, prog)
     worlds: int | Callable[[], int] | None = None
     if measure != "worlds":
 
         def worlds() -> int:
-            with no_cycle_collection():
-                return build(facts, "worlds").mass
+            return world_count(facts)
 
     return Belief(
         mass=mass,
@@ -309,6 +317,16 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
         worlds=worlds,
         where=lambda: _locations(key, facts, hideout),
     )
+
+
+def world_count(facts: Facts) -> int:
+    """The number of worlds of ``facts`` (measure ``worlds``), directly when :mod:`~.direct`
+    counts the position, else by a programme (the collector paused)."""
+    counted = direct_count(facts, "worlds")
+    if counted is not None:
+        return counted[0]
+    with no_cycle_collection():
+        return build(facts, "worlds").mass
 
 
 def _locations(key: tuple[Any, ...], facts: Facts, hideout: tuple[float, ...]) -> Where:
