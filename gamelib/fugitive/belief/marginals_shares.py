@@ -19,6 +19,7 @@ the 16 sums with one integer operation, and a digit is read back once the sums a
 from __future__ import annotations
 
 import math
+from itertools import accumulate
 
 from gamelib.fugitive.belief import bits
 from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, JM, LEFT, LOWER, NEED, U_SH
@@ -176,7 +177,6 @@ class FinalShares:
     def __init__(self, prog: Programme, scale: int, width: int) -> None:
         self.prog, self.scale, self.width = prog, scale, width
         self.room_of = prog.stack[prog.npos] if prog.folded else 0
-        self.low_room = prog.capg[prog.npos][0] + prog.capg[prog.npos][1]  # most cards groups {0, 1} take
         self.pending = prog.facts.pending
         self.polys: dict[tuple[int, int], list[Entries]] = {}
         self.halves: dict[int, list[Entries]] = {}
@@ -186,6 +186,7 @@ class FinalShares:
         self.halves0: dict[int, list[tuple[int, int]]] = {}
         self.tables: dict[int, list[int]] = {}
         self.lows: dict[int, tuple[list[tuple[int, int, int, int]], int]] = {}
+        self.high_rows: dict[int, Entries] = {}
 
     def __call__(self, state: int) -> int:
         prog = self.prog
@@ -231,12 +232,10 @@ class FinalShares:
         vector = self.vectors.get(key | limit << 110)
         if vector is None:
             vector = self.vectors[key | limit << 110] = self._meet(state, left, limit)
-        size = len(vector)
-        table = [0] * (top + 1 if top >= size else size)
-        run = 0
-        for e in range(size - 1, -1, -1):  # a need's sums: those with at least that many evens
-            run += vector[e]
-            table[e] = run
+        table = list(accumulate(reversed(vector)))  # a need's sums: those with at least that many evens
+        table.reverse()
+        if top >= len(table):
+            table += [0] * (top + 1 - len(table))
         self.tables[key] = table
         return table
 
@@ -308,21 +307,28 @@ class FinalShares:
     def _meet(self, state: int, left: int, limit: int) -> list[int]:
         """The share sums of the last stack's completions by even cards: the two halves
         met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1}, already in the low
-        half's rows: :meth:`_low_rows`)."""
+        half's rows: :meth:`_low_rows`), the {2, 3} half's rows made as they are read
+        (:meth:`_high_row`)."""
         lows, most = self._low_rows(state, left, limit)
-        lowest = left - self.low_room if left > self.low_room else 0  # groups {0, 1} take the rest
-        high = self.halves.get((state & HALVES[2]) | 2 << LEFT | limit << 76 | lowest << 84)
-        if high is None:
-            high = self._half(2, state, limit, lowest)
-        rows = len(high) - 1  # the last entry is the trailer
-        out = [0] * (most + high[-1][0][0] + 1)  # each half's most evens
+        rows, base = self.high_rows, (state & HALVES[2]) | limit << 76
+        out = [0] * (most + left + limit + 1)  # a row's evens: at most its cards and the hand's marks
         for b, t1, xw, xs in lows:
-            if b < rows:
-                for t2, yw, ys in high[b]:
-                    out[t1 + t2] += xw * ys + yw * xs
+            row = rows.get(base | b << 84)
+            if row is None:
+                row = self._high_row(state, limit, b)
+            for t2, yw, ys in row:
+                out[t1 + t2] += xw * ys + yw * xs
         while out and not out[-1]:
             out.pop()
         return out
+
+    def _high_row(self, state: int, limit: int, k: int) -> Entries:
+        """Entry ``k`` of groups {2, 3}'s half (:meth:`_half`) alone, memoised: the meets read a
+        half's rows for the cards groups {0, 1} leave, a few of its rows."""
+        p, q = self._poly(2, state, limit), self._poly(3, state, limit)
+        row = _convolve(p, q, k) if k <= self.room_of else []
+        self.high_rows[(state & HALVES[2]) | limit << 76 | k << 84] = row
+        return row
 
     def _low_rows(self, state: int, left: int, limit: int) -> tuple[list[tuple[int, int, int, int]], int]:
         """Groups {0, 1}'s entries met with the high half's row ``b``, flat: ``(b, evens, C(left, a)
@@ -341,43 +347,17 @@ class FinalShares:
             hit = self.lows[key] = (rows, low[-1][0][0])
         return hit
 
-    def _half(self, first: int, state: int, limit: int, lowest: int = 0) -> list[Entries]:
+    def _half(self, first: int, state: int, limit: int) -> list[Entries]:
         """Groups ``first`` and ``first + 1``: entry ``k`` (cards of the last stack they take,
         ``C(k, k0)`` ways to split them), the nonzero (evens, weight, shares) in order of evens;
-        then one trailer entry ``[(most evens, 0, 0)]`` (what :meth:`_meet` sizes its sums by).
-        Entries below ``lowest`` are left empty (the other half cannot take that many cards)."""
-        key = (state & HALVES[first]) | first << LEFT | limit << 76 | lowest << 84
+        then one trailer entry ``[(most evens, 0, 0)]`` (what :meth:`_low_rows` sizes by)."""
+        key = (state & HALVES[first]) | first << LEFT | limit << 76
         hit = self.halves.get(key)
         if hit is not None:
             return hit
         p, q = self._poly(first, state, limit), self._poly(first + 1, state, limit)
-        most_p = [row[-1][0] if row else -1 for row in p]
-        most_q = [row[-1][0] if row else -1 for row in q]
-        out: list[Entries] = []
         # no row beyond the last stack's cards (a final state's ``left``): the meet never reads it
-        for k in range(min(len(p) + len(q) - 2, self.room_of) + 1):
-            if k < lowest:
-                out.append([])
-                continue
-            first_k0, last_k0 = max(0, k - len(q) + 1), min(k, len(p) - 1)
-            size = 1 + max(
-                (
-                    most_p[k0] + most_q[k - k0]
-                    for k0 in range(first_k0, last_k0 + 1)
-                    if most_p[k0] >= 0 and most_q[k - k0] >= 0
-                ),
-                default=-1,
-            )
-            acc_w, acc_s = [0] * size, [0] * size
-            comb = COMB[k]
-            for k0 in range(first_k0, last_k0 + 1):
-                c, lows = comb[k0], q[k - k0]
-                for t1, xw, xs in p[k0]:
-                    xw, xs = c * xw, c * xs
-                    for t2, yw, ys in lows:
-                        acc_w[t1 + t2] += xw * yw
-                        acc_s[t1 + t2] += xw * ys + yw * xs
-            out.append([(t, w, x) for t, (w, x) in enumerate(zip(acc_w, acc_s, strict=True)) if w or x])
+        out = [_convolve(p, q, k) for k in range(min(len(p) + len(q) - 2, self.room_of) + 1)]
         out.append([(max((row[-1][0] for row in out if row), default=0), 0, 0)])  # the most evens
         self.halves[key] = out
         return out
@@ -407,3 +387,23 @@ class FinalShares:
             out.append([(e, w, x) for e, (w, x) in enumerate(zip(evens_w, evens_s, strict=True)) if w or x])
         self.polys[key] = out
         return out
+
+
+def _convolve(p: list[Entries], q: list[Entries], k: int) -> Entries:
+    """Entry ``k`` of two groups' rows met: ``C(k, k0)`` ways to give ``k0`` of ``k`` cards to
+    the first group, by even cards (the nonzero (evens, weight, shares), in order of evens)."""
+    first_k0, last_k0 = max(0, k - len(q) + 1), min(k, len(p) - 1)
+    size = 1 + max(
+        (p[k0][-1][0] + q[k - k0][-1][0] for k0 in range(first_k0, last_k0 + 1) if p[k0] and q[k - k0]),
+        default=-1,
+    )
+    acc_w, acc_s = [0] * size, [0] * size
+    comb = COMB[k]
+    for k0 in range(first_k0, last_k0 + 1):
+        c, lows = comb[k0], q[k - k0]
+        for t1, xw, xs in p[k0]:
+            xw, xs = c * xw, c * xs
+            for t2, yw, ys in lows:
+                acc_w[t1 + t2] += xw * yw
+                acc_s[t1 + t2] += xw * ys + yw * xs
+    return [(t, w, x) for t, (w, x) in enumerate(zip(acc_w, acc_s, strict=True)) if w or x]
