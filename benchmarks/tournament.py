@@ -132,9 +132,9 @@ def start_cluster(kind: str, workers: int) -> tuple[Any, Any, set[int]]:
     with Dask's default settings."""
     from distributed import Client, LocalCluster
 
-    from gamelib.analysis.executors import local_cluster
-
     if kind == "lean":
+        from gamelib.analysis.executors import local_cluster
+
         cluster = local_cluster(workers, silence_logs=50)
     else:
         cluster = LocalCluster(
