@@ -1,7 +1,7 @@
 """Where tournament games run: in this process, a local process pool, or any executor (Dask...).
 
-Work is shipped as **batches** of games: a task costs 0.3 ms (local pool) to 5 ms (Dask) of
-scheduling while a Get on Board game takes 0.5 ms, so one game per task would spend most of the
+Work is shipped as **batches** of games: a task costs 0.3 ms (local pool) to ~10 ms (Dask) of
+CPU to schedule, ship and collect while a Get on Board game takes 0.5 ms, so one game per task would spend most of the
 time in overhead.  Batches are sized from the CPU time the workers report (:class:`BatchSizer`:
 about 50 ms of games a task locally, shrinking at the end so the workers finish together; on Dask,
 where a task costs ~10 ms of CPU, one task per worker first, then a second of games), two
