@@ -74,6 +74,10 @@ class Programme(FinalWeights):
     halves: dict[int, Rows] = field(default_factory=dict)  # by counts | first << LEFT
     even_vectors: dict[int, Vec] = field(default_factory=dict)  # _mark_vector(even=True)
     even_halves: dict[int, Rows] = field(default_factory=dict)  # _half(even=True)
+    rows_seen: dict[Rows, Rows] = field(default_factory=dict)  # _half's rows, one object per value
+    rows_scaled: dict[int, tuple[int, Rows]] = field(default_factory=dict)  # _half: (gcd, rows / gcd)
+    met: dict[tuple[int, int, int], Vec] = field(default_factory=dict)  # _mark_vector by rows met
+    suffixes: dict[tuple[int, int, int], list[int]] = field(default_factory=dict)  # _even_fins
     even_polys: dict[tuple[int, int, int], Rows] = field(default_factory=dict)  # _even_poly
     polys: dict[tuple[int, int, int], Rows] = field(default_factory=dict)  # _group_poly
     halves0: dict[int, Vec] = field(default_factory=dict)  # _half0

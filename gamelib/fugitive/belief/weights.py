@@ -90,6 +90,10 @@ class FinalWeights:
     halves: dict[int, Rows]
     even_vectors: dict[int, Vec]
     even_halves: dict[int, Rows]
+    rows_seen: dict[Rows, Rows]
+    rows_scaled: dict[int, tuple[int, Rows]]
+    met: dict[tuple[int, int, int], Vec]
+    suffixes: dict[tuple[int, int, int], list[int]]
     even_polys: dict[tuple[int, int, int], Rows]
     polys: dict[tuple[int, int, int], Rows]
     halves0: dict[int, Vec]
@@ -126,17 +130,22 @@ class FinalWeights:
         high = halves.get((state & HALVES[2]) | 2 << LEFT)
         if high is None:
             high = self._half(2, state, even)
-        out: list[int] = []
-        comb = COMB[left]
-        for a in range(min(left, len(low) - 1) + 1):
-            b = left - a
-            if b >= len(high):
-                continue
-            x, y = low[a], high[b]
-            if not x or not y:
-                continue
-            add_product(out, x, y, comb[a])
-        vectors[key] = done = tuple(out)
+        # halves with equal rows are one object (:meth:`_half`): many counts meet the same rows
+        met_key = (id(low), id(high), left)
+        done = self.met.get(met_key)
+        if done is None:
+            out: list[int] = []
+            comb = COMB[left]
+            for a in range(min(left, len(low) - 1) + 1):
+                b = left - a
+                if b >= len(high):
+                    continue
+                x, y = low[a], high[b]
+                if not x or not y:
+                    continue
+                add_product(out, x, y, comb[a])
+            done = self.met[met_key] = tuple(out)
+        vectors[key] = done
         return done
 
     def _unmarked(self, left: int, state: int) -> int:
@@ -299,7 +308,18 @@ class FinalWeights:
                 while len(out) <= k:
                     out.append([])
                 add_product(out[k], x, y, COMB[k][k0])
-        halves[key] = done = tuple(tuple(row) for row in out)
+        done = tuple(tuple(row) for row in out)
+        # one object per value: :meth:`_mark_vector` meets rows by identity (kept alive here)
+        done = halves[key] = self.rows_seen.setdefault(done, done)
+        if even and id(done) not in self.rows_scaled:
+            # and by their greatest common divisor: rows that differ by a factor meet once
+            # (:meth:`_even_fins`)
+            common = math.gcd(*(x for row in done for x in row))
+            if common > 1:
+                shape = tuple(tuple(x // common for x in row) for row in done)
+                self.rows_scaled[id(done)] = (common, self.rows_seen.setdefault(shape, shape))
+            else:
+                self.rows_scaled[id(done)] = (1, done)
         return done
 
     def _even_poly(self, g: int, state: int) -> Rows:
@@ -414,14 +434,44 @@ class FinalWeights:
             left = (state >> LEFT) & 63
             if not top:
                 return [self._unmarked(left, state)]
-            vector = self._mark_vector(left, state, True)  # by even cards: a need's weight is a suffix sum
+            return self._even_fins(left, state, top)
+        return [self.final_weight(state | need << NEED) for need in range(top + 1)]
+
+    def _even_fins(self, left: int, state: int, top: int) -> list[int]:
+        """The last stack's completions by need (entry ``t``: with at least ``t`` even cards), at
+        least ``top + 1`` entries: the suffix sums of :meth:`_mark_vector` by even cards, computed
+        once per pair of halves' rows met (halves with equal rows are one object, :meth:`_half`,
+        so the many counts that meet the same rows share one list; do not change it)."""
+        halves = self.even_halves
+        low = halves.get(state & HALVES[0])
+        if low is None:
+            low = self._half(0, state, True)
+        high = halves.get((state & HALVES[2]) | 2 << LEFT)
+        if high is None:
+            high = self._half(2, state, True)
+        scaled = self.rows_scaled
+        low_factor, low = scaled[id(low)]
+        high_factor, high = scaled[id(high)]
+        key = (id(low), id(high), left)
+        out = self.suffixes.get(key)
+        if out is None or len(out) <= top:
+            vector: list[int] = []
+            comb = COMB[left]
+            n_high = len(high)
+            for a, x in enumerate(low[: left + 1]):
+                b = left - a
+                if b < n_high and x:
+                    y = high[b]
+                    if y:
+                        add_product(vector, x, y, comb[a])
             out = [0] * (max(top, len(vector)) + 1)
             run = 0
             for e in range(len(vector) - 1, -1, -1):
                 run += vector[e]
                 out[e] = run
-            return out
-        return [self.final_weight(state | need << NEED) for need in range(top + 1)]
+            self.suffixes[key] = out
+        factor = low_factor * high_factor
+        return out if factor == 1 else [factor * x for x in out]
 
     def final_weight(self, state: int) -> int:
         facts = self.facts
