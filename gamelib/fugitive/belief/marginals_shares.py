@@ -311,11 +311,13 @@ class FinalShares:
         (:meth:`_high_row`)."""
         lows, most = self._low_rows(state, left, limit)
         rows, base = self.high_rows, (state & HALVES[2]) | limit << 76
-        out = [0] * (most + left + limit + 1)  # a row's evens: at most its cards and the hand's marks
+        out = [0] * (most + left + 1)  # a row's evens: at most its cards (and the hand's marks)
         for b, t1, xw, xs in lows:
             row = rows.get(base | b << 84)
             if row is None:
                 row = self._high_row(state, limit, b)
+            if row and t1 + row[-1][0] >= len(out):
+                out += [0] * (t1 + row[-1][0] + 1 - len(out))
             for t2, yw, ys in row:
                 out[t1 + t2] += xw * ys + yw * xs
         while out and not out[-1]:
