@@ -19,6 +19,7 @@ the 16 sums with one integer operation, and a digit is read back once the sums a
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from itertools import accumulate
 
 from gamelib.fugitive.belief import bits
@@ -185,8 +186,10 @@ class FinalShares:
         self.polys0: dict[tuple[int, int], list[tuple[int, int]]] = {}
         self.halves0: dict[int, list[tuple[int, int]]] = {}
         self.tables: dict[int, list[int]] = {}
-        self.lows: dict[int, tuple[list[tuple[int, int, int, int]], int]] = {}
-        self.high_rows: dict[int, Entries] = {}
+        self.lows: dict[int, tuple[int, list[tuple[int, Entries]], int]] = {}
+        self.high_rows: dict[int, tuple[Entries, int]] = {}
+        self.row_ids: dict[tuple[object, ...], int] = {}
+        self.met: dict[tuple[int, ...], list[int]] = {}
 
     def __call__(self, state: int) -> int:
         prog = self.prog
@@ -308,45 +311,64 @@ class FinalShares:
         """The share sums of the last stack's completions by even cards: the two halves
         met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1}, already in the low
         half's rows: :meth:`_low_rows`), the {2, 3} half's rows made as they are read
-        (:meth:`_high_row`)."""
-        lows, most = self._low_rows(state, left, limit)
+        (:meth:`_high_row`).  Halves of different counts often have equal rows: the sums are
+        memoised on the rows' values (an id per distinct row), read-only."""
+        low_id, groups, most = self._low_rows(state, left, limit)
         rows, base = self.high_rows, (state & HALVES[2]) | limit << 76
+        ids = [low_id]
+        highs = []
+        for b, _ in groups:
+            hit = rows.get(base | b << 84)
+            if hit is None:
+                hit = self._high_row(state, limit, b)
+            highs.append(hit[0])
+            ids.append(hit[1])
+        key = tuple(ids)
+        out = self.met.get(key)
+        if out is not None:
+            return out
         out = [0] * (most + left + 1)  # a row's evens: at most its cards (and the hand's marks)
-        for b, t1, xw, xs in lows:
-            row = rows.get(base | b << 84)
-            if row is None:
-                row = self._high_row(state, limit, b)
-            if row and t1 + row[-1][0] >= len(out):
-                out += [0] * (t1 + row[-1][0] + 1 - len(out))
-            for t2, yw, ys in row:
-                out[t1 + t2] += xw * ys + yw * xs
+        for (_, entries), row in zip(groups, highs, strict=True):
+            if not row:
+                continue
+            if entries[-1][0] + row[-1][0] >= len(out):
+                out += [0] * (entries[-1][0] + row[-1][0] + 1 - len(out))
+            for t1, xw, xs in entries:
+                for t2, yw, ys in row:
+                    out[t1 + t2] += xw * ys + yw * xs
         while out and not out[-1]:
             out.pop()
+        self.met[key] = out
         return out
 
-    def _high_row(self, state: int, limit: int, k: int) -> Entries:
-        """Entry ``k`` of groups {2, 3}'s half (:meth:`_half`) alone, memoised: the meets read a
-        half's rows for the cards groups {0, 1} leave, a few of its rows."""
+    def _high_row(self, state: int, limit: int, k: int) -> tuple[Entries, int]:
+        """Entry ``k`` of groups {2, 3}'s half (:meth:`_half`) alone and its value's id, memoised:
+        the meets read a half's rows for the cards groups {0, 1} leave, a few of its rows."""
         p, q = self._poly(2, state, limit), self._poly(3, state, limit)
         row = _convolve(p, q, k) if k <= self.room_of else []
-        self.high_rows[(state & HALVES[2]) | limit << 76 | k << 84] = row
-        return row
+        hit = self.high_rows[(state & HALVES[2]) | limit << 76 | k << 84] = (row, self._row_id(row))
+        return hit
 
-    def _low_rows(self, state: int, left: int, limit: int) -> tuple[list[tuple[int, int, int, int]], int]:
-        """Groups {0, 1}'s entries met with the high half's row ``b``, flat: ``(b, evens, C(left, a)
-        * weight, C(left, a) * shares)`` for ``a = left - b`` of the last stack's cards, and their
-        most evens (memoised on the half's counts and ``left``)."""
+    def _row_id(self, rows: Sequence[object]) -> int:
+        """One id per distinct value of rows (what :meth:`_meet` memoises on)."""
+        return self.row_ids.setdefault(tuple(rows), len(self.row_ids))
+
+    def _low_rows(self, state: int, left: int, limit: int) -> tuple[int, list[tuple[int, Entries]], int]:
+        """Groups {0, 1}'s entries to meet with the high half's row ``b``: their value's id, then
+        per ``b`` (``a = left - b`` of the last stack's cards to groups {0, 1}) the entries
+        ``(evens, C(left, a) * weight, C(left, a) * shares)``, and their most evens (memoised on
+        the half's counts and ``left``)."""
         key = (state & HALVES[0]) | left << LEFT
         hit = self.lows.get(key)
         if hit is None:
             low = self._half(0, state, limit)
             comb = COMB[left]
-            rows = [
-                (left - a, t1, comb[a] * xw, comb[a] * xs)
+            groups = [
+                (left - a, [(t1, comb[a] * xw, comb[a] * xs) for t1, xw, xs in low[a]])
                 for a in range(min(left, len(low) - 2) + 1)
-                for t1, xw, xs in low[a]
+                if low[a]
             ]
-            hit = self.lows[key] = (rows, low[-1][0][0])
+            hit = self.lows[key] = (self._row_id(groups_key(groups)), groups, low[-1][0][0])
         return hit
 
     def _half(self, first: int, state: int, limit: int) -> list[Entries]:
@@ -409,3 +431,8 @@ def _convolve(p: list[Entries], q: list[Entries], k: int) -> Entries:
                 acc_w[t1 + t2] += xw * yw
                 acc_s[t1 + t2] += xw * ys + yw * xs
     return [(t, w, x) for t, (w, x) in enumerate(zip(acc_w, acc_s, strict=True)) if w or x]
+
+
+def groups_key(groups: list[tuple[int, Entries]]) -> list[object]:
+    """A low half's rows by ``b`` as hashable values (tuples), for :meth:`FinalShares._row_id`."""
+    return [(b, tuple(entries)) for b, entries in groups]
