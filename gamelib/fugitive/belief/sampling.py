@@ -15,7 +15,11 @@ For the detective's seat the world is drawn from the exact belief's measure, nev
 
 The world is the real state cloned with its hidden fields and history rewritten (no replay), so
 a draw costs a fraction of a millisecond once the programme of the information state is built;
-the programme and its backward pass are cached (:data:`~.probabilities.SAMPLERS`).  The two
+the programme and its backward pass are cached (:data:`~.probabilities.SAMPLERS`).  The first
+:data:`COUNT_DRAWS` draws at an information state walk the counting programme instead
+(:class:`CountSampler`: the count a belief builds, a third to a quarter of the full programme's
+cost; the same exact weights), so that an agent drawing a few worlds per position (the greedy
+agent) never pays for the full programme, and a search drawing hundreds builds it once.  The two
 relaxations of the count (:attr:`Belief.exact` False: edition 2's stuck first turn, canonical
 order mid-stack) are the only case where a drawn world is replayed and, if the rules refuse it,
 drawn again.
@@ -29,7 +33,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
-from gamelib.fugitive.belief.bits import GROUP, VALUE
+from gamelib.fugitive.belief.bits import GROUP, HALVES, KEEP, LEFT, NEED, PAIR_READS, VALUE, VALUE_READS
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.deals import assign_slots, deal_slots, determinize_fugitive, pick, replay
 from gamelib.fugitive.belief.facts import Facts, facts_from_state, facts_key
@@ -147,19 +151,300 @@ class Sampler:
 
 
 def sampler_for(facts: Facts, measure: str) -> Sampler:
-    """The sampler of ``facts`` (cached: IS-MCTS draws a world per iteration at one position)."""
+    """The full sampler of ``facts`` (cached: IS-MCTS draws a world per iteration at one position)."""
     key = (*facts_key(facts), measure)
     hit = SAMPLERS.get(key)
-    if hit is not None:
+    if isinstance(hit, Sampler):
         return hit
+    sampler = _full_sampler(facts, measure)
+    _keep(key, sampler)
+    return sampler
+
+
+def _full_sampler(facts: Facts, measure: str) -> Sampler:
     prog = programme_for(facts, measure, full=True)
     if prog.total == 0:
         raise ValueError("inconsistent observation: no fugitive world explains it")
-    sampler = Sampler(facts, prog, backward(prog))
+    return Sampler(facts, prog, backward(prog))
+
+
+def _keep(key: tuple[object, ...], sampler: object) -> None:
+    SAMPLERS.pop(key, None)
     if len(SAMPLERS) >= SAMPLERS_SIZE:
         SAMPLERS.pop(next(iter(SAMPLERS)))
     SAMPLERS[key] = sampler
-    return sampler
+
+
+COUNT_DRAWS = 64
+"""Draws a :class:`CountSampler` serves at one information state before the full sampler is built
+there instead (a search drawing hundreds of worlds at one position walks the full one faster)."""
+
+PAIR_LABEL = 64
+"""A pair layer's label: ``k1 * PAIR_LABEL + k2``, the cards its two groups give the stack."""
+
+
+@dataclass
+class CountSampler:
+    """The first draws at one information state, read from the counting programme (the one
+    :func:`~.probabilities.belief` builds: a fraction of the full programme's cost).
+
+    The walk is :func:`walk`'s, down the count's layers: the hideout values at the value layers,
+    the cards each group gives a stack at the pair layers (their moves enumerated with their
+    labels, then closed as the count closes them, so that they reach the states its backward
+    pass weighed; a state only cancelling moves reached is weighed on demand), and the last
+    stack, which the count sums in closed form, through its four group layers run from the
+    states the last value leaves (unfolded final weights, a few states).  Every label is weighed
+    by exact counts, so a world is drawn exactly as from the full sampler."""
+
+    facts: Facts
+    prog: Programme
+    root: Node = field(default_factory=lambda: Node({0: 1}))
+    nodes: int = 0
+    draws: int = 0
+    splits: dict[tuple[object, ...], dict[tuple[int, tuple[int, ...]], int]] = field(default_factory=dict)
+    value_memo: dict[int, dict[int, list[tuple[int, int, int]]]] = field(default_factory=dict)
+    pair_memo: dict[int, dict[int, list[tuple[int, int, int]]]] = field(default_factory=dict)
+    tail_memo: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]] = field(default_factory=dict)
+    fins_memo: dict[int, list[int]] = field(default_factory=dict)
+    missing: dict[tuple[int, int], int] = field(default_factory=dict)
+    last_memo: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    def moves(self, t: int, src: int) -> list[tuple[int, int, int]]:
+        """The count's moves from ``src`` through layer ``t``, closed as the count closed them,
+        with their labels (a value; a pair layer's cards per group)."""
+        prog = self.prog
+        i, kind, g = prog.layers[t]
+        if kind == VALUE:
+            closes = prog.closing and i != prog.npos and not prog.stack[i]
+            return prog._memo_value_moves(i, src, self.value_memo.setdefault(t, {}), closes)
+        closing = prog._pair_closes(i)
+        sig = src & (PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g])
+        memo = self.pair_memo.setdefault(t, {})
+        hit = memo.get(sig)
+        if hit is None:
+            hit = memo[sig] = self._pair_labelled(i, g, sig, closing)
+        rest = src ^ sig
+        return [(rest | d, w, label) for d, w, label in hit]
+
+    def _pair_labelled(self, i: int, g: int, sig: int, closing: bool) -> list[tuple[int, int, int]]:
+        """:meth:`~.programme.Programme._pair_hit` with the labels kept: the moves of one label
+        to one state summed, not those of different labels."""
+        prog = self.prog
+        acc: dict[tuple[int, int], int] = {}
+        fields, tag = HALVES[g], g << LEFT
+        for mid, w1, k1 in prog._group_moves(i, g, sig, False):
+            for dst, w2, k2 in prog._group_moves(i, g + 1, mid, False):
+                w = w1 * w2
+                if not w:
+                    continue
+                if closing:
+                    part = dst & fields
+                    shut = prog.part_memo.get(part | tag)
+                    if shut is None:
+                        shut = prog.part_memo[part | tag] = prog._close_part(part, g)
+                    if not shut[1]:
+                        continue
+                    dst = (dst ^ part) | shut[0]
+                    w *= shut[1]
+                key = (dst, k1 * PAIR_LABEL + k2)
+                acc[key] = acc.get(key, 0) + w
+        return [(dst, w, label) for (dst, label), w in acc.items() if w]
+
+    def completions(self, t: int, state: int) -> int:
+        """The weight of every completion of ``state`` from layer ``t``: the count's backward pass,
+        or, for a state the count never reached, the same sum taken here."""
+        prog = self.prog
+        assert prog.back is not None
+        if state in prog.forward[t]:
+            return prog.back[t].get(state, 0)
+        key = (t, state)
+        hit = self.missing.get(key)
+        if hit is None:
+            if t == len(prog.layers) - 1:
+                totals: dict[int, int] = {}
+                self._weigh_tail(t, {state: 1}, totals, None)
+                hit = sum(totals.values())
+            else:
+                hit = sum(w * self.completions(t + 1, dst) for dst, w, _ in self.moves(t, state))
+            self.missing[key] = hit
+        return hit
+
+    def weigh(self, t: int, node: Node) -> None:
+        """As :meth:`Sampler.weigh`, over the count's layers; its last layer ends in final weights
+        read by need (:func:`~.build._tail_layer`)."""
+        prog = self.prog
+        assert node.current is not None and prog.back is not None
+        totals: dict[int, int] = {}
+        ahead: dict[int, dict[int, int]] = {}
+        if t == len(prog.layers) - 1:
+            self._weigh_tail(t, node.current, totals, ahead)
+        else:
+            nxt, reached = prog.back[t + 1], prog.forward[t + 1]
+            for src, fw in node.current.items():
+                for dst, w, label in self.moves(t, src):
+                    x = fw * w
+                    b = nxt.get(dst)
+                    if b is None:
+                        b = 0 if dst in reached else self.completions(t + 1, dst)
+                    totals[label] = totals.get(label, 0) + x * b
+                    states = ahead.get(label)
+                    if states is None:
+                        states = ahead[label] = {}
+                    states[dst] = states.get(dst, 0) + x
+        _label(node, totals, ahead, t)
+
+    def _weigh_tail(
+        self, t: int, current: dict[int, int], totals: dict[int, int], ahead: dict[int, dict[int, int]] | None
+    ) -> None:
+        """The last value layer: per value, its final weights by need (the last stack summed in
+        closed form), and the states it leaves for the last stack's walk."""
+        prog = self.prog
+        i = prog.layers[t][0]
+        fins_memo, tail_memo = self.fins_memo, self.tail_memo
+        for src, fw in current.items():
+            sig = src & VALUE_READS
+            groups = tail_memo.get(sig)
+            if groups is None:
+                groups = tail_memo[sig] = prog._tail_moves(i, sig)
+            base = src & KEEP
+            for inc, top, items in groups:
+                key = base + inc
+                fins = fins_memo.get(key)
+                if fins is None or len(fins) <= top:
+                    fins = fins_memo[key] = prog._fins_by_need(key, top)
+                for need, w, v in items:
+                    if need < len(fins) and fins[need]:
+                        x = fw * w
+                        totals[v] = totals.get(v, 0) + x * fins[need]
+                        if ahead is not None:
+                            states = ahead.get(v)
+                            if states is None:
+                                states = ahead[v] = {}
+                            dst = key | need << NEED
+                            states[dst] = states.get(dst, 0) + x
+
+    def last_completions(self, g: int, state: int) -> int:
+        """The completions of a state of the last stack before its group ``g`` (4: final)."""
+        key = (g, state)
+        hit = self.last_memo.get(key)
+        if hit is None:
+            prog = self.prog
+            if g == GROUPS:
+                folded = prog.folded
+                prog.folded = False  # the stack's cards are shared out: the plain final weight
+                try:
+                    hit = prog.final_weight(state)
+                finally:
+                    prog.folded = folded
+            else:
+                i = prog.npos
+                hit = sum(
+                    w * self.last_completions(g + 1, dst)
+                    for dst, w, _ in prog._group_moves(i, g, state, False)
+                )
+            self.last_memo[key] = hit
+        return hit
+
+    def weigh_last(self, g: int, node: Node) -> None:
+        """The last stack's group ``g``: how many cards it gives, weighed exactly."""
+        prog = self.prog
+        assert node.current is not None
+        totals: dict[int, int] = {}
+        ahead: dict[int, dict[int, int]] = {}
+        for src, fw in node.current.items():
+            for dst, w, k in prog._group_moves(prog.npos, g, src, False):
+                x = fw * w
+                totals[k] = totals.get(k, 0) + x * self.last_completions(g + 1, dst)
+                states = ahead.get(k)
+                if states is None:
+                    states = ahead[k] = {}
+                states[dst] = states.get(dst, 0) + x
+        _label(node, totals, ahead, g)
+
+    def draw(self, rng: random.Random) -> tuple[list[int], list[list[int]]]:
+        """The hideout values and per-stack group counts of one world, with exact weights."""
+        prog, facts = self.prog, self.facts
+        values = list(facts.known)
+        counts = [[0] * GROUPS for _ in range(facts.size + 1)]
+        if self.nodes > NODES_KEPT:
+            self.root, self.nodes = Node({0: 1}), 0  # memory stays bounded
+        if len(self.missing) > MOVES_KEPT:
+            self.missing.clear()
+            self.last_memo.clear()
+        node = self.root
+        steps = [(t, layer) for t, layer in enumerate(prog.layers)]
+        last = prog.npos if prog.folded else -1
+        steps += [(g, (last, GROUP, g)) for g in range(GROUPS) if last > 0]
+        for n, (t, (i, kind, g)) in enumerate(steps):
+            if node.current is not None:
+                if kind == GROUP:
+                    self.weigh_last(t, node)
+                else:
+                    self.weigh(t, node)
+            cumulative = node.cumulative
+            j = bisect.bisect_right(cumulative, rng.randrange(cumulative[-1])) if len(cumulative) > 1 else 0
+            label = node.labels[j]
+            if kind == VALUE:
+                values[i] = label
+            elif kind == GROUP:
+                counts[i][g] = label
+            else:
+                counts[i][g], counts[i][g + 1] = divmod(label, PAIR_LABEL)
+            if n == len(steps) - 1:
+                break
+            child = node.children.get(label)
+            if child is None:
+                child = node.children[label] = Node(node.ahead.pop(label))
+                self.nodes += 1
+            node = child
+        self.draws += 1
+        return values, counts
+
+
+def _label(node: Node, totals: dict[int, int], ahead: dict[int, dict[int, int]], t: int) -> None:
+    """A node's labels with their cumulative weights (the positive ones), and the states ahead."""
+    running = 0
+    for label, total in totals.items():
+        if total > 0:
+            running += total
+            node.labels.append(label)
+            node.cumulative.append(running)
+    if not node.labels:
+        raise AssertionError(f"determinize: no world continues at layer {t}")
+    node.ahead = {label: ahead[label] for label in node.labels if label in ahead}
+    node.current = None
+
+
+def _count_sampler(facts: Facts, measure: str) -> CountSampler:
+    prog = programme_for(facts, measure)
+    if prog.total == 0:
+        raise ValueError("inconsistent observation: no fugitive world explains it")
+    backward(prog)
+    return CountSampler(facts, prog)
+
+
+def _draw(
+    facts: Facts, measure: str, rng: random.Random
+) -> tuple[
+    Programme, dict[tuple[object, ...], dict[tuple[int, tuple[int, ...]], int]], list[int], list[list[int]]
+]:
+    """One world's hideout values and group counts, with the programme and the even-card memo
+    they are dealt with: from the count while few draws were made at this information state,
+    then from its full sampler (built once)."""
+    key = (*facts_key(facts), measure)
+    hit = SAMPLERS.get(key)
+    if hit is None:
+        hit = _count_sampler(facts, measure)
+        _keep(key, hit)
+    if isinstance(hit, CountSampler):
+        if hit.draws < COUNT_DRAWS:
+            values, counts = hit.draw(rng)
+            return hit.prog, hit.splits, values, counts
+        hit = _full_sampler(facts, measure)
+        _keep(key, hit)
+    assert isinstance(hit, Sampler)
+    values, counts = walk(hit, rng)
+    return hit.prog, hit.splits, values, counts
 
 
 def walk(sampler: Sampler, rng: random.Random) -> tuple[list[int], list[list[int]]]:
@@ -445,13 +730,12 @@ def build_world(
 
 def _determinize_detective(state: FugitiveState, rng: random.Random, measure: str) -> FugitiveState:
     facts, plan = facts_and_plan(state)
-    sampler = sampler_for(facts, measure)
     exact = not (facts.stuck_first_turn or facts.canonical_pending)
     for _ in range(1 if exact else RELAXED_ATTEMPTS):
-        values, counts = walk(sampler, rng)
-        if len(sampler.splits) > NODES_KEPT:
-            sampler.splits.clear()
-        stacks, hand = deal_cards(sampler.prog, values, counts, rng, sampler.splits)
+        prog, splits, values, counts = _draw(facts, measure, rng)
+        if len(splits) > NODES_KEPT:
+            splits.clear()
+        stacks, hand = deal_cards(prog, values, counts, rng, splits)
         world = build_world(state, facts, plan, (values, stacks, hand), rng)
         if exact or replay(state, list(world.history)) is not None:
             return world
