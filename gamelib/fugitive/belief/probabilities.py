@@ -1,6 +1,24 @@
 """The belief itself: :func:`belief` counts once and gives the world total and the probabilities
 (:class:`Belief`): the hideout probabilities at once, the card locations on first use from the
-same count (:mod:`~.locations`), with the caches a live panel or an agent relies on."""
+same count (:mod:`~.locations`), with the caches a live panel or an agent relies on.
+
+The caches are bounded by entries and edges, sized so that together they stay under about 50 MiB
+of live Python memory however many positions are counted (the deep size of the belief modules'
+containers peaked at 21 MiB over the 2,640 stored positions, from 36 MiB with the former bounds;
+``benchmarks/fugitive_belief.py`` prints it):
+
+* the latest beliefs, :data:`_BELIEFS_SIZE` = 256 (about 2-7 KiB each: under 2 MiB);
+* the last stack's polynomials shared between programmes, :data:`POLYS_KEPT` = 40,000 entries
+  (about 400 and 230 bytes an entry in the two memos of :mod:`~.weights`: about 25 MiB);
+* the counts kept for the card locations, :data:`_COUNTED_EDGES` = 300,000 edges (about 70 bytes
+  an edge: under 21 MiB; the benchmark's panel asks for the locations at once, which lets them go);
+* full programmes kept for sampling, :data:`_CACHE_EDGES` = 300,000 edges, and :data:`SAMPLERS_SIZE`
+  samplers.
+
+The newest count is kept whatever its size (the card locations right after must not count again),
+so on top of these bounds lies the one count being served: its own size (565,752 edges, about
+38 MiB, for the hardest held-out position), let go by the next count or by its card locations.
+"""
 
 from __future__ import annotations
 
@@ -154,9 +172,10 @@ def no_cycle_collection() -> Iterator[None]:
 
 _CACHE: dict[tuple[Any, ...], Programme] = {}
 """Full programmes (every layer kept: card locations and sampling walk them), oldest first."""
-_CACHE_EDGES = 1_000_000
+_CACHE_EDGES = 300_000
 """The cached programmes' edges in total: beyond it the oldest go (memory stays bounded however
-many positions a panel or an agent visits; a single larger programme is not kept)."""
+many positions a panel or an agent visits; a single larger programme is not kept, its sampler is:
+:data:`SAMPLERS`)."""
 
 
 def programme_for(facts: Facts, measure: str, max_edges: int | None = None, full: bool = False) -> Programme:
@@ -177,7 +196,14 @@ def programme_for(facts: Facts, measure: str, max_edges: int | None = None, full
 
 
 _BELIEFS: dict[tuple[Any, ...], Belief] = {}
-_BELIEFS_SIZE = 1024
+_BELIEFS_SIZE = 256
+"""Beliefs kept by their facts: a panel or an agent asks the position it is at again, not 1,000 old ones."""
+
+POLYS_KEPT = 40_000
+"""Entries each shared polynomial memo of :mod:`~.weights` keeps before starting again (its
+``POLYS_SIZE``, set here with the other caches' bounds): a position adds tens to hundreds, the
+hardest a few hundred, so they serve the positions of a game and its neighbours."""
+weights.POLYS_SIZE = POLYS_KEPT
 
 SAMPLERS: dict[tuple[Any, ...], Any] = {}
 """Determinization samplers by information state (:func:`gamelib.fugitive.belief.sampling.sampler_for`)."""
