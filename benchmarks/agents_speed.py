@@ -5,9 +5,9 @@ detective per move"):
 
 * the game: Fugitive with the text's defaults (``gamelib.make("fugitive")``), seeds ``0..N-1``;
 * the fugitive: :class:`~gamelib.fugitive.agents.FugitiveHeuristic` in every game;
-* the detective: ``GreedyAgent()`` (default options) in one game and ``BeliefDetective()`` in
-  the same seed's other game, the two games played one after the other (interleaved: the same
-  machine load for both);
+* the detective: ``GreedyAgent()`` (default options; other specs with ``--greedy``) in one game
+  and ``BeliefDetective()`` in the same seed's other game, the games of a seed played one after
+  the other (interleaved: the same machine load for all);
 * every game starts with cold belief caches (``clear_caches()``, not timed), so neither agent
   profits from positions the other counted;
 * a *move* is one call of the detective's ``act`` (every detective decision, the draws and the
@@ -18,7 +18,7 @@ detective per move"):
 an earlier revision), in subprocesses alternating chunk by chunk with this tree's, and prints
 both, so old and new are compared in one interleaved run.
 
-Run: ``python benchmarks/agents_speed.py [--games N] [--base PATH] [--chunk K]``.
+Run: ``python benchmarks/agents_speed.py [--games N] [--greedy SPEC ...] [--base PATH] [--chunk K]``.
 """
 
 from __future__ import annotations
@@ -51,16 +51,18 @@ class Timed:
         return action
 
 
-def measure(seeds: range) -> dict[str, Any]:
-    """Both detectives over ``seeds``, interleaved: per agent the move times (s) and the wins."""
+def measure(seeds: range, greedy: list[str]) -> dict[str, Any]:
+    """The detectives over ``seeds``, interleaved: per agent the move times (s) and the wins.
+    ``greedy``: the greedy agents' specs (``"greedy"``, ``"greedy(screen=8)"``)."""
     import gamelib
-    from gamelib.agents import GreedyAgent
+    from gamelib.agents import make_agent
     from gamelib.core.play import play
     from gamelib.fugitive.agents import BeliefDetective, FugitiveHeuristic
     from gamelib.fugitive.belief import clear_caches
 
     game = gamelib.make("fugitive")
-    timed = {"greedy": Timed(GreedyAgent()), "belief": Timed(BeliefDetective())}
+    timed = {spec: Timed(make_agent(spec, "fugitive")) for spec in greedy}
+    timed["belief"] = Timed(BeliefDetective())
     wins = dict.fromkeys(timed, 0)
     for seed in seeds:
         for name, detective in timed.items():
@@ -76,7 +78,7 @@ def row(label: str, result: dict[str, Any]) -> str:
     values = sorted(1000 * s for s in result["seconds"])
     p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
     return (
-        f"{label:<26}{statistics.mean(values):>8.3f}{statistics.median(values):>8.3f}{p90:>8.3f}"
+        f"{label:<32}{statistics.mean(values):>8.3f}{statistics.median(values):>8.3f}{p90:>8.3f}"
         f"{values[-1]:>8.1f}{len(values):>7}{result['wins']:>6}/{result['games']}"
     )
 
@@ -86,18 +88,18 @@ def header(games: int, extra: str = "") -> str:
     return (
         f"Fugitive detectives vs FugitiveHeuristic, {games} games (seeds 0..{games - 1}), CPU ms per "
         f"detective move{extra}; load {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}\n"
-        f"{'':<26}{'mean':>8}{'median':>8}{'p90':>8}{'max':>8}{'moves':>7}{'wins':>9}"
+        f"{'':<32}{'mean':>8}{'median':>8}{'p90':>8}{'max':>8}{'moves':>7}{'wins':>9}"
     )
 
 
-def child(first: int, count: int, library: str | None) -> dict[str, Any]:
+def child(first: int, count: int, library: str | None, greedy: list[str]) -> dict[str, Any]:
     """The measurement of seeds ``first..first+count-1`` in a fresh interpreter importing the
     library from ``library`` (None: this tree)."""
     env = dict(os.environ)
     root = library if library is not None else str(HERE.parent.parent)
     env["PYTHONPATH"] = root
     out = subprocess.run(
-        [sys.executable, str(HERE), "--child", str(first), str(count)],
+        [sys.executable, str(HERE), "--child", str(first), str(count), *(f"--greedy={g}" for g in greedy)],
         env=env,
         cwd="/tmp",
         check=True,
@@ -108,18 +110,18 @@ def child(first: int, count: int, library: str | None) -> dict[str, Any]:
     return result
 
 
-def compare(games: int, base: str, chunk: int) -> None:
+def compare(games: int, base: str, chunk: int, greedy: list[str]) -> None:
     merged: dict[str, dict[str, Any]] = {}
     for first in range(0, games, chunk):
         count = min(chunk, games - first)
         for tree, library in (("new", None), ("base", base)):  # alternating: the same load
-            for name, result in child(first, count, library).items():
+            for name, result in child(first, count, library, greedy).items():
                 slot = merged.setdefault(f"{name} ({tree})", {"seconds": [], "wins": 0, "games": 0})
                 slot["seconds"] += result["seconds"]
                 slot["wins"] += result["wins"]
                 slot["games"] += result["games"]
     print(header(games, f", this tree and {base} alternating by {chunk} games"))
-    for label in ("greedy (new)", "belief (new)", "greedy (base)", "belief (base)"):
+    for label in merged:
         print(row(label, merged[label]))
 
 
@@ -128,18 +130,22 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--base", help="a worktree of an earlier revision, measured alternately")
     parser.add_argument("--chunk", type=int, default=5, help="games per subprocess with --base")
+    parser.add_argument(
+        "--greedy", action="append", help='a greedy agent spec, repeatable (default "greedy")'
+    )
     parser.add_argument("--child", nargs=2, type=int, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    greedy = args.greedy or ["greedy"]
     if args.child:
         first, count = args.child
-        print(json.dumps(measure(range(first, first + count))))
+        print(json.dumps(measure(range(first, first + count), greedy)))
     elif args.base:
-        compare(args.games, args.base, args.chunk)
+        compare(args.games, args.base, args.chunk, greedy)
     else:
-        result = measure(range(args.games))
+        result = measure(range(args.games), greedy)
         print(header(args.games))
-        print(row("greedy (8 worlds)", result["greedy"]))
-        print(row("belief detective", result["belief"]))
+        for label, one in result.items():
+            print(row(label, one))
 
 
 if __name__ == "__main__":
