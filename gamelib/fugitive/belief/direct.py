@@ -28,7 +28,7 @@ and to a brute-force enumeration (tests/fugitive/test_fugitive_belief_direct.py)
 from __future__ import annotations
 
 from gamelib.fugitive.belief.facts import Facts, active_series, advance, reachable_values
-from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS
+from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
 from gamelib.fugitive.rules import STEP_LIMIT
 
 PATH_LIMIT = 4096
@@ -70,49 +70,58 @@ def direct_count(facts: Facts, measure: str) -> Counted | None:
         cap = caps[i]
         if cap[0] < 0 or cap[1] < 0 or cap[2] < 0:
             return None  # inconsistent: the programme says why
-    tables = facts.tables
-    class_of, group_of = tables.class_of, tables.group_of
-    avail = [0] * (2 * GROUPS)
+    group_of = facts.tables.group_of
     unknown = facts.unknown
-    mask = unknown
-    while mask:
-        low = mask & -mask
-        avail[class_of[low.bit_length() - 1]] += 1
-        mask ^= low
+    avail = [(unknown & mask).bit_count() for mask in class_masks(facts.last)]
     gavail = [avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS)]
     fug = (gavail[0], *facts.hand_unknown)
     deals = measure == "deals"
 
-    # per position: deck cards face up there, before it, drawn before it; the groups' caps
-    known_at: list[tuple[int, int, int]] = [(0, 0, 0)]
-    for i in range(1, size + 1):
-        counts = [0, 0, 0]
-        if known[i] >= 0:
-            for c in (known[i], *known_sprints[i]):
-                g = group_of[c]
-                if g >= 1:
-                    counts[g - 1] += 1
-        known_at.append((counts[0], counts[1], counts[2]))
+    # per position: deck cards face up there, before it, drawn before it; the groups' caps; the
+    # footprints of its face-up sprint cards
+    known_at: list[tuple[int, int, int]] = []
     before: list[tuple[int, int, int]] = []
     drawn: list[tuple[int, int, int]] = []
     capg: list[tuple[int, int, int, int]] = []
-    running = [0, 0, 0]
+    fixed_fp = [0] * (size + 1)
+    r0 = r1 = r2 = 0
+    a0, a1, a2, a3 = gavail
     for i in range(size + 1):
-        before.append((running[0], running[1], running[2]))
-        at = known_at[i]
-        running = [running[0] + at[0], running[1] + at[1], running[2] + at[2]]
+        before.append((r0, r1, r2))
+        c0 = c1 = c2 = 0
+        if i and known[i] >= 0:
+            shown = known_sprints[i]
+            if shown:
+                fixed_fp[i] = sum(2 - c % 2 for c in shown)
+            for c in (known[i], *shown):
+                g = group_of[c]
+                if g == 1:
+                    c0 += 1
+                elif g == 2:
+                    c1 += 1
+                elif g == 3:
+                    c2 += 1
+        known_at.append((c0, c1, c2))
+        r0, r1, r2 = r0 + c0, r1 + c1, r2 + c2
         cap = caps[i]
-        drawn.append((cap[0] + running[0], cap[1] + running[1], cap[2] + running[2]))
-        capg.append((gavail[0], min(cap[0], gavail[1]), min(cap[1], gavail[2]), min(cap[2], gavail[3])))
+        drawn.append((cap[0] + r0, cap[1] + r1, cap[2] + r2))
+        capg.append((a0, min(cap[0], a1), min(cap[1], a2), min(cap[2], a3)))
 
     reach = reachable_values(facts)
     series = active_series(facts, reach)
-    active = [
-        [(j, numbers, deadline) for j, (numbers, deadline) in enumerate(series) if deadline >= i]
-        for i in range(size + 1)
+    # per position, the series still open there (deadline at or after it), each with its index j
+    by_deadline = sorted(
+        ((j, numbers, deadline) for j, (numbers, deadline) in enumerate(series)), key=lambda s: s[2]
+    )
+    active: list[list[tuple[int, tuple[int, ...], int]]] = []
+    first = 0
+    for i in range(size + 1):
+        while first < len(by_deadline) and by_deadline[first][2] < i:
+            first += 1
+        active.append(by_deadline[first:])  # the order of the series does not matter to advance()
+    values: list[list[int]] = [[]] + [
+        _bits(reach[i]) if known[i] < 0 or i == size else [] for i in range(1, size + 1)
     ]
-    fixed_fp = [0] + [sum(2 - c % 2 for c in known_sprints[i]) for i in range(1, size + 1)]
-    values: list[list[int]] = [[]] + [_bits(reach[i]) for i in range(1, size + 1)]
     hidden_positions = [i for i in range(1, size + 1) if known[i] < 0]
     tallies: dict[int, list[int]] = {i: [0] * 43 for i in hidden_positions}
     ends: dict[tuple[int, ...], list[int]] = {}  # the last stack's weights by need, per path end
@@ -197,6 +206,27 @@ def direct_count(facts: Facts, measure: str) -> Counted | None:
         i: int, prev: int, progress: int, u: list[int], h: list[int], he: list[int], weight: int
     ) -> bool:
         """Every hideout value at position ``i`` (and on): False if too many paths."""
+        while i < size and known[i] >= 0:  # face-up positions before the last: one value each
+            v = known[i]
+            if not reach[i] >> v & 1 or v <= prev or v > prev + STEP_LIMIT + fixed_fp[i]:
+                return True
+            if deals:
+                at, dr, bf = known_at[i], drawn[i], before[i]
+                for d in range(3):
+                    c = at[d]
+                    if c:
+                        x = dr[d] - u[d + 1] - bf[d]
+                        weight *= FALL[x][c] if x >= 0 else 0
+                if not weight:
+                    return True
+            if active[i]:
+                progress = advance(progress, active[i], v, i)
+                if progress < 0:
+                    return True
+            if not closes(u, i):
+                return True
+            prev = v
+            i += 1
         last = i == size
         stack = n if last else 0
         offset = prev + STEP_LIMIT + fixed_fp[i] + stack

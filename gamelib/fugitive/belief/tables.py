@@ -73,6 +73,13 @@ def tables_for(last: int) -> Tables:
     return Tables(layout, klass, group)
 
 
+@functools.lru_cache(maxsize=64)
+def class_masks(last: int) -> tuple[int, ...]:
+    """Per class, the bitmask of its cards 1..last-1 (a class's unseen cards: one AND, one count)."""
+    klass = tables_for(last).class_of
+    return tuple(sum(1 << c for c in range(1, last) if klass[c] == k) for k in range(CLASSES))
+
+
 # The published game's tables, kept under their historical names.
 PUBLISHED_CLASSES = tables_for(LAST).class_of
 PUBLISHED_GROUPS = tables_for(LAST).group_of
