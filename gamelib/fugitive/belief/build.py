@@ -48,13 +48,16 @@ def build(
     max_edges: int | None = None,
     fixed: dict[int, int] | None = None,
     full: bool = False,
+    count_only: bool = False,
 ) -> Programme:
     """The programme of ``facts``, run forward: ``prog.total`` is the weight of every world.
 
     ``fixed`` (position -> value) keeps only the worlds with those face-down hideouts (tests count
     a marginal that way, independently of the backward pass); ``full`` keeps a layer per group
     and the last stack's layers (what card locations and sampling walk); ``max_edges`` stops with
-    :class:`BeliefTooLarge` beyond that many edges.
+    :class:`BeliefTooLarge` beyond that many edges.  ``count_only`` (the total alone, e.g. the world
+    count beside a belief): no edges kept, no layer kept but the one being read, the last layer's
+    moves summed by need without the values' tallies; the programme then has no backward pass.
     """
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
@@ -62,6 +65,7 @@ def build(
     _positions(prog)
     start_ok = _values(prog, fixed)
     _layers(prog, full)
+    prog.count_only = count_only and not full
     _run(prog, start_ok, max_edges)
     return prog
 
@@ -201,20 +205,27 @@ def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
     saved: list[Edges] = []
     edges = total = 0
     layers = prog.layers
+    count_only = prog.count_only
     for t in range(len(layers)):
         if prog.tail and t == len(layers) - 1:
-            kept, total, count = _tail_layer(prog, layers[t][0], forward[-1])
+            if count_only:
+                kept, total, count = None, *_tail_total(prog, layers[t][0], forward[-1])
+            else:
+                kept, total, count = _tail_layer(prog, layers[t][0], forward[-1])
             forward.append({})
         else:
             layer, kept, count = _layer(prog, layers[t], forward[-1])
             # keep states whose signed weight (the footprint identity) cancels to 0: the paths of
             # one hideout value through them need not cancel, and the marginals walk them backward
             forward.append(layer)
-        saved.append(kept)
+        if count_only:
+            forward[-2] = {}  # read: only the total is wanted
+        else:
+            saved.append(kept)
         edges += count
         if max_edges is not None and edges > max_edges:
             raise BeliefTooLarge(f"more than {max_edges:,} edges to count this position's worlds")
-    prog.forward, prog.edges, prog.saved = forward, edges, saved
+    prog.forward, prog.edges, prog.saved = forward, edges, None if count_only else saved
     if not prog.tail:
         for key, weight in forward[-1].items():
             fin = prog.final_weight(key)
@@ -359,6 +370,51 @@ def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges,
     return back, total, count
 
 
+def _tail_total(prog: Programme, i: int, states: dict[int, int]) -> tuple[int, int]:
+    """:func:`_tail_layer` for the total alone (``count_only``): a source's moves of one hideout
+    class are summed by need first (the values' tallies are not wanted), no completion kept by
+    source.  Returns the total weight and the number of edges."""
+    fins_of = prog._fins_by_need
+    groups_memo: dict[int, list[tuple[int, int, int, int, list[tuple[int, int]]]]] = {}
+    fins_memo: dict[int, list[int]] = {}
+    unmarked: dict[int, int] = {}
+    total = count = 0
+    tail_moves = prog._tail_moves
+    for src, weight in states.items():
+        sig = src & VALUE_READS
+        groups = groups_memo.get(sig)
+        if groups is None:
+            groups = []
+            for inc, top, items in tail_moves(i, sig):
+                by_need: dict[int, int] = {}
+                for need, w, _ in items:
+                    by_need[need] = by_need.get(need, 0) + w
+                merged = sorted(by_need.items())
+                groups.append((inc, top, len(items), sum(by_need.values()), merged))
+            groups_memo[sig] = groups
+        base = src & KEEP
+        b = 0
+        for inc, top, n_items, w_sum, merged in groups:
+            key = base + inc
+            count += n_items
+            if not top:  # no hideout of this class needs an even card: the unmarked weight alone
+                x = unmarked.get(key)
+                if x is None:
+                    x = unmarked[key] = fins_of(key, 0)[0]
+                b += x * w_sum
+                continue
+            fins = fins_memo.get(key)
+            if fins is None or len(fins) <= top:
+                fins = fins_memo[key] = fins_of(key, top)
+            size = len(fins)
+            for need, w in merged:
+                if need < size:
+                    b += fins[need] * w
+        if b:
+            total += weight * b
+    return total, count
+
+
 def _back_pair(prog: Programme, t: int, kept: ByReads, nxt: dict[int, int], cur: dict[int, int]) -> None:
     """The completions from each source of a pair of group layers (no label to tally there): a
     source's moves are its signature's memoised parts, added to the rest of its bits."""
@@ -407,6 +463,8 @@ def backward(prog: Programme) -> list[dict[int, int]]:
     """Completions from every live state, and the value marginals of the hidden positions."""
     if prog.back is not None:
         return prog.back
+    if prog.count_only:
+        raise ValueError("a programme built with count_only has no backward pass")
     count = len(prog.layers)
     back: list[dict[int, int]] = [{} for _ in range(count + 1)]
     back[count] = dict(prog.finals)

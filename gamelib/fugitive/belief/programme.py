@@ -59,6 +59,7 @@ class Programme(FinalWeights):
     saved: list[dict[int, Any]] | None = None  # forward edges (build.Edges), until the backward pass
     weights_memo: dict[tuple[int, int, int], Vec] = field(default_factory=dict)
     tail: bool = False  # the last layer's edges carry their final weights (counting only)
+    count_only: bool = False  # build(count_only=True): the total alone, no edges kept, no backward pass
     tail_tally: list[int] = field(default_factory=list)  # the last layer's value tallies (tail)
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
     npos: int = 0  # positions on the table (facts.size, read on the hot paths)
