@@ -407,15 +407,17 @@ class _Walk:
 
 
 def _tail(prog: Programme, i: int, sig: int) -> list[Tail]:
-    """The count's last-layer moves from ``sig`` (:meth:`Programme._tail_moves`), each group's
-    moves split by weight (a group is one hideout class: its moves share the weight, the free
-    draws of its group), the groups that need even cards first."""
+    """The count's last-layer moves from ``sig`` (:meth:`Programme._tail_moves`, the groups that
+    need even cards first), each group's moves split by weight (a group is one hideout class: its
+    moves share the weight, the free draws of its group; a split keeps the group's top need)."""
     out: list[Tail] = []
-    for inc, _, items in prog._tail_moves(i, sig):
+    for inc, top, items in prog._tail_moves(i, sig):
+        w = items[0][1]
+        if all(x == w for _, x, _ in items):
+            out.append((inc, top, w, [(need, v) for need, _, v in items]))
+            continue
         by_weight: dict[int, list[tuple[int, int]]] = {}
-        for need, w, v in items:
-            by_weight.setdefault(w, []).append((need, v))
-        for w, pairs in by_weight.items():
-            out.append((inc, max(need for need, _ in pairs), w, pairs))
-    out.sort(key=lambda tail: -tail[1])
+        for need, x, v in items:
+            by_weight.setdefault(x, []).append((need, v))
+        out.extend((inc, top, x, pairs) for x, pairs in by_weight.items())
     return out

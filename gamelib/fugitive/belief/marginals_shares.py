@@ -187,9 +187,9 @@ class FinalShares:
         self.halves0: dict[int, list[tuple[int, int]]] = {}
         self.tables: dict[int, list[int]] = {}
         self.lows: dict[int, tuple[int, list[tuple[int, Entries]], int]] = {}
-        self.high_rows: dict[int, tuple[Entries, int]] = {}
+        self.high_halves: dict[int, tuple[list[Entries], int]] = {}
         self.row_ids: dict[tuple[object, ...], int] = {}
-        self.met: dict[tuple[int, ...], list[int]] = {}
+        self.met: dict[int, list[int]] = {}
 
     def __call__(self, state: int) -> int:
         prog = self.prog
@@ -310,27 +310,23 @@ class FinalShares:
     def _meet(self, state: int, left: int, limit: int) -> list[int]:
         """The share sums of the last stack's completions by even cards: the two halves
         met (``C(left, a)`` ways to give ``a`` of its cards to groups {0, 1}, already in the low
-        half's rows: :meth:`_low_rows`), the {2, 3} half's rows made as they are read
-        (:meth:`_high_row`).  Halves of different counts often have equal rows: the sums are
-        memoised on the rows' values (an id per distinct row), read-only."""
+        half's rows: :meth:`_low_rows`).  Halves of different counts often have equal rows: the
+        sums are memoised on the halves' values (an id per distinct half), read-only."""
         low_id, groups, most = self._low_rows(state, left, limit)
-        rows, base = self.high_rows, (state & HALVES[2]) | limit << 76
-        ids = [low_id]
-        highs = []
-        for b, _ in groups:
-            hit = rows.get(base | b << 84)
-            if hit is None:
-                hit = self._high_row(state, limit, b)
-            highs.append(hit[0])
-            ids.append(hit[1])
-        key = tuple(ids)
+        hit = self.high_halves.get((state & HALVES[2]) | limit << 76)
+        if hit is None:
+            hit = self._high_half(state, limit)
+        high, high_id = hit
+        key = low_id << 32 | high_id
         out = self.met.get(key)
         if out is not None:
             return out
+        rows = len(high)
         out = [0] * (most + left + 1)  # a row's evens: at most its cards (and the hand's marks)
-        for (_, entries), row in zip(groups, highs, strict=True):
-            if not row:
+        for b, entries in groups:
+            if b >= rows or not high[b]:
                 continue
+            row = high[b]
             if entries[-1][0] + row[-1][0] >= len(out):
                 out += [0] * (entries[-1][0] + row[-1][0] + 1 - len(out))
             for t1, xw, xs in entries:
@@ -341,12 +337,15 @@ class FinalShares:
         self.met[key] = out
         return out
 
-    def _high_row(self, state: int, limit: int, k: int) -> tuple[Entries, int]:
-        """Entry ``k`` of groups {2, 3}'s half (:meth:`_half`) alone and its value's id, memoised:
-        the meets read a half's rows for the cards groups {0, 1} leave, a few of its rows."""
+    def _high_half(self, state: int, limit: int) -> tuple[list[Entries], int]:
+        """Groups {2, 3}'s rows (:meth:`_half` without its trailer) and their value's id."""
         p, q = self._poly(2, state, limit), self._poly(3, state, limit)
-        row = _convolve(p, q, k) if k <= self.room_of else []
-        hit = self.high_rows[(state & HALVES[2]) | limit << 76 | k << 84] = (row, self._row_id(row))
+        # no row beyond the last stack's cards (a final state's ``left``): the meet never reads it
+        rows = [_convolve(p, q, k) for k in range(min(len(p) + len(q) - 2, self.room_of) + 1)]
+        hit = self.high_halves[(state & HALVES[2]) | limit << 76] = (
+            rows,
+            self._row_id([tuple(row) for row in rows]),
+        )
         return hit
 
     def _row_id(self, rows: Sequence[object]) -> int:
