@@ -30,6 +30,9 @@ from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
 DIGITS = 4 * GROUPS
 """Share sums carried per state: sprint and hand, odd and even, per group."""
 
+SHARED_MEETS = 2000
+"""Sources of the last layer from which the meets are memoised on the halves' values."""
+
 TABLE_KEY = LOWER[GROUPS - 1] | 63 << LEFT
 """A final state's bits its share sums by need read: the groups' counts and the last stack's cards."""
 
@@ -190,6 +193,9 @@ class FinalShares:
         self.high_halves: dict[int, tuple[list[Entries], int]] = {}
         self.row_ids: dict[tuple[object, ...], int] = {}
         self.met: dict[int, list[int]] = {}
+        # halves' values are compared (and meets shared) only where final states are many: on an
+        # easy position hashing the rows costs more than the few meets it could spare
+        self.share_meets = bool(prog.layers) and len(prog.forward[len(prog.layers) - 1]) >= SHARED_MEETS
 
     def __call__(self, state: int) -> int:
         prog = self.prog
@@ -318,7 +324,7 @@ class FinalShares:
             hit = self._high_half(state, limit)
         high, high_id = hit
         key = low_id << 32 | high_id
-        out = self.met.get(key)
+        out = self.met.get(key) if self.share_meets else None
         if out is not None:
             return out
         rows = len(high)
@@ -334,7 +340,8 @@ class FinalShares:
                     out[t1 + t2] += xw * ys + yw * xs
         while out and not out[-1]:
             out.pop()
-        self.met[key] = out
+        if self.share_meets:
+            self.met[key] = out
         return out
 
     def _high_half(self, state: int, limit: int) -> tuple[list[Entries], int]:
@@ -344,7 +351,7 @@ class FinalShares:
         rows = [_convolve(p, q, k) for k in range(min(len(p) + len(q) - 2, self.room_of) + 1)]
         hit = self.high_halves[(state & HALVES[2]) | limit << 76] = (
             rows,
-            self._row_id([tuple(row) for row in rows]),
+            self._row_id([tuple(row) for row in rows]) if self.share_meets else 0,
         )
         return hit
 
@@ -367,7 +374,8 @@ class FinalShares:
                 for a in range(min(left, len(low) - 2) + 1)
                 if low[a]
             ]
-            hit = self.lows[key] = (self._row_id(groups_key(groups)), groups, low[-1][0][0])
+            low_id = self._row_id(groups_key(groups)) if self.share_meets else 0
+            hit = self.lows[key] = (low_id, groups, low[-1][0][0])
         return hit
 
     def _half(self, first: int, state: int, limit: int) -> list[Entries]:
