@@ -24,6 +24,9 @@ from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooLarge
 from gamelib.fugitive.rules import STEP_LIMIT, cards_of
 
+SHARE_OPEN = 1000
+"""States from which a closing pair layer memoises its moves unclosed first (:func:`_pair_layer`)."""
+
 
 class ByReads:
     """A layer's moves kept for the backward pass as the count memoised them: by the bits of a
@@ -303,12 +306,15 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
     pair_hit, closed_hit = prog._pair_hit, prog._closed_hit
     open_memo: dict[int, list[tuple[int, int]]] = {}
+    # closing: a large layer's signatures share their unclosed moves (few differ but by the pair's
+    # hideout counts); a small one's rarely repeat, so they are closed as they are made
+    shared = closing and len(states) >= SHARE_OPEN
     count = 0
     for src, weight in states.items():
         sig = src & reads
         hit = memo.get(sig)
         if hit is None:
-            hit = memo[sig] = closed_hit(i, g, sig, open_memo) if closing else pair_hit(i, g, sig, False)
+            hit = memo[sig] = closed_hit(i, g, sig, open_memo) if shared else pair_hit(i, g, sig, closing)
         rest = src ^ sig
         count += len(hit)
         for part, w in hit:

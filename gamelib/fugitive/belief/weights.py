@@ -46,6 +46,11 @@ POLYS_SIZE = 100_000
 """Entries :data:`POLYS` keeps before starting again (tuples of ints: untracked by the collector)."""
 
 
+SHARE_ROWS = 64
+"""A programme shares its last stack's rows between counts (one object per value, divided by their
+gcd: :meth:`FinalWeights._half`) once it holds this many halves: a small one would only pay for it."""
+
+
 T = TypeVar("T")
 
 
@@ -308,7 +313,9 @@ class FinalWeights:
                 while len(out) <= k:
                     out.append([])
                 add_product(out[k], x, y, COMB[k][k0])
-        done = tuple(tuple(row) for row in out)
+        done = halves[key] = tuple(tuple(row) for row in out)
+        if len(halves) < SHARE_ROWS:
+            return done  # a small programme meets few rows: nothing to share
         # one object per value: :meth:`_mark_vector` meets rows by identity (kept alive here)
         done = halves[key] = self.rows_seen.setdefault(done, done)
         if even and id(done) not in self.rows_scaled:
@@ -450,8 +457,8 @@ class FinalWeights:
         if high is None:
             high = self._half(2, state, True)
         scaled = self.rows_scaled
-        low_factor, low = scaled[id(low)]
-        high_factor, high = scaled[id(high)]
+        low_factor, low = scaled.get(id(low)) or (1, low)
+        high_factor, high = scaled.get(id(high)) or (1, high)
         key = (id(low), id(high), left)
         out = self.suffixes.get(key)
         if out is None or len(out) <= top:
