@@ -147,6 +147,12 @@ def _positions(prog: Programme) -> None:
         (-1, *(prog.drawn[i][d] - prog.known_before[i][d] if deals else -1 for d in range(3)))
         for i in range(size + 1)
     ]
+    # what a group's moves allow it at most (its cap and, deals, its free draws): read by the groups
+    # before it in a stack (the room they must leave)
+    prog.room_caps = [
+        tuple(min(c, f) if f >= 0 else c for c, f in zip(prog.capg[i], prog.slots[i], strict=True))
+        for i in range(size + 1)
+    ]
 
 
 def _values(prog: Programme, fixed: dict[int, int] | None) -> bool:

@@ -64,6 +64,7 @@ class Programme(FinalWeights):
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
     npos: int = 0  # positions on the table (facts.size, read on the hot paths)
     pending_pos: int = -1  # the position still getting sprint cards (the hand may pay), or -1
+    room_caps: list[tuple[int, ...]] = field(default_factory=list)  # per position, per group: min(cap, slots)
     slots: list[tuple[int, ...]] = field(
         default_factory=list
     )  # per position, per group: draws - face-up before (-1: none)
@@ -336,13 +337,12 @@ class Programme(FinalWeights):
             # the groups after this one must have room for the rest of the stack (their cap and,
             # measure deals, their free draws: what their own moves allow), and marks enough
             later = 0
-            slots = self.slots[i]
+            limit = self.room_caps[i]
             for h in range(g + 1, GROUPS):
                 u_h = (src >> U_SH[h]) & 31
-                r = cap[h] - u_h
-                s = slots[h] - u_h
-                if slots[h] >= 0 and 0 <= s < r:
-                    r = s
+                r = limit[h] - u_h
+                if r < 0:  # more cards laid than free draws: the moves then set no draw limit
+                    r = cap[h] - u_h
                 later += r
                 if need and r > 0:
                     # a later group's unknown even cards (less those it used when it is of this
