@@ -456,9 +456,12 @@ class FinalWeights:
         high = halves.get((state & HALVES[2]) | 2 << LEFT)
         if high is None:
             high = self._half(2, state, True)
+        factor = 1
         scaled = self.rows_scaled
-        low_factor, low = scaled.get(id(low)) or (1, low)
-        high_factor, high = scaled.get(id(high)) or (1, high)
+        if scaled:  # rows are shared (a large programme): meet them divided by their gcd
+            low_factor, low = scaled.get(id(low)) or (1, low)
+            high_factor, high = scaled.get(id(high)) or (1, high)
+            factor = low_factor * high_factor
         key = (id(low), id(high), left)
         out = self.suffixes.get(key)
         if out is None or len(out) <= top:
@@ -477,7 +480,6 @@ class FinalWeights:
                 run += vector[e]
                 out[e] = run
             self.suffixes[key] = out
-        factor = low_factor * high_factor
         return out if factor == 1 else [factor * x for x in out]
 
     def final_weight(self, state: int) -> int:
