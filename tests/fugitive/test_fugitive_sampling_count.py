@@ -14,7 +14,7 @@ import pytest
 from fugitive_positions import random_position
 
 import gamelib
-from gamelib.fugitive.belief import clear_caches, sampling
+from gamelib.fugitive.belief import belief, clear_caches, sampling
 from gamelib.fugitive.belief.bits import GROUP, GROUPS, VALUE
 from gamelib.fugitive.belief.sampling import PAIR_LABEL, CountSampler, Node, Sampler
 from gamelib.fugitive.rules import DETECTIVE, F_SPRINT, FugitiveState
@@ -158,3 +158,22 @@ def test_worlds_of_a_mid_stack_position_replay() -> None:
         assert replay.observation(DETECTIVE) == state.observation(DETECTIVE)
         found += 1
     assert found >= 5
+
+
+def test_a_position_the_belief_counted_is_not_counted_again_to_draw_worlds() -> None:
+    shared = 0
+    for seed in range(6):
+        clear_caches()
+        state = random_position(seed, 40)
+        if state.is_terminal():
+            continue
+        belief(state)
+        key = (*sampling.facts_key(sampling.facts_and_plan(state)[0]), "deals")
+        kept = sampling.COUNTED.get(key)  # None: the belief counted it another way
+        state.determinize(DETECTIVE, random.Random(0))
+        sampler = sampling.SAMPLERS[key]
+        assert isinstance(sampler, CountSampler)
+        if kept is not None:
+            assert sampler.prog is kept
+            shared += 1
+    assert shared >= 2

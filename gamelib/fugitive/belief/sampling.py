@@ -37,6 +37,7 @@ from gamelib.fugitive.belief.bits import GROUP, HALVES, KEEP, LEFT, NEED, PAIR_R
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.deals import assign_slots, deal_slots, determinize_fugitive, pick, replay
 from gamelib.fugitive.belief.facts import Facts, facts_from_state, facts_key
+from gamelib.fugitive.belief.probabilities import _COUNTED as COUNTED
 from gamelib.fugitive.belief.probabilities import SAMPLERS, SAMPLERS_SIZE, programme_for
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import GROUPS, MEASURES
@@ -416,7 +417,12 @@ def _label(node: Node, totals: dict[int, int], ahead: dict[int, dict[int, int]],
 
 
 def _count_sampler(facts: Facts, measure: str) -> CountSampler:
-    prog = programme_for(facts, measure)
+    """The count sampler of ``facts``: on the count :func:`~.probabilities.belief` kept for the
+    card locations if it counted this position (a detective or a panel beside the agent), else
+    on a count of its own."""
+    prog = COUNTED.get((*facts_key(facts), measure))
+    if prog is None or prog.back is None:
+        prog = programme_for(facts, measure)
     if prog.total == 0:
         raise ValueError("inconsistent observation: no fugitive world explains it")
     backward(prog)
