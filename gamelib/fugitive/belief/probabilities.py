@@ -305,7 +305,10 @@ DIRECT_COUNT = True
 
 def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belief:
     """Count ``facts`` once: directly for the simplest positions (:mod:`~.direct`: no programme to
-    build), else by the programme, whose count is kept for the card locations (:data:`_COUNTED`)."""
+    build), else by the programme, whose count is kept for the card locations (:data:`_COUNTED`).
+
+    A position counted directly keeps no programme: its card locations (first use) and a sampler
+    build one, a second count for those positions (0.1-0.2 ms: they are the easy ones)."""
     key = (*facts_key(facts), measure)
     counted = direct_count(facts, measure) if DIRECT_COUNT and max_edges is None else None
     if counted is not None:
@@ -351,12 +354,13 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
 
 def world_count(facts: Facts) -> int:
     """The number of worlds of ``facts`` (measure ``worlds``), directly when :mod:`~.direct`
-    counts the position, else by a programme (the collector paused)."""
+    counts the position, else by a programme that keeps nothing but the total (``count_only``: no
+    edges, one layer at a time; the collector paused)."""
     counted = direct_count(facts, "worlds") if DIRECT_COUNT else None
     if counted is not None:
         return counted[0]
     with no_cycle_collection():
-        return build(facts, "worlds").mass
+        return build(facts, "worlds", count_only=True).mass
 
 
 def _locations(key: tuple[Any, ...], facts: Facts, hideout: tuple[float, ...]) -> Where:
