@@ -88,9 +88,13 @@ class GreedyAgent:
     def _value(self, state: State, player: int, depth: int) -> float:
         if depth > 0 and state.current_player == CHANCE:
             total = 0.0
+            # a child where a player is to move is worth 0 when returns stay 0 until the end
+            zero_until_end = self.evaluate is None and not state.game.info.returns_during_play
             for outcome, probability in state.chance_outcomes():
                 child = state.clone()
-                child.apply(outcome)
+                child.apply_legal(outcome)  # one of this very node's outcomes
+                if zero_until_end and child.current_player >= 0:
+                    continue
                 total += probability * self._value(child, player, depth - 1)
             return total
         scores = state.returns() if self.evaluate is None else self.evaluate(state)
