@@ -13,7 +13,9 @@ The shares are exact integers: each is multiplied by ``scale`` (a common multipl
 possible count of non-hideout cards in a class) before the division by that count.  A vector of
 digits is *packed* into one int, digit ``x`` at bit ``x * width``: the passes then add and scale
 the 16 sums with one integer operation, and a digit is read back once the sums are whole
-(every digit of a complete sum is a true count of worlds, so it fits in ``width`` bits).
+(every digit of a complete sum is a true count of worlds, so it fits in ``width`` bits; each world
+is counted once per order of its face-down stacks, so :func:`~.marginals.class_shares` packs at
+the width of the sums divided by those orders and divides the complete sums before reading).
 """
 
 from __future__ import annotations
@@ -176,7 +178,10 @@ class FinalShares:
     """The share sums (packed) of a final state's completions, memoised like the programme's own
     final weights: per group, the cards it takes of the last stack (none when the last stack was
     laid in layers) by even cards (:func:`by_evens`); groups {0, 1} and {2, 3} convolved and memoised on their
-    counts, then met.  Their weights are :meth:`Programme.final_weight`'s."""
+    counts (rows up to the last stack's size), then met; the last layer reads a final count's
+    sums for every need at once (:meth:`by_need`), and where final states are many, meets are
+    shared by halves of equal value (:data:`SHARED_MEETS`).  Their weights are
+    :meth:`Programme.final_weight`'s."""
 
     def __init__(self, prog: Programme, scale: int, width: int) -> None:
         self.prog, self.scale, self.width = prog, scale, width
