@@ -351,7 +351,9 @@ def test_one_count_serves_total_hideouts_and_card_locations(monkeypatch: pytest.
 
 def test_kept_counts_are_bounded_and_their_edges_tallied(monkeypatch: pytest.MonkeyPatch) -> None:
     """belief() keeps its latest counts for the card locations: at most _COUNTED_SIZE of them and
-    _COUNTED_EDGES edges (the newest always), their edges a running total."""
+    _COUNTED_EDGES edges (the newest always), their edges a running total.  The direct count
+    (positions whose only face-down stack is the last) keeps no programme, so it is off here."""
+    monkeypatch.setattr(probabilities, "DIRECT_COUNT", False)
     monkeypatch.setattr(probabilities, "_COUNTED_SIZE", 3)
     clear_caches()
     for seed in range(8):
