@@ -42,10 +42,20 @@ How the count works (a forward/backward dynamic programme over positions):
   (one vector by marked evens serves every need);
 * counting only (no sampling), a stack's four group layers run as two composed pairs, each
   closing its own groups when the position closes (groups 0-1 at the first pair: the second never
-  reads them), and every layer's moves are memoised on the bits of the state they read and kept
-  per source as (base, memoised moves); the last layer sums each source's completions and the
-  last position's value tallies forward, reading each final weight per hideout class and need
-  from the last stack's sums by *even* cards (a need's weight is then a suffix sum);
+  reads them), and every layer's moves are memoised on the bits of the state they read; the memo
+  itself is kept for the backward pass (:class:`~.build.ByReads`: no record per source, the
+  backward pass masks each source again); a stack's group moves skip allocations the later
+  groups could not complete (their room, the marks their even cards can still bring); the last
+  layer sums each source's completions and the last position's value tallies forward, reading
+  each final weight per hideout class and need from the last stack's sums by *even* cards (a
+  need's weight is then a suffix sum), computed once per pair of halves whose rows are equal up
+  to a factor;
+* ``build(..., count_only=True)`` keeps no edges and only the layer being read: the world total
+  beside a belief costs no memory for a backward pass nobody walks;
+* a position whose only face-down sprint stack is the last one is counted without a programme
+  (:mod:`~.direct`: its hideout paths walked, the last stack and hand closed per group in closed
+  form), the fixed cost of the easy positions; its card locations and samples build the
+  programme on first use;
 * the last stack's group polynomials are shared between programmes (a bounded memo keyed by the
   group's context and counts), and every memo holds tuples, which the garbage collector stops
   tracking (the programmes a cache keeps cost nothing to its full collections);
@@ -64,7 +74,7 @@ footprints the hideout needs (the DP only knows the classes of the cards, not th
 replays its samples and draws again when they break them, so its samples stay exact.
 
 The package, one idea a module: :mod:`~.tables` (card groups and classes), :mod:`~.facts` (what the
-detective knows), :mod:`~.bits` (the state's layout), :mod:`~.programme` and :mod:`~.weights` (the
+detective knows), :mod:`~.direct` (the simplest positions without a programme), :mod:`~.bits` (the state's layout), :mod:`~.programme` and :mod:`~.weights` (the
 moves and the final weights), :mod:`~.build` (forward and backward passes), :mod:`~.locations`,
 :mod:`~.marginals` and :mod:`~.marginals_shares` (card locations), :mod:`~.probabilities` (:func:`belief`, :class:`Belief`, the caches) and
 :mod:`~.sampling` (:func:`determinize`).
