@@ -18,7 +18,10 @@ the same call, the same code path, 1 worker against ``workers``).  What is timed
 only, in every configuration: the loky pool is started and warmed up before the clock starts, and
 each Dask run gets a fresh cluster, started and warmed up (its workers unpack the tournament's
 game and fill its caches) before its clock starts and closed after it, for 1 worker and for
-``workers`` alike, so no idle cluster ticks beside another run.  Each configuration is played
+``workers`` alike, so no idle cluster ticks beside another run.  Every process that plays (this
+one, each loky or Dask worker) is warmed up alike: it first plays as many games of its own as the
+run has, or ~1.5 s of CPU of them if fewer (a game's caches fill over its first games: Get on
+Board takes 0.43 ms a game over its first 500 and 0.33 ms after 1,000).  Each configuration is played
 ``rounds`` times and the best wall rate is kept (other work on a shared machine only ever slows
 a run down); start-up is printed apart.
 
@@ -189,11 +192,21 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
             game, agents, games=n, seed=seed, executor=executor, progress=False, **extra
         )
 
+    # warm-up: every process that plays (this one, each loky or Dask worker) first plays `warm`
+    # games of its own, up to `games` or ~1.5 s of CPU: a game's caches fill over its first
+    # games (Get on Board: 0.43 ms a game over the first 500, 0.33 after 1,000), and the serial
+    # baseline would otherwise be the only warm one
+    cpu = time.process_time()
+    run(None, min(games, 100), seed=2)
+    per_game = (time.process_time() - cpu) / min(games, 100)
+    warm = max(1, min(games, int(1.5 / max(per_game, 1e-6))))
+    run(None, warm, seed=3)
+
     def on_cluster(kind: str, size: int) -> tuple[float, float, Any, float]:
         started = time.perf_counter()
         cluster, client, pids = start_cluster(kind, size)
         try:
-            run(client, 4 * size, seed=2)  # warm-up: workers unpack the game and fill its caches
+            run(client, warm * size, seed=3)  # warm-up: workers unpack the game and fill its caches
             ready = time.perf_counter() - started
             wall, cpu, results = measure(functools.partial(run, client), pids, True)
         finally:
@@ -201,7 +214,7 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
             cluster.close()
         return wall, cpu, results, ready
 
-    run("processes", 4 * workers, seed=2)  # warm-up of the loky pool
+    run("processes", warm * workers, seed=3)  # warm-up of the loky pool
     configs: list[tuple[str, Callable[[], tuple[float, float, Any, float]]]] = [
         ("serial (1 worker)", lambda: (*measure(run, set(), False), 0.0)),
         (
