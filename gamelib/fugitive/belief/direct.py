@@ -27,6 +27,8 @@ and to a brute-force enumeration (tests/fugitive/test_fugitive_belief_direct.py)
 
 from __future__ import annotations
 
+from typing import Any
+
 from gamelib.fugitive.belief.facts import Facts, active_series, advance, reachable_values
 from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
 from gamelib.fugitive.rules import STEP_LIMIT
@@ -66,20 +68,23 @@ def direct_count(facts: Facts, measure: str) -> Counted | None:
         return None
     if n and known[size] >= 0:
         return None  # face-down sprint cards under a face-up hideout (escape_sprints="hidden")
-    caps = facts.caps
     for i in range(1, size + 1):
-        cap = caps[i]
+        cap = facts.caps[i]
         if cap[0] < 0 or cap[1] < 0 or cap[2] < 0:
             return None  # inconsistent: the programme says why
-    group_of = facts.tables.group_of
-    unknown = facts.unknown
-    avail = [(unknown & mask).bit_count() for mask in class_masks(facts.last)]
-    gavail = [avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS)]
-    fug = (gavail[0], *facts.hand_unknown)
-    deals = measure == "deals"
+    walker = _Walk(facts, measure, n)
+    if not walker.walk(1, 0, 0, [0] * GROUPS, [0] * GROUPS, [0] * GROUPS, 1):
+        return None
+    return walker.total, walker.tallies
 
-    # per position: deck cards face up there, before it, drawn before it; the groups' caps; the
-    # footprints of its face-up sprint cards
+
+def _position_tables(
+    facts: Facts, gavail: list[int]
+) -> tuple[list[Any], list[Any], list[Any], list[Any], list[int]]:
+    """Per position: deck cards face up there, before it, drawn before it; the groups' caps; the
+    footprints of its face-up sprint cards."""
+    size, known, known_sprints, caps = facts.size, facts.known, facts.known_sprints, facts.caps
+    group_of = facts.tables.group_of
     known_at: list[tuple[int, int, int]] = []
     before: list[tuple[int, int, int]] = []
     drawn: list[tuple[int, int, int]] = []
@@ -107,73 +112,107 @@ def direct_count(facts: Facts, measure: str) -> Counted | None:
         cap = caps[i]
         drawn.append((cap[0] + r0, cap[1] + r1, cap[2] + r2))
         capg.append((a0, min(cap[0], a1), min(cap[1], a2), min(cap[2], a3)))
+    return known_at, before, drawn, capg, fixed_fp
 
-    reach = reachable_values(facts)
+
+def _open_series(facts: Facts, reach: list[int]) -> list[list[tuple[int, tuple[int, ...], int]]]:
+    """Per position, the series still open there (deadline at or after it), each with its index."""
     series = active_series(facts, reach)
-    # per position, the series still open there (deadline at or after it), each with its index j
     by_deadline = sorted(
         ((j, numbers, deadline) for j, (numbers, deadline) in enumerate(series)), key=lambda s: s[2]
     )
     active: list[list[tuple[int, tuple[int, ...], int]]] = []
     first = 0
-    for i in range(size + 1):
+    for i in range(facts.size + 1):
         while first < len(by_deadline) and by_deadline[first][2] < i:
             first += 1
         active.append(by_deadline[first:])  # the order of the series does not matter to advance()
-    values: list[list[int]] = [[]] + [
-        _bits(reach[i]) if known[i] < 0 or i == size else [] for i in range(1, size + 1)
-    ]
-    hidden_positions = [i for i in range(1, size + 1) if known[i] < 0]
-    tallies: dict[int, list[int]] = {i: [0] * 43 for i in hidden_positions}
-    ends: dict[tuple[int, ...], list[int]] = {}  # the last stack's weights by need, per path end
-    last_cap, last_drawn, last_before = capg[size], drawn[size], before[size]
+    return active
 
-    def closes(u: list[int], i: int) -> bool:
-        cap = capg[i]
+
+class _Walk:
+    """One direct count: the position's tables, the last stack's packed group tables, and the
+    walk over hideout values that tallies every path's weight."""
+
+    def __init__(self, facts: Facts, measure: str, n: int) -> None:
+        size = self.size = facts.size
+        known = self.known = facts.known
+        self.n = n
+        self.group_of = facts.tables.group_of
+        avail = self.avail = [(facts.unknown & mask).bit_count() for mask in class_masks(facts.last)]
+        gavail = self.gavail = [avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS)]
+        self.fug = (gavail[0], *facts.hand_unknown)
+        self.deals = measure == "deals"
+        self.known_at, self.before, self.drawn, self.capg, self.fixed_fp = _position_tables(facts, gavail)
+        reach = self.reach = reachable_values(facts)
+        self.active = _open_series(facts, reach)
+        self.values: list[list[int]] = [[]] + [
+            _bits(reach[i]) if known[i] < 0 or i == size else [] for i in range(1, size + 1)
+        ]
+        self.hidden_positions = [i for i in range(1, size + 1) if known[i] < 0]
+        self.tallies: dict[int, list[int]] = {i: [0] * 43 for i in self.hidden_positions}
+        self.ends: dict[tuple[int, ...], list[int]] = {}  # the last stack's weights by need, per path end
+        self.packed: dict[tuple[int, int, int, int], int] = {}
+        self.paths = 0
+        self.path = [0] * (size + 1)
+        self.total = 0
+        self._packing()
+
+    def _packing(self) -> None:
+        """The groups' tables are multiplied as packed integers (Kronecker substitution): entry
+        (k, e) at bit ``width * (e + (n + 1) * k)``, every entry and product entry below 2**width.
+        A bound on every product entry: each group's weights only shrink as its counts grow (fewer
+        cards to pick, hand and free draws), so the sum of its entries with nothing laid bounds
+        them, and the product of those sums bounds the product's entries."""
+        n, deals, gavail, fug = self.n, self.deals, self.gavail, self.fug
+        last_cap, last_drawn, last_before = (
+            self.capg[self.size],
+            self.drawn[self.size],
+            self.before[self.size],
+        )
+        stride = n + 1
+        bound = 1
+        for g in range(GROUPS):
+            a, hand_total = gavail[g], max(fug[g], 0)
+            slots = last_drawn[g - 1] - last_before[g - 1] if deals and g else -1
+            group_sum = 0
+            for k in range(min(n, max(last_cap[g], 0), hand_total) + 1):
+                w = COMB[a][k] * _comb(a - k, hand_total - k)
+                if deals and g:
+                    w *= _FACTORIALS[hand_total - k]
+                    if k:
+                        w *= FALL[slots][k] if slots >= 0 else 0
+                group_sum += w
+            bound *= max(group_sum, 1)
+        # ... and the ways to pick k <= n of a group's cards, C(a, k) < 2**a, fit as well
+        width = self.width = max(bound.bit_length(), *gavail) + 2
+        row_bits = self.row_bits = width * stride
+        self.keep = (1 << (row_bits * stride)) - 1  # entries with at most n cards
+        self.row_shift, self.row_mask = row_bits * n, (1 << row_bits) - 1
+        self.digit = (1 << width) - 1
+        self.x_1 = 1 + (1 << row_bits)  # 1 + x (an odd card); 1 + xy is an even one
+
+    def closes(self, u: list[int], i: int) -> bool:
+        cap = self.capg[i]
         return u[0] <= cap[0] and u[1] <= cap[1] and u[2] <= cap[2] and u[3] <= cap[3]
 
-    # the groups' tables are multiplied as packed integers (Kronecker substitution): entry (k, e)
-    # at bit ``width * (e + (n + 1) * k)``, every entry and product entry below 2**width
-    # A bound on every product entry: each group's weights only shrink as its counts grow (fewer
-    # cards to pick, hand and free draws), so the sum of its entries with nothing laid bounds them,
-    # and the product of those sums bounds the product's entries.
-    stride = n + 1
-    bound = 1
-    for g in range(GROUPS):
-        a, hand_total = gavail[g], max(fug[g], 0)
-        slots = last_drawn[g - 1] - last_before[g - 1] if deals and g else -1
-        group_sum = 0
-        for k in range(min(n, max(last_cap[g], 0), hand_total) + 1):
-            w = COMB[a][k] * _comb(a - k, hand_total - k)
-            if deals and g:
-                w *= _FACTORIALS[hand_total - k]
-                if k:
-                    w *= FALL[slots][k] if slots >= 0 else 0
-            group_sum += w
-        bound *= max(group_sum, 1)
-    # ... and the ways to pick k <= n of a group's cards, C(a, k) < 2**a, fit as well
-    width = max(bound.bit_length(), *gavail) + 2
-    row_bits = width * stride
-    keep = (1 << (row_bits * stride)) - 1  # entries with at most n cards
-    row_shift, row_mask = row_bits * n, (1 << row_bits) - 1
-    digit = (1 << width) - 1
-    x_1 = 1 + (1 << row_bits)  # 1 + x (an odd card); 1 + xy is an even one
-    packed: dict[tuple[int, int, int, int], int] = {}
-
-    def group_table(g: int, ug: int, hg: int, heg: int) -> int:
+    def group_table(self, g: int, ug: int, hg: int, heg: int) -> int:
         """Group ``g``'s weights by (cards given to the stack, even ones), packed: the ways to pick
         them, ``(1 + xy)**evens (1 + x)**odds``, each row k times its hand and draw factor."""
         key = (g, ug, hg, heg)
+        packed = self.packed
         hit = packed.get(key)
         if hit is not None:
             return hit
-        a = gavail[g]
-        hand_total = fug[g] - ug if g else a - ug
+        a, n, avail, row_bits, width = self.gavail[g], self.n, self.avail, self.row_bits, self.width
+        deals, last, row_mask = self.deals, self.size, self.row_mask
+        last_cap, last_drawn, last_before = self.capg[last], self.drawn[last], self.before[last]
+        hand_total = self.fug[g] - ug if g else a - ug
         room = min(n, last_cap[g] - ug, hand_total)
         out = 0
         if room >= 0:
             picks = ((1 + (1 << (row_bits + width))) ** (avail[2 * g + 1] - heg)) * (
-                x_1 ** (avail[2 * g] - (hg - heg))
+                self.x_1 ** (avail[2 * g] - (hg - heg))
             )
             slots = last_drawn[g - 1] - ug - last_before[g - 1] if deals and g else -1
             for k in range(room + 1):
@@ -191,19 +230,21 @@ def direct_count(facts: Facts, measure: str) -> Counted | None:
         packed[key] = out
         return out
 
-    def end_weights(u: list[int], h: list[int], he: list[int]) -> list[int]:
+    def end_weights(self, u: list[int], h: list[int], he: list[int]) -> list[int]:
         """The last stack and the hand filled in from these counts: weight by need (0..n)."""
         key = (*u, *h, *he)
+        ends = self.ends
         hit = ends.get(key)
         if hit is not None:
             return hit
-        prod = group_table(0, u[0], h[0], he[0])
+        prod = self.group_table(0, u[0], h[0], he[0])
         for g in range(1, GROUPS):
             if not prod:
                 break
-            prod = (prod * group_table(g, u[g], h[g], he[g])) & keep
-        row = (prod >> row_shift) & row_mask
-        out = [0] * stride
+            prod = (prod * self.group_table(g, u[g], h[g], he[g])) & self.keep
+        n, width, digit = self.n, self.width, self.digit
+        row = (prod >> self.row_shift) & self.row_mask
+        out = [0] * (n + 1)
         run = 0
         for e in range(n, -1, -1):
             run += (row >> (width * e)) & digit
@@ -211,53 +252,62 @@ def direct_count(facts: Facts, measure: str) -> Counted | None:
         ends[key] = out
         return out
 
-    paths = [0]
-    path = [0] * (size + 1)
-    total = [0]
+    def face_up_weight(self, i: int, u: list[int]) -> int:
+        """Measure deals: the ways to give the deck cards face up at position ``i`` a free draw."""
+        at, dr, bf = self.known_at[i], self.drawn[i], self.before[i]
+        w = 1
+        for d in range(3):
+            c = at[d]
+            if c:
+                x = dr[d] - u[d + 1] - bf[d]
+                w *= FALL[x][c] if x >= 0 else 0
+        return w
 
-    def walk(
-        i: int, prev: int, progress: int, u: list[int], h: list[int], he: list[int], weight: int
-    ) -> bool:
-        """Every hideout value at position ``i`` (and on): False if too many paths."""
-        while i < size and known[i] >= 0:  # face-up positions before the last: one value each
+    def skip_face_up(
+        self, i: int, prev: int, progress: int, u: list[int], weight: int
+    ) -> tuple[int, int, int, int]:
+        """Face-up positions before the last: one value each.  (i, prev, progress, weight) after
+        them, weight 0 when the path dies there."""
+        known, reach, fixed_fp, active, size = self.known, self.reach, self.fixed_fp, self.active, self.size
+        while i < size and known[i] >= 0:
             v = known[i]
             if not reach[i] >> v & 1 or v <= prev or v > prev + STEP_LIMIT + fixed_fp[i]:
-                return True
-            if deals:
-                at, dr, bf = known_at[i], drawn[i], before[i]
-                for d in range(3):
-                    c = at[d]
-                    if c:
-                        x = dr[d] - u[d + 1] - bf[d]
-                        weight *= FALL[x][c] if x >= 0 else 0
+                return i, prev, progress, 0
+            if self.deals:
+                weight *= self.face_up_weight(i, u)
                 if not weight:
-                    return True
+                    return i, prev, progress, 0
             if active[i]:
                 progress = advance(progress, active[i], v, i)
                 if progress < 0:
-                    return True
-            if not closes(u, i):
-                return True
+                    return i, prev, progress, 0
+            if not self.closes(u, i):
+                return i, prev, progress, 0
             prev = v
             i += 1
-        last = i == size
-        stack = n if last else 0
-        offset = prev + STEP_LIMIT + fixed_fp[i] + stack
+        return i, prev, progress, weight
+
+    def walk(
+        self, i: int, prev: int, progress: int, u: list[int], h: list[int], he: list[int], weight: int
+    ) -> bool:
+        """Every hideout value at position ``i`` (and on): False if too many paths."""
+        i, prev, progress, weight = self.skip_face_up(i, prev, progress, u, weight)
+        if not weight:
+            return True
+        known, deals, path = self.known, self.deals, self.path
+        last = i == self.size
+        stack = self.n if last else 0
+        offset = prev + STEP_LIMIT + self.fixed_fp[i] + stack
         top = offset + stack  # need <= stack: at most the stack's cards are even
         hidden = known[i] < 0
         w_up = 1
         if not hidden and deals:
-            at, dr, bf = known_at[i], drawn[i], before[i]
-            for d in range(3):
-                c = at[d]
-                if c:
-                    x = dr[d] - u[d + 1] - bf[d]
-                    w_up *= FALL[x][c] if x >= 0 else 0
+            w_up = self.face_up_weight(i, u)
             if not w_up:
                 return True
-        cap = capg[i]
-        acts = active[i]
-        for v in values[i]:
+        cap, acts, group_of = self.capg[i], self.active[i], self.group_of
+        drawn_i, before_i = self.drawn[i], self.before[i]
+        for v in self.values[i]:
             if v <= prev:
                 continue
             if v > top:
@@ -272,7 +322,7 @@ def direct_count(facts: Facts, measure: str) -> Counted | None:
                 ug = u[g]
                 if ug >= cap[g]:
                     continue
-                w = weight * (drawn[i][g - 1] - ug - before[i][g - 1] if deals and g else 1)
+                w = weight * (drawn_i[g - 1] - ug - before_i[g - 1] if deals and g else 1)
                 nu, nh, nhe = u.copy(), h.copy(), he.copy()
                 nu[g] += 1
                 nh[g] += 1
@@ -281,32 +331,26 @@ def direct_count(facts: Facts, measure: str) -> Counted | None:
             else:
                 w = weight * w_up
                 nu, nh, nhe = u, h, he
-            if not closes(nu, i):
+            if not self.closes(nu, i):
                 continue
             path[i] = v
             if not last:
-                if not walk(i + 1, v, new_progress, nu, nh, nhe, w):
+                if not self.walk(i + 1, v, new_progress, nu, nh, nhe, w):
                     return False
                 continue
-            paths[0] += 1
-            if paths[0] > PATH_LIMIT:
+            self.paths += 1
+            if self.paths > PATH_LIMIT:
                 return False
-            need = v - offset
-            if need < 0:
-                need = 0
-            fins = end_weights(nu, nh, nhe)
+            fins = self.end_weights(nu, nh, nhe)
+            need = max(v - offset, 0)
             if need >= len(fins):
                 continue
             x = w * fins[need]
             if x:
-                total[0] += x
-                for j in hidden_positions:
-                    tallies[j][path[j]] += x
+                self.total += x
+                for j in self.hidden_positions:
+                    self.tallies[j][path[j]] += x
         return True
-
-    if not walk(1, 0, 0, [0] * GROUPS, [0] * GROUPS, [0] * GROUPS, 1):
-        return None
-    return total[0], tallies
 
 
 def _bits(mask: int) -> list[int]:

@@ -319,6 +319,30 @@ class Programme(FinalWeights):
             out.append((dst, w, v))
         return out
 
+    def _later_room(self, i: int, g: int, src: int, left: int, need: int) -> tuple[int, int]:
+        """The fewest cards group ``g`` must take of the ``left`` still to allocate, and the marks
+        the later groups of the stack can still bring (``need`` only): the groups after this one
+        must have room for the rest of the stack (their cap and, measure deals, their free draws:
+        what their own moves allow), and marks enough."""
+        later = later_evens = 0
+        cap = self.capg[i]
+        limit = self.room_caps[i]
+        for h in range(g + 1, GROUPS):
+            u_h = (src >> U_SH[h]) & 31
+            r = limit[h] - u_h
+            if r < 0:  # more cards laid than free draws: the moves then set no draw limit
+                r = cap[h] - u_h
+            later += r
+            if need and r > 0:
+                # a later group's unknown even cards (less those it used when it is of this
+                # pair: a pair layer's moves read no other group's even counts, PAIR_READS)
+                e = self.avail[2 * h + 1]
+                if h >> 1 == g >> 1:
+                    e -= ((src >> HE_SH[h]) & 15) + ((src >> M_SH[h]) & 15)
+                later_evens += r if r < e else e if e > 0 else 0
+        lowest = left - later
+        return (lowest if lowest > 0 else 0), later_evens
+
     def _group_moves(self, i: int, g: int, src: int, close: bool = True) -> list[tuple[int, int, int]]:
         left = (src >> LEFT) & 63
         u_shift = U_SH[g]
@@ -328,32 +352,12 @@ class Programme(FinalWeights):
         if room > left:
             room = left
         need = (src >> NEED) & 127
-        later_evens = 0  # the marks the later groups of the stack can still bring (need only)
         if g == GROUPS - 1:  # the last group takes what is left, and the position closes
             if left > room:
                 return []
-            lowest = left
+            lowest, later_evens = left, 0
         else:
-            # the groups after this one must have room for the rest of the stack (their cap and,
-            # measure deals, their free draws: what their own moves allow), and marks enough
-            later = 0
-            limit = self.room_caps[i]
-            for h in range(g + 1, GROUPS):
-                u_h = (src >> U_SH[h]) & 31
-                r = limit[h] - u_h
-                if r < 0:  # more cards laid than free draws: the moves then set no draw limit
-                    r = cap[h] - u_h
-                later += r
-                if need and r > 0:
-                    # a later group's unknown even cards (less those it used when it is of this
-                    # pair: a pair layer's moves read no other group's even counts, PAIR_READS)
-                    e = self.avail[2 * h + 1]
-                    if h >> 1 == g >> 1:
-                        e -= ((src >> HE_SH[h]) & 15) + ((src >> M_SH[h]) & 15)
-                    later_evens += r if r < e else e if e > 0 else 0
-            lowest = left - later
-            if lowest < 0:
-                lowest = 0
+            lowest, later_evens = self._later_room(i, g, src, left, need)
             if lowest > room:
                 return []
         closing = g == GROUPS - 1
