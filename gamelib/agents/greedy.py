@@ -174,15 +174,21 @@ class GreedyAgent:
             # the moves legal in the world (the rules' own, interned objects): each is played
             # without being checked again (apply_legal); any other goes through apply
             mine = set(map(id, world.legal_actions()))
+            copy = _light_copier(world)
+            history = world.history
+            length = len(history)
             for action in legal:
-                child = world.clone()
-                if id(action) in mine:
-                    child.apply_legal(action)
-                else:
-                    child.apply(action)
-                if zero_until_end and child.current_player >= 0:
-                    continue
-                values[action] += value(child, player, depth)
+                child = copy(world)
+                try:
+                    if id(action) in mine:
+                        child.apply_legal(action)
+                    else:
+                        child.apply(action)
+                    if zero_until_end and child.current_player >= 0:
+                        continue
+                    values[action] += value(child, player, depth)
+                finally:
+                    del history[length:]  # the move the child appended to the shared history
 
     def act(self, state: State, player: int, rng: random.Random) -> Action:
         legal = state.legal_actions()
@@ -208,6 +214,22 @@ class GreedyAgent:
         if self.screen != min(4, self.samples):
             extra.append(f"screen={self.screen}")
         return f"GreedyAgent({', '.join(extra)})"
+
+
+def _light_copier(world: State) -> Callable[[State], State]:
+    """How to copy ``world`` for one scored move: its declared fields copied (core's
+    :meth:`StateFields.clone`) but its history list shared, which the caller cuts back to its
+    length once done with the child (copying a long history cost half of a clone); a game that
+    writes its own ``_clone`` gets a full ``clone()``."""
+    fields = type(world).fields
+    if fields is None or type(world)._clone is not State._clone:
+        return _full_clone
+    clone: Callable[[State], State] = fields.clone
+    return clone
+
+
+def _full_clone(world: State) -> State:
+    return world.clone()
 
 
 def _follow(worlds: list[State], steps: Sequence[Action], rng: random.Random) -> list[State]:
