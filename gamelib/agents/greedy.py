@@ -20,6 +20,13 @@ its games without a screen (25 of 600), 4.2 % with a screen of 4 (25 of 598 fini
 with a screen of 2 (13 of 595): hence 4.
 ``screen=samples`` scores every decision on ``samples`` worlds.
 
+**Moves not played** (why: copying a world to play a move is most of a score): with the default
+evaluation in a game whose returns stay 0 until the end, a move after which a player is to move
+is worth 0, so only the moves that end the game or lead to chance are evaluated; a game that can
+tell such a move without playing it says so with ``state.surely_continues(action)`` (an optional
+hook; Fugitive's ``add N``), and the agent skips it.  The others are played on a light copy of
+the world (its declared fields copied, its history list shared and cut back after the move).
+
 **Worlds carried over** (why: a determinization is the expensive part; Fugitive's first one at
 a new position counts its worlds exactly): when every action since the agent's last decision is
 one it saw (its own moves, the card it was dealt, an opponent's open move), the worlds of that
@@ -177,10 +184,16 @@ class GreedyAgent:
             copy = _light_copier(world)
             history = world.history
             length = len(history)
+            # a move the game says leaves a player to move is worth 0 without being played
+            # (``State.surely_continues``, an optional hook: absent in older trees)
+            continues = getattr(world, "surely_continues", None) if zero_until_end else None
             for action in legal:
+                legal_here = id(action) in mine
+                if legal_here and continues is not None and continues(action):
+                    continue
                 child = copy(world)
                 try:
-                    if id(action) in mine:
+                    if legal_here:
                         child.apply_legal(action)
                     else:
                         child.apply(action)

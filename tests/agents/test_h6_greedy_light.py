@@ -10,8 +10,10 @@ import pytest
 import gamelib
 from gamelib.agents import GreedyAgent
 from gamelib.agents import greedy as greedy_module
-from gamelib.core.game import State
-from gamelib.fugitive.rules import FugitiveState
+from gamelib.core.game import Action, State
+from gamelib.core.play import play
+from gamelib.fugitive.agents import BeliefDetective, FugitiveHeuristic
+from gamelib.fugitive.rules import Add, FugitiveState
 
 
 def positions(name: str, count: int, seed: int) -> list[State]:
@@ -31,6 +33,21 @@ def positions(name: str, count: int, seed: int) -> list[State]:
             state.apply(legal[int(rng.random() * len(legal))])
         if len(found) >= count:
             break
+    return found
+
+
+def detective_positions(games: int) -> list[State]:
+    """The belief detective's decisions against the heuristic fugitive (it wins: some of its
+    positions have a winning guess or series)."""
+    found: list[State] = []
+
+    class Recorder(BeliefDetective):
+        def act(self, state: State, player: int, rng: random.Random) -> Action:
+            found.append(state.clone())
+            return super().act(state, player, rng)
+
+    for seed in range(games):
+        play(gamelib.make("fugitive"), [FugitiveHeuristic(), Recorder()], seed=seed)
     return found
 
 
@@ -77,3 +94,40 @@ def test_a_game_with_its_own_clone_gets_full_clones() -> None:
     world = gamelib.make("fugitive").new_game(0)
     assert greedy_module._light_copier(world) is not greedy_module._full_clone
     assert greedy_module._light_copier(object.__new__(Own)) is greedy_module._full_clone
+
+
+def test_moves_the_game_calls_continuing_are_worth_0_without_being_played(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a ``surely_continues`` hook (every ``add N`` of Fugitive: the detective names again)
+    the greedy skips those moves and scores every position exactly as when it plays them."""
+    agent = GreedyAgent()
+    worlds = detective_positions(3)
+    played: list[object] = []
+    original = FugitiveState.apply_legal
+
+    def counting(self: FugitiveState, action: object) -> None:
+        played.append(action)
+        original(self, action)  # type: ignore[arg-type]
+
+    def scored_with(hook: object) -> tuple[list[dict], int]:
+        played.clear()
+        with monkeypatch.context() as patch:
+            patch.setattr(FugitiveState, "surely_continues", hook, raising=False)
+            patch.setattr(FugitiveState, "apply_legal", counting)
+            out = [scored(agent, w, True, monkeypatch) for w in worlds]
+        return out, len(played)
+
+    adds = lambda self, action: type(action) is Add  # noqa: E731
+    never = lambda self, action: False  # noqa: E731
+    with_hook, played_with = scored_with(adds)
+    without, played_without = scored_with(never)
+    assert with_hook == without
+    assert any(any(v for v in values.values()) for values in without)  # some move wins somewhere
+    assert played_with < played_without  # the adds were not played
+    for world in worlds:  # the claim holds: an add leaves a player to move
+        for action in world.legal_actions():
+            if type(action) is Add:
+                child = world.clone()
+                child.apply(action)
+                assert child.current_player >= 0
