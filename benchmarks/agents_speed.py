@@ -18,7 +18,12 @@ detective per move"):
 an earlier revision), in subprocesses alternating chunk by chunk with this tree's, and prints
 both, so old and new are compared in one interleaved run.
 
-Run: ``python benchmarks/agents_speed.py [--games N] [--greedy SPEC ...] [--base PATH] [--chunk K]``.
+``--search`` also prints the search goals of issue 24 (goal 3) in the same run: MCTS and IS-MCTS
+iterations per CPU second on Fugitive and IS-MCTS on A Une Passante, default options (300
+iterations a move from 5 positions after a random opening, as ``benchmarks/mcts.py``), for
+this tree and, with ``--base``, the other one, alternating.
+
+Run: ``python benchmarks/agents_speed.py [--games N] [--greedy SPEC ...] [--base PATH] [--chunk K] [--search]``.
 """
 
 from __future__ import annotations
@@ -74,6 +79,38 @@ def measure(seeds: range, greedy: list[str]) -> dict[str, Any]:
     }
 
 
+SEARCHES = (("fugitive", "MCTS"), ("fugitive", "IS-MCTS"), ("passante", "IS-MCTS"))
+"""The search goals: (game, agent), each at least 450 it/s on Fugitive and 1,600 on A Une Passante."""
+
+
+def search_rates(iterations: int = 300, positions: int = 5) -> dict[str, float]:
+    """Iterations per CPU second of each of :data:`SEARCHES` (default options)."""
+    import gamelib
+    from gamelib.agents import ISMCTSAgent, MCTSAgent
+    from gamelib.core.play import random_playout
+
+    rates: dict[str, float] = {}
+    for name, kind in SEARCHES:
+        game = gamelib.make(name)
+        states: list[Any] = []
+        seed = 0
+        while len(states) < positions:
+            rng = random.Random(seed)
+            state = random_playout(game.new_game(seed=seed), rng, max_actions=rng.randrange(5, 40))
+            if not state.is_terminal() and state.current_player >= 0 and len(state.legal_actions()) > 1:
+                states.append(state)
+            seed += 1
+        if kind == "MCTS":
+            agent: Any = MCTSAgent(iterations=iterations, omniscient=not game.info.perfect_information)
+        else:
+            agent = ISMCTSAgent(iterations=iterations)
+        start = time.process_time()
+        for i, state in enumerate(states):
+            agent.analyse(state, state.current_player, random.Random(i))
+        rates[f"{name} {kind}"] = iterations * len(states) / (time.process_time() - start)
+    return rates
+
+
 def row(label: str, result: dict[str, Any]) -> str:
     values = sorted(1000 * s for s in result["seconds"])
     p90 = values[min(len(values) - 1, int(0.9 * len(values)))]
@@ -125,6 +162,28 @@ def compare(games: int, base: str, chunk: int, greedy: list[str]) -> None:
         print(row(label, merged[label]))
 
 
+def print_searches(trees: dict[str, str | None]) -> None:
+    """The search rates of each tree (label: library path, None for this one), in fresh
+    interpreters run one after the other."""
+    results = {}
+    for label, library in trees.items():
+        env = dict(os.environ)
+        env["PYTHONPATH"] = library if library is not None else str(HERE.parent.parent)
+        out = subprocess.run(
+            [sys.executable, str(HERE), "--child-search"],
+            env=env,
+            cwd="/tmp",
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+        results[label] = json.loads(out.strip().splitlines()[-1])
+    print("search it/s per CPU second (300 iterations a move, 5 positions; goals 450 / 450 / 1,600)")
+    for label, rates in results.items():
+        cells = "  ".join(f"{name} {value:.0f}" for name, value in rates.items())
+        print(f"  {label:<8}{cells}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20)
@@ -133,9 +192,18 @@ def main() -> None:
     parser.add_argument(
         "--greedy", action="append", help='a greedy agent spec, repeatable (default "greedy")'
     )
+    parser.add_argument("--search", action="store_true", help="also the MCTS / IS-MCTS it/s goals")
     parser.add_argument("--child", nargs=2, type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--child-search", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     greedy = args.greedy or ["greedy"]
+    if args.child_search:
+        print(json.dumps(search_rates()))
+        return
+    if args.search:
+        trees: dict[str, str | None] = {"new": None, "base": args.base} if args.base else {"this": None}
+        for _ in range(2 if args.base else 1):  # with a base: new, base, new, base
+            print_searches(trees)
     if args.child:
         first, count = args.child
         print(json.dumps(measure(range(first, first + count), greedy)))
