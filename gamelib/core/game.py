@@ -569,6 +569,15 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.current_player == TERMINAL
 
+    def surely_continues(self, action: Action) -> bool:
+        """Whether playing ``action`` (legal here) certainly leaves a player to move (neither a
+        chance node nor the end), known without playing it.
+
+        Search agents use it to skip playing moves whose value they already know (a greedy that
+        scores only finished games); ``False`` means "cannot tell cheaply" (the default), never
+        "the game ends"."""
+        return False
+
     def apply(self, action: Action | str) -> Action:
         """Apply an action or its notation; returns the action applied.
 

@@ -538,6 +538,10 @@ class FugitiveState(FugitiveTable):
             return IllegalAction("series-pending", "finish the series with 'add N' or 'reveal'", action)
         return self._why_not_this_number(action)
 
+    def surely_continues(self, action: Action) -> bool:
+        """Naming one more number of a series (``add N``) always leaves the detective to move."""
+        return type(action) is Add
+
     @transition(Add)
     def _add(self, action: Add) -> None:
         self.series = (*self.series, action.number)
