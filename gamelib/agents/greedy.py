@@ -187,13 +187,13 @@ class GreedyAgent:
             # a move the game says leaves a player to move is worth 0 without being played
             # (``State.surely_continues``, an optional hook: absent in older trees)
             continues = getattr(world, "surely_continues", None) if zero_until_end else None
-            for action in legal:
-                legal_here = id(action) in mine
-                if legal_here and continues is not None and continues(action):
-                    continue
+            played = (
+                legal if continues is None else [a for a in legal if not (id(a) in mine and continues(a))]
+            )
+            for action in played:
                 child = copy(world)
                 try:
-                    if legal_here:
+                    if id(action) in mine:
                         child.apply_legal(action)
                     else:
                         child.apply(action)
