@@ -23,8 +23,8 @@ with a screen of 2 (13 of 595): hence 4.
 **Moves not played** (why: copying a world to play a move is most of a score): with the default
 evaluation in a game whose returns stay 0 until the end, a move after which a player is to move
 is worth 0, so only the moves that end the game or lead to chance are evaluated; a game that can
-tell such a move without playing it says so with ``state.surely_continues(action)`` (an optional
-hook; Fugitive's ``add N``), and the agent skips it.  The others are played on a light copy of
+tell such a move without playing it says so with ``state.surely_continues(action)`` (core's hook,
+False by default; Fugitive's ``add N``), and the agent skips it.  The others are played on a light copy of
 the world (its declared fields copied, its history list shared and cut back after the move).
 
 **Worlds carried over** (why: a determinization is the expensive part; Fugitive's first one at
@@ -185,8 +185,7 @@ class GreedyAgent:
             history = world.history
             length = len(history)
             # a move the game says leaves a player to move is worth 0 without being played
-            # (``State.surely_continues``, an optional hook: absent in older trees)
-            continues = getattr(world, "surely_continues", None) if zero_until_end else None
+            continues = world.surely_continues if zero_until_end else None
             played = (
                 legal if continues is None else [a for a in legal if not (id(a) in mine and continues(a))]
             )
