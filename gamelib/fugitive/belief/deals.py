@@ -9,6 +9,7 @@ his hand then.  Both are matchings sampled uniformly among the valid ones.
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 import random
 from typing import Any
@@ -40,6 +41,8 @@ def assign_slots(cards: list[tuple[int, int]], slots: list[int], rng: random.Ran
     Returns card -> slot index, or None if impossible.
     """
     order = sorted(cards, key=lambda cb: cb[1])
+    if all(a <= b for a, b in itertools.pairwise(slots)):
+        return _assign_sorted(order, slots, rng)
     used = [False] * len(slots)
     out = {}
     for card, bound in order:
@@ -49,6 +52,22 @@ def assign_slots(cards: list[tuple[int, int]], slots: list[int], rng: random.Ran
         j = free[int(rng.random() * len(free))]
         used[j] = True
         out[card] = j
+    return out
+
+
+def _assign_sorted(
+    order: list[tuple[int, int]], slots: list[int], rng: random.Random
+) -> dict[int, int] | None:
+    """:func:`assign_slots` when the slots' keys never decrease (the fugitive's deals, in history
+    order): a card's valid slots are a prefix, its free ones the unused indices below the prefix's
+    end, in the same order as the general loop lists them (the same draws, the same matching)."""
+    unused = list(range(len(slots)))
+    out = {}
+    for card, bound in order:
+        k = bisect.bisect_left(unused, bisect.bisect_left(slots, bound))
+        if not k:
+            return None
+        out[card] = unused.pop(int(rng.random() * k))
     return out
 
 

@@ -680,15 +680,17 @@ def _deal_order(
     with a deal made while fewer than ``i`` hideouts lay on the table; uniform over valid orders."""
     group_of_card = facts.tables.group_of
     assignment: dict[int, int] = {}
+    # by group: deck d is group d + 1; cards of no deck (group -1: the escape card) go last, unread
+    by_deck: list[list[tuple[int, int]]] = [[], [], [], [], []]
+    for i in range(1, facts.size + 1):
+        by_deck[group_of_card[values[i]]].append((values[i], i))
+        for c in stacks[i]:
+            by_deck[group_of_card[c]].append((c, i))
+    for c in hand:
+        by_deck[group_of_card[c]].append((c, 99))
     for d in range(3):
         keys = [on_table for _, on_table in plan.deals[d]]
-        cards = [
-            (c, i)
-            for i in range(1, facts.size + 1)
-            for c in (values[i], *stacks[i])
-            if group_of_card[c] == d + 1
-        ]
-        cards += [(c, 99) for c in hand if group_of_card[c] == d + 1]
+        cards = by_deck[d + 1]
         if len(cards) != len(keys):
             raise AssertionError(f"deck {d + 1}: {len(cards)} cards for {len(keys)} deals")
         matched = assign_slots(cards, keys, rng)
