@@ -7,38 +7,77 @@ import random
 import pytest
 
 import gamelib
+from gamelib.core.game import State
 
 
-@pytest.mark.parametrize("name", gamelib.registered_games())
-def test_a_move_said_to_continue_leaves_a_player_to_move(name: str) -> None:
+def _always_a_player_after(state: State, action: object, depth: int = 0) -> bool:
+    """Every chain of chance outcomes after ``action`` reaches a player to move."""
+    child = state.clone()
+    child.apply(action)  # type: ignore[arg-type]
+    if child.is_terminal():
+        return False
+    if not child.is_chance_node():
+        return True
+    outcomes = [a for a, _ in child.chance_outcomes()]
+    if depth > 0:  # a second chance in a row: sample a few (draws deal one card)
+        outcomes = outcomes[:3]
+    return all(_always_a_player_after(child, a, depth + 1) for a in outcomes)
+
+
+def _random_decisions(name: str, seeds: range, steps: int = 600):  # type: ignore[no-untyped-def]
     game = gamelib.make(name)
-    promised = 0
-    for seed in range(4):
+    for seed in seeds:
         state = game.new_game(seed=seed)
         rng = random.Random(seed)
-        for _ in range(600):
+        for _ in range(steps):
             if state.is_terminal():
                 break
             if state.is_chance_node():
                 state.apply(state.sample_chance(rng))
                 continue
-            for action in state.legal_actions():
-                if state.surely_continues(action):
-                    promised += 1
-                    child = state.clone()
-                    child.apply(action)
-                    assert child.current_player >= 0, (name, seed, action)
+            yield seed, state
             state.apply(rng.choice(state.legal_actions()))
+
+
+@pytest.mark.parametrize("name", gamelib.registered_games())
+def test_a_move_said_to_continue_leaves_a_player_to_move(name: str) -> None:
+    promised = 0
+    for seed, state in _random_decisions(name, range(4)):
+        for action in state.legal_actions():
+            if state.surely_continues(action):
+                promised += 1
+                child = state.clone()
+                child.apply(action)
+                assert child.current_player >= 0, (name, seed, action)
+            if state.surely_continues(action, through_chance=True):
+                assert _always_a_player_after(state, action), (name, seed, action)
     if name == "fugitive":
         assert promised > 100  # every series' "add N" is promised
 
 
-def test_fugitive_promises_adds_only() -> None:
-    state = gamelib.make("fugitive").new_game(seed=3)
-    rng = random.Random(3)
+def test_fugitive_promises_adds_and_through_chance_the_detectives_draws() -> None:
     kinds: set[str] = set()
-    while not state.is_terminal():
-        if not state.is_chance_node():
-            kinds |= {type(a).__name__ for a in state.legal_actions() if state.surely_continues(a)}
-        state.apply(state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions()))
+    through: set[str] = set()
+    for _, state in _random_decisions("fugitive", range(3, 5)):
+        for action in state.legal_actions():
+            if state.surely_continues(action):
+                kinds.add(type(action).__name__)
+            if state.surely_continues(action, through_chance=True):
+                through.add(type(action).__name__)
     assert kinds == {"Add"}
+    assert through == {"Add", "Draw"}
+
+
+def test_fugitive_answers_alike_in_the_detectives_worlds() -> None:
+    """The promise reads only what the detective sees: his determinized worlds agree with it."""
+    checked = 0
+    for seed, state in _random_decisions("fugitive", range(2)):
+        if state.current_player != 1 or checked > 40:
+            continue
+        world = state.determinize(1, random.Random(seed))
+        for action in state.legal_actions():
+            for through_chance in (False, True):
+                said = state.surely_continues(action, through_chance)
+                assert world.surely_continues(action, through_chance) == said
+        checked += 1
+    assert checked > 10

@@ -569,13 +569,15 @@ class State(ABC):
     def is_terminal(self) -> bool:
         return self.current_player == TERMINAL
 
-    def surely_continues(self, action: Action) -> bool:
+    def surely_continues(self, action: Action, through_chance: bool = False) -> bool:
         """Whether playing ``action`` (legal here) certainly leaves a player to move (neither a
-        chance node nor the end), known without playing it.
+        chance node nor the end), known without playing it; with ``through_chance``, chance may
+        come first, provided every outcome of it (and of any chance after) leaves a player to move.
 
-        Search agents use it to skip playing moves whose value they already know (a greedy that
-        scores only finished games); ``False`` means "cannot tell cheaply" (the default), never
-        "the game ends"."""
+        It reads only what the player to move sees, so it answers alike in every world that player
+        cannot tell from this one, and an agent may ask it of the real position.  Search agents use
+        it to skip playing moves whose value they already know (a greedy that scores only finished
+        games); ``False`` means "cannot tell cheaply" (the default), never "the game ends"."""
         return False
 
     def apply(self, action: Action | str) -> Action:

@@ -538,9 +538,13 @@ class FugitiveState(FugitiveTable):
             return IllegalAction("series-pending", "finish the series with 'add N' or 'reveal'", action)
         return self._why_not_this_number(action)
 
-    def surely_continues(self, action: Action) -> bool:
-        """Naming one more number of a series (``add N``) always leaves the detective to move."""
-        return type(action) is Add
+    def surely_continues(self, action: Action, through_chance: bool = False) -> bool:
+        """Naming one more number of a series (``add N``) leaves the detective to move; so does his
+        draw, once its card is dealt (he draws again or names: a draw never ends the game)."""
+        kind = type(action)
+        if kind is Add:
+            return True
+        return through_chance and kind is Draw and self.phase == D_DRAW
 
     @transition(Add)
     def _add(self, action: Add) -> None:
