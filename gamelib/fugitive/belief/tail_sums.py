@@ -1,0 +1,343 @@
+"""The last layer of a counting programme summed as a bilinear form, per item set and half.
+
+The last layer (:func:`~.build._tail_layer`) takes each source state through the last position's
+hideout values and weighs each move by its final weight: the last stack's completions with at
+least ``need`` even cards.  That weight splits by halves (groups {0, 1} and {2, 3},
+:meth:`~.weights.FinalWeights._half`): with ``n`` cards to share, ``a`` of them going to the low
+half with ``e1`` evens and the rest to the high half with ``e2``,
+
+    F(low, high, need) = sum_a C(n, a) sum_{e1 + e2 >= need} low[a][e1] high[n - a][e2],
+
+a bilinear form of the two halves' rows.  A hideout changes one half only (its group's counts), so
+a source's completions are ``<L(c01), T(set, c23)>`` for its hideouts in the high half (and
+``<U(set, c01), H(c23)>`` for those in the low half), where ``T`` sums the moves' weights times
+the high half's suffix sums (:meth:`Tail.t_of`) and depends only on the source's *item set* (the
+moves its signature allows, interned: sources with different previous hideouts often allow the
+same) and its high half's counts.  One dot product per source instead of one convolution per final
+key and one product per move; the values' tallies (the last position's marginals) come from the
+sources' weights summed per (item set, half) in packed integers (:func:`pack`), one dot product
+per item set, half and need.  The world total alone (``count_only``) needs no per-source dot.
+
+Exact: the same integers as the per-key sums (even counts are capped at the largest need, which
+changes no suffix sum).  Used from :mod:`~.build` for layers of :data:`FROM` sources or more.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from operator import add, itemgetter, mul
+from typing import Any
+
+from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, LEFT, U_SH, VALUE_READS
+from gamelib.fugitive.belief.programme import Programme
+from gamelib.fugitive.belief.tables import COMB
+
+FROM = 600
+"""Sources from which the last layer is summed here (below, the per-key sums cost less to set up)."""
+
+LOW, HIGH = HALVES[0], HALVES[2]
+ID = 68
+"""Item-set ids sit above the counts in the keys (:data:`~.bits.PREV` and up: the keys hold counts only)."""
+INC = ~(63 << LEFT)
+"""What a move adds to the counts, without the stack's size."""
+
+Flat = tuple[int, ...]
+"""A half's rows by (cards it takes, even cards capped at the largest need), one flat tuple."""
+Items = tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
+"""An item set: per (count increment, need), the moves' (weight, value)."""
+
+
+def pack(flat: Flat, width: int) -> int:
+    """The entries of ``flat`` as digits of ``width`` bits (a weighted sum of packed flats is the
+    packed weighted sum, while every digit stays within ``width - 1`` bits, sign aside)."""
+    out = 0
+    for x in reversed(flat):
+        out = (out << width) + x
+    return out
+
+
+def unpack(x: int, width: int, size: int) -> list[int]:
+    """The ``size`` signed digits of ``width`` bits (a multiple of 8) of a packed sum."""
+    nb = width >> 3
+    half = 1 << (width - 1)
+    bias = int.from_bytes(half.to_bytes(nb, "little") * size, "little")
+    raw = (x + bias).to_bytes(nb * size, "little")
+    return [int.from_bytes(raw[j : j + nb], "little") - half for j in range(0, nb * size, nb)]
+
+
+class Tail:
+    """One last layer's item sets, layout and memos (the halves' flats, their suffix sums)."""
+
+    def __init__(self, prog: Programme, i: int, states: dict[int, int]) -> None:
+        self.prog = prog
+        n = self.n = prog.stack[prog.npos]
+        extra = prog.hand_count if prog.facts.pending else 0  # the hand's marked evens, per group
+        self.bound = n + 4 * extra  # even cards a completion can hold: a larger need weighs 0
+        sigs = Counter(map(VALUE_READS.__and__, states))
+        moves = {sig: prog._tail_moves(i, sig) for sig in sigs}
+        self.count = sum(len(items) * sigs[sig] for sig, groups in moves.items() for _, _, items in groups)
+        top = self.top = max(
+            (
+                need
+                for groups in moves.values()
+                for _, _, items in groups
+                for need, _, _ in items
+                if need <= self.bound
+            ),
+            default=0,
+        )
+        # a half's row for a cards: even counts 0..a + 2 * extra, the last one from top on
+        width = self.width = [min(a + 2 * extra, top) + 1 for a in range(n + 1)]
+        self.off = [sum(width[:a]) for a in range(n + 2)]
+        self.size = self.off[n + 1]
+        stride = top + 1
+        # per need t, the entries (y, e2) of B_t(h) = sum_{e >= t - e2} flat(h)[(n - y, e)] in ss_of(h)
+        self.gathers: list[Callable[[Flat], Any]] = [
+            itemgetter(*[(n - y) * stride + max(t - e2, 0) for y in range(n + 1) for e2 in range(width[y])])
+            for t in range(top + 1)
+        ]
+        self.sig_ids: dict[int, tuple[int, int]] = {}
+        """Per signature: its item set in the low half and in the high half (id << ID, -1: none)."""
+        self.items: list[Items] = []
+        self.steps: list[tuple[tuple[int, int, int], ...]] = []
+        """Per item set: (increment, need, summed weight)."""
+        self._item_sets(moves)
+        self.flats: tuple[dict[int, Flat], dict[int, Flat]] = ({}, {})
+        self.ss_memos: tuple[dict[int, tuple[int, Flat]], dict[int, tuple[int, Flat]]] = ({}, {})
+
+    def _item_sets(self, moves: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]]) -> None:
+        """Intern each signature's moves by half: (increment, need) -> [(weight, value)]."""
+        sets: dict[Items, int] = {}
+        bound = self.bound
+        for sig, groups in moves.items():
+            parts: tuple[dict[tuple[int, int], list[tuple[int, int]]], ...] = ({}, {})
+            for inc, _, items in groups:
+                part = parts[1 if inc & HIGH else 0]
+                inc &= INC
+                for need, w, v in items:
+                    if need <= bound and w:
+                        part.setdefault((inc, need), []).append((w, v))
+            ids = []
+            for part in parts:
+                if not part:
+                    ids.append(-1)
+                    continue
+                key = tuple(sorted((inc, need, tuple(sorted(wv))) for (inc, need), wv in part.items()))
+                sid = sets.get(key)
+                if sid is None:
+                    sid = sets[key] = len(self.items)
+                    self.items.append(key)
+                    self.steps.append(tuple((inc, need, sum(w for w, _ in wv)) for inc, need, wv in key))
+                ids.append(sid << ID)
+            self.sig_ids[sig] = (ids[0], ids[1])
+
+    def flat(self, first: int, state: int) -> Flat:
+        """Groups ``first`` and ``first + 1`` of the last stack at ``state``'s counts, by (cards
+        they take, even cards capped at top) (times ``C(n, a)`` for the low half)."""
+        n, width, off = self.n, self.width, self.off
+        out = [0] * self.size
+        p = self._poly(first, state)
+        q = self._poly(first + 1, state)
+        low = first == 0
+        for k0, x in enumerate(p):
+            if not any(x):
+                continue
+            for a, y in enumerate(q, k0):
+                if a > n:
+                    break
+                comb = COMB[a][k0] * COMB[n][a] if low else COMB[a][k0]
+                base = off[a]
+                last = width[a] - 1
+                for e, xv in enumerate(x):
+                    if xv:
+                        xv *= comb
+                        for f, yv in enumerate(y, e):
+                            if yv:
+                                out[base + (f if f < last else last)] += xv * yv
+        hit = self.flats[first >> 1][state & HALVES[first]] = tuple(out)
+        return hit
+
+    def _poly(self, g: int, state: int) -> tuple[tuple[int, ...], ...]:
+        """Group ``g``'s last-stack rows by even cards (the programme's memo)."""
+        prog = self.prog
+        pkey = (g, (state >> U_SH[g]) & 31, state & GROUP_BITS[g])
+        p = prog.even_polys.get(pkey)
+        if p is None:
+            p = prog.even_polys[pkey] = prog._even_poly(g, state)
+        return p
+
+    def ss_of(self, first: int, h: int, t: int) -> Flat:
+        """The suffix sums of each row of the half at counts ``h``: entry ``x * (top + 1) + s`` is
+        ``sum_{e >= s}`` of its weights with ``x`` cards and ``e`` even ones, for every ``s <= t``
+        at least (need 0 reads the rows' totals alone: the entries for ``s >= 1`` are then 0,
+        never read); the low half's times ``C(n, x)``."""
+        memo = self.ss_memos[first >> 1]
+        hit = memo.get(h)
+        if hit is not None and hit[0] >= t:
+            return hit[1]
+        top, n = self.top, self.n
+        stride = top + 1
+        out = [0] * ((n + 1) * stride)
+        low = first == 0
+        if not t:  # the rows' totals: the unmarked sums (:meth:`~.weights.FinalWeights._half0`)
+            prog = self.prog
+            totals = prog.halves0.get(h | first << LEFT) or prog._half0(first, h)
+            for a, total in enumerate(totals[: n + 1]):
+                out[a * stride] = total * COMB[n][a] if low else total
+            memo[h] = (0, tuple(out))
+            return memo[h][1]
+        p = self._poly(first, h)
+        q = self._poly(first + 1, h)
+        for k0, x in enumerate(p):
+            if not any(x):
+                continue
+            for a, y in enumerate(q, k0):
+                if a > n:
+                    break
+                comb = COMB[a][k0] * COMB[n][a] if low else COMB[a][k0]
+                base = a * stride
+                for e, xv in enumerate(x):
+                    if xv:
+                        xv *= comb
+                        for f, yv in enumerate(y, e):
+                            if yv:
+                                out[base + (f if f < top else top)] += xv * yv
+        for base in range(0, len(out), stride):
+            run = 0
+            for j in range(base + top, base - 1, -1):
+                run += out[j]
+                out[j] = run
+        memo[h] = (top, tuple(out))
+        return memo[h][1]
+
+    def t_of(self, first: int, key: int) -> Flat:
+        """The sum over the item set's (increment, need, weight) of ``weight * B_need(half +
+        increment)``: dotted with the other half's flat, a source's completions."""
+        half = key & HALVES[first]
+        gathers, ss_of, memo = self.gathers, self.ss_of, self.ss_memos[first >> 1]
+        acc: Any = None
+        for inc, t, w in self.steps[key >> ID]:
+            h = half + inc
+            hit = memo.get(h)
+            g = gathers[t](hit[1] if hit is not None and hit[0] >= t else ss_of(first, h, t))
+            if w != 1:
+                g = map(w.__mul__, g)
+            acc = g if acc is None else map(add, acc, g)
+        return tuple(acc)
+
+    def packed(
+        self, first: int, states: dict[int, int], keep: set[int] | None
+    ) -> tuple[dict[int, tuple[Flat, int]], int]:
+        """Per distinct half of the sources (those whose signature is in ``keep``): its flat and the
+        flat packed in digits wide enough for any weighted sum of them over the sources."""
+        mask = HALVES[first]
+        if keep is None:
+            halves = set(map(mask.__and__, states))
+        else:
+            halves = {src & mask for src in states if src & VALUE_READS in keep}
+        cache = self.flats[first >> 1]
+        flats = {h: cache.get(h) or self.flat(first, h) for h in halves}
+        biggest = max((max(f) for f in flats.values()), default=0)
+        span = sum(map(abs, states.values()))
+        width = (span.bit_length() + biggest.bit_length() + 9) & ~7
+        return {h: (f, pack(f, width)) for h, f in flats.items()}, width
+
+    def dots(self, first: int, key: int, acc: list[int]) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+        """Per (increment, need) of the item set: ``<B_need(half + increment), acc>`` and the
+        moves' (weight, value)."""
+        half = key & HALVES[first]
+        gathers, ss_of, memo = self.gathers, self.ss_of, self.ss_memos[first >> 1]
+        out = []
+        for inc, t, wv in self.items[key >> ID]:
+            h = half + inc
+            hit = memo.get(h)
+            rs = hit[1] if hit is not None and hit[0] >= t else ss_of(first, h, t)
+            out.append((sum(map(mul, gathers[t](rs), acc)), wv))
+        return out
+
+
+def tail_total(
+    prog: Programme, i: int, states: dict[int, int], least: int | None = None
+) -> tuple[int, int] | None:
+    """:func:`~.build._tail_total` (the total weight and the number of moves), or None when the
+    layer is not taken (fewer than ``least`` sources, or the last stack is not summed in closed
+    form)."""
+    if not prog.folded or len(states) < (FROM if least is None else least):
+        return None
+    tail = Tail(prog, i, states)
+    sig_ids = tail.sig_ids
+    lows = {sig for sig, (lo, _) in sig_ids.items() if lo >= 0}
+    lflats, lwidth = tail.packed(0, states, None)
+    hflats, hwidth = tail.packed(2, states, lows) if lows else ({}, 8)
+    acc_low: dict[int, int] = {}
+    acc_high: dict[int, int] = {}
+    get_low, get_high = acc_low.get, acc_high.get
+    for src, weight in states.items():
+        lo, hi = sig_ids[src & VALUE_READS]
+        if hi >= 0:
+            k = hi | (src & HIGH)
+            acc_high[k] = get_high(k, 0) + weight * lflats[src & LOW][1]
+        if lo >= 0:
+            k = lo | (src & LOW)
+            acc_low[k] = get_low(k, 0) + weight * hflats[src & HIGH][1]
+    total = 0
+    size = tail.size
+    for first, accs, width in ((0, acc_low, hwidth), (2, acc_high, lwidth)):
+        for k, a in accs.items():
+            if a:
+                for d, wv in tail.dots(first, k, unpack(a, width, size)):
+                    if d:
+                        total += d * sum(w for w, _ in wv)
+    return total, tail.count
+
+
+def tail_layer(
+    prog: Programme, i: int, states: dict[int, int], least: int | None = None
+) -> tuple[dict[int, int], int, int] | None:
+    """:func:`~.build._tail_layer` (each source's completions, the total weight, the number of
+    moves; ``prog.tail_tally`` set), or None when the layer is not taken (see :func:`tail_total`)."""
+    if not prog.folded or len(states) < (FROM if least is None else least):
+        return None
+    tail = Tail(prog, i, states)
+    sig_ids = tail.sig_ids
+    lows = {sig for sig, (lo, _) in sig_ids.items() if lo >= 0}
+    lflats, lwidth = tail.packed(0, states, None)
+    hflats, hwidth = tail.packed(2, states, lows) if lows else ({}, 8)
+    highs: dict[int, list[Any]] = {}
+    low_entries: dict[int, list[Any]] = {}
+    back: dict[int, int] = {}
+    t_of = tail.t_of
+    for src, weight in states.items():
+        lo, hi = sig_ids[src & VALUE_READS]
+        if hi >= 0:
+            lf, lp = lflats[src & LOW]
+            k = hi | (src & HIGH)
+            entry = highs.get(k)
+            if entry is None:
+                entry = highs[k] = [t_of(2, k), 0]
+            entry[1] += weight * lp
+            b = sum(map(mul, lf, entry[0]))
+        else:
+            b = 0
+        if lo >= 0:
+            hf, hp = hflats[src & HIGH]
+            k = lo | (src & LOW)
+            entry = low_entries.get(k)
+            if entry is None:
+                entry = low_entries[k] = [t_of(0, k), 0]
+            entry[1] += weight * hp
+            b += sum(map(mul, hf, entry[0]))
+        if b:
+            back[src] = b
+    tally = [0] * 43
+    size = tail.size
+    for first, entries, width in ((0, low_entries, hwidth), (2, highs, lwidth)):
+        for k, (_, a) in entries.items():
+            if a:
+                for d, wv in tail.dots(first, k, unpack(a, width, size)):
+                    if d:
+                        for w, v in wv:
+                            tally[v] += w * d
+    prog.tail_tally = tally
+    return back, sum(tally), tail.count
