@@ -50,7 +50,8 @@ def mid_turn() -> list[tuple[str, belief_module.Facts]]:
 
 def per_key(monkeypatch: pytest.MonkeyPatch) -> None:
     """Turn the bilinear form off: build's own per-key sums (the reference)."""
-    monkeypatch.setattr(tail_sums, "FROM", 1 << 60)
+    monkeypatch.setattr(tail_sums, "FROM_LAYER", 1 << 60)
+    monkeypatch.setattr(tail_sums, "FROM_TOTAL", 1 << 60)
 
 
 def test_pack_and_unpack_signed_digits() -> None:
@@ -93,7 +94,7 @@ def test_small_or_unfolded_layers_are_left_to_build() -> None:
     row = rows()[0]
     prog = build_module.build(facts_of(row), "deals")
     states = {0: 1}
-    assert tail_sums.tail_layer(prog, prog.npos, states) is None  # fewer than FROM sources
+    assert tail_sums.tail_layer(prog, prog.npos, states) is None  # fewer than FROM_LAYER sources
     assert tail_sums.tail_total(prog, prog.npos, states) is None
     prog.folded = False
     assert tail_sums.tail_total(prog, prog.npos, states, least=0) is None
@@ -110,7 +111,8 @@ def test_counts_through_the_bilinear_tail(measure: str, monkeypatch: pytest.Monk
         prog = build_module.build(facts_of(row), measure)
         build_module.backward(prog)
         reference[row["id"]] = prog.marginals
-    monkeypatch.setattr(tail_sums, "FROM", 0)
+    monkeypatch.setattr(tail_sums, "FROM_LAYER", 0)
+    monkeypatch.setattr(tail_sums, "FROM_TOTAL", 0)
     taken = []
     layer, total = build_module._tail_layer, build_module._tail_total
 

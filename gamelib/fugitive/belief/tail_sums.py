@@ -19,7 +19,8 @@ sources' weights summed per (item set, half) in packed integers (:func:`pack`), 
 per item set, half and need.  The world total alone (``count_only``) needs no per-source dot.
 
 Exact: the same integers as the per-key sums (even counts are capped at the largest need, which
-changes no suffix sum).  Used from :mod:`~.build` for layers of :data:`FROM` sources or more.
+changes no suffix sum).  Used from :mod:`~.build` for layers of :data:`FROM_LAYER` sources or more
+(:data:`FROM_TOTAL` for the total alone).
 """
 
 from __future__ import annotations
@@ -33,8 +34,11 @@ from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, LEFT, U_SH, VALUE_R
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import COMB
 
-FROM = 600
-"""Sources from which the last layer is summed here (below, the per-key sums cost less to set up)."""
+FROM_LAYER = 1024
+"""Sources from which the last layer is summed here (below, the per-key sums cost less to set up:
+on the stored random positions' layers the two cost the same around 500-1,000 sources)."""
+FROM_TOTAL = 200
+"""The same for the total alone (``count_only``: no per-source dot product, level at 100-250)."""
 
 LOW, HIGH = HALVES[0], HALVES[2]
 ID = 68
@@ -45,7 +49,7 @@ INC = ~(63 << LEFT)
 Flat = tuple[int, ...]
 """A half's rows by (cards it takes, even cards capped at the largest need), one flat tuple."""
 Items = tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
-"""An item set: per (count increment, need), the moves' (weight, value)."""
+"""An item set: per (count increment, need), the moves' (weight, value), sorted."""
 
 
 def pack(flat: Flat, width: int) -> int:
@@ -99,9 +103,11 @@ class Tail:
         ]
         self.sig_ids: dict[int, tuple[int, int]] = {}
         """Per signature: its item set in the low half and in the high half (id << ID, -1: none)."""
-        self.items: list[Items] = []
-        self.steps: list[tuple[tuple[int, int, int], ...]] = []
-        """Per item set: (increment, need, summed weight)."""
+        self.items: list[tuple[tuple[int, int, tuple[tuple[int, int], ...], int], ...]] = []
+        """Per item set: (count increment, need, the moves' (weight, value), the need the half at the
+        increment is summed for: 0 if no item set needs more there, else top)."""
+        self.steps: list[tuple[tuple[int, int, int, int], ...]] = []
+        """The same with the moves' weights summed."""
         self._item_sets(moves)
         self.flats: tuple[dict[int, Flat], dict[int, Flat]] = ({}, {})
         self.ss_memos: tuple[dict[int, tuple[int, Flat]], dict[int, tuple[int, Flat]]] = ({}, {})
@@ -126,11 +132,21 @@ class Tail:
                 key = tuple(sorted((inc, need, tuple(sorted(wv))) for (inc, need), wv in part.items()))
                 sid = sets.get(key)
                 if sid is None:
-                    sid = sets[key] = len(self.items)
-                    self.items.append(key)
-                    self.steps.append(tuple((inc, need, sum(w for w, _ in wv)) for inc, need, wv in key))
+                    sid = sets[key] = len(sets)
                 ids.append(sid << ID)
             self.sig_ids[sig] = (ids[0], ids[1])
+        # the halves an increment reaches are summed once, for the largest need read there
+        needs: dict[int, int] = {}
+        for key in sets:
+            for inc, need, _ in key:
+                if needs.get(inc, 0) < need:
+                    needs[inc] = need
+        caps = {inc: self.top if need else 0 for inc, need in needs.items()}
+        for key in sets:  # in id order
+            self.items.append(tuple((inc, need, wv, caps.get(inc, 0)) for inc, need, wv in key))
+            self.steps.append(
+                tuple((inc, need, sum(w for w, _ in wv), caps.get(inc, 0)) for inc, need, wv in key)
+            )
 
     def flat(self, first: int, state: int) -> Flat:
         """Groups ``first`` and ``first + 1`` of the last stack at ``state``'s counts, by (cards
@@ -217,10 +233,10 @@ class Tail:
         half = key & HALVES[first]
         gathers, ss_of, memo = self.gathers, self.ss_of, self.ss_memos[first >> 1]
         acc: Any = None
-        for inc, t, w in self.steps[key >> ID]:
+        for inc, t, w, cap in self.steps[key >> ID]:
             h = half + inc
             hit = memo.get(h)
-            g = gathers[t](hit[1] if hit is not None and hit[0] >= t else ss_of(first, h, t))
+            g = gathers[t](hit[1] if hit is not None and hit[0] >= t else ss_of(first, h, cap))
             if w != 1:
                 g = map(w.__mul__, g)
             acc = g if acc is None else map(add, acc, g)
@@ -249,10 +265,10 @@ class Tail:
         half = key & HALVES[first]
         gathers, ss_of, memo = self.gathers, self.ss_of, self.ss_memos[first >> 1]
         out = []
-        for inc, t, wv in self.items[key >> ID]:
+        for inc, t, wv, cap in self.items[key >> ID]:
             h = half + inc
             hit = memo.get(h)
-            rs = hit[1] if hit is not None and hit[0] >= t else ss_of(first, h, t)
+            rs = hit[1] if hit is not None and hit[0] >= t else ss_of(first, h, cap)
             out.append((sum(map(mul, gathers[t](rs), acc)), wv))
         return out
 
@@ -261,9 +277,9 @@ def tail_total(
     prog: Programme, i: int, states: dict[int, int], least: int | None = None
 ) -> tuple[int, int] | None:
     """:func:`~.build._tail_total` (the total weight and the number of moves), or None when the
-    layer is not taken (fewer than ``least`` sources, or the last stack is not summed in closed
-    form)."""
-    if not prog.folded or len(states) < (FROM if least is None else least):
+    layer is not taken (fewer than ``least`` sources, :data:`FROM_TOTAL` by default, or the last
+    stack is not summed in closed form)."""
+    if not prog.folded or len(states) < (FROM_TOTAL if least is None else least):
         return None
     tail = Tail(prog, i, states)
     sig_ids = tail.sig_ids
@@ -296,8 +312,9 @@ def tail_layer(
     prog: Programme, i: int, states: dict[int, int], least: int | None = None
 ) -> tuple[dict[int, int], int, int] | None:
     """:func:`~.build._tail_layer` (each source's completions, the total weight, the number of
-    moves; ``prog.tail_tally`` set), or None when the layer is not taken (see :func:`tail_total`)."""
-    if not prog.folded or len(states) < (FROM if least is None else least):
+    moves; ``prog.tail_tally`` set), or None when the layer is not taken (fewer than ``least``
+    sources, :data:`FROM_LAYER` by default, or the last stack is not summed in closed form)."""
+    if not prog.folded or len(states) < (FROM_LAYER if least is None else least):
         return None
     tail = Tail(prog, i, states)
     sig_ids = tail.sig_ids
