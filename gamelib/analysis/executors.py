@@ -11,7 +11,8 @@ and agents once and keeps them (the game's caches stay warm), and a registered g
 its recipe (:class:`GameRecipe`), not as its precomputed tables.
 
 Every task is the same importable function, :func:`run_payload`, applied to bytes made by
-cloudpickle (the game's recipe, the agents, the game seeds and seatings).  cloudpickle serialises
+cloudpickle (the game's recipe, the agents, the game seeds and seatings); on Dask it answers in
+bytes too (:func:`run_packed`).  cloudpickle serialises
 by value the classes and functions defined in a notebook cell or in ``__main__``, so agents
 written in a notebook work under every start method (fork, spawn, forkserver), in loky's pool and
 on Dask workers, which only need ``gamelib`` importable.  The games, and so the results, never
@@ -305,6 +306,16 @@ def run_payload(payload: bytes) -> tuple[float, list[tuple[Any, ...]]]:
     return clock() - start, rows
 
 
+def run_packed(payload: bytes) -> bytes:
+    """:func:`run_payload` with its answer pickled: the task a Dask worker runs.
+
+    Dask hands a task's result to the client through the scheduler and a fetch from the worker;
+    a pickled answer travels as one frame of bytes, while the same rows as a Python list took
+    ~15 ms longer on that way (1,000 rows: in the client 14 ms after the task ended against 29,
+    best of 20; median 27 against 43), on the critical path of every short tournament."""
+    return pickle.dumps(run_payload(payload), protocol=pickle.HIGHEST_PROTOCOL)
+
+
 # ---------------------------------------------------------------------------- choosing an executor
 TASK_SECONDS = 0.05
 """What a batch aims to cost, in CPU seconds.  A task costs ~0.3 ms to ship and collect in a local
@@ -522,6 +533,7 @@ def run_jobs(
     setup = make_setup(game, agents, max_actions, keep_records)
     sizer = BatchSizer(runner.workers, batch_size, runner.task_seconds, runner.costly_tasks)
     switch = DASK_SWITCH_INTERVAL if runner.costly_tasks else None
+    task: Callable[[bytes], Any] = run_packed if runner.costly_tasks else run_payload
     unsent = collections.deque(jobs)
     pending: dict[cf.Future[Any], list[GameJob]] = {}
 
@@ -529,7 +541,7 @@ def run_jobs(
         while unsent and len(pending) < IN_FLIGHT * runner.workers:
             batch = [unsent.popleft() for _ in range(sizer.next_size(len(unsent)))]
             payload = batch_payload(setup, batch, sizer.budget, switch)
-            pending[executor.submit(run_payload, payload)] = batch
+            pending[executor.submit(task, payload)] = batch
 
     try:
         top_up()
@@ -538,7 +550,8 @@ def run_jobs(
             results = []
             for future in done:
                 batch = pending.pop(future)
-                seconds, rows = future.result()
+                answer = future.result()
+                seconds, rows = pickle.loads(answer) if task is run_packed else answer
                 sizer.observe(len(rows), seconds)
                 unsent.extendleft(reversed(batch[len(rows) :]))
                 results.append(rows)

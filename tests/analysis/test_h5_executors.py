@@ -1,0 +1,63 @@
+"""Dask tasks answer in bytes (:func:`~gamelib.analysis.executors.run_packed`), and a tournament
+on any executor gives exactly the serial games."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import pickle
+from typing import Any
+
+import gamelib
+from gamelib.agents import RandomAgent
+from gamelib.analysis import executors
+from gamelib.analysis.tournament import make_jobs
+
+
+def test_a_packed_answer_is_the_payload_answer_pickled() -> None:
+    game = gamelib.make("getonboard")
+    setup = executors.make_setup(game, [RandomAgent()] * 3, None, False)
+    payload = executors.batch_payload(setup, make_jobs(3, 5, 2, True), None, 0.1)
+    packed = executors.run_packed(payload)
+    assert isinstance(packed, bytes)
+    seconds, rows = pickle.loads(packed)
+    again = executors.run_payload(payload)[1]
+    outcomes = [executors.GameOutcome(*row) for row in rows]
+    assert seconds >= 0 and len(rows) == 5
+    assert outcomes == [executors.GameOutcome(*row) for row in again]  # timings aside
+
+
+class CostlyPool(cf.ThreadPoolExecutor):
+    """A thread pool taken for a Dask ClientExecutor (it has a ``_client``): its tasks are packed."""
+
+    _client = object()
+
+    def __init__(self) -> None:
+        super().__init__(max_workers=2)
+        self.tasks: list[Any] = []
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> cf.Future[Any]:
+        self.tasks.append(fn)
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_costly_executors_run_packed_tasks_and_give_the_serial_games() -> None:
+    serial = gamelib.tournament("getonboard", ["random"] * 3, games=30, seed=4, progress=False)
+    with CostlyPool() as pool:
+        runner = executors.resolve_executor(pool, workers=2)
+        assert runner.costly_tasks
+        packed = gamelib.tournament(
+            "getonboard",
+            ["random"] * 3,
+            games=30,
+            seed=4,
+            executor=runner.executor,
+            workers=2,
+            progress=False,
+        )
+    assert pool.tasks and set(pool.tasks) == {executors.run_packed}
+    assert packed.outcomes == serial.outcomes
+    with cf.ThreadPoolExecutor(max_workers=2) as plain:
+        local = gamelib.tournament(
+            "getonboard", ["random"] * 3, games=30, seed=4, executor=plain, progress=False
+        )
+    assert local.outcomes == serial.outcomes
