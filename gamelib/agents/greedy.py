@@ -24,8 +24,12 @@ with a screen of 2 (13 of 595): hence 4.
 evaluation in a game whose returns stay 0 until the end, a move after which a player is to move
 is worth 0, so only the moves that end the game or lead to chance are evaluated; a game that can
 tell such a move without playing it says so with ``state.surely_continues(action)`` (core's hook,
-False by default; Fugitive's ``add N``), and the agent skips it.  The others are played on a light copy of
-the world (its declared fields copied, its history list shared and cut back after the move).
+False by default; Fugitive's ``add N``), and the agent skips it.  The others are played on a light
+copy of the world (its declared fields copied, its history list shared and cut back after the
+move).  When the game promises it of every legal move, chance first allowed
+(``through_chance``: Fugitive's detective draws), the agent asks the real position (the promise
+reads only what the player sees), draws no world and picks uniformly, as it would after scoring
+them all 0 (its next decision draws them, or follows those it had through its own moves).
 
 **Worlds carried over** (why: a determinization is the expensive part; Fugitive's first one at
 a new position counts its worlds exactly): when every action since the agent's last decision is
@@ -153,6 +157,8 @@ class GreedyAgent:
         """The value of every legal move for ``player``, averaged over sampled worlds: ``screen``
         of them, ``samples`` unless the moves all score the same on those (module docstring)."""
         legal = state.legal_actions()
+        if self._zero_until_end(state) and all(state.surely_continues(a, through_chance=True) for a in legal):
+            return dict.fromkeys(legal, 0.0)  # every move worth 0 by the game's word: no world drawn
         worlds = self.worlds(state, player, rng, self.screen)
         used = worlds[: self.screen]
         values = dict.fromkeys(legal, 0.0)
@@ -175,7 +181,7 @@ class GreedyAgent:
         depth = self.chance_depth
         # with the default evaluation in a game whose returns stay 0 until the end, a child where
         # a player is to move is worth 0: only the terminal and the chance children are evaluated
-        zero_until_end = self.evaluate is None and not (worlds and worlds[0].game.info.returns_during_play)
+        zero_until_end = bool(worlds) and self._zero_until_end(worlds[0])
         value = self._value
         for world in worlds:
             # the moves legal in the world (the rules' own, interned objects): each is played
@@ -187,7 +193,9 @@ class GreedyAgent:
             # a move the game says leaves a player to move is worth 0 without being played
             continues = world.surely_continues if zero_until_end else None
             played = (
-                legal if continues is None else [a for a in legal if not (id(a) in mine and continues(a))]
+                legal
+                if continues is None
+                else [a for a in legal if not (id(a) in mine and continues(a, True))]
             )
             for action in played:
                 child = copy(world)
@@ -202,6 +210,11 @@ class GreedyAgent:
                 finally:
                     del history[length:]  # the move the child appended to the shared history
 
+    def _zero_until_end(self, state: State) -> bool:
+        """Whether a move after which a player is to move is worth 0: the default evaluation in a
+        game whose returns stay 0 until the end."""
+        return self.evaluate is None and not state.game.info.returns_during_play
+
     def act(self, state: State, player: int, rng: random.Random) -> Action:
         legal = state.legal_actions()
         if len(legal) == 1:
@@ -211,8 +224,12 @@ class GreedyAgent:
         best = [a for a in legal if values[a] >= top - 1e-12]
         action = best[int(rng.random() * len(best))]
         kept = self._kept.get(player)
-        if kept is not None and kept.history is state.history and len(state.history) == kept.length:
-            kept.mine.append(action)  # the worlds of this decision can follow it next time
+        if (
+            kept is not None
+            and kept.history is state.history
+            and kept.length + len(kept.mine) == len(state.history)
+        ):
+            kept.mine.append(action)  # the worlds of the last decision can follow it next time
         return action
 
     def __repr__(self) -> str:

@@ -43,15 +43,19 @@ def decisions(**options: int) -> list[tuple[int, int, int]]:
 def test_moves_that_tie_on_the_screen_are_not_scored_again() -> None:
     log = decisions()
     draws = [scored for phase, _, scored in log if phase == D_DRAW]
-    assert draws and all(scored == 4 for scored in draws)  # no draw ends the game in any world
+    assert draws and all(scored == 0 for scored in draws)  # a draw never ends the game: no world
+    guesses = [scored for phase, down, scored in log if phase == D_GUESS and down > 1]
+    # no guess wins at once (a miss loses only on the last turn, after the escape): mostly a tie on 4
+    assert guesses and guesses.count(4) > 0.8 * len(guesses)
     last = [scored for phase, down, scored in log if phase == D_GUESS and down == 1]
     assert last and all(scored == 8 for scored in last)  # the last hideout: a win in every world
-    assert {scored for _, _, scored in log} <= {4, 8}
+    assert {scored for _, _, scored in log} <= {0, 4, 8}
 
 
 def test_a_screen_as_wide_as_the_samples_scores_every_decision_on_them() -> None:
-    assert {scored for _, _, scored in decisions(screen=8)} == {8}
-    assert {scored for _, _, scored in decisions(samples=3, screen=5)} == {3}
+    # (0: a decision whose every move the game promises leaves a player to move draws no world)
+    assert {scored for _, _, scored in decisions(screen=8)} == {0, 8}
+    assert {scored for _, _, scored in decisions(samples=3, screen=5)} == {0, 3}
 
 
 def test_the_screen_is_shown_when_it_is_not_the_default() -> None:
@@ -69,6 +73,7 @@ def test_screened_worlds_agree_with_the_real_observation_and_the_game_replays() 
     state = game.new_game(seed=3)
     rng = random.Random(3)
     agent = GreedyAgent()
+    checked = 0
     while not state.is_terminal():
         if state.current_player == gamelib.CHANCE:
             state.apply(state.sample_chance(rng))
@@ -77,7 +82,11 @@ def test_screened_worlds_agree_with_the_real_observation_and_the_game_replays() 
             assert isinstance(state, FugitiveState)
             seen = state.observation(1)
             agent.scores(state, 1, rng)
-            for world in agent._kept[1].worlds:
-                assert world.observation(1) == seen
+            kept = agent._kept.get(1)
+            if kept is not None and kept.length == len(state.history):  # worlds drawn for this decision
+                checked += 1
+                for world in kept.worlds:
+                    assert world.observation(1) == seen
         actor = agent if state.current_player == 1 else FugitiveHeuristic()
         state.apply(actor.act(state, state.current_player, rng))
+    assert checked > 5

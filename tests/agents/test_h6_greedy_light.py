@@ -13,7 +13,7 @@ from gamelib.agents import greedy as greedy_module
 from gamelib.core.game import Action, State
 from gamelib.core.play import play
 from gamelib.fugitive.agents import BeliefDetective, FugitiveHeuristic
-from gamelib.fugitive.rules import Add, FugitiveState
+from gamelib.fugitive.rules import D_DRAW, Add, Draw, FugitiveState
 
 
 def positions(name: str, count: int, seed: int) -> list[State]:
@@ -118,8 +118,13 @@ def test_moves_the_game_calls_continuing_are_worth_0_without_being_played(
             out = [scored(agent, w, True, monkeypatch) for w in worlds]
         return out, len(played)
 
-    adds = lambda self, action: type(action) is Add  # noqa: E731
-    never = lambda self, action: False  # noqa: E731
+    def adds(self: FugitiveState, action: Action, through_chance: bool = False) -> bool:
+        kind = type(action)
+        return kind is Add or (through_chance and kind is Draw and self.phase == D_DRAW)
+
+    def never(self: FugitiveState, action: Action, through_chance: bool = False) -> bool:
+        return False
+
     with_hook, played_with = scored_with(adds)
     without, played_without = scored_with(never)
     assert with_hook == without
