@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import bisect
 import math
 from typing import Any
 
@@ -25,7 +26,11 @@ from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooL
 from gamelib.fugitive.rules import STEP_LIMIT, cards_of
 
 SHARE_OPEN = 1000
-"""States from which a closing pair layer memoises its moves unclosed first (:func:`_pair_layer`)."""
+"""States from which a closing pair layer memoises its moves unclosed first, and from which the
+pair layers memoise their second group's moves (:func:`_pair_layer`)."""
+
+LOOKAHEAD_STACK = 3
+"""The smallest stack whose allocation looks ahead at the next hideout (:func:`_lookahead`)."""
 
 
 class ByReads:
@@ -67,6 +72,7 @@ def build(
     prog = _programme(facts, measure)
     _positions(prog)
     start_ok = _values(prog, fixed)
+    _lookahead(prog)
     _layers(prog, full)
     prog.count_only = count_only and not full
     _run(prog, start_ok, max_edges)
@@ -188,6 +194,35 @@ def _values(prog: Programme, fixed: dict[int, int] | None) -> bool:
     return bool(backward_ok[0] & 1)
 
 
+def _lookahead(prog: Programme) -> None:
+    """The stacks that leave the next hideout room: a stack of ``LOOKAHEAD_STACK`` cards or more,
+    before a face-down hideout, learns from its value move the groups that hideout can be of (the
+    values in reach of this one; :attr:`~.programme.Programme.ahead`).  A value whose groups are
+    all full then is dead; if one group only has room, the stack's moves leave it a card (the
+    position's caps by that group, ``ahead_caps``).  States that would reach the next position
+    without a hideout to take are never made (exact: their completions are 0)."""
+    size, values, group = prog.npos, prog.values, prog.group_tab
+    prog.ahead = [None] * (size + 1)
+    prog.ahead_caps = [[(prog.capg[i], prog.room_caps[i])] for i in range(size + 1)]
+    for i in range(1, size):
+        if prog.stack[i] < LOOKAHEAD_STACK or not prog.hidden[i + 1]:
+            continue
+        nxt, span = values[i + 1], prog.span[i + 1]
+        masks = [0] * 43
+        for v in values[i]:
+            mask = 0
+            for x in nxt[bisect.bisect_right(nxt, v) : bisect.bisect_right(nxt, v + span)]:
+                mask |= 1 << group[x] if group[x] >= 0 else 15
+            masks[v] = mask
+        prog.ahead[i] = tuple(masks)
+        room_next = prog.room_caps[i + 1]
+        for h in range(GROUPS):  # NEXT = h + 1: group h keeps a card's room for the next hideout
+            caps, limits = list(prog.capg[i]), list(prog.room_caps[i])
+            caps[h] = min(caps[h], room_next[h] - 1)
+            limits[h] = min(limits[h], room_next[h] - 1)
+            prog.ahead_caps[i].append((tuple(caps), tuple(limits)))
+
+
 def _layers(prog: Programme, full: bool) -> None:
     """A value layer per position, then its stack's group layers (paired when only counting).
 
@@ -235,6 +270,8 @@ def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
         if max_edges is not None and edges > max_edges:
             raise BeliefTooLarge(f"more than {max_edges:,} edges to count this position's worlds")
     prog.forward, prog.edges, prog.saved = forward, edges, None if count_only else saved
+    if prog.second_memo:
+        prog.second_memo = {}  # served the forward pass: a programme kept in a cache holds none
     if not prog.tail:
         for key, weight in forward[-1].items():
             fin = prog.final_weight(key)
@@ -315,6 +352,8 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     # closing: a large layer's signatures share their unclosed moves (few differ but by the pair's
     # hideout counts); a small one's rarely repeat, so they are closed as they are made
     shared = closing and len(states) >= SHARE_OPEN
+    if len(states) >= SHARE_OPEN and prog.second_memo is None:
+        prog.second_memo = {}  # from now on the second group's moves are shared between signatures
     count = 0
     for src, weight in states.items():
         sig = src & reads

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamelib.fugitive.belief.bits import (
+    GROUP_READS,
     HALVES,
     HE_SH,
     JM,
@@ -19,6 +20,7 @@ from gamelib.fugitive.belief.bits import (
     LEFT,
     M_SH,
     NEED,
+    NEXT,
     PAIR,
     PAIR_HIDEOUTS,
     PAIR_READS,
@@ -33,6 +35,9 @@ from gamelib.fugitive.belief.facts import Facts, advance
 from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
 from gamelib.fugitive.belief.weights import FinalWeights, Rows, Vec
 from gamelib.fugitive.rules import STEP_LIMIT
+
+MASK_GROUPS = tuple(tuple(g for g in range(GROUPS) if mask >> g & 1) for mask in range(1 << GROUPS))
+"""Per mask of groups: its groups."""
 
 PairMoves = tuple[int, int, list[tuple[int, int]]]
 """A source's moves through a pair of group layers: (rest, factor, [(part, weight)]), see
@@ -68,6 +73,10 @@ class Programme(FinalWeights):
     slots: list[tuple[int, ...]] = field(
         default_factory=list
     )  # per position, per group: draws - face-up before (-1: none)
+    # per position with a lookahead (see build._lookahead), else None: per value, the groups the next
+    # hideout can then be of (a mask), and per NEXT field (0: none) the caps and room caps its stack has
+    ahead: list[tuple[int, ...] | None] = field(default_factory=list)
+    ahead_caps: list[list[tuple[tuple[int, ...], tuple[int, ...]]]] = field(default_factory=list)
     group_tab: tuple[int, ...] = ()  # per card: its group (facts.tables.group_of)
     hide_inc: tuple[int, ...] = ()  # per card: what hiding it adds to the counts (u, H, He of its group)
     full_u: tuple[int, ...] = ()  # per group: the count at which a group is closed (no card can follow)
@@ -87,6 +96,9 @@ class Programme(FinalWeights):
     poly_contexts: list[tuple[int, ...]] = field(default_factory=list)  # _poly_key
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     part_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_part by a pair's counts
+    second_memo: dict[int, list[tuple[int, int, int]]] | None = (
+        None  # _second_moves, once a pair layer is large
+    )
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -175,8 +187,9 @@ class Programme(FinalWeights):
         (destination, weight), the two groups closed if ``closing``, equal destinations summed."""
         acc: dict[int, int] = {}
         group_moves, part_memo, fields, tag = self._group_moves, self.part_memo, HALVES[g], g << LEFT
+        second = self._second_moves if self.second_memo is not None else None
         for mid, w1, _ in group_moves(i, g, sig, False):
-            for dst, w2, _ in group_moves(i, g + 1, mid, False):
+            for dst, w2, _ in second(i, g + 1, mid) if second else group_moves(i, g + 1, mid, False):
                 w = w1 * w2
                 if not w:
                     continue
@@ -191,6 +204,21 @@ class Programme(FinalWeights):
                     w *= shut[1]
                 acc[dst] = acc.get(dst, 0) + w
         return [(dst, w) for dst, w in acc.items() if w]
+
+    def _second_moves(self, i: int, g: int, mid: int) -> list[tuple[int, int, int]]:
+        """:meth:`_group_moves` of group ``g``, the second of its pair, from ``mid`` (not closing),
+        memoised in ``second_memo`` (a large programme's) on the bits they read (``GROUP_READS``:
+        not the first group's counts, so the pair's signatures share them); the rest of ``mid`` is
+        added to the memoised destinations."""
+        memo = self.second_memo
+        assert memo is not None
+        key = mid & GROUP_READS[g]
+        tagged = key | (i << 2 | g) << PROG  # a pair's signature holds no progress bits
+        moves = memo.get(tagged)
+        if moves is None:
+            moves = memo[tagged] = self._group_moves(i, g, key, False)
+        rest = mid ^ key
+        return [(dst | rest, w, k) for dst, w, k in moves] if rest else moves
 
     def _closed_hit(
         self, i: int, g: int, sig: int, open_memo: dict[int, list[tuple[int, int]]]
@@ -261,6 +289,7 @@ class Programme(FinalWeights):
         # need = v - offset: the even cards the stack must hold beyond its odd footprints
         offset = prev + STEP_LIMIT + self.fixed_fp[i] + n + (self.hand_count if pending else 0)
         hidden = self.hidden[i]
+        ahead = self.ahead[i] if n else None
         w = 1
         if hidden:
             # per group: -1 if it has no card left for this position, else the free draws (deals)
@@ -299,6 +328,11 @@ class Programme(FinalWeights):
                 new += inc[v]
             if n:
                 dst = new | (n << LEFT) | (need << NEED)
+                if ahead is not None:
+                    field = self._next_field(i, ahead[v], new, n)
+                    if field < 0:
+                        continue
+                    dst |= field
             else:
                 if not self._close_ok(i, new):
                     continue
@@ -319,14 +353,32 @@ class Programme(FinalWeights):
             out.append((dst, w, v))
         return out
 
+    def _next_field(self, i: int, groups: int, new: int, n: int) -> int:
+        """The NEXT bits of a value move of position ``i`` whose stack of ``n`` cards looks ahead
+        (``groups``: the groups the next hideout can be of, ``new``: the counts with this hideout),
+        or -1 if the value is dead: the groups that still have room for the next hideout; none, the
+        value is dead; one that the stack could fill, the stack must leave it a card (NEXT = 1 +
+        that group); else 0, no constraint."""
+        live = 0
+        room_next = self.room_caps[i + 1]
+        for h in MASK_GROUPS[groups]:
+            if (new >> U_SH[h]) & 31 < room_next[h]:
+                live |= 1 << h
+        if not live:
+            return -1
+        if live & (live - 1):
+            return 0
+        h = live.bit_length() - 1
+        u = (new >> U_SH[h]) & 31
+        return (h + 1) << NEXT if u + min(n, self.capg[i][h] - u) >= room_next[h] else 0
+
     def _later_room(self, i: int, g: int, src: int, left: int, need: int) -> tuple[int, int]:
         """The fewest cards group ``g`` must take of the ``left`` still to allocate, and the marks
         the later groups of the stack can still bring (``need`` only): the groups after this one
         must have room for the rest of the stack (their cap and, measure deals, their free draws:
         what their own moves allow), and marks enough."""
         later = later_evens = 0
-        cap = self.capg[i]
-        limit = self.room_caps[i]
+        cap, limit = self.ahead_caps[i][(src >> NEXT) & 7]
         for h in range(g + 1, GROUPS):
             u_h = (src >> U_SH[h]) & 31
             r = limit[h] - u_h
@@ -347,7 +399,7 @@ class Programme(FinalWeights):
         left = (src >> LEFT) & 63
         u_shift = U_SH[g]
         u = (src >> u_shift) & 31
-        cap = self.capg[i]
+        cap = self.ahead_caps[i][(src >> NEXT) & 7][0]
         room = cap[g] - u
         if room > left:
             room = left
