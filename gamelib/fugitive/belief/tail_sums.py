@@ -111,6 +111,7 @@ class Tail:
         self._item_sets(moves)
         self.flats: tuple[dict[int, Flat], dict[int, Flat]] = ({}, {})
         self.ss_memos: tuple[dict[int, tuple[int, Flat]], dict[int, tuple[int, Flat]]] = ({}, {})
+        self.polys: dict[tuple[int, int, int], list[list[tuple[int, int]]]] = {}
 
     def _item_sets(self, moves: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]]) -> None:
         """Intern each signature's moves by half: (increment, need) -> [(weight, value)]."""
@@ -157,31 +158,36 @@ class Tail:
         q = self._poly(first + 1, state)
         low = first == 0
         for k0, x in enumerate(p):
-            if not any(x):
+            if not x:
                 continue
             for a, y in enumerate(q, k0):
                 if a > n:
                     break
+                if not y:
+                    continue
                 comb = COMB[a][k0] * COMB[n][a] if low else COMB[a][k0]
                 base = off[a]
                 last = width[a] - 1
-                for e, xv in enumerate(x):
-                    if xv:
-                        xv *= comb
-                        for f, yv in enumerate(y, e):
-                            if yv:
-                                out[base + (f if f < last else last)] += xv * yv
+                for e, xv in x:
+                    xv *= comb
+                    for f, yv in y:
+                        f += e
+                        out[base + (f if f < last else last)] += xv * yv
         hit = self.flats[first >> 1][state & HALVES[first]] = tuple(out)
         return hit
 
-    def _poly(self, g: int, state: int) -> tuple[tuple[int, ...], ...]:
-        """Group ``g``'s last-stack rows by even cards (the programme's memo)."""
-        prog = self.prog
+    def _poly(self, g: int, state: int) -> list[list[tuple[int, int]]]:
+        """Group ``g``'s last-stack rows by even cards (the programme's memo), each row as its
+        nonzero (even cards, weight) pairs."""
         pkey = (g, (state >> U_SH[g]) & 31, state & GROUP_BITS[g])
-        p = prog.even_polys.get(pkey)
-        if p is None:
-            p = prog.even_polys[pkey] = prog._even_poly(g, state)
-        return p
+        hit = self.polys.get(pkey)
+        if hit is None:
+            prog = self.prog
+            rows = prog.even_polys.get(pkey)
+            if rows is None:
+                rows = prog.even_polys[pkey] = prog._even_poly(g, state)
+            hit = self.polys[pkey] = [[(e, x) for e, x in enumerate(row) if x] for row in rows]
+        return hit
 
     def ss_of(self, first: int, h: int, t: int) -> Flat:
         """The suffix sums of each row of the half at counts ``h``: entry ``x * (top + 1) + s`` is
@@ -206,19 +212,20 @@ class Tail:
         p = self._poly(first, h)
         q = self._poly(first + 1, h)
         for k0, x in enumerate(p):
-            if not any(x):
+            if not x:
                 continue
             for a, y in enumerate(q, k0):
                 if a > n:
                     break
+                if not y:
+                    continue
                 comb = COMB[a][k0] * COMB[n][a] if low else COMB[a][k0]
                 base = a * stride
-                for e, xv in enumerate(x):
-                    if xv:
-                        xv *= comb
-                        for f, yv in enumerate(y, e):
-                            if yv:
-                                out[base + (f if f < top else top)] += xv * yv
+                for e, xv in x:
+                    xv *= comb
+                    for f, yv in y:
+                        f += e
+                        out[base + (f if f < top else top)] += xv * yv
         for base in range(0, len(out), stride):
             run = 0
             for j in range(base + top, base - 1, -1):
@@ -242,22 +249,24 @@ class Tail:
             acc = g if acc is None else map(add, acc, g)
         return tuple(acc)
 
-    def packed(
-        self, first: int, states: dict[int, int], keep: set[int] | None
-    ) -> tuple[dict[int, tuple[Flat, int]], int]:
-        """Per distinct half of the sources (those whose signature is in ``keep``): its flat and the
-        flat packed in digits wide enough for any weighted sum of them over the sources."""
-        mask = HALVES[first]
-        if keep is None:
-            halves = set(map(mask.__and__, states))
-        else:
-            halves = {src & mask for src in states if src & VALUE_READS in keep}
-        cache = self.flats[first >> 1]
-        flats = {h: cache.get(h) or self.flat(first, h) for h in halves}
+    def packed(self, states: dict[int, int]) -> tuple[dict[int, tuple[Flat, int]], int]:
+        """Per distinct low half of the sources: its flat and the flat packed in digits wide enough
+        for any weighted sum of them over the sources."""
+        cache = self.flats[0]
+        flats = {h: cache.get(h) or self.flat(0, h) for h in set(map(LOW.__and__, states))}
         biggest = max((max(f) for f in flats.values()), default=0)
         span = sum(map(abs, states.values()))
         width = (span.bit_length() + biggest.bit_length() + 9) & ~7
         return {h: (f, pack(f, width)) for h, f in flats.items()}, width
+
+    def add_low(self, accs: dict[int, Any], key: int, weight: int, c23: int) -> Flat:
+        """``accs[key] += weight * flat(c23)`` (the high half of a source with hideouts in the low
+        half: few sources, summed as lists), and that flat."""
+        hf = self.flats[1].get(c23) or self.flat(2, c23)
+        acc = accs.get(key)
+        scaled = map(weight.__mul__, hf)
+        accs[key] = list(scaled) if acc is None else list(map(add, acc, scaled))
+        return hf
 
     def dots(self, first: int, key: int, acc: list[int]) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
         """Per (increment, need) of the item set: ``<B_need(half + increment), acc>`` and the
@@ -282,29 +291,26 @@ def tail_total(
     if not prog.folded or len(states) < (FROM_TOTAL if least is None else least):
         return None
     tail = Tail(prog, i, states)
-    sig_ids = tail.sig_ids
-    lows = {sig for sig, (lo, _) in sig_ids.items() if lo >= 0}
-    lflats, lwidth = tail.packed(0, states, None)
-    hflats, hwidth = tail.packed(2, states, lows) if lows else ({}, 8)
-    acc_low: dict[int, int] = {}
+    sig_ids, add_low = tail.sig_ids, tail.add_low
+    lflats, width = tail.packed(states)
+    acc_low: dict[int, list[int]] = {}
     acc_high: dict[int, int] = {}
-    get_low, get_high = acc_low.get, acc_high.get
+    get_high = acc_high.get
     for src, weight in states.items():
         lo, hi = sig_ids[src & VALUE_READS]
         if hi >= 0:
             k = hi | (src & HIGH)
             acc_high[k] = get_high(k, 0) + weight * lflats[src & LOW][1]
         if lo >= 0:
-            k = lo | (src & LOW)
-            acc_low[k] = get_low(k, 0) + weight * hflats[src & HIGH][1]
+            add_low(acc_low, lo | (src & LOW), weight, src & HIGH)
     total = 0
     size = tail.size
-    for first, accs, width in ((0, acc_low, hwidth), (2, acc_high, lwidth)):
-        for k, a in accs.items():
-            if a:
-                for d, wv in tail.dots(first, k, unpack(a, width, size)):
-                    if d:
-                        total += d * sum(w for w, _ in wv)
+    accs = [(0, k, a) for k, a in acc_low.items()]
+    accs += [(2, k, unpack(a, width, size)) for k, a in acc_high.items() if a]
+    for first, k, acc in accs:
+        for d, wv in tail.dots(first, k, acc):
+            if d:
+                total += d * sum(w for w, _ in wv)
     return total, tail.count
 
 
@@ -317,12 +323,11 @@ def tail_layer(
     if not prog.folded or len(states) < (FROM_LAYER if least is None else least):
         return None
     tail = Tail(prog, i, states)
-    sig_ids = tail.sig_ids
-    lows = {sig for sig, (lo, _) in sig_ids.items() if lo >= 0}
-    lflats, lwidth = tail.packed(0, states, None)
-    hflats, hwidth = tail.packed(2, states, lows) if lows else ({}, 8)
+    sig_ids, add_low = tail.sig_ids, tail.add_low
+    lflats, width = tail.packed(states)
     highs: dict[int, list[Any]] = {}
-    low_entries: dict[int, list[Any]] = {}
+    lows: dict[int, Flat] = {}
+    acc_low: dict[int, list[int]] = {}
     back: dict[int, int] = {}
     t_of = tail.t_of
     for src, weight in states.items():
@@ -338,23 +343,22 @@ def tail_layer(
         else:
             b = 0
         if lo >= 0:
-            hf, hp = hflats[src & HIGH]
             k = lo | (src & LOW)
-            entry = low_entries.get(k)
-            if entry is None:
-                entry = low_entries[k] = [t_of(0, k), 0]
-            entry[1] += weight * hp
-            b += sum(map(mul, hf, entry[0]))
+            hf = add_low(acc_low, k, weight, src & HIGH)
+            u = lows.get(k)
+            if u is None:
+                u = lows[k] = t_of(0, k)
+            b += sum(map(mul, hf, u))
         if b:
             back[src] = b
     tally = [0] * 43
     size = tail.size
-    for first, entries, width in ((0, low_entries, hwidth), (2, highs, lwidth)):
-        for k, (_, a) in entries.items():
-            if a:
-                for d, wv in tail.dots(first, k, unpack(a, width, size)):
-                    if d:
-                        for w, v in wv:
-                            tally[v] += w * d
+    accs = [(0, k, a) for k, a in acc_low.items()]
+    accs += [(2, k, unpack(a, width, size)) for k, (_, a) in highs.items() if a]
+    for first, k, acc in accs:
+        for d, wv in tail.dots(first, k, acc):
+            if d:
+                for w, v in wv:
+                    tally[v] += w * d
     prog.tail_tally = tally
     return back, sum(tally), tail.count
