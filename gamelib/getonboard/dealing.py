@@ -68,6 +68,11 @@ def deck(game: GetOnBoardGame, phase: int) -> tuple[tuple[Action, int], ...]:
     return cards
 
 
+_CHANCES: dict[tuple[Action, int], tuple[Action, float]] = {}
+"""``(card, 1 / n)`` by card and ``n``: one tuple for all the pile states that hold it (a few
+hundred against thousands of states), so filling the pile memo allocates two lists a state."""
+
+
 def pile(game: GetOnBoardGame, phase: int, out: int) -> Pile:
     """The cards of ``phase``'s pile not in the bitmask ``out``, equally likely (shared lists,
     never mutated; memoised on the game under ``out << 4 | phase``: a pile of ``k`` cards has at
@@ -76,7 +81,14 @@ def pile(game: GetOnBoardGame, phase: int, out: int) -> Pile:
     found = game.pile_table.get(key)
     if found is None:
         left = [card for card, number in deck(game, phase) if not out >> number & 1]
-        found = game.pile_table[key] = ([(card, 1.0 / len(left)) for card in left], left)
+        n = len(left)
+        chances = []
+        for card in left:
+            chance = _CHANCES.get((card, n))
+            if chance is None:
+                chance = _CHANCES[(card, n)] = (card, 1.0 / n)
+            chances.append(chance)
+        found = game.pile_table[key] = (chances, left)
     return found
 
 

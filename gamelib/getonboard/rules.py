@@ -81,6 +81,9 @@ class Memos:
     step and box count (16,800 in Paris), and one per pile state (about 9,300)."""
 
     lay: dict[tuple[int, int, str, int], Sticks]
+    lay_values: dict[int, Sticks]
+    """The distinct answers the lay memo holds, by node and directions allowed (see
+    :func:`~gamelib.getonboard.sticks.shape_sticks`)."""
     open: dict[int, tuple[tuple[int, int, int], ...]]
     bonus: dict[int, Bonuses]
     pile: dict[int, Pile]
@@ -93,7 +96,7 @@ def process_memos(city: str, whole_shape: bool) -> Memos:
     """The memo tables of ``city`` under ``shape_fit`` (``whole_shape``), shared in this process."""
     memos = _MEMOS.get((city, whole_shape))
     if memos is None:
-        memos = _MEMOS[(city, whole_shape)] = Memos({}, {}, {}, {})
+        memos = _MEMOS[(city, whole_shape)] = Memos({}, {}, {}, {}, {})
     return memos
 
 
@@ -152,6 +155,8 @@ class GetOnBoardGame(Game):
         memos = process_memos(city, self.whole_shape)
         self.lay_table: dict[tuple[int, int, str, int], Sticks] = memos.lay
         """Memo of :func:`~gamelib.getonboard.sticks.shape_sticks` (the board and options are fixed)."""
+        self.lay_values: dict[int, Sticks] = memos.lay_values
+        """The distinct answers ``lay_table`` holds, shared by its keys."""
         self.shape_table = tuple(
             tuple(self.tables.shape_for(sheet, ticket) for ticket in range(1, 13)) for sheet in range(5)
         )

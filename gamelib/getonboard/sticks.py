@@ -119,17 +119,26 @@ def shape_sticks(
     game: GetOnBoardGame, node: int, heading: int, junctions: str, step: int, sticks: int, boxes: int
 ) -> Sticks:
     """The sticks the shape allows as stick ``step`` from ``node``, before the one-stick-per-section
-    check (the state memoises them on the game)."""
+    check (the state memoises them on the game).
+
+    The answer is one of few: it depends only on ``node`` and the directions allowed, so each is
+    built once and shared by every key that gives it (``game.lay_values``, a few hundred against
+    the memo's thousands of keys): filling the memo then allocates almost nothing, and the
+    garbage collector has few objects to follow (shared, never mutated, like the memo's own)."""
     board, whole = game.board, game.whole_shape
-    moves = tuple(
-        (GOS[d], bit)
-        for d, bit, _ in open_sticks(game, node, heading)
-        if shape_rule(board, node, heading, d, junctions, step, sticks, boxes, whole) is None
-    )
-    union = 0
-    for _, bit in moves:
-        union |= bit
-    return moves, [go for go, _ in moves], union
+    allowed = 0
+    for d, _, _ in open_sticks(game, node, heading):
+        if shape_rule(board, node, heading, d, junctions, step, sticks, boxes, whole) is None:
+            allowed |= 1 << d
+    key = node << 4 | allowed
+    found = game.lay_values.get(key)
+    if found is None:
+        moves = tuple((GOS[d], 1 << board.section[node][d]) for d in range(4) if allowed >> d & 1)
+        union = 0
+        for _, bit in moves:
+            union |= bit
+        found = game.lay_values[key] = (moves, [go for go, _ in moves], union)
+    return found
 
 
 def survives_per_stick(

@@ -42,3 +42,21 @@ def test_warm_memos_play_the_same_games_as_fresh_ones() -> None:
         size = len(warm_game.pile_table)
         assert histories(warm_game, range(20)) == fresh
         assert len(warm_game.pile_table) == size  # the same games meet no new pile state
+
+
+def test_the_memos_share_their_answers() -> None:
+    """The lay memo's answers are the few distinct ones (by node and directions allowed), and a
+    pile state's chances are tuples shared with every other state holding that card and count."""
+    rules._MEMOS.clear()
+    game = gamelib.make("getonboard", players=3)
+    histories(game, range(30))
+    distinct = {id(value) for value in game.lay_table.values()}
+    assert len(distinct) == len(game.lay_values) < len(game.lay_table) / 3
+    for value in game.lay_table.values():
+        moves, gos, union = value
+        assert gos == [go for go, _ in moves] and union == sum({bit for _, bit in moves})
+    pairs = [chance for chances, _ in game.pile_table.values() for chance in chances]
+    assert len({id(pair) for pair in pairs}) < len(pairs) / 3
+    for chances, cards in game.pile_table.values():
+        assert [card for card, _ in chances] == cards
+        assert all(p == 1.0 / len(cards) for _, p in chances)
