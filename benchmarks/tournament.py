@@ -29,7 +29,10 @@ Wall-clock speed-ups need idle cores, so the script also reports **CPU time**: t
 CPU per game against all the CPU a parallel run spends (this process, scheduler thread included,
 plus its workers, read from ``/proc``).  ``CPU est.`` = ``workers x baseline CPU / parallel CPU``
 is the speed-up the run would reach on ``workers`` idle cores; when the machine is loaded the
-wall speed-up falls short of it.  The load average is printed before and after.
+wall speed-up falls short of it.  ``cores`` = that CPU over the wall time: how many cores the
+run got (a serial run on an idle core shows 1.00, a 2-worker run on 2 idle cores close to 2; on a
+shared machine the ratio of two rows' ``cores`` is the speed-up the machine allowed them).  The
+load average is printed before and after, and so is the capacity below.
 
 Before the games the script measures the machine's **capacity**: a CPU loop run alone and on
 ``workers`` processes at once.  On this shared machine the scheduler gives each session a fair
@@ -37,6 +40,7 @@ share: while other sessions are busy, two processes of ours get no more CPU than
 loops take twice as long), and no executor can show a wall speed-up then.
 
 Run: ``python benchmarks/tournament.py [games] [workers] [rounds] [game ...] [--dask=lean,default]``
+(``--help``: this text)
 (default 2000 games, 2 workers, 2 rounds, every registered game, both kinds of cluster).
 """
 
@@ -148,6 +152,9 @@ def start_cluster(kind: str, workers: int) -> tuple[Any, Any, set[int]]:
 
 
 def main() -> None:
+    if {"-h", "--help"} & set(sys.argv[1:]):
+        print(__doc__)
+        return
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     kinds = list(CLUSTERS)
     for flag in sys.argv[1:]:
@@ -171,14 +178,17 @@ def main() -> None:
     )
     print(
         f"{'game':<13}{'configuration':<22}{'games/s':>9}{'x serial':>9}{'x 1w':>7}"
-        f"{'CPU ms/g':>10}{'CPU est.':>9}{'best wall s':>12}{'start s':>9}"
+        f"{'CPU ms/g':>10}{'CPU est.':>9}{'cores':>6}{'best wall s':>12}{'start s':>9}"
     )
     try:
         for name in args[3:] or gamelib.registered_games():
             rows(name, games, workers, rounds, kinds)
     finally:
         get_reusable_executor(max_workers=workers).shutdown(wait=True)
-    print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    print(
+        f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; capacity after: "
+        f"{machine_capacity(workers):.2f}x"
+    )
 
 
 def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> None:
@@ -249,7 +259,7 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
             estimate = n * one[1] / cpu
         print(
             f"{name if 'serial' in label else '':<13}{label:<22}{games / wall:>9.0f}{s_wall / wall:>9.2f}"
-            f"{versus_one:>7}{1000 * cpu / games:>10.3f}{estimate:>9.2f}{wall:>12.2f}"
+            f"{versus_one:>7}{1000 * cpu / games:>10.3f}{estimate:>9.2f}{cpu / wall:>6.2f}{wall:>12.2f}"
             f"{(f'{ready:.1f}' if ready else ''):>9}"
         )
         if n > 1:
