@@ -539,12 +539,24 @@ class FugitiveState(FugitiveTable):
         return self._why_not_this_number(action)
 
     def surely_continues(self, action: Action, through_chance: bool = False) -> bool:
-        """Naming one more number of a series (``add N``) leaves the detective to move; so does his
-        draw, once its card is dealt (he draws again or names: a draw never ends the game)."""
+        """Moves that cannot end the game, read from public facts only (face-down count, series,
+        escape, round): ``add N`` and a manhunt call leave the detective naming; his draw does too
+        once its card is dealt (``through_chance``); a guess or a series turns up at most as many
+        hideouts as it names, so while more stay face down his turn ends and the fugitive moves,
+        unless that turn was the last (the escape card is down, or the round limit)."""
         kind = type(action)
-        if kind is Add:
+        if kind is Add or kind is Manhunt:
             return True
-        return through_chance and kind is Draw and self.phase == D_DRAW
+        if kind is Draw:
+            return through_chance and self.phase == D_DRAW
+        if kind is Guess or kind is Reveal:
+            if self.phase == HUNTING or self.escape_pending:
+                return False
+            if self.round + 1 >= self.game.options.max_rounds:
+                return False
+            named = 1 if kind is Guess else len(self.series)
+            return self.revealed.count(False) > named
+        return False
 
     @transition(Add)
     def _add(self, action: Add) -> None:
