@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pickle
 import random
+from typing import Any
 
 import pytest
 
@@ -12,7 +13,7 @@ import gamelib
 from gamelib.agents import GreedyAgent
 from gamelib.core.play import play
 from gamelib.fugitive.agents import FugitiveHeuristic
-from gamelib.fugitive.rules import D_DRAW, D_GUESS, D_SERIES, DETECTIVE, FugitiveState
+from gamelib.fugitive.rules import D_DRAW, D_GUESS, D_SERIES, DETECTIVE, Add, Draw, FugitiveState
 
 
 class Counting(GreedyAgent):
@@ -42,14 +43,23 @@ class Counting(GreedyAgent):
         return worlds
 
 
-def play_four(promises: bool) -> list[tuple[int, int, list[gamelib.State], FugitiveState]]:
-    """The decisions of 4 games; without ``promises`` the detective's draws are not promised to
-    leave him to move (``surely_continues`` through chance), so the greedy draws worlds there and
-    carries them over the card it is dealt."""
+def adds_and_draws(self: FugitiveState, action: gamelib.Action, through_chance: bool = False) -> bool:
+    """Promises as in d796d77: series numbers, and through chance the detective's draws."""
+    kind = type(action)
+    return kind is Add or (through_chance and kind is Draw and self.phase == D_DRAW)
+
+
+def adds_only(self: FugitiveState, action: gamelib.Action, through_chance: bool = False) -> bool:
+    """Series numbers only: the greedy draws worlds at its draws and carries them over the card."""
+    return type(action) is Add
+
+
+def play_four(promise: Any = None) -> list[tuple[int, int, list[gamelib.State], FugitiveState]]:
+    """The decisions of 4 games, with the game's own promises (``surely_continues``) or ``promise``."""
     agent = Counting()
     original = FugitiveState.surely_continues
-    if not promises:
-        FugitiveState.surely_continues = lambda self, action, through_chance=False: original(self, action)  # type: ignore[method-assign]
+    if promise is not None:
+        FugitiveState.surely_continues = promise  # type: ignore[method-assign]
     try:
         for seed in range(4):
             play(gamelib.make("fugitive"), [FugitiveHeuristic(), agent], seed=seed)
@@ -60,7 +70,7 @@ def play_four(promises: bool) -> list[tuple[int, int, list[gamelib.State], Fugit
 
 @pytest.fixture(scope="module")
 def decisions() -> list[tuple[int, int, list[gamelib.State], FugitiveState]]:
-    return play_four(promises=True)
+    return play_four(adds_and_draws)
 
 
 def test_worlds_follow_the_detectives_own_series_without_new_draws(decisions) -> None:  # type: ignore[no-untyped-def]
@@ -70,7 +80,7 @@ def test_worlds_follow_the_detectives_own_series_without_new_draws(decisions) ->
 
 
 def test_after_a_dealt_card_most_worlds_are_carried_over() -> None:
-    guesses = [d for d in play_four(promises=False) if d[0] == D_GUESS]
+    guesses = [d for d in play_four(adds_only) if d[0] == D_GUESS]
     assert len(guesses) > 10
     fresh = sum(drawn for _, drawn, _, _ in guesses)
     assert fresh < 8 * len(guesses) / 2
@@ -80,6 +90,17 @@ def test_no_world_at_a_draw_then_the_screen_drawn_once_after_the_card(decisions)
     assert not [d for d in decisions if d[0] == D_DRAW]  # never asked for worlds
     guesses = [drawn for phase, drawn, _, _ in decisions if phase == D_GUESS]
     assert len(guesses) > 10 and all(drawn <= 4 for drawn in guesses)
+
+
+def test_worlds_are_drawn_only_where_a_move_can_end_the_game() -> None:
+    """With the game's own promises (a guess or a series that cannot catch, before the last turn)
+    the greedy asks for worlds only at decisions where some move is not promised."""
+    logged = play_four()
+    assert logged
+    for _, _, worlds, state in logged:
+        assert not all(state.surely_continues(a, through_chance=True) for a in state.legal_actions())
+        seen = state.observation(DETECTIVE)
+        assert all(world.observation(DETECTIVE) == seen for world in worlds)
 
 
 def test_every_world_used_shows_the_detective_what_the_real_game_shows(decisions) -> None:  # type: ignore[no-untyped-def]
