@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, VALUE, VALUE_READS
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
+from gamelib.fugitive.belief.marginals_tail import tail_shares
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import GROUPS
 
@@ -217,6 +218,8 @@ class _Walk:
         prog = self.prog
         i, _, _ = prog.layers[t]
         tally = self.joint if prog.hidden[i] else None
+        if tail_shares(self, t, _tail, tally):
+            return
         out = self.sums[t]
         tables, by_need = self.finals.tables, self.finals.by_need
         groups_memo: dict[int, list[Tail]] = {}

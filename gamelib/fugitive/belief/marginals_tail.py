@@ -1,0 +1,235 @@
+"""The last layer of the class shares (:mod:`~.marginals`) as a bilinear form, per item set and half.
+
+The last layer takes each source through the last position's hideout values into final states,
+whose share sums (:class:`~.marginals_shares.FinalShares`) meet the last stack's two halves: with
+``a`` of its ``n`` cards to groups {0, 1} (``e1`` evens) and ``b = n - a`` to groups {2, 3}
+(``e2`` evens), a final state's sums for a ``need`` are
+
+    T(low, high, need) = sum_b sum_{e1 + e2 >= need} A[b][e1] Hs[b][e2] + As[b][e1] Hw[b][e2]
+
+(``A``/``As`` the low half's weights and share sums, ``C(n, a)`` in, ``Hw``/``Hs`` the high
+half's).  A hideout of group 2 or 3 changes the high half only, so a source's sums through those
+moves are ``<A, Y> + <As, Z>`` where ``Y``/``Z`` sum, over its moves, the move's weight times the
+high half's suffix sums (``Hs``/``Hw`` summed from ``need - e1`` evens on): they depend only on the
+source's *item set* (the moves its signature allows, interned: many signatures allow the same) and
+on its high half's counts.  One dot product per source instead of one meet per final state.
+
+The values' tallies (the last position's hideout marginals of the shares) need only the digits of
+the value's own class, of group 2 or 3: the ``A Hs`` part.  Sources' forward weights are summed
+per (item set, high half, low half), dotted with the low half's weights, then with the suffix sums
+once per (item set, high half, move class, need).  Moves of a hideout in groups 0 or 1 (rare late
+in a game) are read per final state as before.  Exact: the same integers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gamelib.fugitive.belief.bits import HALVES, KEEP, LEFT, VALUE_READS
+from gamelib.fugitive.belief.marginals_shares import _convolve
+
+FROM = 1000
+"""Sources of the last layer from which it is summed here (below, the meets per final state cost
+less to set up)."""
+
+HIGH = HALVES[2]
+LOW_LEFT = HALVES[0] | 63 << LEFT
+
+Tail = tuple[int, int, int, list[tuple[int, int]]]
+
+
+class _Suffixes:
+    """Per high half's counts: its rows' suffix sums by need, weights and shares (dense, 0..n),
+    for the rows ``bs`` the low halves read (the high half takes ``b`` of the stack's cards)."""
+
+    def __init__(self, finals: Any, n: int, bs: list[int]) -> None:
+        self.finals, self.n, self.bs = finals, n, bs
+        self.memo: dict[int, tuple[list[list[int]], list[list[int]], set[int]]] = {}
+
+    def __call__(self, state: int) -> tuple[list[list[int]], list[list[int]], set[int]]:
+        key = state & HIGH
+        hit = self.memo.get(key)
+        if hit is None:
+            finals, n = self.finals, self.n
+            p, q = finals._poly(2, state, 0), finals._poly(3, state, 0)
+            top = min(len(p) + len(q) - 2, finals.room_of)
+            weights: list[list[int]] = [[]] * (n + 1)
+            shares: list[list[int]] = [[]] * (n + 1)
+            live: set[int] = set()
+            for b in self.bs:
+                row = _convolve(p, q, b) if b <= top else []
+                if not row:
+                    continue
+                live.add(b)
+                sw, ss = [0] * (n + 2), [0] * (n + 2)
+                for e, yw, ys in row:  # evens of a row: at most its cards (b <= n)
+                    sw[e], ss[e] = yw, ys
+                for e in range(row[-1][0] - 1, -1, -1):
+                    sw[e] += sw[e + 1]
+                    ss[e] += ss[e + 1]
+                weights[b], shares[b] = sw, ss
+            hit = self.memo[key] = (weights, shares, live)
+        return hit
+
+
+def tail_shares(
+    walk: Any, t: int, tail_of: Callable[[Any, int, int], list[Tail]], tally: list[int] | None
+) -> bool:
+    """The last layer ``t`` of ``walk`` (:class:`~.marginals._Walk`) summed here; False (nothing
+    done) when it is not one this module takes: not folded, pending, or small."""
+    prog = walk.prog
+    sources = prog.forward[t]
+    if not prog.folded or prog.facts.pending or len(sources) < FROM:
+        return False
+    i = prog.layers[t][0]
+    n = prog.stack[prog.npos]
+    finals = walk.finals
+    stride = n + 1
+    sets: dict[tuple[Any, ...], int] = {}
+    per_sig: dict[int, tuple[int, list[tuple[int, int, list[tuple[int, int]]]], list[Tail]]] = {}
+    set_moves: list[list[tuple[int, int, list[tuple[int, int]]]]] = []
+    lows: dict[int, list[tuple[int, int, int]]] = {}
+    dots: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+    weights_by: dict[tuple[int, int], dict[int, int]] = {}
+    for sig in {src & VALUE_READS for src in sources}:
+        groups = tail_of(prog, i, sig)
+        if any((inc >> LEFT) & 63 != n for inc, _, _, _ in groups):
+            return False  # a final state with another stack to share: not this layout
+        per_sig[sig] = _split(groups, sets, set_moves)
+    out, tables, by_need = walk.sums[t], finals.tables, finals.by_need
+    used: set[int] = set()  # the (b, e1) slots some low half reads: Y and Z only there
+    for src in sources:
+        l_key = src & LOW_LEFT | (n << LEFT)
+        if l_key not in lows:
+            lows[l_key] = _low_entries(finals, l_key, n, stride)
+            used.update(j for j, _, _ in lows[l_key])
+    slots = [(j // stride, j % stride, j) for j in sorted(used)]
+    suffixes = _Suffixes(finals, n, sorted({b for b, _, _ in slots}))
+    for src, fw in sources.items():
+        set_id, high, low = per_sig[src & VALUE_READS]
+        base = src & KEEP
+        s = 0
+        if high:
+            h_key = (set_id, base & HIGH)
+            yz = dots.get(h_key)
+            if yz is None:
+                yz = dots[h_key] = _dots(base, high, suffixes, n, slots)
+            y, z = yz
+            l_key = base & LOW_LEFT | (n << LEFT)
+            for j, aw, as_ in lows[l_key]:
+                s += aw * y[j] + as_ * z[j]
+            if tally is not None and fw:
+                by_low = weights_by.setdefault(h_key, {})
+                by_low[l_key] = by_low.get(l_key, 0) + fw
+        for inc, top, w, items in low:  # a hideout of group 0 or 1: per final state, as before
+            key = base + inc
+            table = tables.get(key)
+            if table is None or len(table) <= top:
+                table = by_need(key, top)
+            acc = 0
+            for need, v in items:
+                x = table[need]
+                if x:
+                    acc += x
+                    if tally is not None and fw:
+                        tally[v] += fw * w * x
+            s += w * acc
+        if s:
+            out[src] = s
+    if tally is not None:
+        _tally(tally, weights_by, lows, set_moves, suffixes, n, stride)
+    return True
+
+
+def _split(
+    groups: list[Tail], sets: dict[tuple[Any, ...], int], set_moves: list[Any]
+) -> tuple[int, list[tuple[int, int, list[tuple[int, int]]]], list[Tail]]:
+    """A signature's moves: its high item set's id and moves (count increment, weight, [(need,
+    value)]), and its moves of a hideout in groups 0 or 1."""
+    high = [(inc, w, items) for inc, _, w, items in groups if not inc & HALVES[0]]
+    low = [group for group in groups if group[0] & HALVES[0]]
+    value = tuple((inc, w, tuple(items)) for inc, w, items in high)
+    set_id = sets.get(value)
+    if set_id is None:
+        set_id = sets[value] = len(set_moves)
+        set_moves.append(high)
+    return set_id, high, low
+
+
+def _dots(
+    base: int,
+    high: list[tuple[int, int, list[tuple[int, int]]]],
+    suffixes: _Suffixes,
+    n: int,
+    slots: list[tuple[int, int, int]],
+) -> tuple[list[int], list[int]]:
+    """``Y`` (shares) and ``Z`` (weights) of one item set and high half at the ``slots`` (b, e1,
+    ``b * (n + 1) + e1``) the low halves read: the moves' weights times the high half's suffix
+    sums from ``need - e1`` evens on."""
+    stride = n + 1
+    y, z = [0] * (stride * stride), [0] * (stride * stride)
+    for inc, w, items in high:
+        weights, shares, live = suffixes(base + inc)
+        needs: dict[int, int] = {}
+        for need, _ in items:
+            needs[need] = needs.get(need, 0) + 1
+        for b, e1, j in slots:
+            if b not in live:
+                continue
+            rw, rs = weights[b], shares[b]
+            acc_w = acc_s = 0
+            for need, count in needs.items():
+                m = need - e1 if need > e1 else 0
+                if count == 1:
+                    acc_w += rw[m]
+                    acc_s += rs[m]
+                else:
+                    acc_w += count * rw[m]
+                    acc_s += count * rs[m]
+            y[j] += w * acc_s
+            z[j] += w * acc_w
+    return y, z
+
+
+def _low_entries(finals: Any, state: int, n: int, stride: int) -> list[tuple[int, int, int]]:
+    """The low half's entries of a final state (``C(n, a)`` in): (``b * (n + 1) + e1``, weight,
+    shares)."""
+    _, groups, _ = finals._low_rows(state, n, 0)
+    out = [(b * stride + t1, aw, as_) for b, entries in groups for t1, aw, as_ in entries]
+    assert all(t1 <= n - b for b, entries in groups for t1, _, _ in entries), "evens beyond the cards"
+    return out
+
+
+def _tally(
+    tally: list[int],
+    weights_by: dict[tuple[int, int], dict[int, int]],
+    lows: dict[int, list[tuple[int, int, int]]],
+    set_moves: list[list[tuple[int, int, list[tuple[int, int]]]]],
+    suffixes: _Suffixes,
+    n: int,
+    stride: int,
+) -> None:
+    """The last position's values' tallies from the high moves (their class's digits: ``A Hs``):
+    per item set and high half, the sources' forward weights dotted with their low halves'
+    weights, then with each move's suffix sums per need."""
+    for (set_id, high_bits), by_low in weights_by.items():
+        q = [0] * (stride * stride)
+        for l_key, fw in by_low.items():
+            for j, aw, _ in lows[l_key]:
+                q[j] += fw * aw
+        live_q = [(j // stride, j % stride, x) for j, x in enumerate(q) if x]
+        for inc, w, items in set_moves[set_id]:
+            _, shares, _ = suffixes(high_bits + inc)
+            done: dict[int, int] = {}
+            for need, v in items:
+                r = done.get(need)
+                if r is None:
+                    r = 0
+                    for b, e1, x in live_q:
+                        row = shares[b]
+                        if row:
+                            r += x * row[need - e1 if need > e1 else 0]
+                    r = done[need] = w * r
+                if r:
+                    tally[v] += r
