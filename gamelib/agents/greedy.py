@@ -27,9 +27,11 @@ tell such a move without playing it says so with ``state.surely_continues(action
 False by default; Fugitive's ``add N``), and the agent skips it.  The others are played on a light
 copy of the world (its declared fields copied, its history list shared and cut back after the
 move).  When the game promises it of every legal move, chance first allowed
-(``through_chance``: Fugitive's detective draws), the agent asks the real position (the promise
+(``through_chance``: Fugitive's detective draws; his guesses and series while more hideouts lie
+face down than they name, before the last turn), the agent asks the real position (the promise
 reads only what the player sees), draws no world and picks uniformly, as it would after scoring
-them all 0 (its next decision draws them, or follows those it had through its own moves).
+them all 0 (its next decision draws them, or follows those it had through its own moves): on
+Fugitive it counts worlds only where a move can end the game.
 
 **Worlds carried over** (why: a determinization is the expensive part; Fugitive's first one at
 a new position counts its worlds exactly): when every action since the agent's last decision is
