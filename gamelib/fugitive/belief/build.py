@@ -7,6 +7,7 @@ import bisect
 import math
 from typing import Any
 
+from gamelib.fugitive.belief import tail_sums
 from gamelib.fugitive.belief.bits import (
     GROUP,
     H_SH,
@@ -375,7 +376,11 @@ def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges,
 
     The moves are memoised on the bits they read (:meth:`~.programme.Programme._tail_moves`),
     grouped by the counts the hideout adds; a final weight depends on the counts and on the need
-    only, so each source looks its weights up once per group (by need), not once per move."""
+    only, so each source looks its weights up once per group (by need), not once per move.  A large
+    layer is summed as a bilinear form of the last stack's halves instead (:mod:`~.tail_sums`)."""
+    hit = tail_sums.tail_layer(prog, i, states)
+    if hit is not None:
+        return hit
     fins_of = prog._fins_by_need
     groups_memo: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]] = {}
     fins_memo: dict[int, list[int]] = {}
@@ -424,7 +429,11 @@ def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges,
 def _tail_total(prog: Programme, i: int, states: dict[int, int]) -> tuple[int, int]:
     """:func:`_tail_layer` for the total alone (``count_only``): a source's moves of one hideout
     class are summed by need first (the values' tallies are not wanted), no completion kept by
-    source.  Returns the total weight and the number of edges."""
+    source.  Returns the total weight and the number of edges.  A large layer is summed as a
+    bilinear form of the last stack's halves instead (:mod:`~.tail_sums`)."""
+    hit = tail_sums.tail_total(prog, i, states)
+    if hit is not None:
+        return hit
     fins_of = prog._fins_by_need
     groups_memo: dict[int, list[tuple[int, int, int, int, list[tuple[int, int]]]]] = {}
     fins_memo: dict[int, list[int]] = {}
