@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, VALUE, VALUE_READS
+from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, PAIR_READS, VALUE, VALUE_READS
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
 from gamelib.fugitive.belief.marginals_tail import tail_shares
@@ -332,16 +332,22 @@ class _Walk:
         prog = self.prog
         assert prog.back is not None
         i, _, g = prog.layers[t]
-        out, pmemo, mask, pair_moves = self.sums[t], self.pmemo[t], closer.mask, prog._pair_moves
+        out, pmemo, mask = self.sums[t], self.pmemo[t], closer.mask
         after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
+        closing = prog._pair_closes(i)  # as Programme._pair_moves reads a source (the walk's: unclosed)
+        reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
+        both = reads | mask  # what a source's closed edges depend on: its signature, its held counts
         closed: dict[int, list[Closed]] = {}
         for src in prog.forward[t]:
-            rest, _, hit = pair_moves(i, g, src, pmemo)  # the bits they read: src ^ rest
-            held = rest & mask
-            base = rest ^ held
-            entries = closed.get(src ^ base)
+            key = src & both
+            entries = closed.get(key)
             if entries is None:
-                entries = closed[src ^ base] = self._closed(closer, hit, held)
+                sig = key & reads
+                hit = pmemo.get(sig)
+                if hit is None:
+                    hit = pmemo[sig] = prog._pair_hit(i, g, sig, closing)
+                entries = closed[key] = self._closed(closer, hit, key ^ sig)
+            base = src ^ key
             s = 0
             for bits, wf, wfs, _ in entries:
                 dst = base | bits
