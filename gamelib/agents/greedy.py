@@ -159,17 +159,22 @@ class GreedyAgent:
         """The value of every legal move for ``player``, averaged over sampled worlds: ``screen``
         of them, ``samples`` unless the moves all score the same on those (module docstring)."""
         legal = state.legal_actions()
-        if self._zero_until_end(state) and all(state.surely_continues(a, through_chance=True) for a in legal):
-            return dict.fromkeys(legal, 0.0)  # every move worth 0 by the game's word: no world drawn
+        played = legal
+        if self._zero_until_end(state):
+            # the moves the game promises are worth 0 in every world (the promise reads only what
+            # the player sees, so the real position answers for all of them)
+            played = [a for a in legal if not state.surely_continues(a, through_chance=True)]
+            if not played:
+                return dict.fromkeys(legal, 0.0)  # no world drawn
         worlds = self.worlds(state, player, rng, self.screen)
         used = worlds[: self.screen]
         values = dict.fromkeys(legal, 0.0)
-        self._score(used, legal, values, player)
+        self._score(used, played, values, player)
         spread = max(values.values()) - min(values.values()) if values else 0.0
         if len(used) < self.samples and spread > 1e-12:
             # the moves differ: the worlds carried, then fresh ones, up to ``samples``
             more = self.worlds(state, player, rng)[len(used) : self.samples]
-            self._score(more, legal, values, player)
+            self._score(more, played, values, player)
             used += more
         kept = self._kept.get(player)
         if kept is not None and kept.history is state.history and kept.length == len(state.history):
