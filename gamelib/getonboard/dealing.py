@@ -68,9 +68,12 @@ def deck(game: GetOnBoardGame, phase: int) -> tuple[tuple[Action, int], ...]:
     return cards
 
 
-_CHANCES: dict[tuple[Action, int], tuple[Action, float]] = {}
-"""``(card, 1 / n)`` by card and ``n``: one tuple for all the pile states that hold it (a few
-hundred against thousands of states), so filling the pile memo allocates two lists a state."""
+_CHANCES: dict[int, tuple[Action, float]] = {}
+"""``(card, 1 / n)`` by phase, card number and ``n``: one tuple for all the pile states that hold it
+(a few hundred against thousands of states), so filling the pile memo allocates two lists a state."""
+
+_DECKS: dict[tuple[str, int], tuple[tuple[Action, int], ...]] = {}
+""":func:`deck` by city and phase."""
 
 
 def pile(game: GetOnBoardGame, phase: int, out: int) -> Pile:
@@ -80,15 +83,18 @@ def pile(game: GetOnBoardGame, phase: int, out: int) -> Pile:
     key = out << 4 | phase
     found = game.pile_table.get(key)
     if found is None:
-        left = [card for card, number in deck(game, phase) if not out >> number & 1]
+        cards = _DECKS.get((game.city, phase))
+        if cards is None:
+            cards = _DECKS[(game.city, phase)] = deck(game, phase)
+        left = [(card, number) for card, number in cards if not out >> number & 1]
         n = len(left)
         chances = []
-        for card in left:
-            chance = _CHANCES.get((card, n))
+        for card, number in left:
+            chance = _CHANCES.get((phase << 8 | number) << 8 | n)  # ints: an action hashes slowly
             if chance is None:
-                chance = _CHANCES[(card, n)] = (card, 1.0 / n)
+                chance = _CHANCES[(phase << 8 | number) << 8 | n] = (card, 1.0 / n)
             chances.append(chance)
-        found = game.pile_table[key] = (chances, left)
+        found = game.pile_table[key] = (chances, [card for card, _ in left])
     return found
 
 
