@@ -82,7 +82,7 @@ def test_bilinear_tail_equals_per_key_sums(measure: str, monkeypatch: pytest.Mon
         tail = tail_sums.Tail(prog, i, states)
         seen["layers"] += 1
         seen["pending"] += facts.pending
-        seen["low"] += any(lo >= 0 for lo, _ in tail.sig_ids.values())
+        seen["low"] += any(lo >= 0 for lo, _, _ in tail.sig_ids.values())
         seen["top0"] += tail.top == 0
         seen["negative"] += any(w < 0 for w in states.values())
         seen["big"] += len(states) >= 1000

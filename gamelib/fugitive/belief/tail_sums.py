@@ -25,7 +25,6 @@ changes no suffix sum).  Used from :mod:`~.build` for layers of :data:`FROM_LAYE
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from operator import add, itemgetter, mul
 from typing import Any
@@ -41,6 +40,7 @@ FROM_TOTAL = 200
 """The same for the total alone (``count_only``: no per-source dot product, level at 100-250)."""
 
 LOW, HIGH = HALVES[0], HALVES[2]
+KEY_LOW = VALUE_READS | LOW
 ID = 68
 """Item-set ids sit above the counts in the keys (:data:`~.bits.PREV` and up: the keys hold counts only)."""
 INC = ~(63 << LEFT)
@@ -78,9 +78,10 @@ class Tail:
         n = self.n = prog.stack[prog.npos]
         extra = prog.hand_count if prog.facts.pending else 0  # the hand's marked evens, per group
         self.bound = n + 4 * extra  # even cards a completion can hold: a larger need weighs 0
-        sigs = Counter(map(VALUE_READS.__and__, states))
-        moves = {sig: prog._tail_moves(i, sig) for sig in sigs}
-        self.count = sum(len(items) * sigs[sig] for sig, groups in moves.items() for _, _, items in groups)
+        # one pass over the sources: their signatures and low halves (the keys' other parts)
+        pairs = set(map(KEY_LOW.__and__, states))
+        self.lows = {pair & LOW for pair in pairs}
+        moves = {sig: prog._tail_moves(i, sig) for sig in {pair & VALUE_READS for pair in pairs}}
         top = self.top = max(
             (
                 need
@@ -101,8 +102,9 @@ class Tail:
             itemgetter(*[(n - y) * stride + max(t - e2, 0) for y in range(n + 1) for e2 in range(width[y])])
             for t in range(top + 1)
         ]
-        self.sig_ids: dict[int, tuple[int, int]] = {}
-        """Per signature: its item set in the low half and in the high half (id << ID, -1: none)."""
+        self.sig_ids: dict[int, tuple[int, int, int]] = {}
+        """Per signature: its item set in the low half and in the high half (id << ID, -1: none),
+        and its number of moves."""
         self.items: list[tuple[tuple[int, int, tuple[tuple[int, int], ...], int], ...]] = []
         """Per item set: (count increment, need, the moves' (weight, value), the need the half at the
         increment is summed for: 0 if no item set needs more there, else top)."""
@@ -119,7 +121,9 @@ class Tail:
         bound = self.bound
         for sig, groups in moves.items():
             parts: tuple[dict[tuple[int, int], list[tuple[int, int]]], ...] = ({}, {})
+            count = 0
             for inc, _, items in groups:
+                count += len(items)
                 part = parts[1 if inc & HIGH else 0]
                 inc &= INC
                 for need, w, v in items:
@@ -135,7 +139,7 @@ class Tail:
                 if sid is None:
                     sid = sets[key] = len(sets)
                 ids.append(sid << ID)
-            self.sig_ids[sig] = (ids[0], ids[1])
+            self.sig_ids[sig] = (ids[0], ids[1], count)
         # the halves an increment reaches are summed once, for the largest need read there
         needs: dict[int, int] = {}
         for key in sets:
@@ -253,9 +257,10 @@ class Tail:
         """Per distinct low half of the sources: its flat and the flat packed in digits wide enough
         for any weighted sum of them over the sources."""
         cache = self.flats[0]
-        flats = {h: cache.get(h) or self.flat(0, h) for h in set(map(LOW.__and__, states))}
+        flats = {h: cache.get(h) or self.flat(0, h) for h in self.lows}
         biggest = max((max(f) for f in flats.values()), default=0)
-        span = sum(map(abs, states.values()))
+        weights = states.values()
+        span = max(max(weights), -min(weights)) * len(states)  # bounds the sum of |weights|
         width = (span.bit_length() + biggest.bit_length() + 9) & ~7
         return {h: (f, pack(f, width)) for h, f in flats.items()}, width
 
@@ -296,8 +301,10 @@ def tail_total(
     acc_low: dict[int, list[int]] = {}
     acc_high: dict[int, int] = {}
     get_high = acc_high.get
+    count = 0
     for src, weight in states.items():
-        lo, hi = sig_ids[src & VALUE_READS]
+        lo, hi, moves = sig_ids[src & VALUE_READS]
+        count += moves
         if hi >= 0:
             k = hi | (src & HIGH)
             acc_high[k] = get_high(k, 0) + weight * lflats[src & LOW][1]
@@ -311,7 +318,7 @@ def tail_total(
         for d, wv in tail.dots(first, k, acc):
             if d:
                 total += d * sum(w for w, _ in wv)
-    return total, tail.count
+    return total, count
 
 
 def tail_layer(
@@ -330,8 +337,10 @@ def tail_layer(
     acc_low: dict[int, list[int]] = {}
     back: dict[int, int] = {}
     t_of = tail.t_of
+    count = 0
     for src, weight in states.items():
-        lo, hi = sig_ids[src & VALUE_READS]
+        lo, hi, moves = sig_ids[src & VALUE_READS]
+        count += moves
         if hi >= 0:
             lf, lp = lflats[src & LOW]
             k = hi | (src & HIGH)
@@ -361,4 +370,4 @@ def tail_layer(
                 for w, v in wv:
                     tally[v] += w * d
     prog.tail_tally = tally
-    return back, sum(tally), tail.count
+    return back, sum(tally), count
