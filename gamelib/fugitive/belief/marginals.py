@@ -139,7 +139,12 @@ class _Walk:
         self.sums: list[dict[int, int]] = [{} for _ in range(count + 1)]
         self.extra: list[dict[int, tuple[int, int]]] = [{} for _ in range(count + 1)]
         self.vmemo: list[dict[int, list[tuple[int, int, int]]]] = [{} for _ in range(count)]
-        self.pmemo: list[dict[int, list[tuple[int, int]]]] = [{} for _ in range(count)]
+        # a pair layer's unclosed moves by signature: the count's own where it kept them (a large
+        # closing layer shares them between signatures: Programme.open_memos, the same keys and lists)
+        kept = getattr(prog, "open_memos", {})
+        self.pmemo: list[dict[int, list[tuple[int, int]]]] = [
+            kept.get((i, g), {}) if kind == PAIR else {} for i, kind, g in prog.layers
+        ]
 
     def _closer(self, layer: tuple[int, int, int], scale: int, width: int) -> Closer | None:
         """How layer ``layer`` closes groups, as the count does: a value layer that ends its
