@@ -123,17 +123,20 @@ def shape_sticks(
 
     The answer is one of few: it depends only on ``node`` and the directions allowed, so each is
     built once and shared by every key that gives it (``game.lay_values``, a few hundred against
-    the memo's thousands of keys): filling the memo then allocates almost nothing, and the
-    garbage collector has few objects to follow (shared, never mutated, like the memo's own)."""
+    the memo's thousands of keys): filling the memo then keeps almost nothing new (the moves just
+    built are dropped when an equal answer exists), and the garbage collector has few objects to
+    follow (shared, never mutated, like the memo's own)."""
     board, whole = game.board, game.whole_shape
-    allowed = 0
-    for d, _, _ in open_sticks(game, node, heading):
-        if shape_rule(board, node, heading, d, junctions, step, sticks, boxes, whole) is None:
-            allowed |= 1 << d
-    key = node << 4 | allowed
+    moves = tuple(
+        (GOS[d], bit)
+        for d, bit, _ in open_sticks(game, node, heading)
+        if shape_rule(board, node, heading, d, junctions, step, sticks, boxes, whole) is None
+    )
+    key = node << 4
+    for go, _ in moves:
+        key |= 1 << go.direction
     found = game.lay_values.get(key)
     if found is None:
-        moves = tuple((GOS[d], 1 << board.section[node][d]) for d in range(4) if allowed >> d & 1)
         union = 0
         for _, bit in moves:
             union |= bit
