@@ -31,7 +31,8 @@ from typing import Any
 from gamelib.core.game import InformationState
 from gamelib.fugitive.belief import weights
 from gamelib.fugitive.belief.build import backward, build
-from gamelib.fugitive.belief.direct import direct_count
+from gamelib.fugitive.belief.direct import Counted, direct_count
+from gamelib.fugitive.belief.direct_early import early_count
 from gamelib.fugitive.belief.facts import Facts, facts_key, facts_of
 from gamelib.fugitive.belief.locations import Where, card_locations
 from gamelib.fugitive.belief.programme import Programme
@@ -300,17 +301,26 @@ def belief(
 
 
 DIRECT_COUNT = True
-"""Count the simplest positions directly (:mod:`~.direct`); tests of the programme's caches turn it off."""
+"""Count the simplest positions directly (:mod:`~.direct`, :mod:`~.direct_early`); tests of the
+programme's caches turn it off."""
+
+
+def counted_directly(facts: Facts, measure: str) -> Counted | None:
+    """The direct count of ``facts`` (:mod:`~.direct`, else :mod:`~.direct_early`), or None."""
+    if not DIRECT_COUNT:
+        return None
+    return direct_count(facts, measure) or early_count(facts, measure)
 
 
 def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belief:
-    """Count ``facts`` once: directly for the simplest positions (:mod:`~.direct`: no programme to
-    build), else by the programme, whose count is kept for the card locations (:data:`_COUNTED`).
+    """Count ``facts`` once: directly for the simplest positions (:mod:`~.direct`,
+    :mod:`~.direct_early`: no programme to build), else by the programme, whose count is kept for
+    the card locations (:data:`_COUNTED`).
 
     A position counted directly keeps no programme: its card locations (first use) and a sampler
     build one, a second count for those positions (0.1-0.2 ms: they are the easy ones)."""
     key = (*facts_key(facts), measure)
-    counted = direct_count(facts, measure) if DIRECT_COUNT and max_edges is None else None
+    counted = counted_directly(facts, measure) if max_edges is None else None
     if counted is not None:
         total, marginals = counted
         mass = total
@@ -356,7 +366,7 @@ def world_count(facts: Facts) -> int:
     """The number of worlds of ``facts`` (measure ``worlds``), directly when :mod:`~.direct`
     counts the position, else by a programme that keeps nothing but the total (``count_only``: no
     edges, one layer at a time; the collector paused)."""
-    counted = direct_count(facts, "worlds") if DIRECT_COUNT else None
+    counted = counted_directly(facts, "worlds")
     if counted is not None:
         return counted[0]
     with no_cycle_collection():

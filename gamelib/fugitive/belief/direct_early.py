@@ -1,0 +1,461 @@
+"""A direct count of small positions with face-down sprint stacks before the last hideout.
+
+:mod:`~.direct` counts the positions whose only face-down stack is the last one.  This module
+takes the next simplest ones: a few face-down hideouts and a few face-down sprint cards under an
+earlier hideout as well.  It walks the hideout values (the paths) one by one, as :mod:`~.direct`
+does, but each path carries a small *cloud* of card counts, and the last stack closes each path in
+closed form:
+
+* a cloud maps the cards laid face down so far to their weight; a key holds, per group of
+  :mod:`~.tables`, the cards laid, the hideouts, the even hideouts and the even cards of the
+  earlier stacks.  The weight is the deal measure's free draws at each position (1 under
+  ``"worlds"``) and the ways to share out the earlier stacks, exactly the moves of
+  :mod:`~.programme`; a hideout adds its card to every count of the cloud;
+* an earlier face-down stack of ``n`` cards is shared out by group and parity: group ``g`` gives
+  ``k`` cards, ``e`` of them even, under its cap, times ``FALL[slots][k]`` free draws under
+  ``"deals"``, at least ``need`` of the stack's cards even (its footprints).  Which cards they are
+  is left to the end: the hideouts still to come may take some of them.  A stack only weighs which
+  of the earlier stacks' cards of a class are its own (``C(s + e, e)`` for ``s`` such cards before
+  it), and the end picks all of them among the class's cards no hideout took (``C(E, s)``).  The
+  counts a share leads to merge in the cloud;
+* the last stack and the hand are the group tables of :mod:`~.direct`, packed, times those picks,
+  memoised per count; the counts a value leads to depend only on its class and the stack's need,
+  so they are made once per pair at each node of the walk;
+* unordered stacks, like :mod:`~.direct`: totals and marginals are the programme's over the product
+  of the stacks' ``n!``.
+
+:func:`early_count` takes only small positions (:func:`takes`: the direct count beats the
+programme there, measured; a larger one would walk too many paths and clouds) and gives up past
+:data:`EARLY_WORK`, returning None (the caller builds the programme).  Counts are checked equal
+to the programme on every stored and held-out position it takes, and to a brute-force
+enumeration (tests/fugitive/test_fugitive_belief_h3_direct.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamelib.fugitive.belief.direct import _FACTORIALS, Counted, _bits, _comb, _open_series, _position_tables
+from gamelib.fugitive.belief.facts import Facts, advance, reachable_values
+from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
+from gamelib.fugitive.rules import STEP_LIMIT
+
+EARLY_WORK = 200
+"""The work (counts moved, shares made, end weights) before giving up: the programme is faster
+beyond (a unit of work is some 1-2 microseconds).  The walk also gives up as soon as its work so
+far, over the part of the paths it has walked, says the whole would pass it."""
+EARLY_CARDS = 3
+"""The most face-down sprint cards (all stacks) and :data:`EARLY_HIDDEN` the most face-down
+hideouts of a position taken here: beyond, most walks give up and the try costs more than the
+count saves (measured on the agents sets: 2,000 positions, min of 3, interleaved)."""
+EARLY_HIDDEN = 2
+END_WORK = 4
+"""The work of one end weight (a product of packed tables) against one count moved."""
+
+Cloud = dict[int, int]
+"""Card counts laid face down so far -> weight; a key holds per group (:data:`U_BITS` each) the
+cards laid (at ``5 g``), the hideouts (:data:`HS`), the even hideouts (:data:`HE`) and the even
+cards of the earlier stacks (:data:`SE`)."""
+
+U_BITS = 5
+"""Bits per count in a cloud's key."""
+HS = U_BITS * GROUPS
+"""Where the hideout counts start in a cloud's key."""
+HE = 2 * HS
+"""Where the even hideout counts start."""
+SE = 3 * HS
+"""Where the earlier stacks' even cards start (their odd cards: laid less hideouts less these)."""
+
+
+def takes(facts: Facts, stacks: list[int]) -> bool:
+    """Whether the position is small enough to try (:data:`EARLY_CARDS`, :data:`EARLY_HIDDEN`)."""
+    return sum(stacks) <= EARLY_CARDS and sum(1 for v in facts.known if v < 0) <= EARLY_HIDDEN
+
+
+def early_count(facts: Facts, measure: str) -> Counted | None:
+    """The total weight of ``facts`` under ``measure`` and the face-down positions' value weights,
+    or None when the position is not one this module counts (see the module docstring): it must
+    have a face-down stack before the last hideout (else :mod:`~.direct` counts it)."""
+    if facts.pending:
+        return None
+    size = facts.size
+    if size < 1:
+        return None
+    known = facts.known
+    sprint_counts, known_sprints = facts.sprint_counts, facts.known_sprints
+    stacks = [0] * (size + 1)
+    for i in range(1, size + 1):
+        down = sprint_counts[i] - len(known_sprints[i])
+        if down:
+            if known[i] >= 0:
+                return None  # face-down sprint cards under a face-up hideout (escape_sprints="hidden")
+            stacks[i] = down
+    if not any(stacks[:size]) or not takes(facts, stacks):
+        return None
+    for i in range(1, size + 1):
+        cap = facts.caps[i]
+        if cap[0] < 0 or cap[1] < 0 or cap[2] < 0:
+            return None  # inconsistent: the programme says why
+    walker = _Walk(facts, measure, stacks)
+    if not walker.walk(1, 0, 0, {0: 1}):
+        return None
+    return walker.total, walker.tallies
+
+
+def _hide_keys(group_of: tuple[int, ...]) -> list[int]:
+    """Per card: what hiding it adds to a cloud's key (its group's cards and hideouts, and even
+    hideouts if even)."""
+    return [
+        (1 << (U_BITS * g)) + (1 << (HS + U_BITS * g)) + ((1 - v % 2) << (HE + U_BITS * g))
+        if (g := group_of[v]) >= 0
+        else 0
+        for v in range(43)
+    ]
+
+
+class _Walk:
+    """One direct count: the position's tables, the last stack's packed group tables, and the
+    walk over hideout values that tallies every path's weight."""
+
+    def __init__(self, facts: Facts, measure: str, stacks: list[int]) -> None:
+        size = self.size = facts.size
+        known = self.known = facts.known
+        self.stacks = stacks
+        self.n = stacks[size]
+        self.group_of = facts.tables.group_of
+        self.class_of = facts.tables.class_of
+        self.hide_key = _hide_keys(self.group_of)
+        avail = self.avail = [(facts.unknown & mask).bit_count() for mask in class_masks(facts.last)]
+        gavail = self.gavail = [avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS)]
+        self.fug = (gavail[0], *facts.hand_unknown)
+        self.deals = measure == "deals"
+        self.known_at, self.before, self.drawn, self.capg, self.fixed_fp = _position_tables(facts, gavail)
+        reach = self.reach = reachable_values(facts)
+        self.active = _open_series(facts, reach)
+        self.values: list[list[int]] = [[]] + [
+            _bits(reach[i]) if known[i] < 0 or i == size else [] for i in range(1, size + 1)
+        ]
+        self.hidden_positions = [i for i in range(1, size + 1) if known[i] < 0]
+        self.tallies: dict[int, list[int]] = {i: [0] * 43 for i in self.hidden_positions}
+        self.ends: dict[int, list[int]] = {}  # the last stack's weights by need, per cloud key
+        self.packed: dict[tuple[int, int, int, int, int], int] = {}
+        self.shares: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # a stack's moves
+        self.group_shares: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
+        self.work = 0
+        self.limit = EARLY_WORK
+        self.done = 0.0  # the part of the walk done
+        self.path = [0] * (size + 1)
+        self.total = 0
+        self._packing()
+
+    def _packing(self) -> None:
+        """The groups' tables are multiplied as packed integers (Kronecker substitution): entry
+        (k, e) at bit ``width * (e + (n + 1) * k)``, every entry and product entry below 2**width.
+        A bound on every product entry: each group's weights only shrink as its counts grow (fewer
+        cards to pick, hand and free draws), so the sum of its entries with nothing laid bounds
+        them, and the product of those sums bounds the product's entries; but for the ways to pick
+        the earlier stacks' ``t <= early`` cards of a group of ``a``, ``C(E, x) C(O, t - x) <=
+        C(a, t) <= C(a, min(early, a // 2))``, a factor of each group's bound."""
+        n, deals, gavail, fug = self.n, self.deals, self.gavail, self.fug
+        early = sum(self.stacks[: self.size])
+        last_cap, last_drawn, last_before = (
+            self.capg[self.size],
+            self.drawn[self.size],
+            self.before[self.size],
+        )
+        stride = n + 1
+        bound = 1
+        for g in range(GROUPS):
+            a, hand_total = gavail[g], max(fug[g], 0)
+            slots = last_drawn[g - 1] - last_before[g - 1] if deals and g else -1
+            group_sum = 0
+            for k in range(min(n, max(last_cap[g], 0), hand_total) + 1):
+                w = COMB[a][k] * _comb(a - k, hand_total - k)
+                if deals and g:
+                    w *= _FACTORIALS[hand_total - k]
+                    if k:
+                        w *= FALL[slots][k] if slots >= 0 else 0
+                group_sum += w
+            bound *= max(group_sum, 1) * COMB[a][min(early, a // 2)]
+        # ... and the ways to pick k <= n of a group's cards, C(a, k) < 2**a, fit as well
+        width = self.width = max(bound.bit_length(), *gavail) + 2
+        row_bits = self.row_bits = width * stride
+        self.keep = (1 << (row_bits * stride)) - 1  # entries with at most n cards
+        self.row_shift, self.row_mask = row_bits * n, (1 << row_bits) - 1
+        self.digit = (1 << width) - 1
+        self.x_1 = 1 + (1 << row_bits)  # 1 + x (an odd card); 1 + xy is an even one
+
+    def closes(self, key: int, i: int) -> bool:
+        cap = self.capg[i]
+        return (
+            key & 31 <= cap[0]
+            and (key >> 5) & 31 <= cap[1]
+            and (key >> 10) & 31 <= cap[2]
+            and (key >> 15) & 31 <= cap[3]
+        )
+
+    def group_table(self, g: int, key: int) -> int:
+        """Group ``g``'s weights by (cards given to the stack, even ones), packed: the ways to pick
+        them, ``(1 + xy)**evens (1 + x)**odds``, each row k times its hand and draw factor, all
+        times the ways to pick the earlier stacks' cards of the group among those no hideout took."""
+        shift = U_BITS * g
+        ug, hg = (key >> shift) & 31, (key >> (HS + shift)) & 31
+        heg, seg = (key >> (HE + shift)) & 31, (key >> (SE + shift)) & 31
+        memo_key = (g, ug, hg, heg, seg)
+        packed = self.packed
+        hit = packed.get(memo_key)
+        if hit is not None:
+            return hit
+        a, n, avail, row_bits, width = self.gavail[g], self.n, self.avail, self.row_bits, self.width
+        deals, last, row_mask = self.deals, self.size, self.row_mask
+        last_cap, last_drawn, last_before = self.capg[last], self.drawn[last], self.before[last]
+        hand_total = self.fug[g] - ug if g else a - ug
+        room = min(n, last_cap[g] - ug, hand_total)
+        out = 0
+        evens, odds = avail[2 * g + 1] - heg, avail[2 * g] - (hg - heg)  # not hideouts
+        seo = ug - hg - seg  # the earlier stacks' odd cards
+        early = _comb(evens, seg) * _comb(odds, seo)
+        evens -= seg
+        odds -= seo
+        if room >= 0 and early:
+            picks = ((1 + (1 << (row_bits + width))) ** evens) * (self.x_1**odds)
+            slots = last_drawn[g - 1] - ug - last_before[g - 1] if deals and g else -1
+            for k in range(room + 1):
+                hand = hand_total - k
+                w = _comb(a - ug - k, hand) * early
+                if deals and g:
+                    if k:
+                        if k > slots:
+                            break
+                        w *= FALL[slots][k]
+                    w *= _FACTORIALS[hand]
+                if w:
+                    shift = row_bits * k
+                    out |= (((picks >> shift) & row_mask) * w) << shift
+        packed[memo_key] = out
+        return out
+
+    def end_weights(self, key: int) -> list[int]:
+        """The last stack and the hand filled in from these counts: weight by need (0..n)."""
+        ends = self.ends
+        hit = ends.get(key)
+        if hit is not None:
+            return hit
+        self.work += END_WORK
+        prod = self.group_table(0, key)
+        for g in range(1, GROUPS):
+            if not prod:
+                break
+            prod = (prod * self.group_table(g, key)) & self.keep
+        n, width, digit = self.n, self.width, self.digit
+        row = (prod >> self.row_shift) & self.row_mask
+        out = [0] * (n + 1)
+        run = 0
+        for e in range(n, -1, -1):
+            run += (row >> (width * e)) & digit
+            out[e] = run
+        ends[key] = out
+        return out
+
+    def face_up_weight(self, i: int, key: int) -> int:
+        """Measure deals: the ways to give the deck cards face up at position ``i`` a free draw."""
+        at, dr, bf = self.known_at[i], self.drawn[i], self.before[i]
+        w = 1
+        for d in range(3):
+            c = at[d]
+            if c:
+                x = dr[d] - ((key >> (U_BITS * (d + 1))) & 31) - bf[d]
+                w *= FALL[x][c] if x >= 0 else 0
+        return w
+
+    def face_up(self, i: int, cloud: Cloud) -> Cloud:
+        """The cloud past face-up position ``i`` (its deck cards' free draws, its caps)."""
+        out = {}
+        closes, deals = self.closes, self.deals
+        for key, w in cloud.items():
+            if deals:
+                w *= self.face_up_weight(i, key)
+            if w and closes(key, i):
+                out[key] = w
+        return out
+
+    def skip_face_up(self, i: int, prev: int, progress: int, cloud: Cloud) -> tuple[int, int, int, Cloud]:
+        """Face-up positions before the last: one value each.  (i, prev, progress, cloud) after
+        them, the cloud empty when the path dies there."""
+        known, reach, fixed_fp, active, size = self.known, self.reach, self.fixed_fp, self.active, self.size
+        while i < size and known[i] >= 0:
+            v = known[i]
+            if not reach[i] >> v & 1 or v <= prev or v > prev + STEP_LIMIT + fixed_fp[i]:
+                return i, prev, progress, {}
+            if active[i]:
+                progress = advance(progress, active[i], v, i)
+                if progress < 0:
+                    return i, prev, progress, {}
+            cloud = self.face_up(i, cloud)
+            if not cloud:
+                return i, prev, progress, cloud
+            prev = v
+            i += 1
+        return i, prev, progress, cloud
+
+    def hide(self, i: int, v: int, cloud: Cloud) -> Cloud:
+        """Every count of the cloud with hideout ``v`` at face-down position ``i`` (its free draws)."""
+        g = self.group_of[v]
+        cap = self.capg[i][g]
+        shift = U_BITS * g
+        inc = self.hide_key[v]
+        out = {}
+        if self.deals and g:
+            free = self.drawn[i][g - 1] - self.before[i][g - 1]
+            for key, w in cloud.items():
+                ug = (key >> shift) & 31
+                if ug < cap:
+                    out[key + inc] = w * (free - ug)
+        else:
+            for key, w in cloud.items():
+                if (key >> shift) & 31 < cap:
+                    out[key + inc] = w
+        return out
+
+    def share_out(self, i: int, n: int, need: int, cloud: Cloud) -> Cloud:
+        """The cloud past the face-down stack of ``n`` cards at position ``i`` (not the last), at
+        least ``need`` of them even: every share by group and parity, its picks and free draws."""
+        out: Cloud = {}
+        shares = self.shares
+        for key, w in cloud.items():
+            moves = shares.get((i, key))
+            if moves is None:
+                moves = shares[i, key] = self._shares(i, key)
+            for step, f, evens in moves:
+                if evens >= need:
+                    k = key + step
+                    out[k] = out.get(k, 0) + w * f
+        return out
+
+    def _group_shares(self, i: int, g: int, key: int) -> list[tuple[int, int, int, int]]:
+        """Group ``g``'s shares of the stack at ``i`` from the counts ``key``: (cards, even cards,
+        weight, step to the key), by cards; memoised on the group's counts."""
+        shift = U_BITS * g
+        ug, hg = (key >> shift) & 31, (key >> (HS + shift)) & 31
+        heg, seg = (key >> (HE + shift)) & 31, (key >> (SE + shift)) & 31
+        memo_key = (i, g, ug, hg, heg, seg)
+        hit = self.group_shares.get(memo_key)
+        if hit is not None:
+            return hit
+        seo = ug - hg - seg
+        # the cards still free (no hideout yet, no earlier stack): a bound, the hideouts to come
+        # may take some (the end picks the stacks' cards among those no hideout took)
+        free_e = self.avail[2 * g + 1] - heg - seg
+        free_o = self.avail[2 * g] - (hg - heg) - seo
+        room = min(self.capg[i][g] - ug, self.stacks[i], free_e + free_o)
+        free = -1
+        if self.deals and g:
+            free = self.drawn[i][g - 1] - ug - self.before[i][g - 1]
+            room = min(room, free)
+        out = []
+        for k in range(room + 1):
+            wk = FALL[free][k] if free >= 0 else 1
+            for e in range(k - free_o if k > free_o else 0, (k if k < free_e else free_e) + 1):
+                # which of the stacks' cards of a class are this stack's (the end picks them all)
+                x = wk * COMB[seg + e][e] * COMB[seo + k - e][k - e]
+                if x:
+                    out.append((k, e, x, (k << shift) + (e << (SE + shift))))
+        self.group_shares[memo_key] = out
+        self.work += len(out)
+        return out
+
+    def _shares(self, i: int, key: int) -> list[tuple[int, int, int]]:
+        """Every share of the stack at ``i`` by group and parity from the counts ``key``: (step to
+        the key, weight, even cards)."""
+        n = self.stacks[i]
+        first, second, third = (self._group_shares(i, g, key) for g in range(3))
+        by_cards: dict[int, list[tuple[int, int, int]]] = {}
+        for k, e, x, step in self._group_shares(i, 3, key):
+            by_cards.setdefault(k, []).append((e, x, step))
+        out = []
+        for k0, e0, x0, s0 in first:
+            for k1, e1, x1, s1 in second:
+                left = n - k0 - k1
+                if left < 0:
+                    break
+                x01, s01, e01 = x0 * x1, s0 + s1, e0 + e1
+                for k2, e2, x2, s2 in third:
+                    if k2 > left:
+                        break
+                    for e3, x3, s3 in by_cards.get(left - k2, ()):
+                        out.append((s01 + s2 + s3, x01 * x2 * x3, e01 + e2 + e3))
+        self.work += len(out)
+        return out
+
+    def walk(self, i: int, prev: int, progress: int, cloud: Cloud, part: float = 1.0) -> bool:
+        """Every hideout value at position ``i`` (and on), ``part`` of the whole walk: False if too
+        much work (as soon as the work so far over the part of the walk done says so: the values
+        of a position share its part).  The counts a value leads to depend only on its class (and
+        the stack's need): made once per pair."""
+        i, prev, progress, cloud = self.skip_face_up(i, prev, progress, cloud)
+        if not cloud:
+            self.done += part
+            return True
+        last = i == self.size
+        stack = self.stacks[i]
+        offset = prev + STEP_LIMIT + self.fixed_fp[i] + stack
+        top = offset + stack  # need <= stack: at most the stack's cards are even
+        hidden = self.known[i] < 0
+        up: Cloud = cloud if hidden else self.face_up(i, cloud)
+        acts, class_of, path = self.active[i], self.class_of, self.path
+        made: dict[int, Any] = {}  # by class | need << 4: the cloud after (not last) or the weight
+        limit = self.limit
+        values = self.values[i]
+        part /= max(sum(1 for v in values if prev < v <= top), 1)
+        for v in values:
+            if v <= prev:
+                continue
+            if v > top:
+                break
+            new_progress = progress
+            if acts:
+                new_progress = advance(progress, acts, v, i)
+                if new_progress < 0:
+                    self.done += part
+                    continue
+            need = v - offset if v > offset else 0
+            made_key = class_of[v] | need << 4
+            nxt = made.get(made_key)
+            if nxt is None:
+                nxt = made[made_key] = self.after(i, v, need, cloud if hidden else up, hidden, last)
+                self.work += len(cloud)
+                if self.work > limit * (self.done + part):
+                    return False  # even were this value's walk done, the rest would cost as much
+            if not last:
+                if nxt:
+                    path[i] = v
+                    if not self.walk(i + 1, v, new_progress, nxt, part):
+                        return False
+                    continue
+                self.done += part
+                if self.work > limit * self.done:
+                    return False  # the rest would cost as much
+                continue
+            self.done += part
+            if nxt:
+                path[i] = v
+                self.total += nxt
+                for j in self.hidden_positions:
+                    self.tallies[j][path[j]] += nxt
+        return self.work <= limit * self.done  # else the rest would cost as much
+
+    def after(self, i: int, v: int, need: int, cloud: Cloud, hidden: bool, last: bool) -> Any:
+        """The cloud past position ``i`` with hideout ``v``, or at the last position its weight."""
+        nxt = self.hide(i, v, cloud) if hidden else cloud
+        if not last:
+            if self.stacks[i]:
+                return self.share_out(i, self.stacks[i], need, nxt)
+            closes = self.closes
+            return {key: w for key, w in nxt.items() if closes(key, i)}
+        x = 0
+        for key, w in nxt.items():
+            if self.closes(key, i):
+                fins = self.end_weights(key)
+                if need < len(fins):
+                    x += w * fins[need]
+        return x
