@@ -587,10 +587,15 @@ class FugitiveState(FugitiveTable):
     @transition(Reveal)
     def _reveal(self, action: Reveal) -> None:
         """The series is checked: every number a face-down hideout, or nothing happens."""
-        positions = [self._hidden_position_of(n) for n in self.series]
-        if all(p >= 0 for p in positions):
-            for p in positions:
-                self._turn_face_up(p)
+        positions = []
+        for number in self.series:
+            position = self._hidden_position_of(number)
+            if position < 0:
+                break  # one miss and the series reveals nothing: the rest need not be looked up
+            positions.append(position)
+        else:
+            for position in positions:
+                self._turn_face_up(position)
         self.series = ()
         if not self._detective_caught():
             self._end_detective_turn()
