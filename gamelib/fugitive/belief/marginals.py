@@ -20,6 +20,11 @@ packed in one int), and reads the count's own forward weights ``F`` and completi
 * by symmetry inside a class, ``P(v sprint) = (E[rho] - E[rho 1(v hideout)]) / total`` (likewise
   the hand), and the deck takes the rest.
 
+The last layer of a large programme is summed as a bilinear form of the last stack's two halves
+(:mod:`~.marginals_tail`: one dot product per source instead of one meet per final state), and a
+closing pair layer reads the count's own unclosed moves where the count kept them.  The positions
+whose only face-down stack is the last one need no programme at all (:mod:`~.direct_locations`).
+
 Everything is an exact integer until the last division.
 """
 
