@@ -56,7 +56,17 @@ class Belief:
     The card locations and, under ``deals``, the world count are computed on first use.
     """
 
-    __slots__ = ("_cache", "_where", "_worlds", "exact", "hideout_prob", "mass", "measure", "position_probs")
+    __slots__ = (
+        "_cache",
+        "_source",
+        "_where",
+        "_worlds",
+        "exact",
+        "hideout_prob",
+        "mass",
+        "measure",
+        "position_probs",
+    )
 
     def __init__(
         self,
@@ -68,6 +78,7 @@ class Belief:
         measure: str = "deals",
         worlds: int | Callable[[], int] | None = None,
         where: Callable[[], tuple[tuple[float, ...], ...]] | None = None,
+        source: tuple[tuple[Any, ...], Facts] | None = None,
     ) -> None:
         self.mass = mass
         self.position_probs = position_probs
@@ -78,6 +89,9 @@ class Belief:
         self.measure = measure
         self._worlds = worlds if worlds is not None else (mass if measure == "worlds" else None)
         self._where = where
+        self._source = source
+        """(key, facts) of a belief :func:`belief_of` made: its world count and card locations come
+        from them on first use (no closures kept: a kept belief is fewer objects for the collector)."""
         self._cache: dict[str, tuple[float, ...]] = {}
 
     def __repr__(self) -> str:
@@ -102,15 +116,20 @@ class Belief:
         """The number of consistent worlds (each counted once, whatever the measure)."""
         if callable(self._worlds):
             self._worlds = self._worlds()
+        elif self._worlds is None and self._source is not None:
+            self._worlds = world_count(self._source[1])
         assert isinstance(self._worlds, int)
         return self._worlds
 
     def _secondary(self, name: str) -> tuple[float, ...]:
         # sprint / hand / deck probabilities need a wider backward pass: computed on first use
         if not self._cache:
-            if self._where is None:
+            if self._where is not None:
+                sprint, hand, deck = self._where()
+            elif self._source is not None:
+                sprint, hand, deck = _locations(*self._source, self.hideout_prob)
+            else:
                 raise ValueError("this belief was built without its card-location probabilities")
-            sprint, hand, deck = self._where()
             self._cache.update(sprint=sprint, hand=hand, deck=deck)
         return self._cache[name]
 
@@ -345,20 +364,13 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
             if c:
                 hideout_count[v] += c
     hideout = tuple(c / total if c else 0.0 for c in hideout_count)
-    worlds: int | Callable[[], int] | None = None
-    if measure != "worlds":
-
-        def worlds() -> int:
-            return world_count(facts)
-
     return Belief(
         mass=mass,
         position_probs=position_probs,
         hideout_prob=hideout,
         exact=not (facts.stuck_first_turn or facts.canonical_pending),
         measure=measure,
-        worlds=worlds,
-        where=lambda: _locations(key, facts, hideout),
+        source=(key, facts),
     )
 
 
