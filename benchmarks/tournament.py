@@ -168,6 +168,8 @@ def main() -> None:
     rounds = int(args[2]) if len(args) > 2 else 2
     from loky import get_reusable_executor
 
+    from gamelib.analysis.executors import LOKY_IDLE_SECONDS
+
     print(
         f"tournament throughput, random vs random, {games} games, {os.cpu_count()} cores, "
         f"load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; best of {rounds} rounds"
@@ -184,7 +186,7 @@ def main() -> None:
         for name in args[3:] or gamelib.registered_games():
             rows(name, games, workers, rounds, kinds)
     finally:
-        get_reusable_executor(max_workers=workers).shutdown(wait=True)
+        get_reusable_executor(max_workers=workers, timeout=LOKY_IDLE_SECONDS).shutdown(wait=True)
     print(
         f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; capacity after: "
         f"{machine_capacity(workers):.2f}x"

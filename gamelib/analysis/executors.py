@@ -329,6 +329,14 @@ wave is one task per worker holding every game (:class:`BatchSizer`), which is a
 the games are short (2,000 Get on Board or A Une Passante games: 2 tasks, not 14-18; the worker's
 budget, 2 s, cuts slower ones), and after that a second of games a task, a quarter at the end."""
 
+LOKY_IDLE_SECONDS = 600
+"""How long loky's reusable workers wait idle before they exit (loky's default: 10 s).
+
+A worker that exits takes with it what the tournaments warmed (gamelib imported, the game rebuilt,
+its caches filled): the next ``executor="processes"`` call after a pause of more than 10 s (reading
+the last results, a Dask run) started fresh workers inside its clock, ~1 s of CPU each before the
+first game.  Idle workers sleep; they hold memory only (about 50 MB each after Get on Board tournaments)."""
+
 IN_FLIGHT = 2
 """Tasks kept queued per worker: one running, one waiting, so no worker idles while the parent
 collects a result and sizes the next batch."""
@@ -422,7 +430,9 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
             from loky import get_reusable_executor
         except ImportError:
             return Runner(cf.ProcessPoolExecutor(max_workers=n), n, owned=True, label=f"{n} processes")
-        return Runner(get_reusable_executor(max_workers=n), n, label=f"{n} loky processes")
+        return Runner(
+            get_reusable_executor(max_workers=n, timeout=LOKY_IDLE_SECONDS), n, label=f"{n} loky processes"
+        )
     if hasattr(executor, "get_executor") and not isinstance(executor, cf.Executor):
         n = workers or _dask_workers(executor)
         return Runner(

@@ -7,6 +7,8 @@ import concurrent.futures as cf
 import pickle
 from typing import Any
 
+import pytest
+
 import gamelib
 from gamelib.agents import RandomAgent
 from gamelib.analysis import executors
@@ -61,3 +63,21 @@ def test_costly_executors_run_packed_tasks_and_give_the_serial_games() -> None:
             "getonboard", ["random"] * 3, games=30, seed=4, executor=plain, progress=False
         )
     assert local.outcomes == serial.outcomes
+
+
+def test_loky_workers_stay_warm_between_tournaments() -> None:
+    """loky's reusable workers exit after 10 idle seconds by default, and the next tournament then
+    starts fresh ones inside its clock: the runner asks for LOKY_IDLE_SECONDS instead."""
+    loky = pytest.importorskip("loky")
+    runner = executors.resolve_executor("processes", workers=2)
+    assert executors.LOKY_IDLE_SECONDS >= 300
+    assert runner.executor is loky.get_reusable_executor(max_workers=2, timeout=executors.LOKY_IDLE_SECONDS)
+    assert getattr(runner.executor, "_timeout", executors.LOKY_IDLE_SECONDS) == executors.LOKY_IDLE_SECONDS
+    first = gamelib.tournament(
+        "getonboard", ["random"] * 3, games=12, seed=1, executor="processes", workers=2, progress=False
+    )
+    assert runner.executor is executors.resolve_executor("processes", workers=2).executor
+    assert (
+        first.outcomes
+        == gamelib.tournament("getonboard", ["random"] * 3, games=12, seed=1, progress=False).outcomes
+    )
