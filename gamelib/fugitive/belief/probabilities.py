@@ -33,6 +33,7 @@ from gamelib.fugitive.belief import weights
 from gamelib.fugitive.belief.build import backward, build
 from gamelib.fugitive.belief.direct import Counted, direct_count
 from gamelib.fugitive.belief.direct_early import early_count
+from gamelib.fugitive.belief.direct_locations import direct_locations
 from gamelib.fugitive.belief.facts import Facts, facts_key, facts_of
 from gamelib.fugitive.belief.locations import Where, card_locations
 from gamelib.fugitive.belief.programme import Programme
@@ -392,5 +393,8 @@ def _locations(key: tuple[Any, ...], facts: Facts, hideout: tuple[float, ...]) -
     with no_cycle_collection():
         prog = _take_counted(key)
         if prog is None:
+            where = direct_locations(facts, key[-1], hideout) if DIRECT_COUNT else None
+            if where is not None:
+                return where
             prog = build(facts, key[-1])
         return card_locations(prog, hideout)
