@@ -2,22 +2,32 @@
 (:class:`Belief`): the hideout probabilities at once, the card locations on first use from the
 same count (:mod:`~.locations`), with the caches a live panel or an agent relies on.
 
-The caches are bounded by entries and edges, sized so that together they stay under about 50 MiB
-of live Python memory however many positions are counted (the deep size of the belief modules'
-containers peaked at 21 MiB over the 2,640 stored positions, from 36 MiB with the former bounds;
-``benchmarks/fugitive_belief.py`` prints it):
+The caches are bounded by entries and edges, so that together they stay under about 35 MiB of live
+Python memory however many positions are counted, and under 10 MiB in a panel's or an agent's run
+(each count's card locations or samples asked at once: they let the kept count go).  Measured
+(deep size of each cache, sampled every 100 positions, in one process over 2,640 positions in a
+row: shared, heldout-C, heldout-A, each belief's world count and card locations asked): beliefs
+2.3-2.4 MiB, shared polynomials 1.8-2.3 MiB (3.9-21 MiB with the former 40,000 entries), kept
+counts 0 after the locations: 4.1-4.6 MiB in all, from 5.6-23.7 MiB.  The bounds, with their
+worst size:
 
-* the latest beliefs, :data:`_BELIEFS_SIZE` = 256 (about 2-7 KiB each: under 2 MiB);
-* the last stack's polynomials shared between programmes, :data:`POLYS_KEPT` = 40,000 entries
-  (about 400 and 230 bytes an entry in the two memos of :mod:`~.weights`: about 25 MiB);
-* the counts kept for the card locations, :data:`_COUNTED_EDGES` = 300,000 edges (about 70 bytes
-  an edge: under 21 MiB; the benchmark's panel asks for the locations at once, which lets them go);
-* full programmes kept for sampling, :data:`_CACHE_EDGES` = 300,000 edges, and :data:`SAMPLERS_SIZE`
-  samplers.
+* the latest beliefs, :data:`_BELIEFS_SIZE` = 256 (about 7-10 KiB each with their card locations:
+  under 2.5 MiB);
+* the last stack's polynomials shared between programmes, :data:`POLYS_KEPT` = 4,000 entries
+  (about 830 and 230 bytes an entry in the two memos of :mod:`~.weights`: under 4.5 MiB);
+* the counts kept for the card locations, :data:`_COUNTED_EDGES` = 100,000 edges (about 70 bytes
+  an edge: under 7 MiB; the benchmark's panel asks for the locations at once, which lets them go);
+* full programmes kept for sampling, :data:`_CACHE_EDGES` = 300,000 edges (under 21 MiB), and
+  :data:`SAMPLERS_SIZE` samplers.
 
 The newest count is kept whatever its size (the card locations right after must not count again),
 so on top of these bounds lies the one count being served: its own size (565,752 edges, about
 38 MiB, for the hardest held-out position), let go by the next count or by its card locations.
+The resident memory is set by the hardest counts' transient programmes, not by these caches.
+
+For the garbage collector, the caches hold few objects it tracks: a kept belief is 3 (its facts and
+key, no closures), the shared polynomials are tuples of ints (untracked once a collection has seen
+them), counts are dicts of ints.
 """
 
 from __future__ import annotations
@@ -220,10 +230,12 @@ _BELIEFS: dict[tuple[Any, ...], Belief] = {}
 _BELIEFS_SIZE = 256
 """Beliefs kept by their facts: a panel or an agent asks the position it is at again, not 1,000 old ones."""
 
-POLYS_KEPT = 40_000
+POLYS_KEPT = 4_000
 """Entries each shared polynomial memo of :mod:`~.weights` keeps before starting again (its
-``POLYS_SIZE``, set here with the other caches' bounds): a position adds tens to hundreds, the
-hardest a few hundred, so they serve the positions of a game and its neighbours."""
+``POLYS_SIZE``, set here with the other caches' bounds): a position adds tens to hundreds (the
+hardest held-out ones 550-700), so they serve the positions of a game and its neighbours; 400
+held-out random positions in a row took the same time with 500, 2,000, 8,000 or 40,000 kept
+(+-10%, the noise of the 2 shared cores), while 40,000 held some 33 MiB."""
 weights.POLYS_SIZE = POLYS_KEPT
 
 SAMPLERS: dict[tuple[Any, ...], Any] = {}
@@ -238,7 +250,7 @@ card locations walk the very count that gave the belief's total (a panel asks fo
 _COUNTED_SIZE = 8
 """At most this many kept: a panel or an agent asks for the card locations of the position it just
 counted, and every kept count holds its forward and backward dicts (memory, collector passes)."""
-_COUNTED_EDGES = 300_000
+_COUNTED_EDGES = 100_000
 """Their edges in total: beyond it the oldest go (their card locations would be counted again).
 The newest count is kept whatever its size, so the card locations right after never count again."""
 _counted_edges = [0]
