@@ -366,6 +366,8 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
         for part, w in hit:
             dst = rest | part
             out_states[dst] = get(dst, 0) + weight * w
+    if shared and not prog.count_only:
+        prog.open_memos[(i, g)] = open_memo  # the card locations' walk reads these moves again
     return out_states, ByReads(reads, memo), count
 
 

@@ -66,6 +66,9 @@ class Programme(FinalWeights):
     tail: bool = False  # the last layer's edges carry their final weights (counting only)
     count_only: bool = False  # build(count_only=True): the total alone, no edges kept, no backward pass
     tail_tally: list[int] = field(default_factory=list)  # the last layer's value tallies (tail)
+    # a large closing pair layer's unclosed moves by signature, kept for the card locations' walk
+    # (marginals reads them instead of making them again): by (position, group)
+    open_memos: dict[tuple[int, int], dict[int, list[tuple[int, int]]]] = field(default_factory=dict)
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
     npos: int = 0  # positions on the table (facts.size, read on the hot paths)
     pending_pos: int = -1  # the position still getting sprint cards (the hand may pay), or -1
