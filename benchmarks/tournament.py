@@ -60,10 +60,11 @@ TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 
 def children_cpu(dask: set[int], want_dask: bool) -> dict[int, float]:
-    """CPU seconds (user + system) used so far by each live process under this one: the Dask
-    workers in ``dask`` and what runs under them (``want_dask``), or every other child tree (the
-    loky workers), read from Linux's ``/proc``.  Each run counts only its own workers: an idle
-    Dask cluster ticks too (heartbeats), and that belongs to the Dask runs only."""
+    """CPU seconds (user + system) used so far by each live process under this one: the workers
+    in ``dask`` (a run's Dask or loky workers) and what runs under them (``want_dask``), or every
+    other child tree, read from Linux's ``/proc``.  Each run counts only its own workers: an idle
+    Dask cluster ticks too (heartbeats), and a closed cluster's processes may still be exiting
+    while the next run plays; neither belongs to that run (the serial run counts no child)."""
     parents: dict[int, list[int]] = {}
     cpu: dict[int, float] = {}
     for entry in Path("/proc").iterdir():
@@ -95,6 +96,17 @@ def measure(play: Callable[[], Any], dask: set[int], on_dask: bool) -> tuple[flo
     result = play()
     wall = time.perf_counter() - start
     return wall, time.process_time() - cpu0 + spent(children0, children_cpu(dask, on_dask)), result
+
+
+def loky_processes(workers: int) -> set[int]:
+    """The process ids of the reusable loky pool's workers (they stay up between runs: see
+    :data:`~gamelib.analysis.executors.LOKY_IDLE_SECONDS`)."""
+    from loky import get_reusable_executor
+
+    from gamelib.analysis.executors import LOKY_IDLE_SECONDS
+
+    executor = get_reusable_executor(max_workers=workers, timeout=LOKY_IDLE_SECONDS)
+    return set(getattr(executor, "_processes", {}))
 
 
 def dask_processes(client: Any) -> set[int]:
@@ -228,10 +240,10 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
 
     run("processes", warm * workers, seed=3)  # warm-up of the loky pool
     configs: list[tuple[str, Callable[[], tuple[float, float, Any, float]]]] = [
-        ("serial (1 worker)", lambda: (*measure(run, set(), False), 0.0)),
+        ("serial (1 worker)", lambda: (*measure(run, set(), True), 0.0)),
         (
             f"{workers} loky processes",
-            lambda: (*measure(functools.partial(run, "processes"), set(), False), 0.0),
+            lambda: (*measure(functools.partial(run, "processes"), loky_processes(workers), True), 0.0),
         ),
     ]
     for kind in kinds:
