@@ -45,17 +45,23 @@ How the count works (a forward/backward dynamic programme over positions):
   reads them), and every layer's moves are memoised on the bits of the state they read; the memo
   itself is kept for the backward pass (:class:`~.build.ByReads`: no record per source, the
   backward pass masks each source again); a stack's group moves skip allocations the later
-  groups could not complete (their room, the marks their even cards can still bring); the last
-  layer sums each source's completions and the last position's value tallies forward, reading
+  groups could not complete (their room, the marks their even cards can still bring), and a stack
+  of 3 or more cards before a face-down hideout looks ahead at it: a value whose next hideout
+  has no group with room left is dead, and when one group only has room the stack leaves it a card
+  (``bits.NEXT``, ``build._lookahead``); the last layer sums each source's completions and the last position's value tallies forward, reading
   each final weight per hideout class and need from the last stack's sums by *even* cards (a
   need's weight is then a suffix sum), computed once per pair of halves whose rows are equal up
-  to a factor;
+  to a factor; a large last layer is summed as a bilinear form instead (:mod:`~.tail_sums`: a
+  hideout changes one half of the last stack only, so a source's completions are one dot product
+  against a vector kept per interned move set and other half, not a convolution per final key);
 * ``build(..., count_only=True)`` keeps no edges and only the layer being read: the world total
   beside a belief costs no memory for a backward pass nobody walks;
 * a position whose only face-down sprint stack is the last one is counted without a programme
   (:mod:`~.direct`: its hideout paths walked, the last stack and hand closed per group in closed
-  form), the fixed cost of the easy positions; its card locations and samples build the
-  programme on first use;
+  form), the fixed cost of the easy positions, and so are small positions with a few face-down
+  cards under earlier hideouts (:mod:`~.direct_early`: each hideout path carries a small cloud of
+  card counts); the first kind's card locations come from the same walk
+  (:mod:`~.direct_locations`), the second's and every sample build the programme on first use;
 * the last stack's group polynomials are shared between programmes (a bounded memo keyed by the
   group's context and counts), and every memo holds tuples, which the garbage collector stops
   tracking (the programmes a cache keeps cost nothing to its full collections);
@@ -64,7 +70,9 @@ How the count works (a forward/backward dynamic programme over positions):
 * the hideout probabilities come from one backward pass over the forward edges; the card
   locations (sprint, hand, deck), by symmetry inside a class, from the share of a class's
   non-hideout cards in each place: one backward pass of packed class-share sums over the
-  counting programme itself (:mod:`~.marginals`, :mod:`~.marginals_shares`).
+  counting programme itself (:mod:`~.marginals`, :mod:`~.marginals_shares`, a large last layer
+  as a bilinear form in :mod:`~.marginals_tail`), reading the count's own kept moves of large
+  closing pair layers (``Programme.open_memos``).
 
 Two cases are not counted exactly: in the second edition, a fugitive who stops after a single
 first-turn hideout must have been unable to place another; and with ``canonical_order``, a
@@ -74,8 +82,9 @@ footprints the hideout needs (the DP only knows the classes of the cards, not th
 replays its samples and draws again when they break them, so its samples stay exact.
 
 The package, one idea a module: :mod:`~.tables` (card groups and classes), :mod:`~.facts` (what the
-detective knows), :mod:`~.direct` (the simplest positions without a programme), :mod:`~.bits` (the state's layout), :mod:`~.programme` and :mod:`~.weights` (the
-moves and the final weights), :mod:`~.build` (forward and backward passes), :mod:`~.locations`,
+detective knows), :mod:`~.direct`, :mod:`~.direct_early` and :mod:`~.direct_locations` (the simplest positions
+without a programme), :mod:`~.bits` (the state's layout), :mod:`~.programme` and :mod:`~.weights` (the
+moves and the final weights), :mod:`~.build` and :mod:`~.tail_sums` (forward and backward passes), :mod:`~.locations`,
 :mod:`~.marginals` and :mod:`~.marginals_shares` (card locations), :mod:`~.probabilities` (:func:`belief`, :class:`Belief`, the caches) and
 :mod:`~.sampling` (:func:`determinize`).
 """
