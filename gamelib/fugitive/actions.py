@@ -133,7 +133,8 @@ tensor's tokens: append only)."""
 
 
 @functools.lru_cache(maxsize=8192)
-def numbers_not_in(blocked: int, last: int = LAST) -> list[int]:
+def numbers_not_in(blocked: int, last: int = LAST) -> tuple[int, ...]:
     """Numbers 1..last-1 not in the mask ``blocked`` (cached: the detective's mask of known
-    numbers changes only a few times a game)."""
-    return [n for n in range(1, last) if not blocked >> n & 1]
+    numbers changes only a few times a game).  A tuple of ints, which the garbage collector stops
+    tracking: thousands of cached lists were walked by every full collection."""
+    return tuple(n for n in range(1, last) if not blocked >> n & 1)

@@ -220,7 +220,7 @@ class FugitiveState(FugitiveTable):
         ``refuse_known_numbers``: the face-up cards and his own hand; by default none)."""
         return self.face_up | self.dhand if self.refuse_known else 0
 
-    def _nameable(self) -> list[int]:
+    def _nameable(self) -> tuple[int, ...]:
         """Numbers 1..last-1 the detective may name."""
         return numbers_not_in(self._unnameable(), self.last)
 
