@@ -143,6 +143,9 @@ class SearchAgent:
         """Play to the end (or ``max_rollout_steps``) and return the raw returns."""
         limit = state.game.max_game_length if self.max_rollout_steps is None else self.max_rollout_steps
         policy = self.rollout_policy(state.game)
+        if policy is None and _plain(type(state)):
+            _uniform_rollout(state, rng, limit)
+            return self._returns(state)
         # Uniform moves are drawn from the legal ones just listed and chance moves from the
         # outcomes, so they skip apply's check (a rollout is most of an iteration's time); a
         # policy's answer (maybe a notation) goes through apply.
@@ -165,6 +168,10 @@ class SearchAgent:
             else:
                 state.apply(policy.act(state, player, rng))
             steps += 1
+        return self._returns(state)
+
+    def _returns(self, state: State) -> list[float]:
+        """The raw returns at the rollout's end (``evaluate``'s estimate if it stopped early)."""
         if not state.is_terminal() and self.evaluate is not None:
             return list(self.evaluate(state))
         return state.returns()
@@ -273,6 +280,49 @@ class SearchAgent:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._params()})"
+
+
+_PLAIN: dict[type[State], bool] = {}
+"""Per state class: are its ``legal_actions`` and ``apply_legal`` core's (so a rollout may call
+the hooks behind them, :func:`_uniform_rollout`)?"""
+
+
+def _plain(cls: type[State]) -> bool:
+    plain = _PLAIN.get(cls)
+    if plain is None:
+        plain = _PLAIN[cls] = (
+            cls.legal_actions is State.legal_actions and cls.apply_legal is State.apply_legal
+        )
+    return plain
+
+
+def _uniform_rollout(state: State, rng: random.Random, limit: int) -> None:
+    """Uniform random moves to the end (or ``limit`` actions), exactly as ``_rollout``'s loop
+    plays them (the same moves from the same ``rng``), with core's per-move bookkeeping taken out
+    of the loop: the moves come from ``_legal_actions`` (no cached copy: the state changes at
+    once), each is applied by ``_apply`` and appended to the history (``apply_legal``'s steps; its
+    cache of legal moves stays empty throughout, as ``apply_legal`` leaves it)."""
+    state._legal_cache = None
+    step, legal, sample_chance, append, uniform = (
+        state._apply,
+        state._legal_actions,
+        state.sample_chance,
+        state.history.append,
+        rng.random,
+    )
+    steps = 0
+    while steps < limit:
+        player = state.current_player
+        if player == TERMINAL:
+            break
+        if player == CHANCE:
+            action = sample_chance(rng)
+        else:
+            actions = legal()
+            action = actions[int(uniform() * len(actions))]
+        step(action)
+        append(action)
+        steps += 1
 
 
 class MCTSAgent(SearchAgent):

@@ -6,8 +6,10 @@ hand out, and the wish and card tables the legal moves read (no state here: the 
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate
 from typing import Any
 
 from gamelib.core.bitsets import members
@@ -501,6 +503,25 @@ def _wish_deck_lists(deck: int) -> tuple[tuple[WishCard, ...], tuple[tuple[Actio
             _WISH_CACHE.clear()
         _WISH_CACHE[deck] = cached
     return cached
+
+
+_CUMULATIVE = ((), *(tuple(accumulate((1.0 / n,) * n)) for n in range(1, NUM_WISHES + 1)))
+"""``_CUMULATIVE[n]``: the running sums of ``n`` outcomes of probability ``1/n``, added one after
+another as :func:`gamelib.core.rng.pick` adds them (so a bisection finds the outcome it picks)."""
+
+
+def _wish_pick(deck: int, u: float) -> WishCard | None:
+    """The wish card :func:`~gamelib.core.rng.pick` draws from ``_wish_outcomes(deck)`` with ``u``
+    (None: an empty deck), found by bisection without building the outcomes (a deal of random play
+    comes from a deck seen once: the outcomes would be built for one draw)."""
+    b0, b1, b2, b3, b4 = deck & 255, deck >> 8 & 255, deck >> 16 & 255, deck >> 24 & 255, deck >> 32
+    n0, n1, n2, n3, n4 = _BYTE_NUMBERS
+    numbers = n0[b0] + n1[b1] + n2[b2] + n3[b3] + n4[b4]
+    n = len(numbers)
+    if not n:
+        return None
+    i = bisect_right(_CUMULATIVE[n], u)
+    return WISH_CARDS[numbers[i if i < n else n - 1]]
 
 
 def _wish_draws(deck: int) -> list[Action]:

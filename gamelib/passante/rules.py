@@ -29,10 +29,12 @@ With ``lay_wishes="automatic"`` wishes are laid down the moment they are visible
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from gamelib.core import rng as _rng
 from gamelib.core.bitsets import members
 from gamelib.core.fields import StateFields, current_player_field
 from gamelib.core.game import CHANCE, Action, Game, GameInfo
@@ -83,6 +85,7 @@ from gamelib.passante.actions import (
     _in_range,
     _wish_draws,
     _wish_outcomes,
+    _wish_pick,
 )
 from gamelib.passante.board import (
     CAFE,
@@ -480,15 +483,34 @@ class PassanteState(Refusals):
     def _chance_outcomes(self) -> list[tuple[Action, float]]:
         if self.pending:
             return _wish_outcomes(self.wish_deck)
+        return list(self._card_outcomes())
+
+    def _card_outcomes(self) -> Sequence[tuple[Action, float]]:
+        """The outcomes of a character card's draw, the die or the end-of-round card (shared)."""
         if self.phase == CARD_DRAW:
             if self.char_deck:
-                return list(_character_outcomes(self.char_deck))
-            return [(CHARACTER_CARDS[self.char_under[0]], 1.0)]
+                return _character_outcomes(self.char_deck)
+            return ((CHARACTER_CARDS[self.char_under[0]], 1.0),)
         if self.phase == DIE:
-            return list(DIE_OUTCOMES)
+            return DIE_OUTCOMES
         if self.phase == EVENT:
-            return list(_event_outcomes(self._event_deck()))
-        return []
+            return _event_outcomes(self._event_deck())
+        return ()
+
+    def sample_chance(self, rng: random.Random | None = None) -> Action:
+        """Core's draw (the same outcome from the same ``rng`` or seed: :func:`~gamelib.core.rng.pick`
+        over :meth:`chance_outcomes`), without copying the outcomes, and a wish deal without
+        building them (``_wish_pick``): random play deals from a deck once."""
+        if self._to_move == CHANCE:
+            outcomes = () if self.pending else self._card_outcomes()
+            if outcomes or (self.pending and self.wish_deck):
+                u = rng.random() if rng is not None else _rng.uniform(self.seed, len(self.history))
+                if outcomes:
+                    return _rng.pick(outcomes, u)
+                card = _wish_pick(self.wish_deck, u)
+                assert card is not None
+                return card
+        return super().sample_chance(rng)
 
     # ------------------------------------------------------------------ transitions
     def _apply(self, action: Action) -> None:
