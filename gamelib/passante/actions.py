@@ -447,6 +447,13 @@ DRIVES_AWAY = tuple(tuple(d for d in DRIVES if d.to != at) for at in LOCATIONS)
 """The Omnibus's drives from each location to another one (option ``omnibus_must_leave``)."""
 BOARDABLE = tuple(c for c in CHARACTERS if c != CHAT)
 """Characters that ever ride the Omnibus (never the Chat)."""
+BOARD_SETS = tuple(tuple(BOARDS[c] for c in CHARACTERS if mask >> c & 1) for mask in range(256))
+"""``BOARD_SETS[mask]``: the boardings of the characters in ``mask`` (bits 0-7), in order."""
+AT_LOCATION = tuple(
+    tuple(tuple(1 << c if at == where else 0 for at in LOCATIONS) for c in CHARACTERS) for where in LOCATIONS
+)
+"""``AT_LOCATION[where][c][at]``: bit ``c`` when character ``c`` standing on ``at`` stands on
+``where``, else 0 (the characters on a location are the OR of one entry per character, no loop)."""
 PLAY_BIT = 9
 ANY_MOMENT = (MENDIANTE, GARDIEN, INSTITUTRICE)
 """The privileges the cards say are usable « à n'importe quel moment » / « quand vous le souhaitez »:

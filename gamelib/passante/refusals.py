@@ -25,6 +25,7 @@ from gamelib.core.game import CHANCE, Action
 from gamelib.core.rulebook import refusal, transition
 from gamelib.passante.actions import (
     ANY_MOMENT,
+    AT_LOCATION,
     LAYS,
     PLAY_BIT,
     PRIVILEGE,
@@ -69,6 +70,8 @@ from gamelib.passante.options import (
 )
 
 _CHAT_BIT = 1 << CHAT
+_HAND_BITS: dict[tuple[int, ...], int] = {}
+"""A hand's wishes as a bitmask, by hand (the same hand is asked again and again until it changes)."""
 _CHANCE_KINDS = (WishCard, CharacterCard, DieRoll, RoundEvent)
 _ANYWHERE = frozenset({Pass, Veto, Allow})
 """Actions whose refusal has its own words in every phase of a turn."""
@@ -285,11 +288,11 @@ class Refusals(Effects):
     def _waiting_at_omnibus(self) -> int:
         """Rule omnibus-board: the characters standing where the Omnibus stands and not aboard
         yet, as a mask (those that may climb in, unless :meth:`_never_boards`)."""
-        bus, boarding = self.bus, self.boarding
-        mask = 0
-        for c, at in enumerate(self.pos):
-            if at == bus and c not in boarding:
-                mask |= 1 << c
+        p0, p1, p2, p3, p4, p5, p6, p7 = self.pos
+        t0, t1, t2, t3, t4, t5, t6, t7 = AT_LOCATION[self.bus]
+        mask = t0[p0] | t1[p1] | t2[p2] | t3[p3] | t4[p4] | t5[p5] | t6[p6] | t7[p7]
+        for c in self.boarding:
+            mask &= ~(1 << c)
         return mask
 
     def _never_boards(self, others: int) -> int:
@@ -352,7 +355,15 @@ class Refusals(Effects):
             return []
         if self.anytime:
             shown = self.shown
-            return [LAYS[w] for w in self.hands[seat] if shown >> w & 1]
+            hand = self.hands[seat]
+            bits = _HAND_BITS.get(hand)
+            if bits is None:
+                if len(_HAND_BITS) >= 4096:
+                    _HAND_BITS.clear()
+                bits = _HAND_BITS[hand] = sum(1 << w for w in hand)
+            if not shown & bits:  # most of the time: nothing to list
+                return []
+            return [LAYS[w] for w in hand if shown >> w & 1]
         return [LAYS[w] for w in self._layable(seat)]
 
     @transition(Lay)

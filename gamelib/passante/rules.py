@@ -46,7 +46,7 @@ from gamelib.passante.actions import (
     ALL_WISHES,
     ALLOW,
     ANY_MOMENT,
-    BOARDS,
+    BOARD_SETS,
     CALLS,
     CHARACTER_CARDS,
     DIE_DRAWS,
@@ -462,11 +462,11 @@ class PassanteState(Refusals):
                 acts += self._boardable(others)
             acts += self._drives()
 
-    def _boardable(self, others: int) -> list[Board]:
+    def _boardable(self, others: int) -> tuple[Board, ...]:
         """The boardings of the characters that may climb into the Omnibus where it stands
         (:meth:`_waiting_at_omnibus`, never :meth:`_never_boards`; ``others``:
         :meth:`_others_hearts` of the player to move)."""
-        return [BOARDS[c] for c in members(self._waiting_at_omnibus() & ~self._never_boards(others))]
+        return BOARD_SETS[self._waiting_at_omnibus() & ~self._never_boards(others)]
 
     def _hints(self, player: int) -> list[Action]:
         return [HINTS[c][z] for c, z in self._hand_pairs(player)]
