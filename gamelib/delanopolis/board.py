@@ -4,7 +4,9 @@ The seed says only that the terrains are numbered 1 to 12 and lets the players "
 vous-mêmes les cases".  We draw them as a loop around a stylized Paris, clockwise from the
 centre: in the ``ring`` placement the pawns walk this loop by the roll of two dice, with the
 refuges (parks) spread evenly between the terrains.  The static topology lives in a networkx
-graph built once per refuge count; the rules only use the precomputed tuple ``Board.ring``.
+graph built once per refuge count, when first asked for (``Board.graph``): the rules only use the
+precomputed tuple ``Board.ring``, so a process that only plays (a tournament's worker) never imports
+networkx (~170 ms of CPU, more than the rest of the game's set-up).
 
 Square codes (the ints kept in the hot state):
 
@@ -17,11 +19,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from gamelib.core.data import DataError, entries, field, load_json
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 TERRAINS = 12
 REFUGE_BASE = 100
@@ -127,7 +130,11 @@ class Board:
     ring: tuple[int, ...]
     """Square codes in walking order (terrain 1 first); pawns start just before index 0."""
     ring_index: dict[int, int]
-    graph: nx.DiGraph
+
+    @property
+    def graph(self) -> nx.DiGraph:
+        """The ring as a networkx graph (see :func:`board`), built on first use."""
+        return ring_graph(self.refuges)
 
     def terrain(self, code: int) -> Place:
         return content().terrains[code]
@@ -140,11 +147,8 @@ class Board:
 
 @cache
 def board(refuges: int = MAX_REFUGES) -> Board:
-    """The ring with ``refuges`` parks (0..4) spread between the twelve terrains.
-
-    The graph is directed (pawns walk clockwise).  Nodes are square codes with attributes
-    ``kind`` ("terrain"/"refuge"), ``number``, ``name`` and ``pos``; edges follow the walk.
-    """
+    """The ring with ``refuges`` parks (0..4) spread between the twelve terrains (its networkx
+    graph: ``Board.graph``, :func:`ring_graph`)."""
     if not 0 <= refuges <= MAX_REFUGES:
         raise ValueError(f"refuges must be between 0 and {MAX_REFUGES}, got {refuges}")
     slots = refuge_slots(refuges)
@@ -154,6 +158,21 @@ def board(refuges: int = MAX_REFUGES) -> Board:
         for j, after in enumerate(slots):
             if after == t + 1:
                 ring.append(REFUGE_BASE + j)
+    return Board(
+        refuges=refuges,
+        ring=tuple(ring),
+        ring_index={code: i for i, code in enumerate(ring)},
+    )
+
+
+@cache
+def ring_graph(refuges: int = MAX_REFUGES) -> nx.DiGraph:
+    """The ring of :func:`board` as a directed networkx graph (pawns walk clockwise): nodes are
+    square codes with attributes ``kind`` ("terrain"/"refuge"), ``number``, ``name`` and ``pos``;
+    edges follow the walk."""
+    import networkx as nx
+
+    ring = board(refuges).ring
     data = content()
     graph = nx.DiGraph(name=f"Delanopolis ring, {refuges} refuges")
     for code in ring:
@@ -167,9 +186,4 @@ def board(refuges: int = MAX_REFUGES) -> Board:
         )
     for i, code in enumerate(ring):
         graph.add_edge(code, ring[(i + 1) % len(ring)])
-    return Board(
-        refuges=refuges,
-        ring=tuple(ring),
-        ring_index={code: i for i, code in enumerate(ring)},
-        graph=graph,
-    )
+    return graph
