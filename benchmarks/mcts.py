@@ -14,7 +14,13 @@ on the same seeds, games interleaved; also at the *same* positions (the belief d
 where each decision starts cold (a fresh agent, no carried worlds; the belief caches kept as in
 play).
 
-Run: ``python benchmarks/mcts.py [iterations] [games]`` (default 300 per move, 10 games).
+Each cell is the median of a few runs (default 3) of the same searches, interleaved with the
+game's other cells: the searches repeat exactly (seeded), so the runs differ by the machine alone
+(on the shared 2-vCPU machine one run of a cell varied by 20-40% a minute apart); the runs are
+printed under the table.
+
+Run: ``python benchmarks/mcts.py [iterations] [games] [repeats]`` (default 300 per move, 10 games,
+3 runs a cell).
 """
 
 from __future__ import annotations
@@ -55,6 +61,12 @@ def rate(agent: object, states: list[gamelib.State], iterations: int) -> str:
     return f"{iterations * len(states) / (time.process_time() - start):.0f}"
 
 
+def median_rate(runs: list[str]) -> str:
+    """The median of a cell's runs (the same searches each time: they differ by the machine alone)."""
+    numbers = [float(r) for r in runs if not r.startswith("n/a")]
+    return f"{statistics.median(numbers):.0f}" if len(numbers) == len(runs) else runs[0]
+
+
 def rollout_length(game: gamelib.Game, agent: object, seeds: int = 20) -> float:
     """Mean number of actions of a rollout from the start with this agent's rollout policy."""
     policy = agent.rollout_policy(game)  # type: ignore[attr-defined]
@@ -74,10 +86,12 @@ def rollout_length(game: gamelib.Game, agent: object, seeds: int = 20) -> float:
 
 def main() -> None:
     iterations = int(sys.argv[1]) if len(sys.argv) > 1 else 300
+    repeats = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
         f"search iterations per CPU second ({iterations} iterations per move, 5 positions per game, "
-        f"load {load:.1f}); default rollouts (the game's ROLLOUT_AGENT) and uniform ones (rollout='random')"
+        f"load {load:.1f}); default rollouts (the game's ROLLOUT_AGENT) and uniform ones (rollout='random'); "
+        f"each cell the median of {repeats} runs, the cells of a game interleaved (the runs: below)"
     )
     print(
         f"{'game':<18}{'MCTS':>8}{'uniform':>9}{'IS-MCTS':>9}{'uniform':>9}"
@@ -90,26 +104,34 @@ def main() -> None:
     configurations.append(
         ("fugitive v1 rules", "fugitive", {"refuse_known_numbers": True, "manhunt": "immediate"})
     )
+    spreads = []
     for label, name, options in configurations:
         game = gamelib.make(name, options=options)
         states = positions(game, 5)
         omniscient = not game.info.perfect_information
-        cells = []
-        lengths = []
         searches: list[tuple[type[MCTSAgent] | type[ISMCTSAgent], dict[str, Any]]] = [
             (MCTSAgent, {"omniscient": omniscient}),
             (ISMCTSAgent, {}),
         ]
-        for cls, extra in searches:
-            for rollout in ("game", "random"):  # interleaved: the same load for both
-                agent = cls(iterations=iterations, rollout=rollout, **extra)
-                cells.append(rate(agent, states, iterations))
-                if cls is MCTSAgent:
-                    lengths.append(rollout_length(game, agent))
+        agents = [
+            cls(iterations=iterations, rollout=rollout, **extra)
+            for cls, extra in searches
+            for rollout in ("game", "random")
+        ]
+        runs: list[list[str]] = [[] for _ in agents]
+        for _ in range(repeats):  # interleaved: the same load for every cell
+            for agent, cell in zip(agents, runs, strict=True):
+                cell.append(rate(agent, states, iterations))
+        cells = [median_rate(cell) for cell in runs]
+        lengths = [rollout_length(game, agent) for agent in agents[:2]]
         print(
             f"{label:<18}{cells[0]:>8}{cells[1]:>9}{cells[2]:>9}{cells[3]:>9}"
             f"{lengths[0]:>16.0f}{lengths[1]:>9.0f}"
         )
+        spreads.append(f"{label:<18}" + " | ".join(" ".join(cell) for cell in runs))
+    print("\nthe runs of each cell (MCTS | uniform | IS-MCTS | uniform; a game without a ROLLOUT_AGENT")
+    print("plays uniform rollouts in both columns: two measures of one search)")
+    print("\n".join(spreads))
 
 
 class Timed:

@@ -310,19 +310,20 @@ def _uniform_rollout(state: State, rng: random.Random, limit: int) -> None:
         state.history.append,
         rng.random,
     )
-    steps = 0
-    while steps < limit:
+    for _ in range(limit):
         player = state.current_player
-        if player == TERMINAL:
-            break
-        if player == CHANCE:
-            action = sample_chance(rng)
-        else:
-            actions = legal()
-            action = actions[int(uniform() * len(actions))]
+        if player < 0:  # a player to move first: most steps
+            if player == TERMINAL:
+                break
+            if player == CHANCE:
+                action = sample_chance(rng)
+                step(action)
+                append(action)
+                continue
+        actions = legal()
+        action = actions[int(uniform() * len(actions))]
         step(action)
         append(action)
-        steps += 1
 
 
 class MCTSAgent(SearchAgent):

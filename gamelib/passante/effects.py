@@ -197,7 +197,9 @@ class Effects(State):
         if eff == CHAT:
             # adjacent zones are the nearest ones; "à défaut, les deux plus proches"
             # (the Chat never stands on the central place, even when attracted there)
-            pool = [c for c in others if pos[c] != here and not (c == CHAT and here == PLACE)]
+            if here == PLACE:
+                others = [c for c in others if c != CHAT]
+            pool = [c for c in others if pos[c] != here]
             return self._nearest(pool, here)
         if eff == COMEDIENNE:
             return [c for c in others if c != CHAT and pos[c] != here]

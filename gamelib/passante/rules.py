@@ -61,6 +61,7 @@ from gamelib.passante.actions import (
     NAMES,
     NOTATION,
     PASS,
+    PLAY_BIT,
     PLAYS,
     STARTS,
     VETO,
@@ -373,8 +374,7 @@ class PassanteState(Refusals):
     def _legal_actions(self) -> list[Action]:
         if self.pending:
             return _wish_draws(self.wish_deck)
-        actions: list[Action] = _LEGAL[self.phase](self)
-        return actions
+        return _LEGAL[self.phase](self)
 
     def _setup_actions(self) -> list[Action]:
         return [STARTS[ECOLE], STARTS[CAFE]]
@@ -412,7 +412,8 @@ class PassanteState(Refusals):
         q = self.asking[0]
         acts = self._lays(q)
         char = self.hearts[q]
-        if char in ANY_MOMENT and self._signal_left(q) and self.game.options.privileges == "cards":
+        # _signal_left in a window: one any-moment signal per seat and turn
+        if char in ANY_MOMENT and not self.signalled >> q & 1 and self.game.options.privileges == "cards":
             acts.extend(_free_signals(char, q, self.game.num_players))
         acts.append(PASS)
         return acts
@@ -423,6 +424,12 @@ class PassanteState(Refusals):
         return DRIVES
 
     def _main_actions(self) -> list[Action]:
+        """The turn's moves: lays, the card (draw or play), the pieces' moves, signals, ``end``.
+
+        The hot path of every rollout: the one-line rules are read here as the expressions their
+        methods state (named beside each: ``_moves_left``, ``_card_stopped``, ``_stopped``,
+        ``_signal_left`` in a turn, ``_drives``), which the refusals ask; ``tests/passante/
+        test_passante_h6_speed.py`` checks this list against one built from the methods."""
         p = self.turn_player
         opts = self.game.options
         acts = self._lays(p)
@@ -430,15 +437,25 @@ class PassanteState(Refusals):
         if card < 0:
             if self._why_no_draw() is None:
                 acts.append(DRAW)
-        elif not self._card_stopped():
+        elif not self.vetoed >> PLAY_BIT & 1:  # _card_stopped
             acts.append(PLAYS[card])
-        before = len(acts)
-        moves_left = self._moves_left()
-        if moves_left:
-            self._piece_moves(acts)
-        no_moves = len(acts) == before
+        moves_left = self.moves < 2  # _moves_left
+        no_moves = True
+        if moves_left:  # the pieces free to move: ordinary moves, then the Omnibus
+            before = len(acts)
+            others = self._others_hearts(p)
+            blocked = self.moved | self.vetoed | others  # _stopped, and the others' hearts
+            pos = self.pos
+            for c in FREE[blocked & 255]:  # each free character's moves from where it stands
+                acts += MOVE_TABLE[c][pos[c]]
+            if not blocked >> OMNIBUS & 1:
+                bus = self.bus
+                if bus in pos:
+                    acts += self._boardable(others)
+                acts += DRIVES_AWAY[bus] if opts.omnibus_must_leave else DRIVES  # _drives
+            no_moves = len(acts) == before
         char = self.hearts[p]
-        if char >= 0 and opts.privileges != "none" and self._signal_left(p):
+        if char >= 0 and not self.hinted and opts.privileges != "none":  # _signal_left in a turn
             if opts.privileges != "cards":
                 acts += self._hints(p)
             elif char in (POETE, GARCON):
@@ -448,19 +465,6 @@ class PassanteState(Refusals):
         if not opts.must_move_twice or not moves_left or no_moves:
             acts.append(END)
         return acts
-
-    def _piece_moves(self, acts: list[Action]) -> None:
-        """Append to ``acts`` the moves of the pieces free to move (ordinary moves, then the Omnibus)."""
-        others = self._others_hearts(self.turn_player)
-        blocked = self._stopped() | others
-        pos = self.pos
-        for c in FREE[blocked & 255]:  # each free character's moves from where it stands
-            acts += MOVE_TABLE[c][pos[c]]
-        if not blocked >> OMNIBUS & 1:
-            bus = self.bus
-            if bus in pos:
-                acts += self._boardable(others)
-            acts += self._drives()
 
     def _boardable(self, others: int) -> tuple[Board, ...]:
         """The boardings of the characters that may climb into the Omnibus where it stands
@@ -520,19 +524,21 @@ class PassanteState(Refusals):
         come first, and a moment between moves may open (``lay_wishes="anytime"``)."""
         kind = type(action)
         step = self._transitions[kind]
-        if kind in _PROPOSALS:
-            if not self.veto_used and POLICIER in self.hearts and self._vetoable(action):
-                self.proposed = action
-                self.phase = VETO_PHASE
-                self._to_move = CHANCE if self.pending else self.vetoer
+        role = _ROLES[kind]
+        if role & _ANSWERED:  # one test for the actions that are neither announced nor answers
+            if role & _PROPOSAL:
+                if not self.veto_used and POLICIER in self.hearts and self._vetoable(action):
+                    self.proposed = action
+                    self.phase = VETO_PHASE
+                    self._to_move = CHANCE if self.pending else self.vetoer
+                    return
+            elif kind is Allow:
+                assert self.proposed is not None
+                role = _ROLES[type(self.proposed)]  # what follows is what follows the move or card allowed
+            else:  # Veto
+                step(self, action)
+                self._to_move = CHANCE if self.pending else _WHO[self.phase](self)
                 return
-        elif kind is Allow:
-            assert self.proposed is not None
-            kind = type(self.proposed)  # what follows is what follows the move or card allowed
-        elif kind is Veto:
-            step(self, action)
-            self._to_move = CHANCE if self.pending else _WHO[self.phase](self)
-            return
         step(self, action)
         if self.auto_lay:
             self._settle()
@@ -541,7 +547,7 @@ class PassanteState(Refusals):
         if self.pending:
             self._to_move = CHANCE
             return
-        if self.anytime and (kind in _MAY_SHOW or self.dealt_to) and self.phase in _REST:
+        if self.anytime and (role & _SHOWS or self.dealt_to) and self.phase in _REST:
             self._open_window()
         self._to_move = _WHO[self.phase](self)
 
@@ -618,6 +624,16 @@ _MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent})
 """The actions after which a character may stand elsewhere (directly or by an effect; after the
 Policier's ``allow``, the move allowed): the only ones that can show a wish (a draw shows one
 through ``dealt_to``)."""
+_PROPOSAL, _SHOWS = 1, 2
+_ANSWERED = _PROPOSAL | 4
+_ROLES: dict[type, int] = {
+    kind: (_PROPOSAL if kind in _PROPOSALS else 4 if kind in (Allow, Veto) else 0)
+    | (_SHOWS if kind in _MAY_SHOW else 0)
+    for kind in PassanteState._transitions
+}
+"""What ``_apply`` does around each action class's transition, as bits read with one lookup:
+``_PROPOSAL`` (announced first, :data:`_PROPOSALS`), 4 (the Policier's answer), ``_SHOWS``
+(:data:`_MAY_SHOW`)."""
 
 
 @dataclass(frozen=True)

@@ -60,13 +60,7 @@ def test_a_state_class_with_its_own_legal_actions_takes_the_checked_loop() -> No
     assert _plain(type(state))
 
 
-REPRODUCIBLE = [name for name in gamelib.registered_games() if name != "fugitive"]
-"""Fugitive's ``determinize`` draws differently once its caches are warm (the same ``rng`` gives
-another world after ~24 draws of the same position; reported to the lead), so its searches repeat
-only from the same caches."""
-
-
-@pytest.mark.parametrize("name", REPRODUCIBLE)
+@pytest.mark.parametrize("name", gamelib.registered_games())
 def test_search_statistics_are_reproducible(name: str) -> None:
     state = starts(name, 3)[-1]
     if state.is_terminal() or state.current_player < 0:

@@ -9,8 +9,25 @@ import pytest
 
 import gamelib
 from gamelib.core import rng as core_rng
-from gamelib.core.game import CHANCE
-from gamelib.passante.actions import _CUMULATIVE, ALL_WISHES, NUM_WISHES, _wish_outcomes, _wish_pick
+from gamelib.core.game import CHANCE, Action
+from gamelib.passante.actions import (
+    _CUMULATIVE,
+    ALL_WISHES,
+    ANY_MOMENT,
+    BOARDS,
+    DRAW,
+    END,
+    MOVE_TABLE,
+    NUM_WISHES,
+    PASS,
+    PLAYS,
+    _free_signals,
+    _wish_outcomes,
+    _wish_pick,
+)
+from gamelib.passante.board import CHARACTERS, OMNIBUS
+from gamelib.passante.options import MAIN, WINDOW
+from gamelib.passante.rules import _ANSWERED, _MAY_SHOW, _PROPOSAL, _PROPOSALS, _ROLES, _SHOWS, PassanteState
 
 OPTIONS = [
     {},
@@ -61,3 +78,90 @@ def test_sample_chance_draws_what_pick_over_chance_outcomes_draws(
             else:
                 state.apply(rng.choice(state.legal_actions()))
     assert kinds == {True, False}  # wish deals and card, die or round draws both met
+
+
+def main_actions_from_the_rules(state: PassanteState) -> list[Action]:
+    """The turn's legal moves composed from the methods that state each rule (as the refusals ask
+    them), in the order of ``_main_actions``."""
+    p = state.turn_player
+    opts = state.game.options
+    acts = state._lays(p)
+    card = state.char_hand[p]
+    if card < 0:
+        if state._why_no_draw() is None:
+            acts.append(DRAW)
+    elif not state._card_stopped():
+        acts.append(PLAYS[card])
+    moves_left = state._moves_left()
+    before = len(acts)
+    if moves_left:
+        others = state._others_hearts(p)
+        blocked = state._stopped() | others
+        for c in CHARACTERS:
+            if not blocked >> c & 1:
+                acts += MOVE_TABLE[c][state.pos[c]]
+        if not blocked >> OMNIBUS & 1:
+            if state.bus in state.pos:
+                acts += [
+                    BOARDS[c]
+                    for c in CHARACTERS
+                    if state._waiting_at_omnibus() >> c & 1 and not state._never_boards(others) >> c & 1
+                ]
+            acts += state._drives()
+    no_moves = len(acts) == before
+    char = state.hearts[p]
+    if char >= 0 and opts.privileges != "none" and state._signal_left(p):
+        if opts.privileges != "cards":
+            acts += state._hints(p)
+        else:
+            acts += state._signals(p)
+    if not opts.must_move_twice or not moves_left or no_moves:
+        acts.append(END)
+    return acts
+
+
+def window_actions_from_the_rules(state: PassanteState) -> list[Action]:
+    q = state.asking[0]
+    acts = state._lays(q)
+    if state.hearts[q] in ANY_MOMENT and state._signal_left(q) and state.game.options.privileges == "cards":
+        acts += _free_signals(state.hearts[q], q, state.game.num_players)
+    return [*acts, PASS]
+
+
+MORE_OPTIONS = [
+    *OPTIONS,
+    {"must_move_twice": True, "omnibus_carries_controlled": True, "draw_first": True},
+    {"privileges": "none", "policier_veto": False, "heart_leaves_with_card": True},
+]
+
+
+@pytest.mark.parametrize("options", MORE_OPTIONS, ids=[",".join(o) or "defaults" for o in MORE_OPTIONS])
+def test_the_turns_legal_moves_are_those_the_rules_state(options: dict[str, object]) -> None:
+    """``_main_actions`` and ``_window_actions`` read the one-line rules inline (the rollouts' hot
+    path): the same lists as the rules' methods give, at every position of random games."""
+    seen = {MAIN: 0, WINDOW: 0}
+    for players in (1, 2, 3, 4):
+        game = gamelib.make("passante", players=players, options=options)
+        for seed in range(3):
+            state, rng = game.new_game(seed=seed), random.Random(seed)
+            while not state.is_terminal():
+                if state.current_player >= 0 and state.phase == MAIN:
+                    assert state.legal_actions() == main_actions_from_the_rules(state)
+                    seen[MAIN] += 1
+                elif state.current_player >= 0 and state.phase == WINDOW:
+                    assert state.legal_actions() == window_actions_from_the_rules(state)
+                    seen[WINDOW] += 1
+                if state.current_player == CHANCE:
+                    state.apply(state.sample_chance(rng))
+                else:
+                    state.apply(rng.choice(state.legal_actions()))
+    assert seen[MAIN] > 100
+    assert seen[WINDOW] > 0 or options.get("lay_wishes", "anytime") != "anytime"
+
+
+def test_apply_reads_each_action_class_role_from_the_sets_it_is_made_of() -> None:
+    for kind in PassanteState._transitions:
+        role = _ROLES[kind]
+        assert bool(role & _PROPOSAL) == (kind in _PROPOSALS)
+        assert bool(role & _SHOWS) == (kind in _MAY_SHOW)
+        assert bool(role & _ANSWERED) == (kind in _PROPOSALS or kind.__name__ in ("Allow", "Veto"))
