@@ -2,9 +2,10 @@
 
 Seed (``000_c10289aac3de1a1f.txt``): "Un plateau en demi-octogone constitué de quatre zones"
 (école, parc, théâtre, café from left to right) and "la place centrale, qui est considérée comme
-adjacente à toutes les zones du plateau".  The graph lives in networkx once; everything the rules
-need at play time (neighbours, distances, start zones) is precomputed here into tuples of ints so
-that a state never touches the graph.
+adjacente à toutes les zones du plateau".  The graph lives in networkx (``GRAPH``, made on first
+use, for display and analysis); everything the rules need at play time (neighbours, distances,
+start zones) is precomputed here into tuples of ints without it, so that a state never touches the
+graph and playing never imports networkx.
 """
 
 from __future__ import annotations
@@ -13,11 +14,12 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, overload
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any, overload
 
 from gamelib.core.data import DataError, entries, load_json
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 # ------------------------------------------------------------------ locations
 ECOLE, PARC, THEATRE, CAFE, PLACE = 0, 1, 2, 3, 4
@@ -69,7 +71,10 @@ PASSANTE_COLOUR = "#8e4fb5"
 
 
 def build_graph() -> nx.Graph:
-    """The board as a networkx graph: zones in a row, the place joined to every zone."""
+    """The board as a networkx graph: zones in a row, the place joined to every zone (for display
+    and analysis; :data:`GRAPH` is this graph, made on first use: playing never imports networkx)."""
+    import networkx as nx
+
     g = nx.Graph()
     for loc in LOCATIONS:
         g.add_node(loc, name=LOCATION_NAMES[loc], title=LOCATION_TITLES[loc], zone=loc != PLACE)
@@ -80,34 +85,54 @@ def build_graph() -> nx.Graph:
     return g
 
 
-GRAPH = build_graph()
+@cache
+def _graph() -> nx.Graph:
+    return build_graph()
 
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(GRAPH.neighbors(loc))) for loc in LOCATIONS)
-"""Where one ordinary move leads from each location (seed: "une zone située directement à côté
-de la sienne ou sur la place centrale"; from the place, any zone)."""
+
+def __getattr__(name: str) -> Any:
+    """``GRAPH``, the board's networkx graph (:func:`build_graph`), made on first use."""
+    if name == "GRAPH":
+        return _graph()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 ROW_NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(sorted(n for n in GRAPH.neighbors(loc) if GRAPH.edges[loc, n]["kind"] == "row"))
-    if loc != PLACE
-    else ()
-    for loc in LOCATIONS
+    tuple(z for z in ZONES if abs(z - loc) == 1) if loc != PLACE else () for loc in LOCATIONS
 )
-"""Left/right neighbours of a zone along the half-octagon (the place has none)."""
+"""Left/right neighbours of a zone along the half-octagon (the place has none): the graph's
+``row`` edges."""
+NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
+    (*ROW_NEIGHBOURS[loc], PLACE) if loc != PLACE else ZONES for loc in LOCATIONS
+)
+"""Where one ordinary move leads from each location (seed: "une zone située directement à côté
+de la sienne ou sur la place centrale"; from the place, any zone): the graph's neighbours, in
+order (a test checks both tables against networkx on :func:`build_graph`)."""
 CHAT_MOVES: tuple[tuple[int, ...], ...] = tuple(
     tuple(z for z in ZONES if 1 <= abs(z - loc) <= 2) if loc != PLACE else () for loc in LOCATIONS
 )
 """The Chat moves one or two zones along the row, never onto the central place."""
 
-_ROW_GRAPH = GRAPH.edge_subgraph([(a, b) for a, b, k in GRAPH.edges(data="kind") if k == "row"])
-GRAPH_DISTANCE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(nx.shortest_path_length(GRAPH, a, b) for b in LOCATIONS) for a in LOCATIONS
-)
+
+def _breadth_first(start: int) -> tuple[int, ...]:
+    """Shortest path lengths from ``start`` to every location over :data:`NEIGHBOURS`."""
+    far = {start: 0}
+    frontier = [start]
+    while frontier:
+        reached = []
+        for at in frontier:
+            for n in NEIGHBOURS[at]:
+                if n not in far:
+                    far[n] = far[at] + 1
+                    reached.append(n)
+        frontier = reached
+    return tuple(far[b] for b in LOCATIONS)
+
+
+GRAPH_DISTANCE: tuple[tuple[int, ...], ...] = tuple(_breadth_first(a) for a in LOCATIONS)
 """Shortest path lengths on the board graph: the place makes any two zones at most 2 apart."""
 ROW_DISTANCE: tuple[tuple[int, ...], ...] = tuple(
-    tuple(
-        0 if a == b else 1 if PLACE in (a, b) else nx.shortest_path_length(_ROW_GRAPH, a, b)
-        for b in LOCATIONS
-    )
-    for a in LOCATIONS
+    tuple(0 if a == b else 1 if PLACE in (a, b) else abs(a - b) for b in LOCATIONS) for a in LOCATIONS
 )
 """Distances counted along the row of zones (the place one step from every zone)."""
 

@@ -165,3 +165,46 @@ def test_apply_reads_each_action_class_role_from_the_sets_it_is_made_of() -> Non
         assert bool(role & _PROPOSAL) == (kind in _PROPOSALS)
         assert bool(role & _SHOWS) == (kind in _MAY_SHOW)
         assert bool(role & _ANSWERED) == (kind in _PROPOSALS or kind.__name__ in ("Allow", "Veto"))
+
+
+def test_the_boards_tables_are_the_graphs() -> None:
+    """The tables the rules read are made without networkx; they are the graph's (``board.GRAPH``)."""
+    import networkx as nx
+
+    from gamelib.passante import board
+
+    graph = board.build_graph()
+    assert board.GRAPH.edges == graph.edges
+    locations = board.LOCATIONS
+    assert tuple(tuple(sorted(graph.neighbors(a))) for a in locations) == board.NEIGHBOURS
+    row = graph.edge_subgraph([(a, b) for a, b, kind in graph.edges(data="kind") if kind == "row"])
+    assert (
+        tuple(tuple(sorted(row.neighbors(a))) if a in row else () for a in locations) == board.ROW_NEIGHBOURS
+    )
+    assert (
+        tuple(tuple(nx.shortest_path_length(graph, a, b) for b in locations) for a in locations)
+        == board.GRAPH_DISTANCE
+    )
+    assert (
+        tuple(
+            tuple(
+                0 if a == b else 1 if board.PLACE in (a, b) else nx.shortest_path_length(row, a, b)
+                for b in locations
+            )
+            for a in locations
+        )
+        == board.ROW_DISTANCE
+    )
+
+
+def test_playing_never_imports_networkx() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import random, sys, gamelib; from gamelib.core.play import random_playout; "
+        "random_playout(gamelib.make('passante').new_game(seed=1), random.Random(1)); "
+        "print('networkx' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
