@@ -24,13 +24,15 @@ the programme the count did without (a second count):
   over every end, less the sum over the paths where it is one (tallied by value).
 
 Exact integers until the last division, so the probabilities are those of the programme's own
-pass (:mod:`~.marginals`) to the last bit.  :func:`direct_locations` returns None for any other
-position (a face-down stack under an earlier hideout, pending, too many paths): the caller then
-builds the programme.
+pass (:mod:`~.marginals`) to the last bit.  A small position with a face-down stack under an
+earlier hideout too (what :mod:`~.direct_early` counts) is handed to :mod:`~.direct_early_locations`.
+:func:`direct_locations` returns None for any other position (a larger one, pending, too many
+paths): the caller then builds the programme.
 """
 
 from __future__ import annotations
 
+from gamelib.fugitive.belief.direct_early_locations import early_locations
 from gamelib.fugitive.belief.facts import Facts, active_series, advance, reachable_values
 from gamelib.fugitive.belief.locations import Where
 from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
@@ -73,11 +75,11 @@ def last_stack(facts: Facts) -> int | None:
 
 def direct_locations(facts: Facts, measure: str, hideout: tuple[float, ...]) -> Where | None:
     """P(sprint), P(hand), P(deck) per number (indexed 0..42) for a position whose only face-down
-    stack is the last one (None for any other: see the module docstring), from the hideout
-    probabilities ``hideout`` of the same measure."""
+    stack is the last one, or one :mod:`~.direct_early` counts (None for any other: see the module
+    docstring), from the hideout probabilities ``hideout`` of the same measure."""
     n = last_stack(facts)
     if n is None:
-        return None
+        return early_locations(facts, measure, hideout)  # a face-down stack before the last, or None
     paths = _Paths(facts, measure, n)
     if not paths.walk(1, 0, 0, [0] * GROUPS, [0] * GROUPS, 1):
         return None
