@@ -284,9 +284,13 @@ def run_payload(payload: bytes) -> tuple[float, list[tuple[Any, ...]]]:
     Agents are reused from one batch to the next in a worker, which is why they must not keep
     state from one game to the next (a tournament's rule for every executor).  A Dask batch is
     played under a coarse GIL switch interval (:data:`DASK_SWITCH_INTERVAL`).
+
+    The seconds and the budget count the games only, not the unpacking: a worker new to the
+    tournament rebuilds its game first (importing the game's modules, building its tables: 0.1-0.4 s,
+    more than a hundred short games), and counted in, it cut the first batch after one game and made
+    the scheduler size the next ones as if each game took that long (one game a task).
     """
     clock = time.thread_time
-    start = clock()
     digest, setup, jobs, budget, switch_interval = pickle.loads(payload)
     key = (digest, threading.get_ident())
     unpacked = _SETUPS.get(key)
@@ -297,6 +301,7 @@ def run_payload(payload: bytes) -> tuple[float, list[tuple[Any, ...]]]:
         game = recipe.build() if isinstance(recipe, GameRecipe) else recipe
         unpacked = _SETUPS[key] = (game, agents, max_actions, keep_records)
     game, agents, max_actions, keep_records = unpacked
+    start = clock()  # the games' own time: a new worker's set-up must not count as a slow game
     rows = []
     with coarse_switching(switch_interval):
         for job in jobs:

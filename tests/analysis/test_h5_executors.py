@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import pickle
+import time
 from typing import Any
 
 import pytest
@@ -81,3 +82,29 @@ def test_loky_workers_stay_warm_between_tournaments() -> None:
         first.outcomes
         == gamelib.tournament("getonboard", ["random"] * 3, games=12, seed=1, progress=False).outcomes
     )
+
+
+def test_a_new_workers_set_up_is_not_counted_as_game_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker new to a tournament rebuilds its game (0.1-0.4 s: modules, tables) before the first
+    game.  Counted in, it spent the first batch's budget before the second game and made the
+    scheduler size the next batches as if every game took that long (one game a task)."""
+    built = executors.GameRecipe.build
+
+    def slow_build(recipe: executors.GameRecipe) -> Any:
+        end = time.thread_time() + 0.2  # CPU time, as a real build spends it
+        while time.thread_time() < end:
+            pass
+        return built(recipe)
+
+    monkeypatch.setattr(executors.GameRecipe, "build", slow_build)
+    monkeypatch.setattr(executors, "_SETUPS", {})
+    game = gamelib.make("delanopolis")
+    setup = executors.make_setup(game, [RandomAgent()] * game.num_players, None, False)
+    jobs = make_jobs(game.num_players, 400, 3, True)
+    seconds, rows = executors.run_payload(executors.batch_payload(setup, jobs, budget=0.1))
+    assert 1 < len(rows) < 400 and seconds < 0.2  # the games' time, cut by the budget, not by the build
+    sizer = executors.BatchSizer(workers=2)
+    sizer.observe(len(rows), seconds)
+    assert sizer.next_size(1000) > 10
+    serial = gamelib.tournament(game, ["random"] * game.num_players, games=len(rows), seed=3, progress=False)
+    assert [executors.GameOutcome(*row) for row in rows] == serial.outcomes
