@@ -531,6 +531,14 @@ def _wish_pick(deck: int, u: float) -> WishCard | None:
     return WISH_CARDS[numbers[i if i < n else n - 1]]
 
 
+def _uniform_pick(draws: Sequence[Action], u: float) -> Action:
+    """The outcome :func:`~gamelib.core.rng.pick` draws with ``u`` from ``draws`` each of
+    probability ``1/n`` (the character cards, the die, the round's card), found by bisection."""
+    n = len(draws)
+    i = bisect_right(_CUMULATIVE[n], u)
+    return draws[i if i < n else n - 1]
+
+
 def _wish_draws(deck: int) -> list[Action]:
     return list(_wish_deck_lists(deck)[0])
 

@@ -84,6 +84,7 @@ from gamelib.passante.actions import (
     _event_outcomes,
     _free_signals,
     _in_range,
+    _uniform_pick,
     _wish_draws,
     _wish_outcomes,
     _wish_pick,
@@ -381,13 +382,7 @@ class PassanteState(Refusals):
 
     def _chance_actions(self) -> list[Action]:
         """The outcomes of ``_chance_outcomes`` without their probabilities, from the same caches."""
-        if self.phase == CARD_DRAW:
-            if self.char_deck:
-                return list(_character_draws(self.char_deck))
-            return [CHARACTER_CARDS[self.char_under[0]]]
-        if self.phase == DIE:
-            return list(DIE_DRAWS)
-        return list(_event_draws(self._event_deck()))
+        return list(self._card_draws())
 
     def _boarding_actions(self) -> list[Action]:
         acts: list[Action] = []
@@ -501,16 +496,30 @@ class PassanteState(Refusals):
             return _event_outcomes(self._event_deck())
         return ()
 
+    def _card_draws(self) -> Sequence[Action]:
+        """The equally likely outcomes of a character card's draw, the die or the end-of-round card
+        (:meth:`_card_outcomes` without the probabilities, each ``1/n``; shared)."""
+        if self.phase == CARD_DRAW:
+            if self.char_deck:
+                return _character_draws(self.char_deck)
+            return (CHARACTER_CARDS[self.char_under[0]],)
+        if self.phase == DIE:
+            return DIE_DRAWS
+        if self.phase == EVENT:
+            return _event_draws(self._event_deck())
+        return ()
+
     def sample_chance(self, rng: random.Random | None = None) -> Action:
         """Core's draw (the same outcome from the same ``rng`` or seed: :func:`~gamelib.core.rng.pick`
-        over :meth:`chance_outcomes`), without copying the outcomes, and a wish deal without
-        building them (``_wish_pick``): random play deals from a deck once."""
+        over :meth:`chance_outcomes`) found by bisection (every chance outcome of the game is one
+        of ``n`` equally likely ones: ``_uniform_pick``), without building a wish deal's outcomes
+        (``_wish_pick``): random play deals from a deck once."""
         if self._to_move == CHANCE:
-            outcomes = () if self.pending else self._card_outcomes()
-            if outcomes or (self.pending and self.wish_deck):
+            draws = () if self.pending else self._card_draws()
+            if draws or (self.pending and self.wish_deck):
                 u = rng.random() if rng is not None else _rng.uniform(self.seed, len(self.history))
-                if outcomes:
-                    return _rng.pick(outcomes, u)
+                if draws:
+                    return _uniform_pick(draws, u)
                 card = _wish_pick(self.wish_deck, u)
                 assert card is not None
                 return card

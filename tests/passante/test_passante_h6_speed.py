@@ -21,12 +21,14 @@ from gamelib.passante.actions import (
     NUM_WISHES,
     PASS,
     PLAYS,
+    WISH_CARDS,
     _free_signals,
+    _uniform_pick,
     _wish_outcomes,
     _wish_pick,
 )
 from gamelib.passante.board import CHARACTERS, OMNIBUS
-from gamelib.passante.options import MAIN, WINDOW
+from gamelib.passante.options import CARD_DRAW, EVENT, MAIN, WINDOW
 from gamelib.passante.rules import _ANSWERED, _MAY_SHOW, _PROPOSAL, _PROPOSALS, _ROLES, _SHOWS, PassanteState
 
 OPTIONS = [
@@ -208,3 +210,34 @@ def test_playing_never_imports_networkx() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_uniform_pick_is_pick_over_equally_likely_outcomes() -> None:
+    rng = random.Random(1)
+    for n in range(1, NUM_WISHES + 1):
+        draws = tuple(WISH_CARDS[w] for w in range(1, n + 1))
+        outcomes = [(a, 1.0 / n) for a in draws]
+        cuts = _CUMULATIVE[n]
+        us = [0.0, 1.0 - 2**-53, *(rng.random() for _ in range(30)), *cuts]
+        us += [c - 2**-53 for c in cuts] + [c + 2**-53 for c in cuts]
+        for u in us:
+            if 0.0 <= u < 1.0:
+                assert _uniform_pick(draws, u) is core_rng.pick(outcomes, u)
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=[",".join(o) or "defaults" for o in OPTIONS])
+def test_every_card_die_or_round_draw_is_one_of_n_equally_likely(options: dict[str, object]) -> None:
+    game = gamelib.make("passante", players=3, options={**options, "comedienne_die": "swap"})
+    phases = set()
+    for seed in range(6):
+        state, rng = game.new_game(seed=seed), random.Random(seed)
+        while not state.is_terminal():
+            if state.current_player == CHANCE and not state.pending:
+                outcomes = state.chance_outcomes()
+                assert [a for a, _ in outcomes] == list(state._card_draws()) == state.legal_actions()
+                assert all(p == 1.0 / len(outcomes) for _, p in outcomes)
+                phases.add(state.phase)
+            state.apply(
+                state.sample_chance(rng) if state.is_chance_node() else rng.choice(state.legal_actions())
+            )
+    assert {CARD_DRAW, EVENT} <= phases
