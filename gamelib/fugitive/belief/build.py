@@ -273,6 +273,8 @@ def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
     prog.forward, prog.edges, prog.saved = forward, edges, None if count_only else saved
     if prog.second_memo:
         prog.second_memo = {}  # served the forward pass: a programme kept in a cache holds none
+    if prog.delta_memo:
+        prog.delta_memo = {}
     if not prog.tail:
         for key, weight in forward[-1].items():
             fin = prog.final_weight(key)
@@ -346,28 +348,38 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     out_states: dict[int, int] = {}
     get = out_states.get
     memo: dict[int, list[tuple[int, int]]] = {}
-    closing = prog._pair_closes(i)
+    closing = prog._pair_closes(i, g)
     reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
-    pair_hit, closed_hit = prog._pair_hit, prog._closed_hit
+    pair_hit, closed_hit, open_hit = prog._pair_hit, prog._closed_hit, prog._open_hit
     open_memo: dict[int, list[tuple[int, int]]] = {}
+    large = len(states) >= SHARE_OPEN
     # closing: a large layer's signatures share their unclosed moves (few differ but by the pair's
     # hideout counts); a small one's rarely repeat, so they are closed as they are made
-    shared = closing and len(states) >= SHARE_OPEN
-    if len(states) >= SHARE_OPEN and prog.second_memo is None:
+    shared = closing and large
+    if large and prog.second_memo is None:
         prog.second_memo = {}  # from now on the second group's moves are shared between signatures
+        if max(prog.avail[1::2]) < 16:  # an even hideout and mark count sum fits a field
+            prog.delta_memo = {}  # and the pairs' moves between signatures (Programme._open_hit)
     count = 0
     for src, weight in states.items():
         sig = src & reads
         hit = memo.get(sig)
         if hit is None:
-            hit = memo[sig] = closed_hit(i, g, sig, open_memo) if shared else pair_hit(i, g, sig, closing)
+            if shared:
+                hit = memo[sig] = closed_hit(i, g, sig, open_memo)
+            else:
+                hit = memo[sig] = (
+                    open_hit(i, g, sig) if large and not closing else pair_hit(i, g, sig, closing)
+                )
         rest = src ^ sig
         count += len(hit)
         for part, w in hit:
             dst = rest | part
             out_states[dst] = get(dst, 0) + weight * w
-    if shared and not prog.count_only:
-        prog.open_memos[(i, g)] = open_memo  # the card locations' walk reads these moves again
+    if len(states) >= SHARE_OPEN and prog.closing and not prog.count_only:
+        # the card locations' walk reads these unclosed moves again (a layer that closes nothing
+        # memoised them by the same bits)
+        prog.open_memos[(i, g)] = open_memo if shared else memo
     return out_states, ByReads(reads, memo), count
 
 

@@ -102,6 +102,7 @@ class Programme(FinalWeights):
     second_memo: dict[int, list[tuple[int, int, int]]] | None = (
         None  # _second_moves, once a pair layer is large
     )
+    delta_memo: dict[int, list[tuple[int, int]]] | None = None  # _open_hit, once a pair layer is large
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -172,18 +173,26 @@ class Programme(FinalWeights):
         parallel moves are summed (only the value layers tally labels).  When the position closes,
         the pair's groups close at the end of their own layer (:meth:`_pair_closes`): nothing later
         in the position reads them, so the states merge one layer earlier."""
-        closing = self._pair_closes(i)
+        closing = self._pair_closes(i, g)
         sig = src & (PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g])
         hit = memo.get(sig)
         if hit is None:
             hit = memo[sig] = self._pair_hit(i, g, sig, closing)
         return src ^ sig, 1, hit
 
-    def _pair_closes(self, i: int) -> bool:
+    def _pair_closes(self, i: int, g: int | None = None) -> bool:
         """Whether the pair layers of position ``i`` close their groups (counting, not pending):
         the first pair closes groups 0 and 1 (the second pair never reads them), the second pair
-        groups 2 and 3; a group closes when all of the fugitive's cards of it are laid."""
-        return self.closing and i != self.pending_pos
+        groups 2 and 3; a group closes when all of the fugitive's cards of it are laid.  Given
+        the pair's first group ``g``: only if one of its groups can be full at ``i`` (its cap
+        reaches the count at which it closes); otherwise closing would change no state, and the
+        layer reads and memoises fewer bits (no hideout counts)."""
+        if not self.closing or i == self.pending_pos:
+            return False
+        if g is None:
+            return True
+        cap, full = self.capg[i], self.full_u
+        return cap[g] >= full[g] or cap[g + 1] >= full[g + 1]
 
     def _pair_hit(self, i: int, g: int, sig: int, closing: bool) -> list[tuple[int, int]]:
         """The composed moves of groups ``g`` and ``g + 1`` from ``sig`` (see :meth:`_pair_moves`):
@@ -234,7 +243,7 @@ class Programme(FinalWeights):
         bare = sig & ~PAIR_HIDEOUTS[g]
         hit = open_memo.get(bare)
         if hit is None:
-            hit = open_memo[bare] = self._pair_hit(i, g, bare, False)
+            hit = open_memo[bare] = self._open_hit(i, g, bare)
         held = sig ^ bare
         acc: dict[int, int] = {}
         part_memo, fields, tag = self.part_memo, HALVES[g], g << LEFT
@@ -248,6 +257,25 @@ class Programme(FinalWeights):
                 dst = (dst ^ part) | shut[0]
                 acc[dst] = acc.get(dst, 0) + w * shut[1]
         return [(dst, w) for dst, w in acc.items() if w]
+
+    def _open_hit(self, i: int, g: int, sig: int) -> list[tuple[int, int]]:
+        """``_pair_hit(i, g, sig, False)``, memoised in ``delta_memo`` (a large programme's) as
+        moves relative to ``sig`` on a coarser key: a group's moves read its even hideouts and
+        marks only as their sum (the unknown even cards left, :meth:`_group_moves` and
+        :meth:`_later_room`), and add to the state what depends on the key alone, so signatures
+        that split that sum differently share one list."""
+        memo = self.delta_memo
+        if memo is None:
+            return self._pair_hit(i, g, sig, False)
+        key = sig | (i << 2 | g) << PROG  # a pair's signature holds no progress bits
+        for h in (g, g + 1):
+            m = (sig >> M_SH[h]) & 15
+            if m:
+                key += (m << HE_SH[h]) - (m << M_SH[h])  # He + M in He's field (< 16: see build)
+        deltas = memo.get(key)
+        if deltas is None:
+            deltas = memo[key] = [(dst - sig, w) for dst, w in self._pair_hit(i, g, sig, False)]
+        return [(sig + d, w) for d, w in deltas]
 
     def _tail_moves(self, i: int, sig: int) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
         """The last position's value moves from ``sig`` (the bits they read), grouped by what they
