@@ -154,16 +154,18 @@ class _Walk:
     def _closer(self, layer: tuple[int, int, int], scale: int, width: int) -> Closer | None:
         """How layer ``layer`` closes groups, as the count does: a value layer that ends its
         position every full group, a pair layer of a position that is not pending its own two
-        groups (none when the programme does not close: a full one)."""
+        groups when one of them can be full there (its cap reaches the group's cards: else closing
+        is the identity, and the layer is walked as a plain one), none when the programme does not
+        close (a full one)."""
         prog = self.prog
         i, kind, g = layer
         if not self.counting or i == prog.pending_pos:
             return None
         if kind == VALUE and not prog.stack[i] and i != prog.npos:
             return Closer(KEEP, -1, ClosingShares(prog, scale, width, tuple(range(GROUPS))))
-        if kind == PAIR:
+        if kind == PAIR and any(prog.capg[i][h] >= prog.full_u[h] for h in (g, g + 1)):
             return Closer(HALVES[g], g, ClosingShares(prog, scale, width, (g, g + 1)))
-        return None
+        return None  # a pair none of whose groups can be full at ``i``: closing it is the identity
 
     def moves(self, t: int, src: int) -> list[tuple[int, int, int]]:
         """The programme's moves from ``src`` through layer ``t``, unclosed."""
@@ -273,16 +275,20 @@ class _Walk:
             return
         i, _, g = prog.layers[t]
         out, after, reached, pmemo = self.sums[t], self.sums[t + 1], prog.forward[t + 1], self.pmemo[t]
+        get, reads = after.get, PAIR_READS[g]  # the walk's moves are unclosed: they read these bits
         for src in prog.forward[t]:
-            rest, _, hit = prog._pair_moves(i, g, src, pmemo)
+            sig = src & reads
+            hit = pmemo.get(sig)
+            if hit is None:
+                hit = pmemo[sig] = prog._pair_hit(i, g, sig, False)
+            rest = src ^ sig
             s = 0
             for d, w in hit:
-                dst = rest | d
-                x = after.get(dst)
-                if x is None and dst not in reached:
-                    x = self.missing(t + 1, dst)[1]
-                if x:
+                x = get(rest | d)
+                if x is not None:
                     s += x * w
+                elif rest | d not in reached:
+                    s += self.missing(t + 1, rest | d)[1] * w
             if s:
                 out[src] = s
 

@@ -91,7 +91,6 @@ def tail_shares(
     set_moves: list[list[tuple[int, int, list[tuple[int, int]]]]] = []
     lows: dict[int, list[tuple[int, int, int]]] = {}
     dots: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-    weights_by: dict[tuple[int, int], dict[int, int]] = {}
     for sig in {src & VALUE_READS for src in sources}:
         groups = tail_of(prog, i, sig)
         if any((inc >> LEFT) & 63 != n for inc, _, _, _ in groups):
@@ -106,6 +105,8 @@ def tail_shares(
             used.update(j for j, _, _ in lows[l_key])
     slots = [(j // stride, j % stride, j) for j in sorted(used)]
     suffixes = _Suffixes(finals, n, sorted({b for b, _, _ in slots}))
+    packed_lows, width = _packed_lows(lows, slots, sources) if tally is not None else ({}, 0)
+    packed_q: dict[tuple[int, int], int] = {}
     for src, fw in sources.items():
         set_id, high, low = per_sig[src & VALUE_READS]
         base = src & KEEP
@@ -120,8 +121,7 @@ def tail_shares(
             for j, aw, as_ in lows[l_key]:
                 s += aw * y[j] + as_ * z[j]
             if tally is not None and fw:
-                by_low = weights_by.setdefault(h_key, {})
-                by_low[l_key] = by_low.get(l_key, 0) + fw
+                packed_q[h_key] = packed_q.get(h_key, 0) + fw * packed_lows[l_key]
         for inc, top, w, items in low:  # a hideout of group 0 or 1: per final state, as before
             key = base + inc
             table = tables.get(key)
@@ -138,7 +138,7 @@ def tail_shares(
         if s:
             out[src] = s
     if tally is not None:
-        _tally(tally, weights_by, lows, set_moves, suffixes, n, stride)
+        _tally(tally, packed_q, width, slots, set_moves, suffixes)
     return True
 
 
@@ -201,24 +201,43 @@ def _low_entries(finals: Any, state: int, n: int, stride: int) -> list[tuple[int
     return out
 
 
+def _packed_lows(
+    lows: dict[int, list[tuple[int, int, int]]], slots: list[tuple[int, int, int]], sources: dict[int, int]
+) -> tuple[dict[int, int], int]:
+    """Each low half's weights at the ``slots``, packed into one int (slot ``c`` at bit ``c *
+    width``, signed digits), and the width: wide enough for the forward weights' sums of their
+    products (:func:`_tally` unpacks them), so a source adds its weight times its low half's in one
+    multiplication instead of one per slot."""
+    index = {j: c for c, (_, _, j) in enumerate(slots)}
+    most_low = max((abs(aw).bit_length() for entries in lows.values() for _, aw, _ in entries), default=0)
+    most_fw = max((abs(fw).bit_length() for fw in sources.values()), default=0)
+    width = most_low + most_fw + len(sources).bit_length() + 2
+    packed = {key: sum(aw << (width * index[j]) for j, aw, _ in entries) for key, entries in lows.items()}
+    return packed, width
+
+
 def _tally(
     tally: list[int],
-    weights_by: dict[tuple[int, int], dict[int, int]],
-    lows: dict[int, list[tuple[int, int, int]]],
+    packed_q: dict[tuple[int, int], int],
+    width: int,
+    slots: list[tuple[int, int, int]],
     set_moves: list[list[tuple[int, int, list[tuple[int, int]]]]],
     suffixes: _Suffixes,
-    n: int,
-    stride: int,
 ) -> None:
     """The last position's values' tallies from the high moves (their class's digits: ``A Hs``):
-    per item set and high half, the sources' forward weights dotted with their low halves'
-    weights, then with each move's suffix sums per need."""
-    for (set_id, high_bits), by_low in weights_by.items():
-        q = [0] * (stride * stride)
-        for l_key, fw in by_low.items():
-            for j, aw, _ in lows[l_key]:
-                q[j] += fw * aw
-        live_q = [(j // stride, j % stride, x) for j, x in enumerate(q) if x]
+    per item set and high half, the sources' forward weights times their low halves' weights
+    (summed packed, :func:`_packed_lows`), dotted with each move's suffix sums per need."""
+    digit, half, carry = (1 << width) - 1, 1 << (width - 1), 1 << width
+    for (set_id, high_bits), packed in packed_q.items():
+        live_q = []
+        for b, e1, _ in slots:  # the signed digits, lowest first
+            x = packed & digit
+            packed >>= width
+            if x >= half:
+                x -= carry
+                packed += 1
+            if x:
+                live_q.append((b, e1, x))
         for inc, w, items in set_moves[set_id]:
             _, shares, _ = suffixes(high_bits + inc)
             done: dict[int, int] = {}
