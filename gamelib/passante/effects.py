@@ -75,6 +75,8 @@ from gamelib.passante.options import (
 _BIT = tuple(1 << c for c in CHARACTERS)
 _OTHERS = tuple(tuple(c for c in CHARACTERS if c != src) for src in CHARACTERS)
 """``_OTHERS[src]``: every character but ``src``, in order (the pool an effect picks from)."""
+_NOT_INSTITUTRICE = tuple(tuple(c for c in others if c != INSTITUTRICE) for others in _OTHERS)
+"""The Institutrice's pool: every character but ``src`` and herself (she copies another's effect)."""
 
 
 class Effects(State):
@@ -172,17 +174,26 @@ class Effects(State):
     def _targetable(self, char: int) -> bool:
         return not self.game.options.effects_respect_control or self._may_move(self.actor, char)
 
-    def _nearest(self, candidates: list[int], origin: int) -> list[int]:
-        if not candidates:
-            return []
+    def _nearest(self, candidates: Sequence[int], origin: int, least: int = 0) -> list[int]:
+        """The candidates nearest to ``origin`` among those ``least`` or more away, in order (at
+        distance 0 exactly those standing on ``origin``: "le même lieu" comes first)."""
         row = (ROW_DISTANCE if self.game.options.nearest_by_row else GRAPH_DISTANCE)[origin]
         pos = self.pos
-        at = [row[pos[c]] for c in candidates]
-        best = min(at)
-        return [c for c, d in zip(candidates, at, strict=True) if d == best]
+        best = len(row)  # more than any distance
+        out: list[int] = []
+        for c in candidates:
+            d = row[pos[c]]
+            if d < least or d > best:
+                continue
+            if d < best:
+                best, out = d, [c]
+            else:
+                out.append(c)
+        return out
 
     def _targets(self) -> list[int]:
-        """Characters the pending effect may pick now (main case, else the "à défaut" one)."""
+        """Characters the pending effect may pick now (main case, else the "à défaut" one: those
+        on the same place are the nearest ones, at distance 0)."""
         eff, src, pos = self.eff, self.src, self.pos
         here = pos[src]
         others: Sequence[int] = _OTHERS[src]
@@ -191,22 +202,17 @@ class Effects(State):
         if eff == GARCON:
             if self.game.options.garcon_moves_himself and here != CAFE and self._targetable(src):
                 others = [src, *others]
-            pool = [c for c in others if pos[c] != CAFE]
-            same = [c for c in pool if pos[c] == here]
-            return same or self._nearest(pool, here)
+            return self._nearest([c for c in others if pos[c] != CAFE], here)
         if eff == CHAT:
             # adjacent zones are the nearest ones; "à défaut, les deux plus proches"
             # (the Chat never stands on the central place, even when attracted there)
             if here == PLACE:
                 others = [c for c in others if c != CHAT]
-            pool = [c for c in others if pos[c] != here]
-            return self._nearest(pool, here)
+            return self._nearest(others, here, 1)  # those elsewhere
         if eff == COMEDIENNE:
             return [c for c in others if c != CHAT and pos[c] != here]
         if eff == INSTITUTRICE:
-            pool = [c for c in _OTHERS[src] if c != INSTITUTRICE]
-            same = [c for c in pool if pos[c] == here]
-            return same or self._nearest(pool, here)
+            return self._nearest(_NOT_INSTITUTRICE[src], here)
         return []
 
     def _policier_destinations(self, char: int) -> list[int]:

@@ -72,6 +72,8 @@ from gamelib.passante.options import (
 _CHAT_BIT = 1 << CHAT
 _HAND_BITS: dict[tuple[int, ...], int] = {}
 """A hand's wishes as a bitmask, by hand (the same hand is asked again and again until it changes)."""
+_HAND_PAIRS: dict[tuple[int, ...], tuple[tuple[int, int], ...]] = {}
+"""``_hand_pairs`` by hand."""
 _CHANCE_KINDS = (WishCard, CharacterCard, DieRoll, RoundEvent)
 _ANYWHERE = frozenset({Pass, Veto, Allow})
 """Actions whose refusal has its own words in every phase of a turn."""
@@ -419,10 +421,19 @@ class Refusals(Effects):
             return not self.signalled >> seat & 1
         return not self.hinted
 
-    def _hand_pairs(self, seat: int) -> list[tuple[int, int]]:
+    def _hand_pairs(self, seat: int) -> tuple[tuple[int, int], ...]:
         """Rules hint and privilege (the Garçon's ``call``): the (character, zone) pairs that
-        ``seat`` may name: a character of a wish in hand and that wish's zone, in order."""
-        return sorted({(c, WISH_ZONE[w]) for w in self.hands[seat] for c in WISH_CHARS[w]})
+        ``seat`` may name: a character of a wish in hand and that wish's zone, in order (made
+        once per hand: the same hand is asked turn after turn)."""
+        hand = self.hands[seat]
+        pairs = _HAND_PAIRS.get(hand)
+        if pairs is None:
+            if len(_HAND_PAIRS) >= 4096:
+                _HAND_PAIRS.clear()
+            pairs = _HAND_PAIRS[hand] = tuple(
+                sorted({(c, WISH_ZONE[w]) for w in hand for c in WISH_CHARS[w]})
+            )
+        return pairs
 
     @transition(Hint)
     def _hint(self, action: Hint) -> None:
