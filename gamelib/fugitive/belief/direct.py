@@ -30,7 +30,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamelib.fugitive.belief.facts import Facts, active_series, advance, reachable_values
-from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
+from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks, tables_for
 from gamelib.fugitive.rules import STEP_LIMIT
 
 PATH_LIMIT = 4096
@@ -83,41 +83,47 @@ def _position_tables(
 ) -> tuple[list[Any], list[Any], list[Any], list[Any], list[int]]:
     """Per position: deck cards face up there, before it, drawn before it; the groups' caps; the
     footprints of its face-up sprint cards."""
-    size, known, known_sprints, caps = facts.size, facts.known, facts.known_sprints, facts.caps
-    group_of = facts.tables.group_of
-    known_at: list[tuple[int, int, int]] = []
-    before: list[tuple[int, int, int]] = []
-    drawn: list[tuple[int, int, int]] = []
-    capg: list[tuple[int, int, int, int]] = []
-    fixed_fp = [0] * (size + 1)
-    r0 = r1 = r2 = 0
+    known, known_sprints, caps = facts.known, facts.known_sprints, facts.caps
+    group_of = tables_for(facts.last).group_of
     a0, a1, a2, a3 = gavail
-    for i in range(size + 1):
+    zero = (0, 0, 0)
+    cap = caps[0]
+    known_at: list[tuple[int, int, int]] = [zero]
+    before: list[tuple[int, int, int]] = [zero]
+    drawn: list[tuple[int, int, int]] = [cap]
+    capg: list[tuple[int, int, int, int]] = [
+        (a0, cap[0] if cap[0] < a1 else a1, cap[1] if cap[1] < a2 else a2, cap[2] if cap[2] < a3 else a3)
+    ]
+    fixed_fp = [0] * len(known)
+    r0 = r1 = r2 = 0
+    for i in range(1, len(known)):
         before.append((r0, r1, r2))
-        c0 = c1 = c2 = 0
-        if i and known[i] >= 0:
+        k = known[i]
+        if k >= 0:
+            by_group = [0, 0, 0, 0, 0]  # groups 0-3, and -1 (the escape card) last
+            by_group[group_of[k]] += 1
             shown = known_sprints[i]
             if shown:
-                fixed_fp[i] = sum(2 - c % 2 for c in shown)
-            for c in (known[i], *shown):
-                g = group_of[c]
-                if g == 1:
-                    c0 += 1
-                elif g == 2:
-                    c1 += 1
-                elif g == 3:
-                    c2 += 1
-        known_at.append((c0, c1, c2))
-        r0, r1, r2 = r0 + c0, r1 + c1, r2 + c2
+                fixed_fp[i] = 2 * len(shown) - sum(c & 1 for c in shown)
+                for c in shown:
+                    by_group[group_of[c]] += 1
+            c0, c1, c2 = by_group[1], by_group[2], by_group[3]
+            known_at.append((c0, c1, c2))
+            r0, r1, r2 = r0 + c0, r1 + c1, r2 + c2
+        else:
+            known_at.append(zero)
         cap = caps[i]
-        drawn.append((cap[0] + r0, cap[1] + r1, cap[2] + r2))
-        capg.append((a0, min(cap[0], a1), min(cap[1], a2), min(cap[2], a3)))
+        x0, x1, x2 = cap
+        drawn.append((x0 + r0, x1 + r1, x2 + r2))
+        capg.append((a0, x0 if x0 < a1 else a1, x1 if x1 < a2 else a2, x2 if x2 < a3 else a3))
     return known_at, before, drawn, capg, fixed_fp
 
 
 def _open_series(facts: Facts, reach: list[int]) -> list[list[tuple[int, tuple[int, ...], int]]]:
     """Per position, the series still open there (deadline at or after it), each with its index."""
     series = active_series(facts, reach)
+    if not series:
+        return [[]] * (facts.size + 1)  # one empty list for all: never changed
     by_deadline = sorted(
         ((j, numbers, deadline) for j, (numbers, deadline) in enumerate(series)), key=lambda s: s[2]
     )
@@ -130,6 +136,35 @@ def _open_series(facts: Facts, reach: list[int]) -> list[list[tuple[int, tuple[i
     return active
 
 
+ENDS: dict[tuple[int, ...], tuple[int, ...]] = {}
+"""The last stack's weights by need (:meth:`_Walk.end_weights`), by context and path end, shared
+between counts: the positions of a game close their paths alike.  At most :data:`ENDS_KEPT`."""
+ENDS_KEPT = 4_000
+"""Entries :data:`ENDS` keeps before starting again (an entry is some 300-400 bytes: under 1.6
+MiB); a position adds a few (at most its paths), a game's positions share most."""
+_CONTEXTS: dict[tuple[Any, ...], int] = {}
+"""What a last stack's weights depend on beside the path end (its size, the measure, the classes'
+unseen cards, the last position's caps, the hand, the free draws), interned: an int in each key."""
+
+
+def _context(context: tuple[Any, ...]) -> int:
+    """The interned id of ``context``; both memos start again once :data:`ENDS` is full (only here,
+    before a walk: a walk's id stays valid to its end)."""
+    if len(ENDS) > ENDS_KEPT:
+        ENDS.clear()
+        _CONTEXTS.clear()
+    found = _CONTEXTS.get(context)
+    if found is None:
+        found = _CONTEXTS[context] = len(_CONTEXTS)
+    return found
+
+
+def clear_shared() -> None:
+    """Forget the shared last-stack weights (:func:`~.probabilities.clear_caches`)."""
+    ENDS.clear()
+    _CONTEXTS.clear()
+
+
 class _Walk:
     """One direct count: the position's tables, the last stack's packed group tables, and the
     walk over hideout values that tallies every path's weight."""
@@ -138,7 +173,8 @@ class _Walk:
         size = self.size = facts.size
         known = self.known = facts.known
         self.n = n
-        self.group_of = facts.tables.group_of
+        tables = tables_for(facts.last)
+        self.group_of, self.class_of = tables.group_of, tables.class_of
         avail = self.avail = [(facts.unknown & mask).bit_count() for mask in class_masks(facts.last)]
         gavail = self.gavail = [avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS)]
         self.fug = (gavail[0], *facts.hand_unknown)
@@ -146,17 +182,28 @@ class _Walk:
         self.known_at, self.before, self.drawn, self.capg, self.fixed_fp = _position_tables(facts, gavail)
         reach = self.reach = reachable_values(facts)
         self.active = _open_series(facts, reach)
-        self.values: list[list[int]] = [[]] + [
-            _bits(reach[i]) if known[i] < 0 or i == size else [] for i in range(1, size + 1)
+        self.values: list[list[int]] = [
+            _bits(reach[i]) if known[i] < 0 or i == size else [] for i in range(size + 1)
         ]
         self.hidden_positions = [i for i in range(1, size + 1) if known[i] < 0]
+        self.hidden_before = [i for i in self.hidden_positions if i < size]
         self.tallies: dict[int, list[int]] = {i: [0] * 43 for i in self.hidden_positions}
-        self.ends: dict[tuple[int, ...], list[int]] = {}  # the last stack's weights by need, per path end
+        last_drawn, last_before = self.drawn[size], self.before[size]
+        self.context = _context(
+            (
+                n,
+                self.deals,
+                *avail,
+                *self.capg[size],
+                *self.fug,
+                *(last_drawn[d] - last_before[d] for d in range(3)),
+            )
+        )
         self.packed: dict[tuple[int, int, int, int], int] = {}
         self.paths = 0
         self.path = [0] * (size + 1)
         self.total = 0
-        self._packing()
+        self.width = 0  # the packing's, set on the first group table (:meth:`_packing`)
 
     def _packing(self) -> None:
         """The groups' tables are multiplied as packed integers (Kronecker substitution): entry
@@ -204,6 +251,8 @@ class _Walk:
         hit = packed.get(key)
         if hit is not None:
             return hit
+        if not self.width:
+            self._packing()
         a, n, avail, row_bits, width = self.gavail[g], self.n, self.avail, self.row_bits, self.width
         deals, last, row_mask = self.deals, self.size, self.row_mask
         last_cap, last_drawn, last_before = self.capg[last], self.drawn[last], self.before[last]
@@ -230,11 +279,11 @@ class _Walk:
         packed[key] = out
         return out
 
-    def end_weights(self, u: list[int], h: list[int], he: list[int]) -> list[int]:
-        """The last stack and the hand filled in from these counts: weight by need (0..n)."""
-        key = (*u, *h, *he)
-        ends = self.ends
-        hit = ends.get(key)
+    def end_weights(self, u: list[int], h: list[int], he: list[int]) -> tuple[int, ...]:
+        """The last stack and the hand filled in from these counts: weight by need (0..n), kept in
+        :data:`ENDS` under the walk's :attr:`context`."""
+        key = (self.context, *u, *h, *he)
+        hit = ENDS.get(key)
         if hit is not None:
             return hit
         prod = self.group_table(0, u[0], h[0], he[0])
@@ -249,8 +298,8 @@ class _Walk:
         for e in range(n, -1, -1):
             run += (row >> (width * e)) & digit
             out[e] = run
-        ends[key] = out
-        return out
+        kept = ENDS[key] = tuple(out)
+        return kept
 
     def face_up_weight(self, i: int, u: list[int]) -> int:
         """Measure deals: the ways to give the deck cards face up at position ``i`` a free draw."""
@@ -294,20 +343,13 @@ class _Walk:
         i, prev, progress, weight = self.skip_face_up(i, prev, progress, u, weight)
         if not weight:
             return True
-        known, deals, path = self.known, self.deals, self.path
-        last = i == self.size
-        stack = self.n if last else 0
-        offset = prev + STEP_LIMIT + self.fixed_fp[i] + stack
-        top = offset + stack  # need <= stack: at most the stack's cards are even
-        hidden = known[i] < 0
-        w_up = 1
-        if not hidden and deals:
-            w_up = self.face_up_weight(i, u)
-            if not w_up:
-                return True
+        if i == self.size:
+            return self.walk_last(prev, progress, u, h, he, weight)
+        deals, path = self.deals, self.path
+        top = prev + STEP_LIMIT + self.fixed_fp[i]
         cap, acts, group_of = self.capg[i], self.active[i], self.group_of
         drawn_i, before_i = self.drawn[i], self.before[i]
-        for v in self.values[i]:
+        for v in self.values[i]:  # a face-down hideout: skip_face_up passed the face-up ones
             if v <= prev:
                 continue
             if v > top:
@@ -317,40 +359,87 @@ class _Walk:
                 new_progress = advance(progress, acts, v, i)
                 if new_progress < 0:
                     continue
-            if hidden:
-                g = group_of[v]
-                ug = u[g]
-                if ug >= cap[g]:
-                    continue
-                w = weight * (drawn_i[g - 1] - ug - before_i[g - 1] if deals and g else 1)
-                nu, nh, nhe = u.copy(), h.copy(), he.copy()
-                nu[g] += 1
-                nh[g] += 1
-                if not v & 1:
-                    nhe[g] += 1
-            else:
-                w = weight * w_up
-                nu, nh, nhe = u, h, he
+            g = group_of[v]
+            ug = u[g]
+            if ug >= cap[g]:
+                continue
+            w = weight * (drawn_i[g - 1] - ug - before_i[g - 1] if deals and g else 1)
+            nu, nh, nhe = u.copy(), h.copy(), he.copy()
+            nu[g] += 1
+            nh[g] += 1
+            if not v & 1:
+                nhe[g] += 1
             if not self.closes(nu, i):
                 continue
             path[i] = v
-            if not last:
-                if not self.walk(i + 1, v, new_progress, nu, nh, nhe, w):
-                    return False
-                continue
-            self.paths += 1
-            if self.paths > PATH_LIMIT:
+            if not self.walk(i + 1, v, new_progress, nu, nh, nhe, w):
                 return False
-            fins = self.end_weights(nu, nh, nhe)
-            need = max(v - offset, 0)
-            if need >= len(fins):
-                continue
-            x = w * fins[need]
-            if x:
-                self.total += x
-                for j in self.hidden_positions:
-                    self.tallies[j][path[j]] += x
         return True
+
+    def walk_last(
+        self, prev: int, progress: int, u: list[int], h: list[int], he: list[int], weight: int
+    ) -> bool:
+        """Every value of the last hideout after the path so far: False if too many paths.  A
+        value's weight depends only on its class and the stack's need: made once per pair, and
+        the path's earlier positions tallied once with the sum."""
+        i = self.size
+        offset = prev + STEP_LIMIT + self.fixed_fp[i] + self.n
+        top = offset + self.n  # need <= stack: at most the stack's cards are even
+        hidden = self.known[i] < 0
+        acts, class_of = self.active[i], self.class_of
+        tally = self.tallies[i] if hidden else None
+        made: dict[int, int] = {}
+        total = paths = 0
+        for v in self.values[i]:
+            if v <= prev:
+                continue
+            if v > top:
+                break
+            if acts and advance(progress, acts, v, i) < 0:
+                continue
+            paths += 1
+            need = v - offset if v > offset else 0
+            made_key = class_of[v] | need << 4 if hidden else need
+            x = made.get(made_key)
+            if x is None:
+                x = made[made_key] = self.closing(v, need, u, h, he, weight, hidden)
+            if x:
+                total += x
+                if tally is not None:
+                    tally[v] += x
+        self.paths += paths
+        if self.paths > PATH_LIMIT:
+            return False
+        if total:
+            self.total += total
+            path, tallies = self.path, self.tallies
+            for j in self.hidden_before:
+                tallies[j][path[j]] += total
+        return True
+
+    def closing(
+        self, v: int, need: int, u: list[int], h: list[int], he: list[int], weight: int, hidden: bool
+    ) -> int:
+        """The weight of the path so far closed by last hideout ``v`` and the last stack."""
+        i = self.size
+        if hidden:
+            g = self.group_of[v]
+            ug = u[g]
+            if ug >= self.capg[i][g]:
+                return 0
+            if self.deals and g:
+                weight *= self.drawn[i][g - 1] - ug - self.before[i][g - 1]
+            u, h, he = u.copy(), h.copy(), he.copy()
+            u[g] += 1
+            h[g] += 1
+            if not v & 1:
+                he[g] += 1
+        elif self.deals:
+            weight *= self.face_up_weight(i, u)
+        if not weight or not self.closes(u, i):
+            return 0
+        fins = self.end_weights(u, h, he)
+        return weight * fins[need] if need < len(fins) else 0
 
 
 def _bits(mask: int) -> list[int]:

@@ -35,7 +35,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamelib.fugitive.belief.direct import _FACTORIALS, Counted, _bits, _comb, _open_series, _position_tables
+from gamelib.fugitive.belief.direct import (
+    _FACTORIALS,
+    ENDS,
+    Counted,
+    _bits,
+    _comb,
+    _context,
+    _open_series,
+    _position_tables,
+)
 from gamelib.fugitive.belief.facts import Facts, advance, reachable_values
 from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
 from gamelib.fugitive.rules import STEP_LIMIT
@@ -137,7 +146,19 @@ class _Walk:
         ]
         self.hidden_positions = [i for i in range(1, size + 1) if known[i] < 0]
         self.tallies: dict[int, list[int]] = {i: [0] * 43 for i in self.hidden_positions}
-        self.ends: dict[int, list[int]] = {}  # the last stack's weights by need, per cloud key
+        last_drawn, last_before = self.drawn[size], self.before[size]
+        self.context = _context(
+            (
+                self.n,
+                self.deals,
+                *avail,
+                *self.capg[size],
+                *self.fug,
+                *(last_drawn[d] - last_before[d] for d in range(3)),
+            )
+        )
+        """The last stack's context, interned (:func:`~.direct._context`): its weights by need are
+        kept in :data:`~.direct.ENDS` by (context, cloud key), shared between counts."""
         self.packed: dict[tuple[int, int, int, int, int], int] = {}
         self.shares: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # a stack's moves
         self.group_shares: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
@@ -146,7 +167,7 @@ class _Walk:
         self.done = 0.0  # the part of the walk done
         self.path = [0] * (size + 1)
         self.total = 0
-        self._packing()
+        self.width = 0  # the packing's, set on the first group table (:meth:`_packing`)
 
     def _packing(self) -> None:
         """The groups' tables are multiplied as packed integers (Kronecker substitution): entry
@@ -206,6 +227,8 @@ class _Walk:
         hit = packed.get(memo_key)
         if hit is not None:
             return hit
+        if not self.width:
+            self._packing()
         a, n, avail, row_bits, width = self.gavail[g], self.n, self.avail, self.row_bits, self.width
         deals, last, row_mask = self.deals, self.size, self.row_mask
         last_cap, last_drawn, last_before = self.capg[last], self.drawn[last], self.before[last]
@@ -235,10 +258,10 @@ class _Walk:
         packed[memo_key] = out
         return out
 
-    def end_weights(self, key: int) -> list[int]:
+    def end_weights(self, key: int) -> tuple[int, ...]:
         """The last stack and the hand filled in from these counts: weight by need (0..n)."""
-        ends = self.ends
-        hit = ends.get(key)
+        memo_key = (self.context, key)
+        hit = ENDS.get(memo_key)
         if hit is not None:
             return hit
         self.work += END_WORK
@@ -254,8 +277,8 @@ class _Walk:
         for e in range(n, -1, -1):
             run += (row >> (width * e)) & digit
             out[e] = run
-        ends[key] = out
-        return out
+        kept = ENDS[memo_key] = tuple(out)
+        return kept
 
     def face_up_weight(self, i: int, key: int) -> int:
         """Measure deals: the ways to give the deck cards face up at position ``i`` a free draw."""

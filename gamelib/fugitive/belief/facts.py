@@ -82,10 +82,15 @@ def facts_from_state(state: FugitiveState) -> Facts:
     setup_done = None
     if state.phase == SETUP:
         setup_done = sum(1 for action in history if type(action) is Deal)
+    sprints = state.sprints
+    if state.hide_escape_sprints:
+        face_up_sprints = [s if state.sprints_shown(i) else () for i, s in enumerate(sprints)]
+    else:  # what sprints_shown says then, without a call per position
+        face_up_sprints = [s if r else () for s, r in zip(sprints, state.revealed, strict=True)]
     return build_facts(
         hideouts=hideouts,
-        sprint_counts=[len(s) for s in state.sprints],
-        face_up_sprints=[s if state.sprints_shown(i) else () for i, s in enumerate(state.sprints)],
+        sprint_counts=[len(s) for s in sprints],
+        face_up_sprints=face_up_sprints,
         detective_hand=state.dhand,
         draw_log=state.draw_log,
         phase=state.phase,
@@ -179,8 +184,10 @@ def build_facts(
     caps, hand_unknown = _holdings(hideouts, face_up_sprints, draw_log, phase, public, layout, setup_done)
     forbidden, series_constraints, stuck = guesses if guesses is not None else _guesses(hideouts, public)
     # the escape card face up ends the fugitive's run; otherwise it is in the fugitive's hand
-    holds_last = last not in hideouts
-    return Facts(
+    facts = object.__new__(Facts)
+    # the frozen dataclass's __init__ sets each field by object.__setattr__: 14 calls, a third of
+    # the facts' cost on an easy position; the same fields set at once (checked equal by a test)
+    facts.__dict__.update(
         last=last,
         known=tuple(hideouts),
         sprint_counts=tuple(sprint_counts),
@@ -191,11 +198,12 @@ def build_facts(
         forbidden=tuple(forbidden),
         series=tuple(series_constraints),
         pending=phase == F_SPRINT,
-        holds_last=holds_last,
+        holds_last=last not in hideouts,
         stuck_first_turn=edition == 2 and stuck,
         canonical_order=canonical,
         canonical_pending=canonical and phase == F_SPRINT and sprint_counts[-1] > 0,
     )
+    return facts
 
 
 def _holdings(
@@ -219,37 +227,34 @@ def _holdings(
         setup_done = len(setup_deals)
     elif setup_done is None:
         setup_done = sum(1 for verb, _ in public if verb == "deal")
-    log = list(draw_log)
-    if phase == DEALING and log:
-        log = log[:-1]  # the last draw is waiting for its card
-    # [i][d]: fugitive cards of deck d usable at i (draws counted where they start, then summed)
-    starts = [[0] * 3 for _ in range(size + 2)]
+    # per position and deck, flat: the fugitive's draws that start counting there
+    starts = [0] * (3 * (size + 2))
     for d in setup_deals[:setup_done]:
-        starts[0][d] += 1
-    for player, deck, on_table in log:
-        if player == FUGITIVE and on_table + 1 <= size + 1:
-            starts[on_table + 1][deck] += 1
-    drawn_before = []
-    running = [0, 0, 0]
-    for row in starts:
-        running = [running[d] + row[d] for d in range(3)]
-        drawn_before.append(running)
-    known_used = [0, 0, 0]
+        starts[d] += 1
+    logged = len(draw_log)
+    if phase == DEALING and logged:
+        logged -= 1  # the last draw is waiting for its card
+    for n in range(logged):
+        player, deck, on_table = draw_log[n]
+        if player == FUGITIVE and on_table <= size:
+            starts[3 * on_table + 3 + deck] += 1
+    r0, r1, r2 = starts[0], starts[1], starts[2]  # drawn before the position
+    used = [0, 0, 0, 0, 0]  # face-up cards so far by group (-1, the escape card, last)
     caps: list[tuple[int, int, int]] = [(0, 0, 0)]
     for i in range(1, size + 1):
-        for c in ((hideouts[i],) if hideouts[i] >= 0 else ()) + tuple(face_up_sprints[i]):
-            g = group_of_card[c]
-            if g >= 1:
-                known_used[g - 1] += 1
-        drawn = drawn_before[i]
-        caps.append((drawn[0] - known_used[0], drawn[1] - known_used[1], drawn[2] - known_used[2]))
-    total_drawn = drawn_before[size + 1]
+        r0, r1, r2 = r0 + starts[3 * i], r1 + starts[3 * i + 1], r2 + starts[3 * i + 2]
+        h = hideouts[i]
+        if h >= 0:
+            used[group_of_card[h]] += 1
+        for c in face_up_sprints[i]:
+            used[group_of_card[c]] += 1
+        caps.append((r0 - used[1], r1 - used[2], r2 - used[3]))
+    end = 3 * size + 3
     hand_unknown = (
-        total_drawn[0] - known_used[0],
-        total_drawn[1] - known_used[1],
-        total_drawn[2] - known_used[2],
+        r0 + starts[end] - used[1],
+        r1 + starts[end + 1] - used[2],
+        r2 + starts[end + 2] - used[3],
     )
-
     return caps, hand_unknown
 
 
@@ -377,22 +382,40 @@ def _guesses_of_history(
 
 
 def reachable_values(facts: Facts) -> list[int]:
-    """Per position, a bitmask of values a hideout can take (ignoring card counts): prunes series."""
-    size = facts.size
-    allowed = []
-    for i in range(size + 1):
-        if facts.known[i] >= 0:
-            allowed.append(1 << facts.known[i])
-        else:
-            allowed.append(facts.unknown & ~facts.forbidden[i])
-    reach = [0] * (size + 1)
-    reach[0] = 1
+    """Per position, a bitmask of values a hideout can take (ignoring card counts): prunes series.
+
+    A hideout at ``i`` lies 1 .. ``span`` above one at ``i - 1`` (3 plus the footprints of its
+    sprint cards: 2 each, 1 for a face-up odd one), the shifted copies doubled in place (one pass,
+    no call per position: the fixed cost of every count)."""
+    known, counts, shown_all, forbidden = (
+        facts.known,
+        facts.sprint_counts,
+        facts.known_sprints,
+        facts.forbidden,
+    )
+    unknown = facts.unknown
+    size = len(known) - 1
+    pending_at = size if facts.pending else -1
+    reach = [1]
+    r = 1
     for i in range(1, size + 1):
-        shown = facts.known_sprints[i]
-        span = STEP_LIMIT + sum(2 - c % 2 for c in shown) + 2 * (facts.sprint_counts[i] - len(shown))
-        if facts.pending and i == size:
+        if not r:
+            reach.extend([0] * (size + 1 - i))
+            break
+        shown = shown_all[i]
+        span = STEP_LIMIT + 2 * counts[i]
+        if shown:
+            span -= sum(c & 1 for c in shown)
+        if i == pending_at:
             span = facts.last
-        reach[i] = spread_up(reach[i - 1], span) & allowed[i]
+        acc, length = r, 1
+        while length < span:
+            step = length if length + length <= span else span - length
+            acc |= acc << step
+            length += step
+        k = known[i]
+        r = (acc << 1) & (1 << k if k >= 0 else unknown & ~forbidden[i])
+        reach.append(r)
     return reach
 
 

@@ -15,6 +15,8 @@ worst size:
   under 2.5 MiB);
 * the last stack's polynomials shared between programmes, :data:`POLYS_KEPT` = 4,000 entries
   (about 830 and 230 bytes an entry in the two memos of :mod:`~.weights`: under 4.5 MiB);
+* the direct counts' last-stack weights, :data:`~.direct.ENDS_KEPT` = 4,000 entries (some 300-400
+  bytes each: under 1.6 MiB);
 * the counts kept for the card locations, :data:`_COUNTED_EDGES` = 100,000 edges (about 70 bytes
   an edge: under 7 MiB; the benchmark's panel asks for the locations at once, which lets them go);
 * full programmes kept for sampling, :data:`_CACHE_EDGES` = 300,000 edges (under 21 MiB), and
@@ -39,7 +41,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gamelib.core.game import InformationState
-from gamelib.fugitive.belief import weights
+from gamelib.fugitive.belief import direct, weights
 from gamelib.fugitive.belief.build import backward, build
 from gamelib.fugitive.belief.direct import Counted, direct_count
 from gamelib.fugitive.belief.direct_early import early_count
@@ -283,6 +285,7 @@ def clear_caches() -> None:
     _counted_edges[0] = 0
     SAMPLERS.clear()
     weights.clear_shared()
+    direct.clear_shared()
 
 
 def cache_sizes() -> dict[str, int]:
@@ -293,6 +296,7 @@ def cache_sizes() -> dict[str, int]:
         "beliefs": len(_BELIEFS),
         "counted": len(_COUNTED),
         "samplers": len(SAMPLERS),
+        "direct_ends": len(direct.ENDS),
         **weights.shared_sizes(),
     }
 
@@ -324,8 +328,13 @@ def belief(
     hit = _BELIEFS.get(key)
     if hit is not None:
         return hit
-    with no_cycle_collection():
+    was_enabled = gc.isenabled()  # no_cycle_collection() without a generator's cost
+    gc.disable()
+    try:
         result = belief_of(facts, measure, max_edges)
+    finally:
+        if was_enabled:
+            gc.enable()
     if len(_BELIEFS) >= _BELIEFS_SIZE:
         _BELIEFS.pop(next(iter(_BELIEFS)))
     _BELIEFS[key] = result
@@ -370,13 +379,13 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
         assert rest == 0, "ordered sprint stacks must divide evenly"
         _keep_counted(key, prog)
     # big-integer divisions only where a count is not 0 (most numbers are out of reach)
-    position_probs = {i: tuple(c / total if c else 0.0 for c in counts) for i, counts in marginals.items()}
-    hideout_count = [0] * 43
-    for counts in marginals.values():
-        for v, c in enumerate(counts):
-            if c:
-                hideout_count[v] += c
-    hideout = tuple(c / total if c else 0.0 for c in hideout_count)
+    position_probs = {i: tuple([c / total if c else 0.0 for c in counts]) for i, counts in marginals.items()}
+    if len(position_probs) == 1:  # one face-down hideout: its numbers' probabilities are its own
+        (hideout,) = position_probs.values()
+    elif position_probs:
+        hideout = tuple([c / total if c else 0.0 for c in map(sum, zip(*marginals.values(), strict=True))])
+    else:  # every hideout face up
+        hideout = (0.0,) * 43
     return Belief(
         mass=mass,
         position_probs=position_probs,
