@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gamelib.fugitive.belief.bits import HALVES, KEEP, LEFT, VALUE_READS
-from gamelib.fugitive.belief.marginals_shares import _convolve
+from gamelib.fugitive.belief.tables import COMB, GROUPS
 
 FROM = 1000
 """Sources of the last layer from which it is summed here (below, the meets per final state cost
@@ -41,10 +41,12 @@ Tail = tuple[int, int, int, list[tuple[int, int]]]
 
 class _Suffixes:
     """Per high half's counts: its rows' suffix sums by need, weights and shares (dense, 0..n),
-    for the rows ``bs`` the low halves read (the high half takes ``b`` of the stack's cards)."""
+    for the rows ``bs`` the low halves read (the high half takes ``b`` of the stack's cards).  The
+    shares are groups 2 and 3's digits only: kept shifted down by ``shift`` (the bits of groups 0
+    and 1's digits, all 0 there), so the products the last layer makes of them are half as wide."""
 
-    def __init__(self, finals: Any, n: int, bs: list[int]) -> None:
-        self.finals, self.n, self.bs = finals, n, bs
+    def __init__(self, finals: Any, n: int, bs: list[int], shift: int) -> None:
+        self.finals, self.n, self.bs, self.shift = finals, n, bs, shift
         self.memo: dict[int, tuple[list[list[int]], list[list[int]], set[int]]] = {}
 
     def __call__(self, state: int) -> tuple[list[list[int]], list[list[int]], set[int]]:
@@ -57,18 +59,32 @@ class _Suffixes:
             weights: list[list[int]] = [[]] * (n + 1)
             shares: list[list[int]] = [[]] * (n + 1)
             live: set[int] = set()
+            lp, lq = len(p), len(q)
             for b in self.bs:
-                row = _convolve(p, q, b) if b <= top else []
-                if not row:
+                if b > top:
+                    continue
+                # row b of the two groups met (:func:`~.marginals_shares._convolve`), dense: evens
+                # of a row are at most its cards (b <= n)
+                sw, ss = [0] * (n + 2), [0] * (n + 2)
+                comb = COMB[b]
+                for k0 in range(max(0, b - lq + 1), min(b, lp - 1) + 1):
+                    first, second = p[k0], q[b - k0]
+                    if not first or not second:
+                        continue
+                    c = comb[k0]
+                    for t1, xw, xs in first:
+                        xw, xs = c * xw, c * xs
+                        for t2, yw, ys in second:
+                            sw[t1 + t2] += xw * yw
+                            ss[t1 + t2] += xw * ys + yw * xs
+                if not any(sw) and not any(ss):
                     continue
                 live.add(b)
-                sw, ss = [0] * (n + 2), [0] * (n + 2)
-                for e, yw, ys in row:  # evens of a row: at most its cards (b <= n)
-                    sw[e], ss[e] = yw, ys
-                for e in range(row[-1][0] - 1, -1, -1):
+                for e in range(n, -1, -1):
                     sw[e] += sw[e + 1]
                     ss[e] += ss[e + 1]
-                weights[b], shares[b] = sw, ss
+                shift = self.shift  # exact: every share here is a multiple of 2**shift
+                weights[b], shares[b] = sw, [x >> shift for x in ss]
             hit = self.memo[key] = (weights, shares, live)
         return hit
 
@@ -104,7 +120,8 @@ def tail_shares(
             lows[l_key] = _low_entries(finals, l_key, n, stride)
             used.update(j for j, _, _ in lows[l_key])
     slots = [(j // stride, j % stride, j) for j in sorted(used)]
-    suffixes = _Suffixes(finals, n, sorted({b for b, _, _ in slots}))
+    shift = 2 * GROUPS * finals.width  # groups 2 and 3's share digits start there
+    suffixes = _Suffixes(finals, n, sorted({b for b, _, _ in slots}), shift)
     packed_lows, width = _packed_lows(lows, slots, sources) if tally is not None else ({}, 0)
     packed_q: dict[tuple[int, int], int] = {}
     for src, fw in sources.items():
@@ -118,8 +135,11 @@ def tail_shares(
                 yz = dots[h_key] = _dots(base, high, suffixes, n, slots)
             y, z = yz
             l_key = base & LOW_LEFT | (n << LEFT)
+            high_sum = 0  # groups 2 and 3's digits (Y shifted down), then groups 0 and 1's
             for j, aw, as_ in lows[l_key]:
-                s += aw * y[j] + as_ * z[j]
+                high_sum += aw * y[j]
+                s += as_ * z[j]
+            s += high_sum << shift
             if tally is not None and fw:
                 packed_q[h_key] = packed_q.get(h_key, 0) + fw * packed_lows[l_key]
         for inc, top, w, items in low:  # a hideout of group 0 or 1: per final state, as before
@@ -138,7 +158,7 @@ def tail_shares(
         if s:
             out[src] = s
     if tally is not None:
-        _tally(tally, packed_q, width, slots, set_moves, suffixes)
+        _tally(tally, packed_q, width, slots, set_moves, suffixes, shift)
     return True
 
 
@@ -223,10 +243,12 @@ def _tally(
     slots: list[tuple[int, int, int]],
     set_moves: list[list[tuple[int, int, list[tuple[int, int]]]]],
     suffixes: _Suffixes,
+    shift: int,
 ) -> None:
     """The last position's values' tallies from the high moves (their class's digits: ``A Hs``):
     per item set and high half, the sources' forward weights times their low halves' weights
-    (summed packed, :func:`_packed_lows`), dotted with each move's suffix sums per need."""
+    (summed packed, :func:`_packed_lows`), dotted with each move's suffix sums per need (shifted
+    down by ``shift``: shifted back up here)."""
     digit, half, carry = (1 << width) - 1, 1 << (width - 1), 1 << width
     for (set_id, high_bits), packed in packed_q.items():
         live_q = []
@@ -249,6 +271,6 @@ def _tally(
                         row = shares[b]
                         if row:
                             r += x * row[need - e1 if need > e1 else 0]
-                    r = done[need] = w * r
+                    r = done[need] = (w * r) << shift
                 if r:
                     tally[v] += r
