@@ -1,9 +1,10 @@
 """Get on Board – Paris & Roma: the static boards (maps, score-sheet tables), loaded and validated once.
 
-A city map is a networkx grid graph read from ``data/<city>.json``: intersections named like a
+A city map is a grid network read from ``data/<city>.json``: intersections named like a
 spreadsheet cell (columns ``A``-``K`` west to east, rows ``1``-``9`` north to south), one section
-between every two grid neighbours unless the river blocks it.  The graph is the source of truth
-for drawing and analysis; the rules engine never touches it during play; it uses the tuples
+between every two grid neighbours unless the river blocks it, read into plain dicts (:class:`Network`)
+and offered as a networkx graph for drawing and analysis (``CityMap.graph``, built on first use:
+playing never imports networkx).  The rules engine never touches it during play; it uses the tuples
 precomputed here once (neighbour and section index by direction, features by intersection), so
 a state holds only ints.
 
@@ -15,13 +16,15 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cache
-from typing import Any
-
-import networkx as nx
+from functools import cache, cached_property
+from typing import TYPE_CHECKING, Any
 
 from gamelib.core.data import DataError, load_json, require
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 DIRECTIONS = ("N", "E", "S", "W")
 """Direction index -> notation letter.  North is row 1 (the top of the drawing)."""
@@ -322,15 +325,67 @@ def _check_scoring(t: Tables) -> None:
 
 
 # --------------------------------------------------------------------------- the city maps
+class Network:
+    """A city's intersections and sections as read from its file, in reading order, in plain dicts:
+    what :attr:`CityMap.graph` holds as a networkx graph, kept apart so that loading a map (every
+    game, every tournament worker) never imports networkx.  ``nodes``: name -> attributes (``pos``,
+    ``features``, ``start``, ``letter``); ``adj[a][b]``: section a-b's attributes (one dict both
+    ways, as networkx keeps them); ``added``: the sections in the order they were added."""
+
+    __slots__ = ("added", "adj", "city", "nodes")
+
+    def __init__(self, city: str) -> None:
+        self.city = city
+        self.nodes: dict[str, dict[str, Any]] = {}
+        self.adj: dict[str, dict[str, dict[str, Any]]] = {}
+        self.added: list[tuple[str, str]] = []
+
+    def add_node(self, name: str, **attrs: Any) -> None:
+        self.nodes[name], self.adj[name] = attrs, {}
+
+    def add_edge(self, a: str, b: str, **attrs: Any) -> None:
+        self.adj[a][b] = self.adj[b][a] = attrs
+        self.added.append((a, b))
+
+    def edges(self) -> Iterator[tuple[str, str, dict[str, Any]]]:
+        """Each section once, ``(a, b, attributes)``, in networkx's order for the same graph."""
+        seen: set[str] = set()
+        for name, nbrs in self.adj.items():
+            yield from ((name, other, attrs) for other, attrs in nbrs.items() if other not in seen)
+            seen.add(name)
+
+    def is_connected(self) -> bool:
+        first = list(self.nodes)[:1]
+        reached, todo = set(first), first
+        while todo:
+            new = [other for other in self.adj[todo.pop()] if other not in reached]
+            reached.update(new)
+            todo.extend(new)
+        return bool(self.nodes) and len(reached) == len(self.nodes)
+
+    def to_networkx(self) -> nx.Graph:
+        """The same network as a networkx graph (nodes, sections and their order as read)."""
+        import networkx as nx
+
+        graph = nx.Graph(city=self.city)
+        for name, attrs in self.nodes.items():
+            graph.add_node(name, **attrs)
+        for a, b in self.added:
+            graph.add_edge(a, b, **self.adj[a][b])
+        return graph
+
+
 @dataclass(frozen=True, eq=False)
 class CityMap:
-    """One city's board: the networkx graph plus the tuples the engine reads in its hot loop."""
+    """One city's board: its network (a networkx graph on demand) plus the tuples the engine reads
+    in its hot loop."""
 
     city: str
     title: str
     width: int
     height: int
-    graph: nx.Graph
+    network: Network = field(repr=False)
+    """The intersections and sections as read (:attr:`graph` is the same as a networkx graph)."""
     names: tuple[str, ...]
     """Intersection index -> name (``"C4"``)."""
     index: dict[str, int]
@@ -407,15 +462,16 @@ class CityMap:
             self._fit_cache[key] = hit
         return hit
 
+    @cached_property
+    def graph(self) -> nx.Graph:
+        """:attr:`network` as a networkx graph, built on first use (node and edge attributes alike)."""
+        return self.network.to_networkx()
+
     def fill_fits(self, shapes: tuple[Shape, ...]) -> None:
         """Fill the :meth:`fits` and :meth:`next_sticks` tables for every shape at once (once per
-        process): the play loop then reads them and never recurses.
-
-        The same entries :meth:`fits` would make, filled from a shape's last stick back to its
-        first, so that each one reads the next step's answers instead of recursing into them
-        (Rome's 13,300 entries: 25-30 ms instead of 60-85 ms, a cost every new tournament worker
-        pays before its first game).  Equal sticks costs share one moves tuple.
-        """
+        process; play then never recurses): the entries :meth:`fits` would make, from a shape's last
+        stick back, each reading the next step's (Rome's 13,300: 25-30 ms, not 60-85 by recursion,
+        paid by every new tournament worker before its first game)."""
         fit, nexts, neighbour = self._fit_cache, self._next_cache, self.neighbour
         for junctions, sticks in dict.fromkeys((shape.junctions, shape.sticks) for shape in shapes):
             for step in range(sticks - 1, -1, -1):
@@ -546,7 +602,7 @@ def map_from_data(data: dict[str, Any], city: str) -> CityMap:
         raise MapError(f"{where}: missing or malformed field {exc}") from None
     _require(data.get("city") == city, where + " city", f"says {data.get('city')!r}")
     _require(width <= MAX_WIDTH and height <= MAX_HEIGHT, where, f"at most {MAX_WIDTH} x {MAX_HEIGHT}")
-    graph = nx.Graph(city=city)
+    graph = Network(city)
     starts, letters = _read_intersections(graph, raw_nodes, width, height, where)
     blocked = _read_river(graph, raw_river, where)
     _check_published(graph, starts, letters, PUBLISHED[city], where)
@@ -559,7 +615,7 @@ def map_from_data(data: dict[str, Any], city: str) -> CityMap:
         title=str(data.get("title", city)),
         width=width,
         height=height,
-        graph=graph,
+        network=graph,
         names=grid.names,
         index=grid.index,
         pos=grid.pos,
@@ -583,7 +639,7 @@ def map_from_data(data: dict[str, Any], city: str) -> CityMap:
 
 
 def _read_intersections(
-    graph: nx.Graph, raw_nodes: list[Any], width: int, height: int, where: str
+    graph: Network, raw_nodes: list[Any], width: int, height: int, where: str
 ) -> tuple[dict[int, str], dict[str, str]]:
     """Add every intersection with its features to ``graph``; (start number -> name, letter -> name)."""
     starts: dict[int, str] = {}
@@ -596,7 +652,7 @@ def _read_intersections(
             raise MapError(f"{at}.at: {exc}") from None
         name = node_name(x, y)
         _require(x < width and y < height, at, f"{name} lies outside the {width} x {height} grid")
-        _require(name not in graph, at, f"{name} is listed twice")
+        _require(name not in graph.nodes, at, f"{name} is listed twice")
         feats = item.get("features", [])
         _require(bool(feats), at, f"{name} has no feature (every intersection holds at least one)")
         for f in feats:
@@ -616,7 +672,7 @@ def _read_intersections(
     return starts, letters
 
 
-def _read_river(graph: nx.Graph, raw_river: list[Any], where: str) -> set[frozenset[str]]:
+def _read_river(graph: Network, raw_river: list[Any], where: str) -> set[frozenset[str]]:
     """Join grid neighbours by a section unless the river blocks it; the blocked pairs."""
     blocked = set()
     for j, pair in enumerate(raw_river):
@@ -624,30 +680,30 @@ def _read_river(graph: nx.Graph, raw_river: list[Any], where: str) -> set[frozen
         (ax, ay), (bx, by) = graph.nodes[a]["pos"], graph.nodes[b]["pos"]
         _require(abs(ax - bx) + abs(ay - by) == 1, f"{where} river[{j}]", f"{a}-{b} are not grid neighbours")
         blocked.add(frozenset((a, b)))
-    for name in list(graph):
+    for name in list(graph.nodes):
         x, y = graph.nodes[name]["pos"]
         for dx, dy in ((1, 0), (0, 1)):
             other = node_name(x + dx, y + dy) if x + dx < MAX_WIDTH and y + dy < MAX_HEIGHT else ""
-            if other in graph and frozenset((name, other)) not in blocked:
+            if other in graph.nodes and frozenset((name, other)) not in blocked:
                 graph.add_edge(name, other, colour=None)
     return blocked
 
 
 def _check_published(
-    graph: nx.Graph, starts: dict[int, str], letters: dict[str, str], facts: dict[str, Any], where: str
+    graph: Network, starts: dict[int, str], letters: dict[str, str], facts: dict[str, Any], where: str
 ) -> None:
     """The published statistics: intersections, sections, starts, letters, feature counts, a
     connected network without dead ends."""
-    counts = Counter(f for _, fs in graph.nodes(data="features") for f in fs)
+    counts = Counter(f for attrs in graph.nodes.values() for f in attrs["features"])
     _require(
-        graph.number_of_nodes() == facts["intersections"],
+        len(graph.nodes) == facts["intersections"],
         where,
-        f"{graph.number_of_nodes()} intersections, the published board has {facts['intersections']}",
+        f"{len(graph.nodes)} intersections, the published board has {facts['intersections']}",
     )
     _require(
-        graph.number_of_edges() == facts["sections"],
+        len(graph.added) == facts["sections"],
         where,
-        f"{graph.number_of_edges()} sections, the published board has {facts['sections']}",
+        f"{len(graph.added)} sections, the published board has {facts['sections']}",
     )
     _require(
         sorted(starts) == list(range(1, facts["starts"] + 1)),
@@ -657,21 +713,21 @@ def _check_published(
     _require(sorted(letters) == list(LETTERS), where + " letters", "the 15 letters a-o, once each")
     for f, n in facts["features"].items():
         _require(counts[f] == n, where + " features", f"{counts[f]} {f}, the published board has {n}")
-    _require(nx.is_connected(graph), where, "the network must be connected")
-    low = [n for n, d in graph.degree if d < 2]
+    _require(graph.is_connected(), where, "the network must be connected")
+    low = [n for n, nbrs in graph.adj.items() if len(nbrs) < 2]
     _require(not low, where, f"dead ends (fewer than 2 sections): {low}")
 
 
-def _colour_sections(graph: nx.Graph, colours: dict[str, list[str]], where: str) -> None:
+def _colour_sections(graph: Network, colours: dict[str, list[str]], where: str) -> None:
     """Rome's two section colours: every section exactly one."""
     _require(set(colours) == set(SECTION_COLOURS), where + " section_colours", f"{SECTION_COLOURS}")
     for colour, sections in colours.items():
         for text in sections:
             a, _, b = text.partition("-")
-            _require(graph.has_edge(a, b), where + " section_colours", f"{text} is not a section")
-            _require(graph.edges[a, b]["colour"] is None, where + " section_colours", f"{text} twice")
-            graph.edges[a, b]["colour"] = colour
-    missing = [f"{a}-{b}" for a, b, c in graph.edges(data="colour") if c is None]
+            _require(b in graph.adj.get(a, {}), where + " section_colours", f"{text} is not a section")
+            _require(graph.adj[a][b]["colour"] is None, where + " section_colours", f"{text} twice")
+            graph.adj[a][b]["colour"] = colour
+    missing = [f"{a}-{b}" for a, b, data in graph.edges() if data["colour"] is None]
     _require(not missing, where + " section_colours", f"sections without a colour: {missing[:5]}")
 
 
@@ -689,26 +745,26 @@ class _Grid:
     section: tuple[tuple[int, int, int, int], ...]
 
     @classmethod
-    def of(cls, graph: nx.Graph) -> _Grid:
-        names = tuple(sorted(graph, key=lambda n: (graph.nodes[n]["pos"][1], graph.nodes[n]["pos"][0])))
+    def of(cls, graph: Network) -> _Grid:
+        names = tuple(sorted(graph.nodes, key=lambda n: (graph.nodes[n]["pos"][1], graph.nodes[n]["pos"][0])))
         index = {n: i for i, n in enumerate(names)}
         pos = tuple(graph.nodes[n]["pos"] for n in names)
         at_pos = {p: i for i, p in enumerate(pos)}
         section_ids: dict[frozenset[int], int] = {}
         ends: list[tuple[int, int]] = []
         colour_of: list[int] = []
-        pairs = sorted((min(index[u], index[v]), max(index[u], index[v])) for u, v in graph.edges)
+        pairs = sorted((min(index[u], index[v]), max(index[u], index[v])) for u, v in graph.added)
         for lo, hi in pairs:
             section_ids[frozenset((lo, hi))] = len(ends)
             ends.append((lo, hi))
-            c = graph.edges[names[lo], names[hi]]["colour"]
+            c = graph.adj[names[lo]][names[hi]]["colour"]
             colour_of.append(SECTION_COLOURS.index(c) if c else -1)
         neighbour, section = [], []
         for i, (x, y) in enumerate(pos):
             nb, sec = [], []
             for dx, dy in DELTA:
                 j = at_pos.get((x + dx, y + dy), -1)
-                joined = j >= 0 and graph.has_edge(names[i], names[j])
+                joined = j >= 0 and names[j] in graph.adj[names[i]]
                 nb.append(j if joined else -1)
                 sec.append(section_ids[frozenset((i, j))] if joined else -1)
             neighbour.append((nb[0], nb[1], nb[2], nb[3]))

@@ -25,3 +25,32 @@ def test_prefilled_tables_are_the_recursive_memos(city: str) -> None:
     assert any(filled._fit_cache.values()) and not all(filled._fit_cache.values())
     loaded = load_map(city)
     assert loaded._fit_cache == recursive._fit_cache  # what the games read
+
+
+def test_playing_never_imports_networkx_and_the_graph_is_the_network() -> None:
+    """The map is read into plain dicts; ``CityMap.graph`` is the same network in networkx, built
+    on first use (a new tournament worker no longer pays ~140 ms to import networkx)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, gamelib\n"
+        "for n in (2, 5):\n"
+        "    gamelib.tournament('getonboard', ['random'] * n, games=3, players=n, progress=False)\n"
+        "print('networkx' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+    import networkx as nx
+
+    for city in ("rome", "paris"):
+        board = load_map(city)
+        graph = board.graph
+        assert graph is board.graph and graph.graph["city"] == city
+        assert list(graph) == list(board.network.nodes) and nx.is_connected(graph)
+        assert graph.number_of_edges() == board.num_sections == len(list(board.network.edges()))
+        assert list(graph.edges(data="colour")) == [(a, b, d["colour"]) for a, b, d in board.network.edges()]
+        for node in range(board.num_nodes):
+            name = board.names[node]
+            assert graph.nodes[name]["pos"] == board.pos[node]
+            assert {board.names[v] for v in board.neighbour[node] if v >= 0} == set(graph[name])
