@@ -26,7 +26,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from gamelib.fugitive.belief.bits import HALVES, KEEP, LEFT, VALUE_READS
+from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, KEEP, LEFT, U_SH, VALUE_READS
+from gamelib.fugitive.belief.marginals_shares import Entries
 from gamelib.fugitive.belief.tables import COMB, GROUPS
 
 FROM = 1000
@@ -48,13 +49,24 @@ class _Suffixes:
     def __init__(self, finals: Any, n: int, bs: list[int], shift: int) -> None:
         self.finals, self.n, self.bs, self.shift = finals, n, bs, shift
         self.memo: dict[int, tuple[list[list[int]], list[list[int]], set[int]]] = {}
+        self.polys: dict[int, list[Entries]] = {}  # by the group and its counts
+
+    def poly(self, g: int, state: int) -> list[Entries]:
+        """Group ``g``'s rows (:meth:`~.marginals_shares.FinalShares._poly`), shares shifted down."""
+        key = (state >> U_SH[g]) & 31 | (state & GROUP_BITS[g]) | g << 72  # its counts (below bit 68)
+        hit = self.polys.get(key)
+        if hit is None:
+            shift = self.shift  # exact: group 2 and 3's shares have no lower digit
+            rows = self.finals._poly(g, state, 0)
+            hit = self.polys[key] = [[(e, w, x >> shift) for e, w, x in row] for row in rows]
+        return hit
 
     def __call__(self, state: int) -> tuple[list[list[int]], list[list[int]], set[int]]:
         key = state & HIGH
         hit = self.memo.get(key)
         if hit is None:
             finals, n = self.finals, self.n
-            p, q = finals._poly(2, state, 0), finals._poly(3, state, 0)
+            p, q = self.poly(2, state), self.poly(3, state)
             top = min(len(p) + len(q) - 2, finals.room_of)
             weights: list[list[int]] = [[]] * (n + 1)
             shares: list[list[int]] = [[]] * (n + 1)
@@ -83,8 +95,7 @@ class _Suffixes:
                 for e in range(n, -1, -1):
                     sw[e] += sw[e + 1]
                     ss[e] += ss[e + 1]
-                shift = self.shift  # exact: every share here is a multiple of 2**shift
-                weights[b], shares[b] = sw, [x >> shift for x in ss]
+                weights[b], shares[b] = sw, ss
             hit = self.memo[key] = (weights, shares, live)
         return hit
 
