@@ -17,7 +17,9 @@ board graph): games keep their hot state in ints and tuples, so a clone costs mi
   names one number it has not seen per turn): under the text's rules a uniformly random detective
   names numbers it holds or sees face up and builds long series, so uniform rollouts run ~1,200
   actions to the round limit and say nothing; the policy's end in ~160.  ``rollout="random"``
-  keeps uniform random rollouts; ``rollout_agent=`` any agent.
+  keeps uniform random rollouts; ``rollout_agent=`` any agent.  A uniform rollout calls the
+  rules' hooks directly (``_legal_actions``, ``_apply``: the moves of ``legal_actions`` and
+  ``apply_legal`` without their per-move bookkeeping) when the state class keeps core's two.
 * Returns are rescaled to [0, 1] with the game's ``min_return``/``max_return`` so the exploration
   constant ``c`` means the same thing in every game.
 
