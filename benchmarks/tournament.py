@@ -36,8 +36,8 @@ serial run for serial and 1-worker rows) is the speed-up the run would reach on 
 cores; when the machine is loaded the wall speed-up falls short of it.  ``cores`` = that CPU over
 the wall time: how many cores the run got (a serial run on an idle core shows 1.00, a 2-worker
 run on 2 idle cores close to 2; on a shared machine the ratio of two rows' ``cores`` is the
-speed-up the machine allowed them).  The load average is printed before and after, and so is the
-capacity below.
+speed-up the machine allowed them).  ``load`` is the 1-minute load average just after the kept
+run; it is printed before and after the whole run too, and so is the capacity below.
 
 Before the games the script measures the machine's **capacity**: a CPU loop run alone and on
 ``workers`` processes at once.  On this shared machine the scheduler gives each session a fair
@@ -219,7 +219,7 @@ def main() -> None:
     )
     print(
         f"{'game':<13}{'configuration':<22}{'call':<6}{'games/s':>9}{'x serial':>9}{'x 1w':>7}"
-        f"{'CPU ms/g':>10}{'CPU est.':>9}{'cores':>6}{'best wall s':>12}{'start s':>9}"
+        f"{'CPU ms/g':>10}{'CPU est.':>9}{'cores':>6}{'best wall s':>12}{'start s':>9}{'load':>6}"
     )
     try:
         for name in args[3:] or gamelib.registered_games():
@@ -296,20 +296,21 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
         for size in (1, workers):
             label = f"{kind} Dask {size} worker{'s' if size > 1 else ''}"
             configs.append((label, size, functools.partial(on_cluster, kind, size)))
-    best: dict[tuple[str, str], tuple[float, float, float]] = {}
+    best: dict[tuple[str, str], tuple[float, float, float, float]] = {}
     for _ in range(rounds):
         for label, _size, play in configs:
             first, following, ready = play()
+            load = os.getloadavg()[0]
             for call, (wall, cpu) in (("first", first), ("next", following)):
                 if (label, call) not in best or wall < best[label, call][0]:
-                    best[label, call] = (wall, cpu, ready)
-    s_wall, s_cpu, _ = best["serial (1 worker)", "first"]
+                    best[label, call] = (wall, cpu, ready, load)
+    s_wall, s_cpu, _, _ = best["serial (1 worker)", "first"]
     for call in ("first", "next"):
-        one: tuple[float, float, float] | None = None
+        one: tuple[float, float, float, float] | None = None
         for label, size, _play in configs:
             if label.startswith("serial") and call == "next":
                 continue
-            wall, cpu, ready = best[label, call]
+            wall, cpu, ready, load = best[label, call]
             if size == 1 and not label.startswith("serial"):
                 one = best[label, call]
             versus_one, estimate = "", size * s_cpu / cpu
@@ -318,7 +319,7 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
             print(
                 f"{name if label.startswith('serial') else '':<13}{label:<22}{call:<6}{games / wall:>9.0f}"
                 f"{s_wall / wall:>9.2f}{versus_one:>7}{1000 * cpu / games:>10.3f}{estimate:>9.2f}"
-                f"{cpu / wall:>6.2f}{wall:>12.2f}{(f'{ready:.1f}' if ready else ''):>9}"
+                f"{cpu / wall:>6.2f}{wall:>12.2f}{(f'{ready:.1f}' if ready else ''):>9}{load:>6.1f}"
             )
 
 
