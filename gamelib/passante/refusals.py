@@ -360,7 +360,7 @@ class Refusals(Effects):
             hand = self.hands[seat]
             bits = _HAND_BITS.get(hand)
             if bits is None:
-                if len(_HAND_BITS) >= 4096:
+                if len(_HAND_BITS) >= 1024:  # small: a rollout asks the same few hands
                     _HAND_BITS.clear()
                 bits = _HAND_BITS[hand] = sum(1 << w for w in hand)
             if not shown & bits:  # most of the time: nothing to list
@@ -428,7 +428,7 @@ class Refusals(Effects):
         hand = self.hands[seat]
         pairs = _HAND_PAIRS.get(hand)
         if pairs is None:
-            if len(_HAND_PAIRS) >= 4096:
+            if len(_HAND_PAIRS) >= 1024:
                 _HAND_PAIRS.clear()
             pairs = _HAND_PAIRS[hand] = tuple(
                 sorted({(c, WISH_ZONE[w]) for w in hand for c in WISH_CHARS[w]})
