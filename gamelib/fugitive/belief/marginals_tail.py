@@ -134,6 +134,8 @@ def tail_shares(
     shift = 2 * GROUPS * finals.width  # groups 2 and 3's share digits start there
     suffixes = _Suffixes(finals, n, sorted({b for b, _, _ in slots}), shift)
     packed_lows, width = _packed_lows(lows, slots, sources) if tally is not None else ({}, 0)
+    set_needs = [_needs(moves) for moves in set_moves]
+    by_b = [(b, [(e1, j) for b2, e1, j in slots if b2 == b]) for b in sorted({b for b, _, _ in slots})]
     packed_q: dict[tuple[int, int], int] = {}
     for src, fw in sources.items():
         set_id, high, low = per_sig[src & VALUE_READS]
@@ -143,7 +145,7 @@ def tail_shares(
             h_key = (set_id, base & HIGH)
             yz = dots.get(h_key)
             if yz is None:
-                yz = dots[h_key] = _dots(base, high, suffixes, n, slots)
+                yz = dots[h_key] = _dots(base, set_needs[set_id], suffixes, n, by_b)
             y, z = yz
             l_key = base & LOW_LEFT | (n << LEFT)
             high_sum = 0  # groups 2 and 3's digits (Y shifted down), then groups 0 and 1's
@@ -188,38 +190,49 @@ def _split(
     return set_id, high, low
 
 
-def _dots(
-    base: int,
+def _needs(
     high: list[tuple[int, int, list[tuple[int, int]]]],
-    suffixes: _Suffixes,
-    n: int,
-    slots: list[tuple[int, int, int]],
-) -> tuple[list[int], list[int]]:
-    """``Y`` (shares) and ``Z`` (weights) of one item set and high half at the ``slots`` (b, e1,
-    ``b * (n + 1) + e1``) the low halves read: the moves' weights times the high half's suffix
-    sums from ``need - e1`` evens on."""
-    stride = n + 1
-    y, z = [0] * (stride * stride), [0] * (stride * stride)
+) -> list[tuple[int, int, list[tuple[int, int]]]]:
+    """An item set's moves as (count increment, weight, [(need, how many of its values need it)])."""
+    out = []
     for inc, w, items in high:
-        weights, shares, live = suffixes(base + inc)
         needs: dict[int, int] = {}
         for need, _ in items:
             needs[need] = needs.get(need, 0) + 1
-        for b, e1, j in slots:
+        out.append((inc, w, sorted(needs.items())))
+    return out
+
+
+def _dots(
+    base: int,
+    needs: list[tuple[int, int, list[tuple[int, int]]]],
+    suffixes: _Suffixes,
+    n: int,
+    by_b: list[tuple[int, list[tuple[int, int]]]],
+) -> tuple[list[int], list[int]]:
+    """``Y`` (shares) and ``Z`` (weights) of one item set (its moves by need, :func:`_needs`) and
+    high half at the slots the low halves read (``by_b``: per row ``b``, its ``(e1, b * (n + 1) +
+    e1)``): the moves' weights times the high half's suffix sums from ``need - e1`` evens on."""
+    stride = n + 1
+    y, z = [0] * (stride * stride), [0] * (stride * stride)
+    for inc, w, by_need in needs:
+        weights, shares, live = suffixes(base + inc)
+        for b, cells in by_b:
             if b not in live:
                 continue
             rw, rs = weights[b], shares[b]
-            acc_w = acc_s = 0
-            for need, count in needs.items():
-                m = need - e1 if need > e1 else 0
-                if count == 1:
-                    acc_w += rw[m]
-                    acc_s += rs[m]
-                else:
-                    acc_w += count * rw[m]
-                    acc_s += count * rs[m]
-            y[j] += w * acc_s
-            z[j] += w * acc_w
+            for e1, j in cells:
+                acc_w = acc_s = 0
+                for need, count in by_need:
+                    m = need - e1 if need > e1 else 0
+                    if count == 1:
+                        acc_w += rw[m]
+                        acc_s += rs[m]
+                    else:
+                        acc_w += count * rw[m]
+                        acc_s += count * rs[m]
+                y[j] += w * acc_s
+                z[j] += w * acc_w
     return y, z
 
 
