@@ -321,7 +321,10 @@ def test_card_locations_equal_the_full_programme_pass(measure: str) -> None:
 
 
 def test_one_count_serves_total_hideouts_and_card_locations(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The programme is built once: belief() counts, the card locations walk that count."""
+    """The programme is built once: belief() counts, the card locations walk that count.  (Small
+    positions are counted without a programme, by the direct counts, and so are their card
+    locations: their own tests check that no programme is built there.)"""
+    monkeypatch.setattr(probabilities, "DIRECT_COUNT", False)
     calls: Counter[str] = Counter()
     real = probabilities.build
 
