@@ -284,18 +284,10 @@ class SearchAgent:
         return f"{type(self).__name__}({self._params()})"
 
 
-_PLAIN: dict[type[State], bool] = {}
-"""Per state class: are its ``legal_actions`` and ``apply_legal`` core's (so a rollout may call
-the hooks behind them, :func:`_uniform_rollout`)?"""
-
-
 def _plain(cls: type[State]) -> bool:
-    plain = _PLAIN.get(cls)
-    if plain is None:
-        plain = _PLAIN[cls] = (
-            cls.legal_actions is State.legal_actions and cls.apply_legal is State.apply_legal
-        )
-    return plain
+    """Are ``cls``'s ``legal_actions`` and ``apply_legal`` core's (so a rollout may call the hooks
+    behind them, :func:`_uniform_rollout`)?  Asked per rollout: a class patched later is seen."""
+    return cls.legal_actions is State.legal_actions and cls.apply_legal is State.apply_legal
 
 
 def _uniform_rollout(state: State, rng: random.Random, limit: int) -> None:

@@ -72,3 +72,10 @@ def test_search_statistics_are_reproducible(name: str) -> None:
         again = agent.analyse(state, state.current_player, random.Random(5))
         assert first == again
         assert sum(s.visits for s in first) <= 60
+
+
+def test_a_state_class_patched_later_takes_the_checked_loop(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = gamelib.make("passante").new_game(seed=0)
+    assert _plain(type(state))
+    monkeypatch.setattr(type(state), "apply_legal", lambda self, action: State.apply_legal(self, action))
+    assert not _plain(type(state))
