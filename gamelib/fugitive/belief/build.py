@@ -276,6 +276,8 @@ def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
         prog.second_memo = {}  # served the forward pass: a programme kept in a cache holds none
     if prog.delta_memo:
         prog.delta_memo = {}
+    if prog.split_memo:
+        prog.split_memo = {}
     if not prog.tail:
         for key, weight in forward[-1].items():
             fin = prog.final_weight(key)

@@ -103,6 +103,9 @@ class Programme(FinalWeights):
         None  # _second_moves, once a pair layer is large
     )
     delta_memo: dict[int, list[tuple[int, int]]] | None = None  # _open_hit, once a pair layer is large
+    split_memo: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = field(
+        default_factory=dict
+    )  # _closed_hit: a signature's unclosed moves, by whether they may close
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -241,13 +244,20 @@ class Programme(FinalWeights):
         True)``: a closing depends on the destination only, so summing equal destinations first
         changes no sum."""
         bare = sig & ~PAIR_HIDEOUTS[g]
-        hit = open_memo.get(bare)
-        if hit is None:
-            hit = open_memo[bare] = self._open_hit(i, g, bare)
+        key = bare | (i << 2 | g) << PROG  # a pair's signature holds no progress bits
+        split = self.split_memo.get(key)
+        if split is None:
+            hit = open_memo.get(bare)
+            if hit is None:
+                hit = open_memo[bare] = self._open_hit(i, g, bare)
+            split = self.split_memo[key] = self._split_closable(g, hit)
+        plain, closable = split
         held = sig ^ bare
+        if not closable:
+            return [(dst | held, w) for dst, w in plain] if held else plain
         acc: dict[int, int] = {}
         part_memo, fields, tag = self.part_memo, HALVES[g], g << LEFT
-        for dst, w in hit:
+        for dst, w in closable:
             dst |= held
             part = dst & fields
             shut = part_memo.get(part | tag)
@@ -256,7 +266,27 @@ class Programme(FinalWeights):
             if shut[1]:
                 dst = (dst ^ part) | shut[0]
                 acc[dst] = acc.get(dst, 0) + w * shut[1]
-        return [(dst, w) for dst, w in acc.items() if w]
+        out = [(dst | held, w) for dst, w in plain]
+        out.extend((dst, w) for dst, w in acc.items() if w)
+        return out
+
+    def _split_closable(
+        self, g: int, hit: list[tuple[int, int]]
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+        """The unclosed moves ``hit`` of a pair's signature split by whether a destination fills a
+        group of the pair (closing may change it) or not (closing leaves it as it is: it is the
+        destination whatever the hideout counts held; and no closed destination equals it, whose
+        filled group's count differs)."""
+        plain: list[tuple[int, int]] = []
+        closable: list[tuple[int, int]] = []
+        full_a, full_b, sh_a, sh_b = self.full_u[g], self.full_u[g + 1], U_SH[g], U_SH[g + 1]
+        for move in hit:
+            dst = move[0]
+            if (dst >> sh_a) & 31 >= full_a or (dst >> sh_b) & 31 >= full_b:
+                closable.append(move)
+            else:
+                plain.append(move)
+        return plain, closable
 
     def _open_hit(self, i: int, g: int, sig: int) -> list[tuple[int, int]]:
         """``_pair_hit(i, g, sig, False)``, memoised in ``delta_memo`` (a large programme's) as
