@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from test_belief_locations import random_position
+from fugitive_positions import random_position
 
 import gamelib
 from gamelib.fugitive.belief import belief, clear_caches, direct, direct_early, facts_from_state

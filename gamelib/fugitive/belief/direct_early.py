@@ -33,6 +33,7 @@ enumeration (tests/fugitive/test_fugitive_belief_h3_direct.py).
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from gamelib.fugitive.belief.direct import (
@@ -76,6 +77,10 @@ SE = 3 * HS
 """Where the earlier stacks' even cards start (their odd cards: laid less hideouts less these)."""
 
 
+GROUP_MASKS = [sum(31 << (start + U_BITS * g) for start in (0, HS, HE, SE)) for g in range(GROUPS)]
+"""Per group, its counts' bits in a cloud's key."""
+
+
 def takes(facts: Facts, stacks: list[int]) -> bool:
     """Whether the position is small enough to try (:data:`EARLY_CARDS`, :data:`EARLY_HIDDEN`)."""
     return sum(stacks) <= EARLY_CARDS and sum(1 for v in facts.known if v < 0) <= EARLY_HIDDEN
@@ -111,15 +116,16 @@ def early_count(facts: Facts, measure: str) -> Counted | None:
     return walker.total, walker.tallies
 
 
-def _hide_keys(group_of: tuple[int, ...]) -> list[int]:
+@functools.lru_cache(maxsize=64)
+def _hide_keys(group_of: tuple[int, ...]) -> tuple[int, ...]:
     """Per card: what hiding it adds to a cloud's key (its group's cards and hideouts, and even
     hideouts if even)."""
-    return [
+    return tuple(
         (1 << (U_BITS * g)) + (1 << (HS + U_BITS * g)) + ((1 - v % 2) << (HE + U_BITS * g))
         if (g := group_of[v]) >= 0
         else 0
         for v in range(43)
-    ]
+    )
 
 
 class _Walk:
@@ -159,7 +165,7 @@ class _Walk:
         )
         """The last stack's context, interned (:func:`~.direct._context`): its weights by need are
         kept in :data:`~.direct.ENDS` by (context, cloud key), shared between counts."""
-        self.packed: dict[tuple[int, int, int, int, int], int] = {}
+        self.packed: list[dict[int, int]] = [{} for _ in range(GROUPS)]  # group tables by part of key
         self.shares: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # a stack's moves
         self.group_shares: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
         self.work = 0
@@ -218,15 +224,11 @@ class _Walk:
     def group_table(self, g: int, key: int) -> int:
         """Group ``g``'s weights by (cards given to the stack, even ones), packed: the ways to pick
         them, ``(1 + xy)**evens (1 + x)**odds``, each row k times its hand and draw factor, all
-        times the ways to pick the earlier stacks' cards of the group among those no hideout took."""
+        times the ways to pick the earlier stacks' cards of the group among those no hideout took
+        (:meth:`end_weights` keeps them by the group's part of the key)."""
         shift = U_BITS * g
         ug, hg = (key >> shift) & 31, (key >> (HS + shift)) & 31
         heg, seg = (key >> (HE + shift)) & 31, (key >> (SE + shift)) & 31
-        memo_key = (g, ug, hg, heg, seg)
-        packed = self.packed
-        hit = packed.get(memo_key)
-        if hit is not None:
-            return hit
         if not self.width:
             self._packing()
         a, n, avail, row_bits, width = self.gavail[g], self.n, self.avail, self.row_bits, self.width
@@ -255,7 +257,6 @@ class _Walk:
                 if w:
                     shift = row_bits * k
                     out |= (((picks >> shift) & row_mask) * w) << shift
-        packed[memo_key] = out
         return out
 
     def end_weights(self, key: int) -> tuple[int, ...]:
@@ -265,11 +266,15 @@ class _Walk:
         if hit is not None:
             return hit
         self.work += END_WORK
-        prod = self.group_table(0, key)
-        for g in range(1, GROUPS):
+        prod = 1
+        for g, tables in enumerate(self.packed):
+            part = key & GROUP_MASKS[g]  # the group's counts: its table depends on nothing else
+            table = tables.get(part)
+            if table is None:
+                table = tables[part] = self.group_table(g, key)
+            prod = (prod * table) & self.keep if g else table
             if not prod:
                 break
-            prod = (prod * self.group_table(g, key)) & self.keep
         n, width, digit = self.n, self.width, self.digit
         row = (prod >> self.row_shift) & self.row_mask
         out = [0] * (n + 1)
@@ -475,10 +480,17 @@ class _Walk:
                 return self.share_out(i, self.stacks[i], need, nxt)
             closes = self.closes
             return {key: w for key, w in nxt.items() if closes(key, i)}
+        if need > self.n:
+            return 0
         x = 0
-        for key, w in nxt.items():
-            if self.closes(key, i):
-                fins = self.end_weights(key)
-                if need < len(fins):
-                    x += w * fins[need]
+        cap0, cap1, cap2, cap3 = self.capg[i]
+        context, kept, end_weights = self.context, ENDS.get, self.end_weights
+        for key, w in nxt.items():  # closes(), inline
+            if (
+                key & 31 <= cap0
+                and (key >> 5) & 31 <= cap1
+                and (key >> 10) & 31 <= cap2
+                and (key >> 15) & 31 <= cap3
+            ):
+                x += w * (kept((context, key)) or end_weights(key))[need]
         return x
