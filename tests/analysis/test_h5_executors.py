@@ -4,9 +4,10 @@ on any executor gives exactly the serial games."""
 from __future__ import annotations
 
 import concurrent.futures as cf
+import gc
 import pickle
 import time
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -108,3 +109,34 @@ def test_a_new_workers_set_up_is_not_counted_as_game_time(monkeypatch: pytest.Mo
     assert sizer.next_size(1000) > 10
     serial = gamelib.tournament(game, ["random"] * game.num_players, games=len(rows), seed=3, progress=False)
     assert [executors.GameOutcome(*row) for row in rows] == serial.outcomes
+
+
+class ThresholdAgent(RandomAgent):
+    """A random agent that notes the collector's first threshold at each move."""
+
+    seen: ClassVar[set[int]] = set()
+
+    def act(self, state: Any, player: int, rng: Any) -> Any:
+        ThresholdAgent.seen.add(gc.get_threshold()[0])
+        return super().act(state, player, rng)
+
+
+def test_a_worker_plays_under_a_sparse_collector_and_restores_its_own() -> None:
+    """A new worker fills the game's caches with tens of thousands of long-lived objects; a young
+    collection every 700 of them (and full ones over the whole worker) cost Get on Board ~25% of
+    its first games.  Batches play under WORKER_GC_THRESHOLD; the process's thresholds come back."""
+    game = gamelib.make("getonboard", players=2)
+    before = gc.get_threshold()
+    ThresholdAgent.seen = set()
+    setup = executors.make_setup(game, [ThresholdAgent(), ThresholdAgent()], None, False)
+    _, rows = executors.run_payload(executors.batch_payload(setup, make_jobs(2, 4, 5, True)))
+    assert ThresholdAgent.seen == {max(before[0], executors.WORKER_GC_THRESHOLD)}
+    assert gc.get_threshold() == before
+    serial = gamelib.tournament(game, ["random", "random"], games=4, seed=5, progress=False)
+    assert [executors.GameOutcome(*row).returns for row in rows] == [o.returns for o in serial.outcomes]
+    gc.set_threshold(0)  # collection off: left off
+    try:
+        with executors.sparse_collections():
+            assert gc.get_threshold()[0] == 0
+    finally:
+        gc.set_threshold(*before)
