@@ -241,7 +241,8 @@ held-out random positions in a row took the same time with 500, 2,000, 8,000 or 
 weights.POLYS_SIZE = POLYS_KEPT
 
 SAMPLERS: dict[tuple[Any, ...], Any] = {}
-"""Determinization samplers by information state (:func:`gamelib.fugitive.belief.sampling.sampler_for`)."""
+"""Determinization samplers by facts and measure: the count samplers :func:`~.sampling.determinize`
+draws from (:class:`~.sampling.CountSampler`, or a full programme's :class:`~.sampling.Sampler`)."""
 SAMPLERS_SIZE = 4
 """Samplers kept: a search draws many worlds at one position, then moves on."""
 
@@ -358,8 +359,9 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
     :mod:`~.direct_early`: no programme to build), else by the programme, whose count is kept for
     the card locations (:data:`_COUNTED`).
 
-    A position counted directly keeps no programme: its card locations (first use) and a sampler
-    build one, a second count for those positions (0.1-0.2 ms: they are the easy ones)."""
+    A position counted directly keeps no programme: its card locations come from walks of the same
+    kind (:mod:`~.direct_locations`, which hands the early ones to :mod:`~.direct_early_locations`),
+    and a sampler builds one (a second count)."""
     key = (*facts_key(facts), measure)
     counted = counted_directly(facts, measure) if max_edges is None else None
     if counted is not None:
