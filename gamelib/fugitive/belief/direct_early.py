@@ -54,15 +54,17 @@ EARLY_WORK = 5_000
 """The work (counts moved, shares made, end weights) before giving up: the programme is faster
 beyond (a unit of work is some 1-2 microseconds).  The walk also gives up as soon as its work so
 far, over the part of the paths it has walked, says the whole would pass it."""
-EARLY_CARDS = 6
+EARLY_CARDS = 12
 """The most face-down sprint cards (all stacks) and :data:`EARLY_HIDDEN` the most face-down
 hideouts of a position taken here.  Measured on the 1,852 positions of agents, heldout-C, random
 and heldout-A that have earlier stacks, at most 8 such cards and 4 face-down hideouts, each
 counted both ways (min of 2): this walk was the faster on 1,528, and in sum 2,851 against
 3,281 ms; it loses on the largest (3-4 face-down hideouts with 12-21 values each, 5-7 cards),
-which the work bound sends to the programme.  The gate and bound minimise the simulated sum
-(6, 3, 5,000: 2,961 ms) with the easy positions' median, from (3, 2, 200)."""
-EARLY_HIDDEN = 3
+which the work bound sends to the programme.  On the random sets' easy positions (the reference
+under 0.1 ms) with up to 14 cards it was the faster on 275 of 310 (8-11 cards, 2-3 face-down
+hideouts: median 0.14-0.25 against 0.34-0.54 ms).  Benchmark loop, one pass, base alternated:
+random easy median 0.58 -> 0.50 ms at (14, 4), 0.59 -> 0.54 at (6, 3), the set's sum unchanged."""
+EARLY_HIDDEN = 4
 END_WORK = 4
 """The work of one end weight (a product of packed tables) against one count moved."""
 
