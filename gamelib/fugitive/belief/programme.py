@@ -475,9 +475,11 @@ class Programme(FinalWeights):
                 return []
         closing = g == GROUPS - 1
         pending = i == self.pending_pos  # the hand may still pay: no closing weight
-        evens = 0
-        if need:
-            evens = self.avail[2 * g + 1] - ((src >> HE_SH[g]) & 15) - ((src >> M_SH[g]) & 15)
+        evens = self.avail[2 * g + 1] - ((src >> HE_SH[g]) & 15) - ((src >> M_SH[g]) & 15)
+        if evens < 0:
+            # an even hideout took a card the group's marked sprint cards had claimed (the value
+            # moves do not read the marks): no world, its final weight is 0 (falling(evens, M))
+            return []
         marks = (src >> JM) & 63
         comb = COMB
         coefs = COEFS[need]
