@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -40,6 +40,7 @@ from gamelib.agents.inputs import optional_whole_number, whole_number
 from gamelib.analysis.executors import (
     GameJob,
     GameOutcome,
+    JobRange,
     play_job,
     resolve_executor,
     run_jobs,
@@ -129,13 +130,11 @@ def game_seed(seed: int, index: int) -> int:
     return _rng.derive_seed(seed, index)
 
 
-def make_jobs(num_players: int, games: int, seed: int, rotate: bool) -> list[GameJob]:
-    jobs = []
-    for i in range(games):
-        shift = i % num_players if rotate else 0
-        seating = tuple((seat + shift) % num_players for seat in range(num_players))
-        jobs.append(GameJob(i, game_seed(seed, i), seating))
-    return jobs
+def make_jobs(num_players: int, games: int, seed: int, rotate: bool) -> JobRange:
+    """The tournament's games: game ``i`` has the seed :func:`game_seed` ``(seed, i)`` and, with
+    ``rotate``, agent ``(seat + i) mod num_players`` in each seat.  A :class:`JobRange` makes each
+    job when it is read (on an executor, in the worker that plays it)."""
+    return JobRange(seed, num_players, rotate, 0, games)
 
 
 GROUPINGS = ("agent", "seat", "role", "agent_seat", "agent_role")
@@ -156,9 +155,15 @@ def warn_misplaced_roles(
     game: Game, names: Sequence[str], agents: Sequence[Any], jobs: Sequence[GameJob]
 ) -> None:
     """One :class:`RoleWarning` per agent and seat it is given but does not play (see ``seats``)."""
+    if all(getattr(agent, "seats", None) is None for agent in agents):
+        return  # nobody is restricted to some seats: no job needs reading
     misplaced: dict[tuple[int, int], int] = {}
-    for job in jobs:
-        for seat, agent in enumerate(job.seating):
+    if isinstance(jobs, JobRange):
+        seatings: Iterable[tuple[int, ...]] = (jobs.seating(i) for i in range(jobs.start, jobs.stop))
+    else:
+        seatings = (job.seating for job in jobs)
+    for seating in seatings:
+        for seat, agent in enumerate(seating):
             seats = getattr(agents[agent], "seats", None)
             if seats is not None and seat not in seats:
                 misplaced[(agent, seat)] = misplaced.get((agent, seat), 0) + 1
