@@ -25,9 +25,15 @@ call repeats the same tournament on the same workers (a user's second call: the 
 warm).  Only the serial baseline is warmed before its clock (it first plays up to as many games
 as the run, or ~1.5 s of CPU of them), so that ``x serial`` is against the best serial rate.
 Each configuration is played ``rounds`` times and the best wall time of each call is kept (other
-work on a shared machine only ever slows a run down).  Under ``PYTHONDONTWRITEBYTECODE`` every
-new worker compiles the game's modules from source (~0.1 s for Get on Board), which an installed
-library's users do not pay: the script says so when it is set.
+work on a shared machine only ever slows a run down); an executor's 1-worker and 2-worker runs
+are adjacent in a round and their order alternates between rounds (1 then 2 workers, then 2
+then 1), so a load that changes through a round favours neither.  ``x 1w`` is the ratio of the
+two best walls; ``med x1w`` is the median over the rounds of the same ratio taken within each
+round (the two runs side by side): two ways of reading the same runs, neither kinder to either
+side.  With 2 rounds the median is the mean of the two; more rounds make both steadier.
+
+Under ``PYTHONDONTWRITEBYTECODE`` every new worker compiles the game's modules from source (~0.1 s
+for Get on Board), which an installed library's users do not pay: the script says so when it is set.
 
 Wall-clock speed-ups need idle cores, so the script also reports **CPU time**: all the CPU a run
 spends (this process, scheduler thread included, plus that run's own workers, read from
@@ -37,7 +43,8 @@ cores; when the machine is loaded the wall speed-up falls short of it.  ``cores`
 the wall time: how many cores the run got (a serial run on an idle core shows 1.00, a 2-worker
 run on 2 idle cores close to 2; on a shared machine the ratio of two rows' ``cores`` is the
 speed-up the machine allowed them).  ``load`` is the 1-minute load average just after the kept
-run; it is printed before and after the whole run too, and so is the capacity below.
+run and ``cap`` the capacity (below) measured at the start of that run's round; both are printed
+before and after the whole run too.
 
 Before the games the script measures the machine's **capacity**: a CPU loop run alone and on
 ``workers`` processes at once.  On this shared machine the scheduler gives each session a fair
@@ -53,6 +60,7 @@ from __future__ import annotations
 
 import functools
 import os
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -218,8 +226,8 @@ def main() -> None:
         "a wall speed-up cannot exceed it)"
     )
     print(
-        f"{'game':<13}{'configuration':<22}{'call':<6}{'games/s':>9}{'x serial':>9}{'x 1w':>7}"
-        f"{'CPU ms/g':>10}{'CPU est.':>9}{'cores':>6}{'best wall s':>12}{'start s':>9}{'load':>6}"
+        f"{'game':<13}{'configuration':<22}{'call':<6}{'games/s':>9}{'x serial':>9}{'x 1w':>7}{'med x1w':>8}"
+        f"{'CPU ms/g':>10}{'CPU est.':>9}{'cores':>6}{'best wall s':>12}{'start s':>9}{'load':>6}{'cap':>6}"
     )
     try:
         for name in args[3:] or gamelib.registered_games():
@@ -296,30 +304,65 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
         for size in (1, workers):
             label = f"{kind} Dask {size} worker{'s' if size > 1 else ''}"
             configs.append((label, size, functools.partial(on_cluster, kind, size)))
-    best: dict[tuple[str, str], tuple[float, float, float, float]] = {}
-    for _ in range(rounds):
-        for label, _size, play in configs:
+    kept = play_rounds(configs, rounds, workers)
+    report(name, games, configs, kept)
+
+
+Kept = dict[tuple[str, str], list[tuple[float, float, float, float, float]]]
+"""Every round's (wall s, CPU s, start s, load, capacity) of each (configuration, call)."""
+
+
+def play_rounds(
+    configs: list[tuple[str, int, Callable[[], tuple[Timing, Timing, float]]]], rounds: int, workers: int
+) -> Kept:
+    """Each configuration played ``rounds`` times, the machine's capacity measured before each
+    round.  An executor's 1-worker and ``workers``-worker runs are adjacent and their order
+    alternates from round to round (1 then 2 workers, then 2 then 1), so a load that rises or
+    falls through a round favours neither."""
+    kept: Kept = {}
+    for number in range(rounds):
+        capacity = machine_capacity(workers)
+        order = list(configs)
+        if number % 2:
+            for k in range(1, len(order) - 1, 2):  # after serial, the executors come in (1, n) pairs
+                order[k], order[k + 1] = order[k + 1], order[k]
+        for label, _size, play in order:
             first, following, ready = play()
             load = os.getloadavg()[0]
             for call, (wall, cpu) in (("first", first), ("next", following)):
-                if (label, call) not in best or wall < best[label, call][0]:
-                    best[label, call] = (wall, cpu, ready, load)
-    s_wall, s_cpu, _, _ = best["serial (1 worker)", "first"]
+                kept.setdefault((label, call), []).append((wall, cpu, ready, load, capacity))
+    return kept
+
+
+def report(
+    name: str,
+    games: int,
+    configs: list[tuple[str, int, Callable[[], tuple[Timing, Timing, float]]]],
+    kept: Kept,
+) -> None:
+    """One line per configuration and call: the best round's figures (other work on a shared
+    machine only ever slows a run down), and ``med x 1w``: the median over the rounds of the
+    1-worker run's wall over this run's wall *in the same round* (the two ran next to each other)."""
+    best = {key: min(runs) for key, runs in kept.items()}
+    s_wall, s_cpu = best["serial (1 worker)", "first"][:2]
     for call in ("first", "next"):
-        one: tuple[float, float, float, float] | None = None
+        one: str | None = None
         for label, size, _play in configs:
             if label.startswith("serial") and call == "next":
                 continue
-            wall, cpu, ready, load = best[label, call]
+            wall, cpu, ready, load, capacity = best[label, call]
             if size == 1 and not label.startswith("serial"):
-                one = best[label, call]
-            versus_one, estimate = "", size * s_cpu / cpu
+                one = label
+            versus_one, median, estimate = "", "", size * s_cpu / cpu
             if one is not None and size > 1:
-                versus_one, estimate = f"{one[0] / wall:.2f}", size * one[1] / cpu
+                one_wall, one_cpu = best[one, call][:2]
+                versus_one, estimate = f"{one_wall / wall:.2f}", size * one_cpu / cpu
+                paired = sorted(a[0] / b[0] for a, b in zip(kept[one, call], kept[label, call], strict=True))
+                median = f"{statistics.median(paired):.2f}"
             print(
                 f"{name if label.startswith('serial') else '':<13}{label:<22}{call:<6}{games / wall:>9.0f}"
-                f"{s_wall / wall:>9.2f}{versus_one:>7}{1000 * cpu / games:>10.3f}{estimate:>9.2f}"
-                f"{cpu / wall:>6.2f}{wall:>12.2f}{(f'{ready:.1f}' if ready else ''):>9}{load:>6.1f}"
+                f"{s_wall / wall:>9.2f}{versus_one:>7}{median:>8}{1000 * cpu / games:>10.3f}{estimate:>9.2f}"
+                f"{cpu / wall:>6.2f}{wall:>12.2f}{(f'{ready:.1f}' if ready else ''):>9}{load:>6.1f}{capacity:>6.2f}"
             )
 
 
