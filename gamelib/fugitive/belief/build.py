@@ -361,8 +361,7 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     shared = closing and large
     if large and prog.second_memo is None:
         prog.second_memo = {}  # from now on the second group's moves are shared between signatures
-        if max(prog.avail[1::2]) < 16:  # an even hideout and mark count sum fits a field
-            prog.delta_memo = {}  # and the pairs' moves between signatures (Programme._open_hit)
+        prog.delta_memo = {}  # and the pairs' moves between signatures (Programme._open_hit)
     count = 0
     for src, weight in states.items():
         sig = src & reads

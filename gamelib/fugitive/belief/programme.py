@@ -290,22 +290,38 @@ class Programme(FinalWeights):
 
     def _open_hit(self, i: int, g: int, sig: int) -> list[tuple[int, int]]:
         """``_pair_hit(i, g, sig, False)``, memoised in ``delta_memo`` (a large programme's) as
-        moves relative to ``sig`` on a coarser key: a group's moves read its even hideouts and
-        marks only as their sum (the unknown even cards left, :meth:`_group_moves` and
-        :meth:`_later_room`), and add to the state what depends on the key alone, so signatures
-        that split that sum differently share one list."""
+        moves relative to ``sig`` on a coarser key (:meth:`_delta_key`): signatures whose moves
+        add the same to them share one list."""
         memo = self.delta_memo
         if memo is None:
             return self._pair_hit(i, g, sig, False)
-        key = sig | (i << 2 | g) << PROG  # a pair's signature holds no progress bits
-        for h in (g, g + 1):
-            m = (sig >> M_SH[h]) & 15
-            if m:
-                key += (m << HE_SH[h]) - (m << M_SH[h])  # He + M in He's field (< 16: see build)
+        key = self._delta_key(i, g, sig)
         deltas = memo.get(key)
         if deltas is None:
             deltas = memo[key] = [(dst - sig, w) for dst, w in self._pair_hit(i, g, sig, False)]
         return [(sig + d, w) for d, w in deltas]
+
+    def _delta_key(self, i: int, g: int, sig: int) -> int:
+        """What the moves of a pair's signature ``sig`` add to it depends on: ``sig`` without the
+        pair's even hideouts and marks, and per group of the pair only the even cards it has left
+        (``evens``, read by :meth:`_group_moves` and :meth:`_later_room`), and that only as far as
+        it matters: none when no even card is needed (``need`` 0: no mark is made, only a group
+        with fewer than none has no move), else at most the cards left to allocate (a group
+        marks at most the cards it takes; a later group's marks are capped by the rest too)."""
+        left, need = (sig >> LEFT) & 63, (sig >> NEED) & 127
+        key = sig | (i << 2 | g) << PROG  # a pair's signature holds no progress bits
+        code = PROG + 8
+        for h in (g, g + 1):
+            he, m = (sig >> HE_SH[h]) & 15, (sig >> M_SH[h]) & 15
+            if he or m:
+                key -= (he << HE_SH[h]) + (m << M_SH[h])
+            evens = self.avail[2 * h + 1] - he - m
+            if evens < 0:
+                key |= 127 << code
+            elif need:
+                key |= (1 + (evens if evens < left else left)) << code
+            code += 8
+        return key
 
     def _tail_moves(self, i: int, sig: int) -> list[tuple[int, int, list[tuple[int, int, int]]]]:
         """The last position's value moves from ``sig`` (the bits they read), grouped by what they
