@@ -98,7 +98,7 @@ def facts_from_state(state: FugitiveState) -> Facts:
         edition=state.game.options.edition,
         layout=state.layout,
         canonical=state.canonical,
-        guesses=_guesses_of_history(hideouts, history),
+        history=history,
         setup_done=setup_done,
     )
 
@@ -166,12 +166,17 @@ def build_facts(
     edition: int,
     layout: Layout,
     canonical: bool,
-    guesses: tuple[list[int], list[tuple[tuple[int, ...], int]], bool] | None = None,
+    history: Any = None,
     setup_done: int | None = None,
 ) -> Facts:
-    """The facts from what the detective sees; ``guesses`` (what :func:`_guesses` makes of
-    ``public``) and ``setup_done`` (the setup deals made, during the setup) when the caller read
-    them already (:func:`facts_from_state`)."""
+    """The facts from what the detective sees; the guesses are replayed from ``history`` (a
+    state's actions, :func:`_guesses_of_history`) when given, else from ``public``; ``setup_done``
+    (the setup deals made, during the setup) when the caller read it already
+    (:func:`facts_from_state`).
+
+    A failed series is kept only if each of its numbers could be a hideout (unseen, or a face-up
+    hideout): one that cannot makes it a certain miss, which says nothing (:func:`active_series`
+    would drop it; dropped here, the long series of random play cost no tuple)."""
     last = layout.last
     face_up = 0
     for h, s in zip(hideouts, face_up_sprints, strict=True):
@@ -180,9 +185,19 @@ def build_facts(
         for c in s:
             face_up |= 1 << c
     unknown = ((1 << last) - 2) & ~face_up & ~detective_hand
+    may_hide = unknown
+    for h in hideouts:
+        if h >= 0:
+            may_hide |= 1 << h
 
     caps, hand_unknown = _holdings(hideouts, face_up_sprints, draw_log, phase, public, layout, setup_done)
-    forbidden, series_constraints, stuck = guesses if guesses is not None else _guesses(hideouts, public)
+    if history is not None:
+        forbidden, series_masks, stuck = _guesses_of_history(hideouts, history)
+    else:
+        forbidden, series_masks, stuck = _guesses(hideouts, public)
+    series_constraints = [
+        (tuple(cards_of(mask)), deadline) for mask, deadline in series_masks if not mask & ~may_hide
+    ]
     # the escape card face up ends the fugitive's run; otherwise it is in the fugitive's hand
     facts = object.__new__(Facts)
     # the frozen dataclass's __init__ sets each field by object.__setattr__: 14 calls, a third of
@@ -260,10 +275,11 @@ def _holdings(
 
 def _guesses(
     hideouts: list[int], public: list[tuple[str, int]]
-) -> tuple[list[int], list[tuple[tuple[int, ...], int]], bool]:
+) -> tuple[list[int], list[tuple[int, int]], bool]:
     """What the detective's guesses say: per position the numbers missed while it lay there, the
-    failed series that constrain (numbers, positions then), and whether the fugitive passed after
-    a single first-turn hideout (edition 2's stuck first turn, when the edition says so).
+    failed series that constrain (their numbers as a bitmask, positions then), and whether the
+    fugitive passed after a single first-turn hideout (edition 2's stuck first turn, when the
+    edition says so).
 
     Rules v2 let the detective name any number; a series holding one that was certainly no
     face-down hideout then (face up already) says nothing, so the guesses are replayed in order to
@@ -274,14 +290,13 @@ def _guesses(
     # all of its numbers were face-down hideouts, unless one of them was certainly not one then
     # (face up already: rules v2 let the detective name it), and then it says nothing at all
     missed_at = [0] * (size + 1)  # numbers missed with that many hideouts on the table
-    series_constraints: list[tuple[tuple[int, ...], int]] = []
-    on_table, pending_series, pending_mask = 0, [], 0
+    series_constraints: list[tuple[int, int]] = []
+    on_table, pending_mask = 0, 0  # a series' numbers as bits: the rules keep them distinct
     on_table_up = 0  # the numbers of the hideouts on the table that are face up by now (bits)
     found = 0  # hideouts turned face up by the detective so far (bit per number)
     first_turn_hides, first_turn_passed, first_turn = 0, False, True
     for verb, arg in public:
         if verb == "add":  # the most frequent entry: a series' numbers
-            pending_series.append(arg)
             pending_mask |= 1 << arg
             if first_turn and on_table:
                 first_turn = False
@@ -304,34 +319,33 @@ def _guesses(
         elif verb == "reveal":
             if not found & pending_mask:  # else a certain miss: it says nothing
                 if pending_mask & ~on_table_up:
-                    series_constraints.append((tuple(sorted(pending_series)), on_table))
+                    series_constraints.append((pending_mask, on_table))
                 else:  # the series hit: its hideouts are face up from now on
                     found |= pending_mask
-            pending_series, pending_mask = [], 0
-    # a number missed with k hideouts on the table was none of positions 1..k
-    forbidden = [0] * (size + 1)
+            pending_mask = 0
+    return _forbidden(missed_at), series_constraints, first_turn_passed and first_turn_hides == 1
+
+
+def _forbidden(missed_at: list[int]) -> list[int]:
+    """Per position, the numbers it cannot hold: a number missed with k hideouts on the table
+    was none of positions 1..k."""
+    forbidden = [0] * len(missed_at)
     running = 0
-    for i in range(size, 0, -1):
+    for i in range(len(missed_at) - 1, 0, -1):
         running |= missed_at[i]
         forbidden[i] = running
-    return forbidden, series_constraints, first_turn_passed and first_turn_hides == 1
+    return forbidden
 
 
-_SILENT = frozenset((Deal, Sprint, Done))
-"""Actions that say nothing to the guesses' replay: deals, and the sprint cards the detective
-does not see."""
-
-
-def _guesses_of_history(
-    hideouts: list[int], history: Any
-) -> tuple[list[int], list[tuple[tuple[int, ...], int]], bool]:
+def _guesses_of_history(hideouts: list[int], history: Any) -> tuple[list[int], list[tuple[int, int]], bool]:
     """:func:`_guesses` read from a state's actions rather than from public steps: the same replay
     (kept step for step alike, the two are checked equal on every stored position), by the
     actions' classes, without a list of steps to build first.  Actions the detective does not see
-    (sprint cards, done) and deals change nothing here."""
+    (sprint cards, done) and deals change nothing here.  A series' numbers stay a bitmask (random
+    play's long series of certain misses, dropped by :func:`build_facts`, cost no tuple)."""
     size = len(hideouts) - 1
     missed_at = [0] * (size + 1)
-    series_constraints: list[tuple[tuple[int, ...], int]] = []
+    series_constraints: list[tuple[int, int]] = []
     on_table, pending_mask = 0, 0  # a series' numbers as bits: the rules keep them distinct
     on_table_up = 0
     found = 0
@@ -369,16 +383,16 @@ def _guesses_of_history(
         elif kind is reveal:
             if not found & pending_mask:
                 if pending_mask & ~on_table_up:
-                    series_constraints.append((tuple(cards_of(pending_mask)), on_table))
+                    series_constraints.append((pending_mask, on_table))
                 else:
                     found |= pending_mask
             pending_mask = 0
-    forbidden = [0] * (size + 1)
-    running = 0
-    for i in range(size, 0, -1):
-        running |= missed_at[i]
-        forbidden[i] = running
-    return forbidden, series_constraints, first_turn_passed and first_turn_hides == 1
+    return _forbidden(missed_at), series_constraints, first_turn_passed and first_turn_hides == 1
+
+
+_SILENT = frozenset((Deal, Sprint, Done))
+"""Actions that say nothing to the guesses' replay: deals, and the sprint cards the detective
+does not see."""
 
 
 def reachable_values(facts: Facts) -> list[int]:
