@@ -151,6 +151,8 @@ def _value_pass(kept: ByReads, states: dict[int, int]) -> dict[int, int]:
     get = out.get
     memo = kept.memo
     for src, weight in states.items():
+        if not weight:
+            continue
         base = src & KEEP
         for delta, _, _ in memo[src & VALUE_READS]:
             dst = base + delta
@@ -182,6 +184,8 @@ def _closing_pass(prog: Programme, i: int, kept: dict[int, Any], states: dict[in
     hidden = prog.hidden[i]
     factors: dict[int, tuple[int, ...]] = {}
     for src, weight in states.items():
+        if not weight:
+            continue
         ukey = src & U_BITS
         f = factors.get(ukey)
         if f is None:
@@ -208,6 +212,8 @@ def _pair_pass(prog: Programme, i: int, g: int, kept: ByReads, states: dict[int,
     s0, s1 = slots[g], slots[g + 1]
     sh0, sh1 = U_SH[g], U_SH[g + 1]
     for src, weight in states.items():
+        if not weight:  # cancelled (the signed footprint identity): nothing to carry
+            continue
         sig = src & reads
         hit = converted.get(sig)
         if hit is None:
