@@ -46,10 +46,14 @@ speed-up the machine allowed them).  ``load`` is the 1-minute load average just 
 run and ``cap`` the capacity (below) measured at the start of that run's round; both are printed
 before and after the whole run too.
 
-Before the games the script measures the machine's **capacity**: a CPU loop run alone and on
-``workers`` processes at once.  On this shared machine the scheduler gives each session a fair
-share: while other sessions are busy, two processes of ours get no more CPU than one (both
-loops take twice as long), and no executor can show a wall speed-up then.
+Before the games (and before each round: ``cap``) the script measures the machine's
+**capacity**: a CPU loop run alone and on ``workers`` processes at once, as the work they get
+done (``workers`` x the lone loop's wall / the wall of the loops together: the best wall speed-up
+any run could show then) and as the CPU they get.  On this shared machine the scheduler gives
+each session a fair share: while other sessions are busy, two processes of ours get no more CPU
+than one (both loops take twice as long), and no executor can show a wall speed-up then.  The
+two differ when the CPU is there but a loop runs slower beside another (virtual CPUs sharing a
+physical core, a lower clock): only the work shows it, and the games slow down alike.
 
 Run: ``python benchmarks/tournament.py [games] [workers] [rounds] [game ...] [--dask=lean,default]``
 (``--help``: this text)
@@ -152,10 +156,14 @@ def spin(_: object = None) -> tuple[float, float]:
     return time.process_time() - cpu, time.perf_counter() - wall
 
 
-def machine_capacity(workers: int) -> float:
-    """How many cores' worth of work ``workers`` busy processes of ours get right now, against
-    one: the best wall speed-up any parallel run could show at this moment.  On a shared machine
-    whose scheduler gives each session a fair share, it is ~1 while others are busy."""
+def machine_capacity(workers: int) -> tuple[float, float]:
+    """How much ``workers`` busy processes of ours get done right now against one: the same CPU
+    loop run alone, then on ``workers`` processes at once.  Returns (work, CPU): ``workers`` times
+    the lone loop's wall over the wall of the loops run together (the best wall speed-up any
+    parallel run could show at this moment), and the CPU they got over the CPU the lone loop got
+    in the same wall time.  On a shared machine whose scheduler gives each session a fair share,
+    both are ~1 while others are busy; when the CPU is there but a loop runs slower beside
+    another (two virtual CPUs on one physical core, a lower clock), only the work falls."""
     import concurrent.futures as cf
     import multiprocessing
 
@@ -168,7 +176,12 @@ def machine_capacity(workers: int) -> float:
         start = time.perf_counter()
         many = list(pool.map(spin, range(workers)))
         wall = time.perf_counter() - start
-    return (sum(cpu for cpu, _ in many) / wall) / (one[0] / one[1])
+    return workers * one[1] / wall, (sum(cpu for cpu, _ in many) / wall) / (one[0] / one[1])
+
+
+def capacity_text(workers: int) -> str:
+    work, cpu = machine_capacity(workers)
+    return f"{workers} busy processes do {work:.2f}x the work of one ({cpu:.2f}x its CPU)"
 
 
 CLUSTERS = ("lean", "default")
@@ -221,10 +234,7 @@ def main() -> None:
             "(PYTHONDONTWRITEBYTECODE is set: new workers compile the game's modules from source "
             "inside their first call, which an installed library's users do not pay)"
         )
-    print(
-        f"(capacity now: {workers} busy processes get {machine_capacity(workers):.2f}x the CPU of one; "
-        "a wall speed-up cannot exceed it)"
-    )
+    print(f"(capacity now: {capacity_text(workers)}; a wall speed-up cannot exceed it)")
     print(
         f"{'game':<13}{'configuration':<22}{'call':<6}{'games/s':>9}{'x serial':>9}{'x 1w':>7}{'med x1w':>8}"
         f"{'CPU ms/g':>10}{'CPU est.':>9}{'cores':>6}{'best wall s':>12}{'start s':>9}{'load':>6}{'cap':>6}"
@@ -236,7 +246,7 @@ def main() -> None:
         get_reusable_executor(max_workers=workers, timeout=LOKY_IDLE_SECONDS).shutdown(wait=True)
     print(
         f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}; capacity after: "
-        f"{machine_capacity(workers):.2f}x"
+        f"{capacity_text(workers)}"
     )
 
 
@@ -321,7 +331,7 @@ def play_rounds(
     falls through a round favours neither."""
     kept: Kept = {}
     for number in range(rounds):
-        capacity = machine_capacity(workers)
+        capacity = machine_capacity(workers)[0]
         order = list(configs)
         if number % 2:
             for k in range(1, len(order) - 1, 2):  # after serial, the executors come in (1, n) pairs
