@@ -22,7 +22,7 @@ from gamelib.fugitive.belief.bits import (
     VALUE_READS,
 )
 from gamelib.fugitive.belief.facts import Facts, active_series, reachable_values, spread_down
-from gamelib.fugitive.belief.programme import Programme
+from gamelib.fugitive.belief.programme import DeltaMoves, Programme, parts_of
 from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooLarge
 from gamelib.fugitive.rules import STEP_LIMIT, cards_of
 
@@ -38,12 +38,27 @@ stack (edges of 6 hard positions -6% against 3, heldout-D-913 -26%; small progra
 class ByReads:
     """A layer's moves kept for the backward pass as the count memoised them: by the bits of a
     source they read (``reads``), a list shared by every source with those bits (no per-source
-    record: the backward pass masks each source again)."""
+    record: the backward pass masks each source again).
 
-    __slots__ = ("memo", "reads")
+    ``memo`` maps a signature to ``(part, weight)`` (the destination is the source's other bits
+    ``| part``) or, value layers, ``(delta, weight, value)``.  A large pair layer that does not
+    close keeps ``deltas`` instead, a signature's ``(delta, weight)`` with destination
+    ``source + delta``: the lists are shared by every signature whose moves add the same
+    (:meth:`~.programme.Programme._delta_key`), so the count makes no list per signature; its
+    ``memo`` is then made from them when first read (another pass over the kept moves)."""
 
-    def __init__(self, reads: int, memo: dict[int, Any]) -> None:
-        self.reads, self.memo = reads, memo
+    __slots__ = ("_memo", "deltas", "reads")
+
+    def __init__(
+        self, reads: int, memo: dict[int, Any] | None, deltas: dict[int, list[tuple[int, int]]] | None = None
+    ) -> None:
+        self.reads, self._memo, self.deltas = reads, memo, deltas
+
+    @property
+    def memo(self) -> dict[int, Any]:
+        if self._memo is None:
+            self._memo = parts_of(self.deltas or {})
+        return self._memo
 
 
 Edges = Any
@@ -353,7 +368,7 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     memo: dict[int, list[tuple[int, int]]] = {}
     closing = prog._pair_closes(i, g)
     reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
-    pair_hit, closed_hit, open_hit = prog._pair_hit, prog._closed_hit, prog._open_hit
+    pair_hit, closed_hit = prog._pair_hit, prog._closed_hit
     open_memo: dict[int, list[tuple[int, int]]] = {}
     large = len(states) >= SHARE_OPEN
     # closing: a large layer's signatures share their unclosed moves (few differ but by the pair's
@@ -362,27 +377,49 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     if large and prog.second_memo is None:
         prog.second_memo = {}  # from now on the second group's moves are shared between signatures
         prog.delta_memo = {}  # and the pairs' moves between signatures (Programme._open_hit)
+    if large and not closing:
+        return _delta_layer(prog, i, g, states)
     count = 0
     for src, weight in states.items():
         sig = src & reads
         hit = memo.get(sig)
         if hit is None:
-            if shared:
-                hit = memo[sig] = closed_hit(i, g, sig, open_memo)
-            else:
-                hit = memo[sig] = (
-                    open_hit(i, g, sig) if large and not closing else pair_hit(i, g, sig, closing)
-                )
+            hit = memo[sig] = closed_hit(i, g, sig, open_memo) if shared else pair_hit(i, g, sig, closing)
         rest = src ^ sig
         count += len(hit)
         for part, w in hit:
             dst = rest | part
             out_states[dst] = get(dst, 0) + weight * w
-    if len(states) >= SHARE_OPEN and prog.closing and not prog.count_only:
-        # the card locations' walk reads these unclosed moves again (a layer that closes nothing
-        # memoised them by the same bits)
-        prog.open_memos[(i, g)] = open_memo if shared else memo
+    if shared and not prog.count_only:
+        prog.open_memos[(i, g)] = open_memo  # the card locations' walk reads these unclosed moves again
     return out_states, ByReads(reads, memo), count
+
+
+def _delta_layer(
+    prog: Programme, i: int, g: int, states: dict[int, int]
+) -> tuple[dict[int, int], Edges, int]:
+    """A large pair layer that closes nothing: a source's moves are a ``(delta, weight)`` list
+    shared by every signature whose moves add the same (``Programme.delta_memo``), the destination
+    ``source + delta`` (no list made per signature, no rest split off per source)."""
+    out_states: dict[int, int] = {}
+    get = out_states.get
+    reads = PAIR_READS[g]
+    memo: dict[int, list[tuple[int, int]]] = {}
+    deltas_of = prog._open_deltas
+    count = 0
+    for src, weight in states.items():
+        sig = src & reads
+        hit = memo.get(sig)
+        if hit is None:
+            hit = memo[sig] = deltas_of(i, g, sig)
+        count += len(hit)
+        for d, w in hit:
+            dst = src + d
+            out_states[dst] = get(dst, 0) + weight * w
+    kept = ByReads(reads, None, memo)
+    if prog.closing and not prog.count_only:
+        prog.open_memos[(i, g)] = DeltaMoves(memo)  # the card locations' walk: parts when it asks
+    return out_states, kept, count
 
 
 def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges, int, int]:
@@ -495,7 +532,18 @@ def _back_pair(prog: Programme, t: int, kept: ByReads, nxt: dict[int, int], cur:
     """The completions from each source of a pair of group layers (no label to tally there): a
     source's moves are its signature's memoised parts, added to the rest of its bits."""
     get = nxt.get
-    reads, memo = kept.reads, kept.memo
+    reads, deltas = kept.reads, kept.deltas
+    if deltas is not None:  # a source's moves add to it (_delta_layer)
+        for src in prog.forward[t]:
+            b = 0
+            for d, w in deltas[src & reads]:
+                x = get(src + d)
+                if x:
+                    b += x * w
+            if b:
+                cur[src] = b
+        return
+    memo = kept.memo
     for src in prog.forward[t]:
         sig = src & reads
         rest = src ^ sig

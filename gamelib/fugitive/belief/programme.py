@@ -44,6 +44,34 @@ PairMoves = tuple[int, int, list[tuple[int, int]]]
 :meth:`Programme._pair_moves`."""
 
 
+def parts_of(deltas: dict[int, list[tuple[int, int]]]) -> dict[int, list[tuple[int, int]]]:
+    """A pair layer's moves by signature as ``(part, weight)`` from its ``(delta, weight)`` lists
+    (the destination ``sig + delta``)."""
+    return {sig: [(sig + d, w) for d, w in moves] for sig, moves in deltas.items()}
+
+
+class DeltaMoves:
+    """A large pair layer's unclosed moves kept as ``(delta, weight)`` lists by signature (see
+    ``build._delta_layer``), until :class:`OpenMemos` makes them ``(part, weight)`` lists."""
+
+    __slots__ = ("deltas",)
+
+    def __init__(self, deltas: dict[int, list[tuple[int, int]]]) -> None:
+        self.deltas = deltas
+
+
+class OpenMemos(dict[tuple[int, int], Any]):
+    """:attr:`Programme.open_memos`: large pair layers' unclosed moves by signature, kept for the
+    card locations' walk (which reads them with ``get``).  A layer held as :class:`DeltaMoves` is
+    made into ``(part, weight)`` lists when first read: the count itself never needs them."""
+
+    def get(self, key: tuple[int, int], default: Any = None) -> Any:  # type: ignore[override]
+        hit = super().get(key, default)
+        if isinstance(hit, DeltaMoves):
+            hit = self[key] = parts_of(hit.deltas)
+        return hit
+
+
 @dataclass
 class Programme(FinalWeights):
     """The forward programme for one set of facts and one measure, with its final weights."""
@@ -68,7 +96,7 @@ class Programme(FinalWeights):
     tail_tally: list[int] = field(default_factory=list)  # the last layer's value tallies (tail)
     # a large closing pair layer's unclosed moves by signature, kept for the card locations' walk
     # (marginals reads them instead of making them again): by (position, group)
-    open_memos: dict[tuple[int, int], dict[int, list[tuple[int, int]]]] = field(default_factory=dict)
+    open_memos: OpenMemos = field(default_factory=OpenMemos)
     folded: bool = False  # the last stack is summed in closed form (no group layers at the end)
     npos: int = 0  # positions on the table (facts.size, read on the hot paths)
     pending_pos: int = -1  # the position still getting sprint cards (the hand may pay), or -1
@@ -292,14 +320,20 @@ class Programme(FinalWeights):
         """``_pair_hit(i, g, sig, False)``, memoised in ``delta_memo`` (a large programme's) as
         moves relative to ``sig`` on a coarser key (:meth:`_delta_key`): signatures whose moves
         add the same to them share one list."""
-        memo = self.delta_memo
-        if memo is None:
+        if self.delta_memo is None:
             return self._pair_hit(i, g, sig, False)
+        return [(sig + d, w) for d, w in self._open_deltas(i, g, sig)]
+
+    def _open_deltas(self, i: int, g: int, sig: int) -> list[tuple[int, int]]:
+        """:meth:`_open_hit` as ``(delta, weight)``, the destination ``sig + delta`` (a list
+        shared by the signatures of one :meth:`_delta_key`, from ``delta_memo``)."""
+        memo = self.delta_memo
+        assert memo is not None
         key = self._delta_key(i, g, sig)
         deltas = memo.get(key)
         if deltas is None:
             deltas = memo[key] = [(dst - sig, w) for dst, w in self._pair_hit(i, g, sig, False)]
-        return [(sig + d, w) for d, w in deltas]
+        return deltas
 
     def _delta_key(self, i: int, g: int, sig: int) -> int:
         """What the moves of a pair's signature ``sig`` add to it depends on: ``sig`` without the
