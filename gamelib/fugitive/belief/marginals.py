@@ -282,13 +282,16 @@ class _Walk:
             if hit is None:
                 hit = pmemo[sig] = prog._pair_hit(i, g, sig, False)
             rest = src ^ sig
-            s = 0
+            s = None  # no 0 + x: each big-int operation allocates
             for d, w in hit:
                 x = get(rest | d)
-                if x is not None:
-                    s += x * w
-                elif rest | d not in reached:
-                    s += self.missing(t + 1, rest | d)[1] * w
+                if x is None:
+                    if rest | d in reached:
+                        continue
+                    x = self.missing(t + 1, rest | d)[1]
+                if w != 1:
+                    x *= w
+                s = x if s is None else s + x
             if s:
                 out[src] = s
 
@@ -307,7 +310,7 @@ class _Walk:
                 prog._memo_value_moves(i, sig, memo, False)  # fills memo[sig]
                 hit = memo[sig]
             base = src & KEEP
-            s = 0
+            s = None  # no 0 + x nor x * 1: each big-int operation allocates
             for delta, w, label in hit:
                 dst = base + delta
                 x = after.get(dst)
@@ -315,8 +318,9 @@ class _Walk:
                     if dst in reached:
                         continue  # no completion's share there
                     x = self.missing(t + 1, dst)[1]
-                x *= w
-                s += x
+                if w != 1:
+                    x *= w
+                s = x if s is None else s + x
                 if tally is not None and x:
                     tally[label] += fw * x
             if s:
@@ -364,22 +368,28 @@ class _Walk:
                     hit = pmemo[sig] = prog._pair_hit(i, g, sig, closing)
                 entries = closed[key] = self._closed(closer, hit, key ^ sig)
             base = src ^ key
-            s = 0
+            s = None  # no 0 + x, x * 1 nor y * 0: each big-int operation allocates
             for bits, wf, wfs, _ in entries:
                 dst = base | bits
                 x = after.get(dst)
                 if x is not None:
-                    x *= wf
+                    if wf != 1:
+                        x *= wf
                     if wfs:
-                        x += wfs * completions.get(dst, 0)
+                        b = completions.get(dst)
+                        if b:
+                            x += wfs * b
                 elif dst in reached:
                     if not wfs:
                         continue
-                    x = wfs * completions.get(dst, 0)
+                    b = completions.get(dst)
+                    if not b:
+                        continue
+                    x = wfs * b
                 else:
                     bd, sd = self.missing(t + 1, dst)
                     x = sd * wf + wfs * bd
-                s += x
+                s = x if s is None else s + x
             if s:
                 out[src] = s
 
