@@ -204,13 +204,15 @@ def _closing_pass(prog: Programme, i: int, kept: dict[int, Any], states: dict[in
 def _pair_pass(prog: Programme, i: int, g: int, kept: ByReads, states: dict[int, int]) -> dict[int, int]:
     """A pair of group layers: each signature's moves converted once to worlds weights (the deals
     weight divided by the two groups' deal factors, read from the card counts they add)."""
+    slots = prog.slots[i]
+    s0, s1 = slots[g], slots[g + 1]
+    sh0, sh1 = U_SH[g], U_SH[g + 1]
+    if kept.deltas is not None:
+        return _delta_pass(kept.reads, kept.deltas, states, s0, s1, sh0, sh1)
     out: dict[int, int] = {}
     get = out.get
     reads, memo = kept.reads, kept.memo
     converted: dict[int, list[tuple[int, int]]] = {}
-    slots = prog.slots[i]
-    s0, s1 = slots[g], slots[g + 1]
-    sh0, sh1 = U_SH[g], U_SH[g + 1]
     for src, weight in states.items():
         if not weight:  # cancelled (the signed footprint identity): nothing to carry
             continue
@@ -222,6 +224,56 @@ def _pair_pass(prog: Programme, i: int, g: int, kept: ByReads, states: dict[int,
         for part, w in hit:
             dst = rest | part
             out[dst] = get(dst, 0) + weight * w
+    return out
+
+
+def _delta_pass(
+    reads: int,
+    deltas: dict[int, list[tuple[int, int]]],
+    states: dict[int, int],
+    s0: int,
+    s1: int,
+    sh0: int,
+    sh1: int,
+) -> dict[int, int]:
+    """:func:`_pair_pass` of a layer kept as ``(delta, weight)`` lists (destination ``source +
+    delta``, ``build._delta_layer``): a list is shared by signatures with the same card counts, so
+    it is converted once (by identity); a delta's card counts are the cards the move lays (the
+    counts are the state's lowest fields: no borrow reaches them)."""
+    out: dict[int, int] = {}
+    get = out.get
+    converted: dict[int, list[tuple[int, int]]] = {}
+    by_list: dict[int, list[tuple[int, int]]] = {}
+    for src, weight in states.items():
+        if not weight:
+            continue
+        sig = src & reads
+        hit = converted.get(sig)
+        if hit is None:
+            moves = deltas[sig]
+            hit = by_list.get(id(moves))
+            if hit is None:
+                hit = by_list[id(moves)] = _convert_deltas(moves, sig, s0, s1, sh0, sh1)
+            converted[sig] = hit
+        for d, w in hit:
+            dst = src + d
+            out[dst] = get(dst, 0) + weight * w
+    return out
+
+
+def _convert_deltas(
+    moves: list[tuple[int, int]], sig: int, s0: int, s1: int, sh0: int, sh1: int
+) -> list[tuple[int, int]]:
+    """:func:`_convert` for ``(delta, weight)`` moves: the cards laid are the delta's counts."""
+    u0, u1 = (sig >> sh0) & 31, (sig >> sh1) & 31
+    out = []
+    for d, w in moves:
+        f = 1
+        if s0 >= 0:
+            f = FALL[s0 - u0][(d >> sh0) & 31]
+        if s1 >= 0:
+            f *= FALL[s1 - u1][(d >> sh1) & 31]
+        out.append((d, w // f if f != 1 else w))
     return out
 
 
