@@ -1,6 +1,6 @@
 """The pair layers' shortcuts are exact: a pair that cannot fill a group does not close, and a large
 layer's pair moves are shared between signatures that split a group's even hideouts and marks
-differently (``Programme._open_hit``).
+differently (``Programme._open_deltas``).
 
 Both only skip work: the programme's states, weights and completions are those of the programme
 that closes every pair and composes every signature's moves itself.
@@ -45,14 +45,14 @@ def always_closing(self: Programme, i: int, g: int | None = None) -> bool:
 
 
 def composed(self: Programme, i: int, g: int, sig: int) -> list[tuple[int, int]]:
-    return self._pair_hit(i, g, sig, False)
+    return [(dst - sig, w) for dst, w in self._pair_hit(i, g, sig, False)]
 
 
 @pytest.mark.parametrize("measure", ["deals", "worlds"])
 def test_pair_shortcuts_keep_every_state_and_weight(monkeypatch: pytest.MonkeyPatch, measure: str) -> None:
     monkeypatch.setattr(build_module, "SHARE_OPEN", 40)  # the large layers' paths on small positions
     shared = calls = open_pairs = 0
-    original = Programme._open_hit
+    original = Programme._open_deltas
 
     def counting(self: Programme, i: int, g: int, sig: int) -> list[tuple[int, int]]:
         nonlocal calls, shared
@@ -67,10 +67,10 @@ def test_pair_shortcuts_keep_every_state_and_weight(monkeypatch: pytest.MonkeyPa
         facts = facts_of(row)
         with monkeypatch.context() as patch:
             patch.setattr(Programme, "_pair_closes", always_closing)
-            patch.setattr(Programme, "_open_hit", composed)
+            patch.setattr(Programme, "_open_deltas", composed)
             plain = build(facts, measure)
         with monkeypatch.context() as patch:
-            patch.setattr(Programme, "_open_hit", counting)
+            patch.setattr(Programme, "_open_deltas", counting)
             fast = build(facts, measure)
         open_pairs += sum(
             kind == PAIR and not fast._pair_closes(i, g) and i != fast.pending_pos

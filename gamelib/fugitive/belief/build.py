@@ -362,64 +362,63 @@ def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[
 
 def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
     """A pair of group layers forward (counting only): each source's moves are a memoised list of
-    parts that complete the source's rest (:meth:`~.programme.Programme._pair_moves`, inlined)."""
+    parts that complete the source's rest (:meth:`~.programme.Programme._pair_moves`, inlined); a
+    large layer's are deltas (:func:`_delta_layer`)."""
     out_states: dict[int, int] = {}
     get = out_states.get
     memo: dict[int, list[tuple[int, int]]] = {}
     closing = prog._pair_closes(i, g)
     reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
-    pair_hit, closed_hit = prog._pair_hit, prog._closed_hit
-    open_memo: dict[int, list[tuple[int, int]]] = {}
+    pair_hit = prog._pair_hit
     large = len(states) >= SHARE_OPEN
-    # closing: a large layer's signatures share their unclosed moves (few differ but by the pair's
-    # hideout counts); a small one's rarely repeat, so they are closed as they are made
-    shared = closing and large
     if large and prog.second_memo is None:
         prog.second_memo = {}  # from now on the second group's moves are shared between signatures
-        prog.delta_memo = {}  # and the pairs' moves between signatures (Programme._open_hit)
-    if large and not closing:
-        return _delta_layer(prog, i, g, states)
+        prog.delta_memo = {}  # and the pairs' moves between signatures (Programme._open_deltas)
+    if large:
+        return _delta_layer(prog, i, g, states, closing)
     count = 0
     for src, weight in states.items():
         sig = src & reads
         hit = memo.get(sig)
         if hit is None:
-            hit = memo[sig] = closed_hit(i, g, sig, open_memo) if shared else pair_hit(i, g, sig, closing)
+            hit = memo[sig] = pair_hit(i, g, sig, closing)
         rest = src ^ sig
         count += len(hit)
         for part, w in hit:
             dst = rest | part
             out_states[dst] = get(dst, 0) + weight * w
-    if shared and not prog.count_only:
-        prog.open_memos[(i, g)] = open_memo  # the card locations' walk reads these unclosed moves again
     return out_states, ByReads(reads, memo), count
 
 
 def _delta_layer(
-    prog: Programme, i: int, g: int, states: dict[int, int]
+    prog: Programme, i: int, g: int, states: dict[int, int], closing: bool
 ) -> tuple[dict[int, int], Edges, int]:
-    """A large pair layer that closes nothing: a source's moves are a ``(delta, weight)`` list
-    shared by every signature whose moves add the same (``Programme.delta_memo``), the destination
-    ``source + delta`` (no list made per signature, no rest split off per source)."""
+    """A large pair layer: a source's moves are a ``(delta, weight)`` list, the destination
+    ``source + delta`` (no rest split off per source).  Unclosed, the list is shared by every
+    signature whose moves add the same (``Programme.delta_memo``); closing, by the signatures
+    none of whose moves close (:meth:`~.programme.Programme._closed_deltas`: a large layer's
+    signatures differ mostly by the pair's hideout counts, which its moves never read).  No list
+    is made per signature but for the moves that close."""
     out_states: dict[int, int] = {}
     get = out_states.get
-    reads = PAIR_READS[g]
+    reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
     memo: dict[int, list[tuple[int, int]]] = {}
-    deltas_of = prog._open_deltas
+    bare_moves: dict[int, list[tuple[int, int]]] = {}  # closing: the unclosed moves by bare signature
+    open_deltas, closed_deltas = prog._open_deltas, prog._closed_deltas
     count = 0
     for src, weight in states.items():
         sig = src & reads
         hit = memo.get(sig)
         if hit is None:
-            hit = memo[sig] = deltas_of(i, g, sig)
+            hit = memo[sig] = closed_deltas(i, g, sig, bare_moves) if closing else open_deltas(i, g, sig)
         count += len(hit)
         for d, w in hit:
             dst = src + d
             out_states[dst] = get(dst, 0) + weight * w
-    kept = ByReads(reads, None, memo)
     if prog.closing and not prog.count_only:
-        prog.open_memos[(i, g)] = DeltaMoves(memo)  # the card locations' walk: parts when it asks
-    return out_states, kept, count
+        # the card locations' walk reads the unclosed moves again, made into parts when it asks
+        prog.open_memos[(i, g)] = DeltaMoves(bare_moves if closing else memo)
+    return out_states, ByReads(reads, None, memo), count
 
 
 def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges, int, int]:

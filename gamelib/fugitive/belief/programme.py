@@ -130,10 +130,10 @@ class Programme(FinalWeights):
     second_memo: dict[int, list[tuple[int, int, int]]] | None = (
         None  # _second_moves, once a pair layer is large
     )
-    delta_memo: dict[int, list[tuple[int, int]]] | None = None  # _open_hit, once a pair layer is large
-    split_memo: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]]]] = field(
+    delta_memo: dict[int, list[tuple[int, int]]] | None = None  # _open_deltas, once a pair layer is large
+    split_memo: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]] = field(
         default_factory=dict
-    )  # _closed_hit: a signature's unclosed moves, by whether they may close
+    )  # _closed_deltas: a delta key's unclosed moves, and those split by whether they may close
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -263,70 +263,64 @@ class Programme(FinalWeights):
         rest = mid ^ key
         return [(dst | rest, w, k) for dst, w, k in moves] if rest else moves
 
-    def _closed_hit(
-        self, i: int, g: int, sig: int, open_memo: dict[int, list[tuple[int, int]]]
+    def _closed_deltas(
+        self, i: int, g: int, sig: int, bare_moves: dict[int, list[tuple[int, int]]]
     ) -> list[tuple[int, int]]:
-        """:meth:`_pair_hit` closed (``sig`` holds the pair's hideout counts): the unclosed moves of
-        ``sig`` without them, memoised in ``open_memo`` (the moves never read them: sources that
-        differ only there share one list), then closed.  The same list as ``_pair_hit(i, g, sig,
-        True)``: a closing depends on the destination only, so summing equal destinations first
-        changes no sum."""
+        """:meth:`_pair_hit` closed, as ``(delta, weight)`` (the destination ``sig + delta``;
+        ``sig`` holds the pair's hideout counts): the unclosed moves of ``sig`` without them
+        (:meth:`_open_deltas`: the moves never read them), split once per :meth:`_delta_key` by
+        whether they may close (:meth:`_split_closable`), then those closed.  The same moves as
+        ``_pair_hit(i, g, sig, True)``: a closing depends on the destination only, so summing
+        equal destinations first changes no sum.  A signature that none of its moves closes
+        shares its key's list.  ``bare_moves`` collects each signature's unclosed moves without
+        the hideout counts (the card locations' walk reads them again)."""
         bare = sig & ~PAIR_HIDEOUTS[g]
-        key = bare | (i << 2 | g) << PROG  # a pair's signature holds no progress bits
+        key = self._delta_key(i, g, bare)
         split = self.split_memo.get(key)
         if split is None:
-            hit = open_memo.get(bare)
-            if hit is None:
-                hit = open_memo[bare] = self._open_hit(i, g, bare)
-            split = self.split_memo[key] = self._split_closable(g, hit)
-        plain, closable = split
-        held = sig ^ bare
+            deltas = self._open_deltas(i, g, bare)
+            split = self.split_memo[key] = (deltas, *self._split_closable(g, bare, deltas))
+        deltas, plain, closable = split
+        bare_moves[bare] = deltas
         if not closable:
-            return [(dst | held, w) for dst, w in plain] if held else plain
+            return plain
         acc: dict[int, int] = {}
         part_memo, fields, tag = self.part_memo, HALVES[g], g << LEFT
-        for dst, w in closable:
-            dst |= held
+        for d, w in closable:
+            dst = sig + d
             part = dst & fields
             shut = part_memo.get(part | tag)
             if shut is None:
                 shut = part_memo[part | tag] = self._close_part(part, g)
             if shut[1]:
-                dst = (dst ^ part) | shut[0]
-                acc[dst] = acc.get(dst, 0) + w * shut[1]
-        out = [(dst | held, w) for dst, w in plain]
-        out.extend((dst, w) for dst, w in acc.items() if w)
+                d = ((dst ^ part) | shut[0]) - sig
+                acc[d] = acc.get(d, 0) + w * shut[1]
+        out = plain.copy()
+        out.extend((d, w) for d, w in acc.items() if w)
         return out
 
     def _split_closable(
-        self, g: int, hit: list[tuple[int, int]]
+        self, g: int, bare: int, deltas: list[tuple[int, int]]
     ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-        """The unclosed moves ``hit`` of a pair's signature split by whether a destination fills a
-        group of the pair (closing may change it) or not (closing leaves it as it is: it is the
-        destination whatever the hideout counts held; and no closed destination equals it, whose
-        filled group's count differs)."""
+        """The unclosed moves ``deltas`` of a pair's signature ``bare`` split by whether a
+        destination fills a group of the pair (closing may change it) or not (closing leaves it as
+        it is: it is the destination whatever the hideout counts held; and no closed destination
+        equals it, whose filled group's count differs)."""
         plain: list[tuple[int, int]] = []
         closable: list[tuple[int, int]] = []
         full_a, full_b, sh_a, sh_b = self.full_u[g], self.full_u[g + 1], U_SH[g], U_SH[g + 1]
-        for move in hit:
-            dst = move[0]
+        for move in deltas:
+            dst = bare + move[0]
             if (dst >> sh_a) & 31 >= full_a or (dst >> sh_b) & 31 >= full_b:
                 closable.append(move)
             else:
                 plain.append(move)
         return plain, closable
 
-    def _open_hit(self, i: int, g: int, sig: int) -> list[tuple[int, int]]:
-        """``_pair_hit(i, g, sig, False)``, memoised in ``delta_memo`` (a large programme's) as
-        moves relative to ``sig`` on a coarser key (:meth:`_delta_key`): signatures whose moves
-        add the same to them share one list."""
-        if self.delta_memo is None:
-            return self._pair_hit(i, g, sig, False)
-        return [(sig + d, w) for d, w in self._open_deltas(i, g, sig)]
-
     def _open_deltas(self, i: int, g: int, sig: int) -> list[tuple[int, int]]:
-        """:meth:`_open_hit` as ``(delta, weight)``, the destination ``sig + delta`` (a list
-        shared by the signatures of one :meth:`_delta_key`, from ``delta_memo``)."""
+        """``_pair_hit(i, g, sig, False)`` as ``(delta, weight)``, the destination ``sig + delta``,
+        memoised in ``delta_memo`` (a large programme's) on a coarser key (:meth:`_delta_key`):
+        the signatures whose moves add the same to them share one list."""
         memo = self.delta_memo
         assert memo is not None
         key = self._delta_key(i, g, sig)
