@@ -36,7 +36,7 @@ from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, PAIR_READS, VALUE, 
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
 from gamelib.fugitive.belief.marginals_tail import tail_shares
-from gamelib.fugitive.belief.programme import Programme
+from gamelib.fugitive.belief.programme import DeltaMoves, Programme
 from gamelib.fugitive.belief.tables import GROUPS
 
 Closed = tuple[int, int, int, int]
@@ -147,8 +147,11 @@ class _Walk:
         # a pair layer's unclosed moves by signature: the count's own where it kept them (a large
         # closing layer shares them between signatures: Programme.open_memos, the same keys and lists)
         kept = getattr(prog, "open_memos", {})
+        raw = [dict.get(kept, (i, g)) if kind == PAIR else None for i, kind, g in prog.layers]
+        # a large pair layer that closes nothing keeps (delta, weight) lists (build._delta_layer): read as is
+        self.deltas = [x.deltas if isinstance(x, DeltaMoves) else None for x in raw]
         self.pmemo: list[dict[int, list[tuple[int, int]]]] = [
-            kept.get((i, g), {}) if kind == PAIR else {} for i, kind, g in prog.layers
+            {} if x is None or isinstance(x, DeltaMoves) else x for x in raw
         ]
 
     def _closer(self, layer: tuple[int, int, int], scale: int, width: int) -> Closer | None:
@@ -273,6 +276,10 @@ class _Walk:
         if kind == VALUE:
             self._value_layer(t)
             return
+        deltas = self.deltas[t]
+        if deltas is not None:
+            self._delta_layer(t, deltas)
+            return
         i, _, g = prog.layers[t]
         out, after, reached, pmemo = self.sums[t], self.sums[t + 1], prog.forward[t + 1], self.pmemo[t]
         get, reads = after.get, PAIR_READS[g]  # the walk's moves are unclosed: they read these bits
@@ -289,6 +296,33 @@ class _Walk:
                     if rest | d in reached:
                         continue
                     x = self.missing(t + 1, rest | d)[1]
+                if w != 1:
+                    x *= w
+                s = x if s is None else s + x
+            if s:
+                out[src] = s
+
+    def _delta_layer(self, t: int, deltas: dict[int, list[tuple[int, int]]]) -> None:
+        """A pair layer that closes nothing, whose moves the count kept as ``(delta, weight)``
+        lists by signature (``build._delta_layer``): a source's destinations are ``source +
+        delta``, as the count reached them (no ``(part, weight)`` lists made, no rest split off)."""
+        prog = self.prog
+        i, _, g = prog.layers[t]
+        out, after, reached = self.sums[t], self.sums[t + 1], prog.forward[t + 1]
+        get, reads, deltas_of = after.get, PAIR_READS[g], prog._open_deltas
+        for src in prog.forward[t]:
+            sig = src & reads
+            hit = deltas.get(sig)
+            if hit is None:
+                hit = deltas[sig] = deltas_of(i, g, sig)
+            s = None  # no 0 + x nor x * 1: each big-int operation allocates
+            for d, w in hit:
+                dst = src + d
+                x = get(dst)
+                if x is None:
+                    if dst in reached:
+                        continue
+                    x = self.missing(t + 1, dst)[1]
                 if w != 1:
                     x *= w
                 s = x if s is None else s + x
