@@ -14,10 +14,13 @@ before it) never exceeds its free draws, so no deal factor is 0 and the deals pr
 move the worlds programme makes (checked on every position of the stored and held-out sets).
 
 :func:`keep_moves` holds the count's kept moves (the backward pass lets them go) and
-:func:`world_total` walks them forward with the worlds weights (memoised per kept list), then
-sums the last layer with the worlds final weights (:func:`~.build._tail_total` on a view of the
-programme under measure ``worlds``: the same positions, fresh final-weight memos).  The cost is one
-pass over the edges without making a move, against a build that makes every move again.
+:func:`world_total` walks them forward with the worlds weights (converted once per kept list:
+``(part, weight)`` by signature, or a large pair layer's ``(delta, weight)`` lists), then sums the
+last layer: from the deals count's own completions of its sources when the fugitive drew nothing
+after the last position (:func:`_settled_tail`: the deal factors of the last position telescope),
+else with the worlds final weights (:func:`~.build._tail_total` on a view of the programme under
+measure ``worlds``: the same positions, fresh final-weight memos).  The cost is one pass over the
+edges without making a move, against a build that makes every move again.
 """
 
 from __future__ import annotations
