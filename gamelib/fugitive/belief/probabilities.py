@@ -41,7 +41,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from gamelib.core.game import InformationState
-from gamelib.fugitive.belief import direct, weights
+from gamelib.fugitive.belief import both, direct, weights
 from gamelib.fugitive.belief.build import backward, build
 from gamelib.fugitive.belief.direct import Counted, direct_count
 from gamelib.fugitive.belief.direct_early import early_count
@@ -130,7 +130,7 @@ class Belief:
         if callable(self._worlds):
             self._worlds = self._worlds()
         elif self._worlds is None and self._source is not None:
-            self._worlds = world_count(self._source[1])
+            self._worlds = world_count(self._source[1], self._source[0])
         assert isinstance(self._worlds, int)
         return self._worlds
 
@@ -374,6 +374,8 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
         total = prog.total
         if not total:
             raise ValueError("inconsistent observation: no fugitive world explains it")
+        if measure == "deals":
+            both.keep_moves(prog)  # Belief.worlds walks them (both.world_total), then lets them go
         backward(prog)
         assert prog.marginals is not None
         marginals = prog.marginals
@@ -398,14 +400,23 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
     )
 
 
-def world_count(facts: Facts) -> int:
-    """The number of worlds of ``facts`` (measure ``worlds``), directly when :mod:`~.direct`
-    counts the position, else by a programme that keeps nothing but the total (``count_only``: no
-    edges, one layer at a time; the collector paused)."""
-    counted = counted_directly(facts, "worlds")
-    if counted is not None:
-        return counted[0]
+def world_count(facts: Facts, key: tuple[Any, ...] | None = None) -> int:
+    """The number of worlds of ``facts`` (measure ``worlds``): from the moves of the deals count
+    that gave the belief ``key`` when it is still kept (:func:`~.both.world_total`: no second
+    build), else directly when :mod:`~.direct` counts the position, else by a programme that keeps
+    nothing but the total (``count_only``: no edges, one layer at a time).  The collector paused."""
     with no_cycle_collection():
+        if key is not None and key[-1] == "deals":
+            # a position the deals belief counted by a programme is no direct one: its kept count
+            # first (world_total lets the kept moves go after use)
+            prog = _COUNTED.get(key)
+            if prog is not None:
+                total = both.world_total(prog)  # None if its moves were not kept
+                if total is not None:
+                    return total // prog.stacks
+        counted = counted_directly(facts, "worlds")
+        if counted is not None:
+            return counted[0]
         return build(facts, "worlds", count_only=True).mass
 
 
