@@ -163,6 +163,14 @@ def clear_shared() -> None:
     """Forget the shared last-stack weights (:func:`~.probabilities.clear_caches`)."""
     ENDS.clear()
     _CONTEXTS.clear()
+    TABLES.clear()
+    _BOUNDS.clear()
+    for forget in _ALSO_CLEARED:
+        forget()
+
+
+_ALSO_CLEARED: list[Any] = []
+"""The other direct counts' shared memos' ``clear`` (:mod:`~.direct_early` adds its own)."""
 
 
 class _Walk:
@@ -217,25 +225,22 @@ class _Walk:
             self.drawn[self.size],
             self.before[self.size],
         )
-        stride = n + 1
         bound = 1
         for g in range(GROUPS):
-            a, hand_total = gavail[g], max(fug[g], 0)
-            slots = last_drawn[g - 1] - last_before[g - 1] if deals and g else -1
-            group_sum = 0
-            for k in range(min(n, max(last_cap[g], 0), hand_total) + 1):
-                w = COMB[a][k] * _comb(a - k, hand_total - k)
-                if deals and g:
-                    w *= _FACTORIALS[hand_total - k]
-                    if k:
-                        w *= FALL[slots][k] if slots >= 0 else 0
-                group_sum += w
-            bound *= max(group_sum, 1)
+            hand_total = max(fug[g], 0)
+            drawn = deals and g > 0
+            slots = last_drawn[g - 1] - last_before[g - 1] if drawn else -1
+            bound *= group_bound(gavail[g], hand_total, min(n, max(last_cap[g], 0), hand_total), slots, drawn)
         # ... and the ways to pick k <= n of a group's cards, C(a, k) < 2**a, fit as well
-        width = self.width = max(bound.bit_length(), *gavail) + 2
+        self.set_width(max(bound.bit_length(), *gavail) + 2)
+
+    def set_width(self, width: int) -> None:
+        """The packing's layout from a digit's width, rounded up (:data:`WIDTH_STEP`)."""
+        width = self.width = -(-width // WIDTH_STEP) * WIDTH_STEP
+        stride = self.n + 1
         row_bits = self.row_bits = width * stride
         self.keep = (1 << (row_bits * stride)) - 1  # entries with at most n cards
-        self.row_shift, self.row_mask = row_bits * n, (1 << row_bits) - 1
+        self.row_shift, self.row_mask = row_bits * self.n, (1 << row_bits) - 1
         self.digit = (1 << width) - 1
         self.x_1 = 1 + (1 << row_bits)  # 1 + x (an odd card); 1 + xy is an even one
 
@@ -253,29 +258,25 @@ class _Walk:
             return hit
         if not self.width:
             self._packing()
-        a, n, avail, row_bits, width = self.gavail[g], self.n, self.avail, self.row_bits, self.width
-        deals, last, row_mask = self.deals, self.size, self.row_mask
+        a, n, avail, last = self.gavail[g], self.n, self.avail, self.size
         last_cap, last_drawn, last_before = self.capg[last], self.drawn[last], self.before[last]
         hand_total = self.fug[g] - ug if g else a - ug
         room = min(n, last_cap[g] - ug, hand_total)
         out = 0
         if room >= 0:
-            picks = ((1 + (1 << (row_bits + width))) ** (avail[2 * g + 1] - heg)) * (
-                self.x_1 ** (avail[2 * g] - (hg - heg))
+            drawn = self.deals and g > 0
+            slots = last_drawn[g - 1] - ug - last_before[g - 1] if drawn else -1
+            out = packed_table(
+                self.width,
+                n,
+                avail[2 * g + 1] - heg,
+                avail[2 * g] - (hg - heg),
+                a - ug,
+                hand_total,
+                room,
+                slots,
+                drawn,
             )
-            slots = last_drawn[g - 1] - ug - last_before[g - 1] if deals and g else -1
-            for k in range(room + 1):
-                hand = hand_total - k
-                w = _comb(a - ug - k, hand)
-                if deals and g:
-                    if k:
-                        if k > slots:
-                            break
-                        w *= FALL[slots][k]
-                    w *= _FACTORIALS[hand]
-                if w:
-                    shift = row_bits * k
-                    out |= (((picks >> shift) & row_mask) * w) << shift
         packed[key] = out
         return out
 
@@ -440,6 +441,75 @@ class _Walk:
             return 0
         fins = self.end_weights(u, h, he)
         return weight * fins[need] if need < len(fins) else 0
+
+
+WIDTH_STEP = 16
+"""A packing's digit width is rounded up to a multiple of this: the group tables of positions of
+different games then share their packing (:func:`packed_table`), at the cost of a few bits."""
+TABLES: dict[tuple[int, ...], int] = {}
+"""Packed group tables (:func:`packed_table`) shared between counts (a game's positions and other
+games' alike: 70-80% of a direct count's tables were made before).  At most :data:`TABLES_KEPT`."""
+TABLES_KEPT = 4_000
+"""Entries :data:`TABLES` keeps before starting again (an entry is an int of some 100-800 bytes
+and its key: under 4 MiB)."""
+_BOUNDS: dict[tuple[int, ...], int] = {}
+"""A group's weights summed with nothing laid (:func:`group_bound`), by its counts."""
+
+
+def packed_table(
+    width: int, n: int, evens: int, odds: int, left: int, hand_total: int, room: int, slots: int, drawn: bool
+) -> int:
+    """A group's weights by (cards given to a last stack of ``n`` cards, even ones), packed at
+    ``width`` bits a digit: the ways to pick them among ``evens`` and ``odds`` free cards,
+    ``(1 + xy)**evens (1 + x)**odds``, each row k (up to ``room``) times the ways to keep
+    ``hand_total - k`` in hand of the ``left - k`` others, and under ``"deals"`` (``drawn``, a
+    deck's group) the hand's orders and ``FALL[slots][k]`` free draws.  Kept in :data:`TABLES`."""
+    key = (width, n, evens, odds, left, hand_total, room, slots, drawn)
+    hit = TABLES.get(key)
+    if hit is not None:
+        return hit
+    if len(TABLES) >= TABLES_KEPT:
+        TABLES.clear()
+    row_bits = width * (n + 1)
+    row_mask = (1 << row_bits) - 1
+    picks = ((1 + (1 << (row_bits + width))) ** evens) * ((1 + (1 << row_bits)) ** odds)
+    out = 0
+    for k in range(room + 1):
+        hand = hand_total - k
+        w = _comb(left - k, hand)
+        if drawn:
+            if k:
+                if k > slots:
+                    break
+                w *= FALL[slots][k]
+            w *= _FACTORIALS[hand]
+        if w:
+            shift = row_bits * k
+            out |= (((picks >> shift) & row_mask) * w) << shift
+    TABLES[key] = out
+    return out
+
+
+def group_bound(a: int, hand_total: int, top: int, slots: int, drawn: bool) -> int:
+    """A group of ``a`` free cards, ``hand_total`` of them in hand: its weights summed over the
+    stack's cards ``k <= top`` with nothing laid, which bounds every entry of its tables (each only
+    shrinks as the group's counts grow); kept in :data:`_BOUNDS`."""
+    key = (a, hand_total, top, slots, drawn)
+    hit = _BOUNDS.get(key)
+    if hit is not None:
+        return hit
+    if len(_BOUNDS) >= TABLES_KEPT:
+        _BOUNDS.clear()
+    total = 0
+    for k in range(top + 1):
+        w = COMB[a][k] * _comb(a - k, hand_total - k)
+        if drawn:
+            w *= _FACTORIALS[hand_total - k]
+            if k:
+                w *= FALL[slots][k] if slots >= 0 else 0
+        total += w
+    _BOUNDS[key] = bound = max(total, 1)
+    return bound
 
 
 def _bits(mask: int) -> list[int]:

@@ -37,14 +37,17 @@ import functools
 from typing import Any
 
 from gamelib.fugitive.belief.direct import (
-    _FACTORIALS,
+    _ALSO_CLEARED,
     ENDS,
+    WIDTH_STEP,
     Counted,
     _bits,
     _comb,
     _context,
     _open_series,
     _position_tables,
+    group_bound,
+    packed_table,
 )
 from gamelib.fugitive.belief.facts import Facts, advance, reachable_values
 from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
@@ -85,6 +88,16 @@ SE = 3 * HS
 
 GROUP_MASKS = [sum(31 << (start + U_BITS * g) for start in (0, HS, HE, SE)) for g in range(GROUPS)]
 """Per group, its counts' bits in a cloud's key."""
+
+Shares = tuple[tuple[int, int, int, int], ...]
+"""A group's shares of an earlier stack (:meth:`_Walk._group_shares`)."""
+SHARES: dict[tuple[int, ...], Shares] = {}
+"""A group's shares of an earlier stack by what they depend on, shared between counts (80% of a
+count's were made before, by other games' positions alike).  At most :data:`SHARES_KEPT`;
+:func:`~.direct.clear_shared` forgets them.  (Their products by stack, kept alike, cost more than
+they saved: measured.)"""
+SHARES_KEPT = 4_000
+_ALSO_CLEARED.append(SHARES.clear)
 
 
 def takes(facts: Facts, stacks: list[int]) -> bool:
@@ -173,7 +186,7 @@ class _Walk:
         kept in :data:`~.direct.ENDS` by (context, cloud key), shared between counts."""
         self.packed: list[dict[int, int]] = [{} for _ in range(GROUPS)]  # group tables by part of key
         self.shares: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # a stack's moves
-        self.group_shares: dict[tuple[int, ...], list[tuple[int, int, int, int]]] = {}
+        self.group_shares: dict[tuple[int, ...], Shares] = {}
         self.work = 0
         self.limit = EARLY_WORK
         self.done = 0.0  # the part of the walk done
@@ -196,22 +209,16 @@ class _Walk:
             self.drawn[self.size],
             self.before[self.size],
         )
-        stride = n + 1
         bound = 1
         for g in range(GROUPS):
             a, hand_total = gavail[g], max(fug[g], 0)
-            slots = last_drawn[g - 1] - last_before[g - 1] if deals and g else -1
-            group_sum = 0
-            for k in range(min(n, max(last_cap[g], 0), hand_total) + 1):
-                w = COMB[a][k] * _comb(a - k, hand_total - k)
-                if deals and g:
-                    w *= _FACTORIALS[hand_total - k]
-                    if k:
-                        w *= FALL[slots][k] if slots >= 0 else 0
-                group_sum += w
-            bound *= max(group_sum, 1) * COMB[a][min(early, a // 2)]
+            drawn = deals and g > 0
+            slots = last_drawn[g - 1] - last_before[g - 1] if drawn else -1
+            top = min(n, max(last_cap[g], 0), hand_total)
+            bound *= group_bound(a, hand_total, top, slots, drawn) * COMB[a][min(early, a // 2)]
         # ... and the ways to pick k <= n of a group's cards, C(a, k) < 2**a, fit as well
-        width = self.width = max(bound.bit_length(), *gavail) + 2
+        width = self.width = -(-(max(bound.bit_length(), *gavail) + 2) // WIDTH_STEP) * WIDTH_STEP
+        stride = n + 1
         row_bits = self.row_bits = width * stride
         self.keep = (1 << (row_bits * stride)) - 1  # entries with at most n cards
         self.row_shift, self.row_mask = row_bits * n, (1 << row_bits) - 1
@@ -237,33 +244,21 @@ class _Walk:
         heg, seg = (key >> (HE + shift)) & 31, (key >> (SE + shift)) & 31
         if not self.width:
             self._packing()
-        a, n, avail, row_bits, width = self.gavail[g], self.n, self.avail, self.row_bits, self.width
-        deals, last, row_mask = self.deals, self.size, self.row_mask
+        a, n, avail, last = self.gavail[g], self.n, self.avail, self.size
         last_cap, last_drawn, last_before = self.capg[last], self.drawn[last], self.before[last]
         hand_total = self.fug[g] - ug if g else a - ug
         room = min(n, last_cap[g] - ug, hand_total)
-        out = 0
         evens, odds = avail[2 * g + 1] - heg, avail[2 * g] - (hg - heg)  # not hideouts
         seo = ug - hg - seg  # the earlier stacks' odd cards
         early = _comb(evens, seg) * _comb(odds, seo)
-        evens -= seg
-        odds -= seo
-        if room >= 0 and early:
-            picks = ((1 + (1 << (row_bits + width))) ** evens) * (self.x_1**odds)
-            slots = last_drawn[g - 1] - ug - last_before[g - 1] if deals and g else -1
-            for k in range(room + 1):
-                hand = hand_total - k
-                w = _comb(a - ug - k, hand) * early
-                if deals and g:
-                    if k:
-                        if k > slots:
-                            break
-                        w *= FALL[slots][k]
-                    w *= _FACTORIALS[hand]
-                if w:
-                    shift = row_bits * k
-                    out |= (((picks >> shift) & row_mask) * w) << shift
-        return out
+        if room < 0 or not early:
+            return 0
+        drawn = self.deals and g > 0
+        slots = last_drawn[g - 1] - ug - last_before[g - 1] if drawn else -1
+        # the earlier stacks' picks multiply every entry: the packed table times that factor
+        return early * packed_table(
+            self.width, n, evens - seg, odds - seo, a - ug, hand_total, room, slots, drawn
+        )
 
     def end_weights(self, key: int) -> tuple[int, ...]:
         """The last stack and the hand filled in from these counts: weight by need (0..n)."""
@@ -366,9 +361,10 @@ class _Walk:
                     out[k] = out.get(k, 0) + w * f
         return out
 
-    def _group_shares(self, i: int, g: int, key: int) -> list[tuple[int, int, int, int]]:
+    def _group_shares(self, i: int, g: int, key: int) -> Shares:
         """Group ``g``'s shares of the stack at ``i`` from the counts ``key``: (cards, even cards,
-        weight, step to the key), by cards; memoised on the group's counts."""
+        weight, step to the key), by cards (shared: :data:`SHARES`); memoised on the group's
+        counts."""
         shift = U_BITS * g
         ug, hg = (key >> shift) & 31, (key >> (HS + shift)) & 31
         heg, seg = (key >> (HE + shift)) & 31, (key >> (SE + shift)) & 31
@@ -386,14 +382,20 @@ class _Walk:
         if self.deals and g:
             free = self.drawn[i][g - 1] - ug - self.before[i][g - 1]
             room = min(room, free)
-        out = []
-        for k in range(room + 1):
-            wk = FALL[free][k] if free >= 0 else 1
-            for e in range(k - free_o if k > free_o else 0, (k if k < free_e else free_e) + 1):
-                # which of the stacks' cards of a class are this stack's (the end picks them all)
-                x = wk * COMB[seg + e][e] * COMB[seo + k - e][k - e]
-                if x:
-                    out.append((k, e, x, (k << shift) + (e << (SE + shift))))
+        shared_key = (g, room, free, free_e, free_o, seg, seo)
+        out = SHARES.get(shared_key)
+        if out is None:
+            if len(SHARES) >= SHARES_KEPT:
+                SHARES.clear()
+            made: list[tuple[int, int, int, int]] = []
+            for k in range(room + 1):
+                wk = FALL[free][k] if free >= 0 else 1
+                for e in range(k - free_o if k > free_o else 0, (k if k < free_e else free_e) + 1):
+                    # which of the stacks' cards of a class are this stack's (the end picks them all)
+                    x = wk * COMB[seg + e][e] * COMB[seo + k - e][k - e]
+                    if x:
+                        made.append((k, e, x, (k << shift) + (e << (SE + shift))))
+            out = SHARES[shared_key] = tuple(made)  # tuples of ints: the collector stops tracking them
         self.group_shares[memo_key] = out
         self.work += len(out)
         return out
