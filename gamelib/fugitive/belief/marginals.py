@@ -147,11 +147,16 @@ class _Walk:
         # a pair layer's unclosed moves by signature: the count's own where it kept them (a large
         # closing layer shares them between signatures: Programme.open_memos, the same keys and lists)
         kept = getattr(prog, "open_memos", {})
+        # a large pair layer that closes nothing keeps (delta, weight) lists (build._delta_layer): a
+        # plain layer of the walk reads them as is, one the walk closes gets them as (part, weight)
         raw = [dict.get(kept, (i, g)) if kind == PAIR else None for i, kind, g in prog.layers]
-        # a large pair layer that closes nothing keeps (delta, weight) lists (build._delta_layer): read as is
-        self.deltas = [x.deltas if isinstance(x, DeltaMoves) else None for x in raw]
+        self.deltas = [
+            x.deltas if isinstance(x, DeltaMoves) and closer is None else None
+            for x, closer in zip(raw, self.closers, strict=True)
+        ]
         self.pmemo: list[dict[int, list[tuple[int, int]]]] = [
-            {} if x is None or isinstance(x, DeltaMoves) else x for x in raw
+            {} if deltas is not None else kept.get((i, g), {}) if kind == PAIR else {}
+            for (i, kind, g), deltas in zip(prog.layers, self.deltas, strict=True)
         ]
 
     def _closer(self, layer: tuple[int, int, int], scale: int, width: int) -> Closer | None:
