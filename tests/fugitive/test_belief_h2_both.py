@@ -18,7 +18,16 @@ from fugitive_positions import random_position
 from test_belief_brute_force import OPTIONS, enumerate_worlds, positions
 
 import gamelib
-from gamelib.fugitive.belief import Programme, backward, both, build, facts_from_state
+from gamelib.fugitive.belief import (
+    Programme,
+    backward,
+    belief,
+    both,
+    build,
+    clear_caches,
+    facts_from_state,
+    probabilities,
+)
 from gamelib.fugitive.belief.bits import GROUP
 from gamelib.fugitive.belief.facts import Facts
 from gamelib.fugitive.rules import FugitiveState
@@ -141,3 +150,30 @@ def test_moves_are_walked_once_and_only_from_a_deals_count() -> None:
             break
     both.keep_moves(full)
     assert both.world_total(full) is None  # group layers (a sampler's programme): not walked
+
+
+def test_a_beliefs_world_count_walks_its_deals_count_instead_of_building_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``belief(state).worlds`` on positions the programme counts: no second build (the wiring in
+    :mod:`~gamelib.fugitive.belief.probabilities`), the stored world count."""
+    built: list[str] = []
+    build_again = probabilities.build
+
+    def build(facts: Facts, measure: str, *args: Any, **kwargs: Any) -> Programme:
+        built.append(measure)
+        return build_again(facts, measure, *args, **kwargs)
+
+    monkeypatch.setattr(probabilities, "build", build)
+    checked = 0
+    for row in rows(DATA)[::16]:
+        state = gamelib.from_record(row["record"])
+        assert isinstance(state, FugitiveState)
+        if probabilities.counted_directly(facts_from_state(state), "deals") is not None:
+            continue
+        clear_caches()
+        got = belief(state)
+        assert got.worlds == row["worlds"], row["id"]
+        checked += 1
+    assert checked >= 5
+    assert "worlds" not in built
