@@ -25,9 +25,9 @@ legal, which keeps them legal under ``canonical_order`` (increasing sprint cards
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from gamelib.core.game import Action, State
-from gamelib.fugitive.analysis import MEASURES, belief
 from gamelib.fugitive.rules import (
     ADDS,
     D_DRAW,
@@ -57,6 +57,9 @@ from gamelib.fugitive.rules import (
     footprints,
 )
 
+if TYPE_CHECKING:
+    from gamelib.fugitive.belief.probabilities import Belief
+
 __all__ = [
     "AGENTS",
     "ROLLOUT_AGENT",
@@ -73,6 +76,15 @@ def _deck_for(number: int, state: FugitiveState) -> int:
     target = next((d for d, (_, hi) in enumerate(state.layout.deck_ranges) if number <= hi), 2)
     order = sorted(range(3), key=lambda d: (abs(d - target), -d))
     return next(d for d in order if decks[d])
+
+
+def _belief(state: FugitiveState, measure: str) -> Belief:
+    """The exact belief, imported on first use: a tournament seating only the random or heuristic
+    agents (this module's cheap ones) must not pay for importing the belief and networkx (~0.3 s
+    in every fresh worker)."""
+    from gamelib.fugitive.analysis import belief
+
+    return belief(state, measure=measure)
 
 
 def _check(state: object) -> FugitiveState:
@@ -190,6 +202,8 @@ class BeliefDetective:
     """The one seat it knows how to play (a tournament warns when it is seated elsewhere)."""
 
     def __init__(self, measure: str = "deals") -> None:
+        from gamelib.fugitive.belief.tables import MEASURES
+
         if measure not in MEASURES:
             raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
         self.measure = measure
@@ -209,7 +223,7 @@ class BeliefDetective:
             return legal[int(rng.random() * len(legal))]
         if MANHUNT_CALL in legal:
             return MANHUNT_CALL  # the last turn: a manhunt finds at least what any series would
-        b = belief(state, measure=self.measure)
+        b = _belief(state, self.measure)
         last = state.last
         blocked = state.face_up | state.dhand
         certain = [v for v in b.certain_numbers() if 1 <= v < last and not blocked >> v & 1]
@@ -236,7 +250,7 @@ class BeliefDetective:
     def _draw_deck(self, state: FugitiveState) -> int:
         """The deck just ahead of the fugitive: its cards are the ones it would lay next."""
         frontier = state.highest_revealed()
-        b = belief(state, measure=self.measure)
+        b = _belief(state, self.measure)
         newest = len(state.hideouts) - 1
         if newest in b.position_probs:
             frontier = max(frontier, b.most_likely(newest))

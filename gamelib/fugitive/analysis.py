@@ -8,27 +8,34 @@ know.  It is built per call (a table has at most 43 cards); nothing in the rules
 
 The exact belief lives in the package :mod:`gamelib.fugitive.belief`; this module re-exports its
 public names so that every existing import (``from gamelib.fugitive.analysis import belief``)
-keeps working.
+keeps working.  They, and networkx, are imported on first use: a tournament reads this module
+for its role hooks in every fresh worker, and a game between agents that never ask for the belief
+must not pay ~0.3 s to import it.
 """
 
 from __future__ import annotations
 
-import networkx as nx
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
 
-from gamelib.fugitive.belief import (
-    CLASSES,
-    GROUPS,
-    MEASURES,
-    PUBLISHED_CLASSES,
-    Belief,
-    BeliefTooLarge,
-    belief,
-    card_class,
-    clear_caches,
-    determinize,
-    group_of,
-    tables_for,
-)
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from gamelib.fugitive.belief import (
+        CLASSES,
+        GROUPS,
+        MEASURES,
+        PUBLISHED_CLASSES,
+        Belief,
+        BeliefTooLarge,
+        belief,
+        card_class,
+        clear_caches,
+        determinize,
+        group_of,
+        tables_for,
+    )
+
 from gamelib.fugitive.board import STEP_LIMIT, footprints
 from gamelib.fugitive.rules import DETECTIVE, F_SPRINT, FUGITIVE, FugitiveState
 
@@ -72,6 +79,8 @@ def hideout_graph(state: FugitiveState, perspective: int | None = None) -> nx.Di
     n = len(state.hideouts)
     last_pending = state.phase == F_SPRINT
     last = state.last  # the escape card of this game's deck (42 published)
+    import networkx as nx
+
     graph = nx.DiGraph(perspective=perspective, phase=state.phase, round=state.round, last=last)
 
     cards: list[int | None] = []
@@ -149,11 +158,10 @@ def _step_bounds(
     return low, high
 
 
-_CLASS_OF = PUBLISHED_CLASSES
-"""Deprecated alias of :data:`gamelib.fugitive.belief.PUBLISHED_CLASSES` (tests of the small decks
-still read it; new code imports the belief package's public names)."""
-_tables = tables_for
-"""Deprecated alias of :func:`gamelib.fugitive.belief.tables_for` (as above)."""
+_DEPRECATED = {"_CLASS_OF": "PUBLISHED_CLASSES", "_tables": "tables_for"}
+"""Deprecated aliases: ``_CLASS_OF`` of :data:`gamelib.fugitive.belief.PUBLISHED_CLASSES` and
+``_tables`` of :func:`gamelib.fugitive.belief.tables_for` (tests of the small decks still read
+them; new code imports the belief package's public names)."""
 
 __all__ = [
     "CLASSES",
@@ -171,3 +179,30 @@ __all__ = [
     "hideout_graph",
     "tables_for",
 ]
+
+
+_BELIEF_NAMES = frozenset(
+    (
+        "CLASSES",
+        "GROUPS",
+        "MEASURES",
+        "PUBLISHED_CLASSES",
+        "Belief",
+        "BeliefTooLarge",
+        "belief",
+        "card_class",
+        "clear_caches",
+        "determinize",
+        "group_of",
+        "tables_for",
+    )
+)
+
+
+def __getattr__(name: str) -> Any:
+    """The belief's public names, imported from :mod:`gamelib.fugitive.belief` on first use."""
+    if name in _BELIEF_NAMES or name in _DEPRECATED:
+        value = getattr(import_module("gamelib.fugitive.belief"), _DEPRECATED.get(name, name))
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
