@@ -522,6 +522,7 @@ class FugitiveState(FugitiveTable):
     @transition(Guess)
     def _guess(self, action: Guess) -> None:
         """One number named: a hit turns that hideout face up; a miss ends the turn (the manhunt)."""
+        self.named_log.append((len(self.hideouts) - 1, 1 << action.number, False))
         pos = self._hidden_position_of(action.number)
         if self.phase == HUNTING and pos < 0:
             self._finish(FUGITIVE, "manhunt-miss")  # the first miss ends any manhunt
@@ -587,6 +588,10 @@ class FugitiveState(FugitiveTable):
     @transition(Reveal)
     def _reveal(self, action: Reveal) -> None:
         """The series is checked: every number a face-down hideout, or nothing happens."""
+        named = 0
+        for number in self.series:
+            named |= 1 << number
+        self.named_log.append((len(self.hideouts) - 1, named, True))
         positions = []
         for number in self.series:
             position = self._hidden_position_of(number)

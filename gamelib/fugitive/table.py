@@ -36,11 +36,11 @@ class FugitiveTable(State):
     fields = StateFields(
         key="phase setup_left fhand dhand decks hideouts revealed sprints first_turn placed_this_turn"
         " deficit draw_deck draw_for draws_left series round winner ended_by escape_pending passed_draw"
-        " draw_log",
+        " draw_log named_log",
         private="fhand dhand decks hideouts sprints",
         config="layout last canonical refuse_known hide_escape_sprints",
         derived="face_up",
-        lists="decks hideouts revealed sprints draw_log",
+        lists="decks hideouts revealed sprints draw_log named_log",
     )
 
     def __init__(self, game: Game, seed: int | None, layout: Layout, options: FugitiveOptions) -> None:
@@ -75,6 +75,9 @@ class FugitiveTable(State):
         self.passed_draw = False  # edition 2: the deal after a pass
         # Public draw log: (player, deck, hideouts on the table at that moment).
         self.draw_log: list[tuple[int, int, int]] = []
+        # Public log of the detective's guesses: (hideouts on the table, numbers named as a
+        # bitmask, whether a series), one entry per guess and per series revealed, in order.
+        self.named_log: list[tuple[int, int, bool]] = []
         self.face_up = 1  # derived: mask of face-up cards (card 0 to start), kept in step with reveals
 
     # ------------------------------------------------------------------ queries
@@ -207,7 +210,9 @@ class FugitiveObservation:
 
     ``hideouts`` holds, in table order starting with card 0, ``(value, sprint_count, sprint_cards)``.
     ``draw_log`` holds ``(player, deck, hideouts_on_table)`` for every draw, in order: which deck
-    each side drew from, and when.
+    each side drew from, and when.  ``named_log`` holds ``(hideouts_on_table, named, series)`` for
+    every guess and every series revealed, in order: the numbers the detective named (a bitmask,
+    bit ``n`` = number ``n``; one bit for a guess) and whether they were a series.
     """
 
     player: int | None
@@ -221,6 +226,7 @@ class FugitiveObservation:
     detective_hand_size: int
     deck_sizes: tuple[int, int, int]
     draw_log: tuple[tuple[int, int, int], ...]
+    named_log: tuple[tuple[int, int, bool], ...]
     series: tuple[int, ...]
     first_turn: bool
     round: int

@@ -74,9 +74,11 @@ class Facts:
 def facts_from_state(state: FugitiveState) -> Facts:
     """The detective's facts read straight from a state (no observation strings to build).
 
-    The history is walked once, the guesses replayed as it goes (:func:`_guesses_of_history`,
-    the same replay as :func:`_guesses` reads from the public steps of an observation); the deals
-    say nothing the draw log does not, except how far the setup went (counted during the setup)."""
+    The guesses are read from the state's log of them (``named_log``, :func:`_guesses_of_log`)
+    rather than replayed from the history (:func:`_guesses_of_history`, the same replay as
+    :func:`_guesses` reads from the public steps of an observation; kept for a state without the
+    log); the deals say nothing the draw log does not, except how far the setup went (counted
+    during the setup)."""
     hideouts = [h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)]
     history = state.history
     setup_done = None
@@ -100,6 +102,7 @@ def facts_from_state(state: FugitiveState) -> Facts:
         canonical=state.canonical,
         history=history,
         setup_done=setup_done,
+        named_log=getattr(state, "named_log", None),
     )
 
 
@@ -168,9 +171,11 @@ def build_facts(
     canonical: bool,
     history: Any = None,
     setup_done: int | None = None,
+    named_log: Any = None,
 ) -> Facts:
-    """The facts from what the detective sees; the guesses are replayed from ``history`` (a
-    state's actions, :func:`_guesses_of_history`) when given, else from ``public``; ``setup_done``
+    """The facts from what the detective sees; the guesses are read from ``named_log`` (a state's
+    log of them, :func:`_guesses_of_log`) when given, else replayed from ``history`` (a state's
+    actions, :func:`_guesses_of_history`) when given, else from ``public``; ``setup_done``
     (the setup deals made, during the setup) when the caller read it already
     (:func:`facts_from_state`).
 
@@ -191,7 +196,10 @@ def build_facts(
             may_hide |= 1 << h
 
     caps, hand_unknown = _holdings(hideouts, face_up_sprints, draw_log, phase, public, layout, setup_done)
-    if history is not None:
+    if named_log is not None:
+        forbidden, series_masks = _guesses_of_log(hideouts, named_log)
+        stuck = edition == 2 and _stuck_first_turn(history)
+    elif history is not None:
         forbidden, series_masks, stuck = _guesses_of_history(hideouts, history)
     else:
         forbidden, series_masks, stuck = _guesses(hideouts, public)
@@ -388,6 +396,55 @@ def _guesses_of_history(hideouts: list[int], history: Any) -> tuple[list[int], l
                     found |= pending_mask
             pending_mask = 0
     return _forbidden(missed_at), series_constraints, first_turn_passed and first_turn_hides == 1
+
+
+def _guesses_of_log(hideouts: list[int], named_log: Any) -> tuple[list[int], list[tuple[int, int]]]:
+    """:func:`_guesses_of_history`'s forbidden numbers and failed series read from a state's log
+    of the detective's guesses (``named_log``: hideouts on the table, numbers named as a bitmask,
+    whether a series), one entry per guess and per series revealed: the same replay without the
+    rest of the history (checked equal on every stored position).  A number named is looked up
+    among the hideouts then on the table that are face up now (``up_to``)."""
+    size = len(hideouts) - 1
+    missed_at = [0] * (size + 1)
+    series_constraints: list[tuple[int, int]] = []
+    up_to = [0] * (size + 1)  # per table size k: the face-up hideouts among positions 1..k (bits)
+    up = 0
+    for i in range(1, size + 1):
+        h = hideouts[i]
+        if h >= 0:
+            up |= 1 << h
+        up_to[i] = up
+    found = 0  # numbers the detective found (hit or named again face up), as in the replay
+    for on_table, named, series in named_log:
+        up = up_to[on_table]
+        if not series:
+            if up & named:
+                found |= named
+            else:
+                missed_at[on_table] |= named
+        elif not found & named:  # else a certain miss: it says nothing
+            if named & ~up:
+                series_constraints.append((named, on_table))
+            else:  # the series hit: its hideouts are face up from now on
+                found |= named
+    return _forbidden(missed_at), series_constraints
+
+
+def _stuck_first_turn(history: Any) -> bool:
+    """Whether the fugitive passed after a single first-turn hideout, from a state's actions: the
+    first turn replayed as :func:`_guesses_of_history` does, up to the detective's first action
+    once a hideout lies on the table (it ends the first turn; nothing later matters here)."""
+    on_table, passed = 0, False
+    hide, pass_, add, draw, guess = Hide, Pass, Add, Draw, Guess
+    for action in history:
+        kind = type(action)
+        if kind is hide:
+            on_table += 1
+        elif kind is pass_:
+            passed = True
+        elif (kind is add or kind is draw or kind is guess) and on_table:
+            break
+    return passed and on_table == 1
 
 
 _SILENT = frozenset((Deal, Sprint, Done))
