@@ -55,6 +55,14 @@ than one (both loops take twice as long), and no executor can show a wall speed-
 two differ when the CPU is there but a loop runs slower beside another (virtual CPUs sharing a
 physical core, a lower clock): only the work shows it, and the games slow down alike.
 
+``par ms`` is the part of a run's CPU this process spent (milliseconds for the whole call, every
+thread: the tournament's loop, loky's manager and feeder threads, the Dask client and the local
+cluster's scheduler): CPU the workers do not get on a 2-core machine while they play.  ``gcap``
+is the capacity measured with the game itself (:func:`game_capacity`: fresh warm processes play
+the same games alone, then two at once) and ``g CPU`` the CPU a game takes beside another over
+alone: a game that reads more memory than the CPU loop can slow more beside another, and no
+tournament of that game beats its ``gcap``.
+
 Run: ``python benchmarks/tournament.py [games] [workers] [rounds] [game ...] [--dask=lean,default]``
 (``--help``: this text)
 (default 2000 games, 2 workers, 2 rounds, every registered game, both kinds of cluster).
@@ -107,12 +115,15 @@ def spent(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
-def measure(play: Callable[[], Any], dask: set[int], on_dask: bool) -> tuple[float, float, Any]:
-    """Wall seconds, CPU seconds (this process + the run's workers) and the result of ``play()``."""
+def measure(play: Callable[[], Any], dask: set[int], on_dask: bool) -> tuple[float, float, float, Any]:
+    """Wall seconds, CPU seconds (this process + the run's workers), this process's own CPU
+    seconds (every thread: the tournament's loop, loky's manager and feeder threads, the Dask
+    client's and a local scheduler's event loop) and the result of ``play()``."""
     cpu0, children0, start = time.process_time(), children_cpu(dask, on_dask), time.perf_counter()
     result = play()
     wall = time.perf_counter() - start
-    return wall, time.process_time() - cpu0 + spent(children0, children_cpu(dask, on_dask)), result
+    parent = time.process_time() - cpu0
+    return wall, parent + spent(children0, children_cpu(dask, on_dask)), parent, result
 
 
 def ready(pause: float = 0.0) -> int:
@@ -179,6 +190,62 @@ def machine_capacity(workers: int) -> tuple[float, float]:
     return workers * one[1] / wall, (sum(cpu for cpu, _ in many) / wall) / (one[0] / one[1])
 
 
+_GAMES: dict[str, Any] = {}
+"""The game and agents a capacity probe's process plays (made once a process)."""
+
+
+def play_games(name: str, games: int, start: int) -> float:
+    """CPU seconds this process takes to play ``games`` random games of ``name`` (tournament
+    seeds from ``start``), each as a tournament worker plays it (:func:`play_row`)."""
+    from gamelib.agents.registry import make_agent
+    from gamelib.analysis.executors import JobRange, play_row, sparse_collections
+
+    if name not in _GAMES:
+        game = gamelib.make(name)
+        _GAMES[name] = (game, [make_agent("random", name) for _ in range(game.num_players)])
+    game, agents = _GAMES[name]
+    cpu = time.process_time()
+    with sparse_collections():
+        for row in JobRange(1, game.num_players, True, start, start + games).rows():
+            play_row(game, agents, row)
+    return time.process_time() - cpu
+
+
+def _game_loop(name: str, games: int, barrier: Any, answers: Any) -> None:
+    play_games(name, max(20, games // 4), 10**6)  # the game built and its caches warm, off the clock
+    barrier.wait()
+    wall = time.perf_counter()
+    cpu = play_games(name, games, 0)
+    answers.put((cpu, time.perf_counter() - wall))
+
+
+def game_capacity(name: str, workers: int, games: int) -> tuple[float, float]:
+    """The capacity probe with the game itself instead of a CPU loop: fresh processes, warm, play
+    the same ``games`` games alone and then ``workers`` at once (each all of them, started
+    together).  Returns (work, CPU per game together / alone): the best wall speed-up a
+    tournament of this game could show right now (a game that reads more memory than the CPU
+    loop may slow more beside another), and how much more CPU a game takes beside another."""
+    import multiprocessing
+
+    context = multiprocessing.get_context(
+        "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    )
+    runs = []
+    for size in (1, workers):
+        barrier, answers = context.Barrier(size), context.Queue()
+        procs = [
+            context.Process(target=_game_loop, args=(name, games, barrier, answers)) for _ in range(size)
+        ]
+        for proc in procs:
+            proc.start()
+        runs.append([answers.get() for _ in procs])
+        for proc in procs:
+            proc.join()
+    (alone_cpu, alone_wall), together = runs[0][0], runs[1]
+    work = workers * alone_wall / max(wall for _, wall in together)
+    return work, statistics.mean(cpu for cpu, _ in together) / alone_cpu
+
+
 def capacity_text(workers: int) -> str:
     work, cpu = machine_capacity(workers)
     return f"{workers} busy processes do {work:.2f}x the work of one ({cpu:.2f}x its CPU)"
@@ -237,7 +304,8 @@ def main() -> None:
     print(f"(capacity now: {capacity_text(workers)}; a wall speed-up cannot exceed it)")
     print(
         f"{'game':<13}{'configuration':<22}{'call':<6}{'games/s':>9}{'x serial':>9}{'x 1w':>7}{'med x1w':>8}"
-        f"{'CPU ms/g':>10}{'CPU est.':>9}{'cores':>6}{'best wall s':>12}{'start s':>9}{'load':>6}{'cap':>6}"
+        f"{'CPU ms/g':>10}{'par ms':>7}{'CPU est.':>9}{'cores':>6}{'best wall s':>12}{'start s':>9}{'load':>6}"
+        f"{'cap':>6}{'gcap':>6}{'g CPU':>6}"
     )
     try:
         for name in args[3:] or gamelib.registered_games():
@@ -250,8 +318,8 @@ def main() -> None:
     )
 
 
-Timing = tuple[float, float]
-"""A timed call's wall and CPU seconds."""
+Timing = tuple[float, float, float]
+"""A timed call's wall and CPU seconds, and the part of that CPU this process spent."""
 
 
 def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> None:
@@ -275,11 +343,11 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
     serial: list[Any] = []
 
     def timed(executor: Any, pids: set[int], size: int, on_dask: bool) -> Timing:
-        wall, cpu, results = measure(functools.partial(run, executor, size=size), pids, on_dask)
+        wall, cpu, parent, results = measure(functools.partial(run, executor, size=size), pids, on_dask)
         if not serial:
             serial.append(results)
         assert results.outcomes == serial[0].outcomes, f"{executor} must play exactly the serial games"
-        return wall, cpu
+        return wall, cpu, parent
 
     def on_loky(size: int) -> tuple[Timing, Timing, float]:
         started = time.perf_counter()
@@ -314,24 +382,30 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
         for size in (1, workers):
             label = f"{kind} Dask {size} worker{'s' if size > 1 else ''}"
             configs.append((label, size, functools.partial(on_cluster, kind, size)))
-    kept = play_rounds(configs, rounds, workers)
+    probe = functools.partial(game_capacity, name, workers, max(20, int(0.4 / max(per_game, 1e-6))))
+    kept = play_rounds(configs, rounds, workers, probe)
     report(name, games, configs, kept)
 
 
-Kept = dict[tuple[str, str], list[tuple[float, float, float, float, float]]]
-"""Every round's (wall s, CPU s, start s, load, capacity) of each (configuration, call)."""
+Kept = dict[tuple[str, str], list[tuple[float, float, float, float, float, float, float, float]]]
+"""Every round's (wall s, CPU s, start s, load, capacity, this process's CPU s, the game's capacity
+and its CPU a game beside another / alone) of each (configuration, call)."""
 
 
 def play_rounds(
-    configs: list[tuple[str, int, Callable[[], tuple[Timing, Timing, float]]]], rounds: int, workers: int
+    configs: list[tuple[str, int, Callable[[], tuple[Timing, Timing, float]]]],
+    rounds: int,
+    workers: int,
+    probe: Callable[[], tuple[float, float]],
 ) -> Kept:
     """Each configuration played ``rounds`` times, the machine's capacity measured before each
-    round.  An executor's 1-worker and ``workers``-worker runs are adjacent and their order
+    round, with the CPU loop and with the game itself (``probe``: :func:`game_capacity`).  An executor's 1-worker and ``workers``-worker runs are adjacent and their order
     alternates from round to round (1 then 2 workers, then 2 then 1), so a load that rises or
     falls through a round favours neither."""
     kept: Kept = {}
     for number in range(rounds):
         capacity = machine_capacity(workers)[0]
+        game_work, game_cpu = probe()
         order = list(configs)
         if number % 2:
             for k in range(1, len(order) - 1, 2):  # after serial, the executors come in (1, n) pairs
@@ -339,8 +413,10 @@ def play_rounds(
         for label, _size, play in order:
             first, following, ready = play()
             load = os.getloadavg()[0]
-            for call, (wall, cpu) in (("first", first), ("next", following)):
-                kept.setdefault((label, call), []).append((wall, cpu, ready, load, capacity))
+            for call, (wall, cpu, parent) in (("first", first), ("next", following)):
+                kept.setdefault((label, call), []).append(
+                    (wall, cpu, ready, load, capacity, parent, game_work, game_cpu)
+                )
     return kept
 
 
@@ -360,7 +436,7 @@ def report(
         for label, size, _play in configs:
             if label.startswith("serial") and call == "next":
                 continue
-            wall, cpu, ready, load, capacity = best[label, call]
+            wall, cpu, ready, load, capacity, parent, game_work, game_cpu = best[label, call]
             if size == 1 and not label.startswith("serial"):
                 one = label
             versus_one, median, estimate = "", "", size * s_cpu / cpu
@@ -371,8 +447,9 @@ def report(
                 median = f"{statistics.median(paired):.2f}"
             print(
                 f"{name if label.startswith('serial') else '':<13}{label:<22}{call:<6}{games / wall:>9.0f}"
-                f"{s_wall / wall:>9.2f}{versus_one:>7}{median:>8}{1000 * cpu / games:>10.3f}{estimate:>9.2f}"
-                f"{cpu / wall:>6.2f}{wall:>12.2f}{(f'{ready:.1f}' if ready else ''):>9}{load:>6.1f}{capacity:>6.2f}"
+                f"{s_wall / wall:>9.2f}{versus_one:>7}{median:>8}{1000 * cpu / games:>10.3f}{1000 * parent:>7.0f}"
+                f"{estimate:>9.2f}{cpu / wall:>6.2f}{wall:>12.2f}{(f'{ready:.1f}' if ready else ''):>9}{load:>6.1f}"
+                f"{capacity:>6.2f}{game_work:>6.2f}{game_cpu:>6.2f}"
             )
 
 
