@@ -27,8 +27,8 @@ from gamelib.fugitive.belief.tables import CLASSES, GROUPS, MEASURES, BeliefTooL
 from gamelib.fugitive.rules import STEP_LIMIT, cards_of
 
 SHARE_OPEN = 1000
-"""States from which a closing pair layer memoises its moves unclosed first, and from which the
-pair layers memoise their second group's moves (:func:`_pair_layer`)."""
+"""States from which a pair layer memoises its moves as deltas shared between signatures
+(:func:`_delta_layer`)."""
 
 LOOKAHEAD_STACK = 1
 """The smallest stack whose allocation looks ahead at the next hideout (:func:`_lookahead`): every
@@ -287,10 +287,8 @@ def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
         if max_edges is not None and edges > max_edges:
             raise BeliefTooLarge(f"more than {max_edges:,} edges to count this position's worlds")
     prog.forward, prog.edges, prog.saved = forward, edges, None if count_only else saved
-    if prog.second_memo:
-        prog.second_memo = {}  # served the forward pass: a programme kept in a cache holds none
     if prog.delta_memo:
-        prog.delta_memo = {}
+        prog.delta_memo = {}  # served the forward pass: a programme kept in a cache holds none
     if prog.split_memo:
         prog.split_memo = {}
     if not prog.tail:
@@ -371,9 +369,8 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
     pair_hit = prog._pair_hit
     large = len(states) >= SHARE_OPEN
-    if large and prog.second_memo is None:
-        prog.second_memo = {}  # from now on the second group's moves are shared between signatures
-        prog.delta_memo = {}  # and the pairs' moves between signatures (Programme._open_deltas)
+    if large and prog.delta_memo is None:
+        prog.delta_memo = {}  # from now on the pairs' moves are shared between signatures (_open_deltas)
     if large:
         return _delta_layer(prog, i, g, states, closing)
     count = 0
