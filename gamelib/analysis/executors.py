@@ -3,7 +3,8 @@
 Work is shipped as **batches** of games: a task costs 0.3 ms (local pool) to ~10 ms (Dask) of
 CPU to schedule, ship and collect while a Get on Board game takes 0.5 ms, so one game per task would spend most of the
 time in overhead.  Batches are sized from the CPU time the workers report (:class:`BatchSizer`:
-about 50 ms of games a task locally, shrinking at the end so the workers finish together; on Dask,
+up to 250 ms of games a task in a local pool, shrinking to 12.5 ms at the end so the workers finish
+together; on Dask,
 where a task costs ~10 ms of CPU, one task per worker first, then a second of games), two
 tasks are kept queued per worker, and results come back as plain tuples.  What
 makes the parallel run as fast as the serial one per game: a worker unpacks a tournament's game
@@ -445,6 +446,23 @@ wave is one task per worker holding every game (:class:`BatchSizer`), which is a
 the games are short (2,000 Get on Board or A Une Passante games: 2 tasks, not 14-18; the worker's
 budget, 2 s, cuts slower ones), and after that a second of games a task, a quarter at the end."""
 
+POOL_TASK_SECONDS = 0.25
+"""What a batch aims to cost at most on a local process pool (``executor="processes"``), in CPU
+seconds; batches shrink from it towards the end (guided self-scheduling, :class:`BatchSizer`)
+down to :data:`SHORTEST_TASK_SECONDS`.
+
+A task costs the pool's parent ~0.5 ms of CPU (the call's loop, loky's manager and feeder threads:
+400 Get on Board games on 2 workers cost it 106 ms in 100 tasks against 7 ms in 4, load ~14),
+CPU taken from the workers on a 2-core machine.  At :data:`TASK_SECONDS` (50 ms) a batch,
+2,000 games took 31 (Get on Board), 45 (Delanopolis), 52 (A Une Passante) and 361 (Fugitive)
+tasks; at 250 ms 19, 22, 23 and 85, with the same 12.5 ms batches at the end, so the workers
+still finish together."""
+
+SHORTEST_TASK_SECONDS = 0.0125
+"""The smallest batch a local pool's tail is cut into, in CPU seconds (a quarter of the 50 ms
+batches it had before :data:`POOL_TASK_SECONDS`): the most one worker can still be playing
+after the other has run out of games."""
+
 LOKY_IDLE_SECONDS = 600
 """How long loky's reusable workers wait idle before they exit (loky's default: 10 s).
 
@@ -508,6 +526,8 @@ class Runner:
     """What a batch aims to cost in CPU (longer on Dask, whose tasks cost more to schedule)."""
     costly_tasks: bool = False
     """Tasks cost milliseconds (Dask): the first wave is one task per worker (see :class:`BatchSizer`)."""
+    shortest_task: float | None = None
+    """The smallest batch at the end, in CPU seconds (None: a quarter of ``task_seconds``)."""
 
     def close(self) -> None:
         if self.owned and self.executor is not None:
@@ -545,10 +565,9 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
         try:
             from loky import get_reusable_executor
         except ImportError:
-            return Runner(cf.ProcessPoolExecutor(max_workers=n), n, owned=True, label=f"{n} processes")
-        return Runner(
-            get_reusable_executor(max_workers=n, timeout=LOKY_IDLE_SECONDS), n, label=f"{n} loky processes"
-        )
+            return pool_runner(cf.ProcessPoolExecutor(max_workers=n), n, True, f"{n} processes")
+        pool = get_reusable_executor(max_workers=n, timeout=LOKY_IDLE_SECONDS)
+        return pool_runner(pool, n, False, f"{n} loky processes")
     if hasattr(executor, "get_executor") and not isinstance(executor, cf.Executor):
         n = workers or _dask_workers(executor)
         return Runner(
@@ -566,6 +585,12 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
     raise TypeError(
         f"cannot run games on {executor!r}: expected 'processes' or a concurrent.futures.Executor"
     )
+
+
+def pool_runner(pool: cf.Executor, workers: int, owned: bool, label: str) -> Runner:
+    """A local process pool's runner: batches of up to :data:`POOL_TASK_SECONDS`, down to
+    :data:`SHORTEST_TASK_SECONDS` at the end."""
+    return Runner(pool, workers, owned, label, POOL_TASK_SECONDS, shortest_task=SHORTEST_TASK_SECONDS)
 
 
 def _executor_workers(executor: Any) -> int:
@@ -601,11 +626,13 @@ class BatchSizer:
         fixed: int | None = None,
         task_seconds: float = TASK_SECONDS,
         costly_tasks: bool = False,
+        shortest: float | None = None,
     ) -> None:
         self.workers = workers
         self.fixed = fixed
         self.task_seconds = task_seconds
         self.costly_tasks = costly_tasks
+        self.shortest = task_seconds / 4 if shortest is None else shortest
         self.per_game: float | None = None
         self.first_share: int | None = None
 
@@ -630,7 +657,8 @@ class BatchSizer:
         if self.per_game is None:
             return max(1, math.ceil(share / 8))
         by_time = max(1, int(self.task_seconds / self.per_game))
-        return max(1, min(remaining, max(by_time // 4, min(by_time, share))))
+        floor = max(1, int(self.shortest / self.per_game))
+        return max(1, min(remaining, max(floor, min(by_time, share))))
 
 
 def run_jobs(
@@ -659,7 +687,9 @@ def run_jobs(
         return
     executor = runner.executor
     setup = make_setup(game, agents, max_actions, keep_records)
-    sizer = BatchSizer(runner.workers, batch_size, runner.task_seconds, runner.costly_tasks)
+    sizer = BatchSizer(
+        runner.workers, batch_size, runner.task_seconds, runner.costly_tasks, runner.shortest_task
+    )
     switch = DASK_SWITCH_INTERVAL if runner.costly_tasks else None
     task: Callable[[bytes], Any] = run_packed if runner.costly_tasks else run_payload
     unsent = Unsent(jobs)
