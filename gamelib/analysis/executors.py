@@ -435,8 +435,9 @@ def run_packed(payload: bytes) -> bytes:
 
 # ---------------------------------------------------------------------------- choosing an executor
 TASK_SECONDS = 0.05
-"""What a batch aims to cost, in CPU seconds.  A task costs ~0.3 ms to ship and collect in a local
-pool: at 50 ms that is under one percent, while progress still moves and the last batches are short."""
+"""What a batch aims to cost, in CPU seconds, on an executor given as such (a thread pool, a user's
+own): progress moves and the last batches are short.  Local process pools aim higher
+(:data:`POOL_TASK_SECONDS`), Dask higher still (:data:`DASK_TASK_SECONDS`)."""
 
 DASK_TASK_SECONDS = 1.0
 """The same on Dask, where a task costs ~10 ms of CPU (3-5 ms in the client and scheduler, as
@@ -607,11 +608,11 @@ class BatchSizer:
     Until a batch comes back the game's speed is unknown: the first batches get an eighth of a
     fair share each and the worker's CPU budget (twice ``task_seconds``) cuts them short if the
     games are slow (an MCTS agent's second-long games come back one by one).  Then a batch holds
-    as many games as fit in ``task_seconds`` at the speed last measured (Get on Board's 0.5 ms
-    games go ~100 a task in a local pool, so shipping them costs nothing next to playing them),
+    as many games as fit in ``task_seconds`` at the speed last measured (Get on Board's 0.6 ms
+    games go ~400 a task in a local pool, so shipping them costs nothing next to playing them),
     and never more than the unsent games shared among the queued tasks (``remaining / (IN_FLIGHT
-    * workers)``), down to a quarter of that size: batches shrink towards the end and the
-    workers finish together.  A ``fixed`` size (``batch_size=``) overrides it all.
+    * workers)``), down to ``shortest`` seconds of games (default a quarter of ``task_seconds``):
+    batches shrink towards the end and the workers finish together.  A ``fixed`` size (``batch_size=``) overrides it all.
 
     Where a task costs milliseconds (``costly_tasks``: Dask), the first wave is instead one task
     per worker, the games shared equally among them: short games are then all played in
