@@ -398,9 +398,7 @@ class Programme(FinalWeights):
             if shut[1]:
                 d = ((dst ^ part) | shut[0]) - sig
                 acc[d] = acc.get(d, 0) + w * shut[1]
-        out = plain.copy()
-        out.extend((d, w) for d, w in acc.items() if w)
-        return out
+        return plain + [(d, w) for d, w in acc.items() if w]  # (a generator: 1.5x the time)
 
     def _split_closable(
         self, g: int, bare: int, deltas: list[tuple[int, int]]
@@ -535,11 +533,10 @@ class Programme(FinalWeights):
                 new += inc[v]
             if n:
                 dst = new | (n << LEFT) | (need << NEED)
-                if ahead is not None:
-                    field = self._next_field(i, ahead[v], new, n)
-                    if field < 0:
-                        continue
-                    dst |= field
+                field = 0 if ahead is None else self._next_field(i, ahead[v], new, n)
+                if field < 0 or not (last or self._stack_fits(i, new, field, n, need)):
+                    continue  # no room left for the next hideout, or none for this stack
+                dst |= field
             else:
                 if not self._close_ok(i, new):
                     continue
@@ -559,6 +556,28 @@ class Programme(FinalWeights):
                 dst |= (v << PREV) | (new_progress << PROG)
             out.append((dst, w, v))
         return out
+
+    def _stack_fits(self, i: int, new: int, field: int, n: int, need: int) -> bool:
+        """Whether the ``n`` cards of position ``i``'s stack fit in its groups' room after the
+        hideout (``new``: the counts with it; ``field``: the NEXT bits, whose caps the stack's moves
+        read), ``need`` of them even: at most ``cap - u`` cards per group, and, measure deals, no
+        more than its free draws (:meth:`_group_moves`' bounds), and no more even ones than the
+        group has unknown.  A value whose stack cannot fit has no group move (nor, ``need`` beyond
+        the evens, a nonzero final weight): its state would reach no final one (8-22% of the
+        largest value layers' states), so it is not made."""
+        caps, limits = self.ahead_caps[i][(field >> NEXT) & 7]
+        avail = self.avail
+        room = evens = 0
+        for g in range(GROUPS):
+            u = (new >> U_SH[g]) & 31
+            r = limits[g] - u
+            if r < 0:  # more cards laid than free draws: the moves then set no draw limit
+                r = caps[g] - u
+            if r > 0:
+                room += r
+                e = avail[2 * g + 1]
+                evens += r if r < e else e
+        return room >= n and evens >= need
 
     def _next_field(self, i: int, groups: int, new: int, n: int) -> int:
         """The NEXT bits of a value move of position ``i`` whose stack of ``n`` cards looks ahead
