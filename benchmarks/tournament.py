@@ -440,6 +440,7 @@ def report(
             if size == 1 and not label.startswith("serial"):
                 one = label
             versus_one, median, estimate = "", "", size * s_cpu / cpu
+            parent_text = "" if label.startswith("serial") else f"{1000 * parent:.0f}"  # serial: all of it
             if one is not None and size > 1:
                 one_wall, one_cpu = best[one, call][:2]
                 versus_one, estimate = f"{one_wall / wall:.2f}", size * one_cpu / cpu
@@ -447,7 +448,7 @@ def report(
                 median = f"{statistics.median(paired):.2f}"
             print(
                 f"{name if label.startswith('serial') else '':<13}{label:<22}{call:<6}{games / wall:>9.0f}"
-                f"{s_wall / wall:>9.2f}{versus_one:>7}{median:>8}{1000 * cpu / games:>10.3f}{1000 * parent:>7.0f}"
+                f"{s_wall / wall:>9.2f}{versus_one:>7}{median:>8}{1000 * cpu / games:>10.3f}{parent_text:>7}"
                 f"{estimate:>9.2f}{cpu / wall:>6.2f}{wall:>12.2f}{(f'{ready:.1f}' if ready else ''):>9}{load:>6.1f}"
                 f"{capacity:>6.2f}{game_work:>6.2f}{game_cpu:>6.2f}"
             )
