@@ -373,14 +373,54 @@ class _Walk:
         they depend only on it and on the pair's hideout counts the source holds (``rest &
         mask``): each such list is closed once."""
         prog = self.prog
-        i, kind, _ = prog.layers[t]
+        kind = prog.layers[t][1]
         if kind == PAIR:
             self._closing_pairs(t, closer)
             return
+        self._closing_values(t, closer)
+
+    def _closing_values(self, t: int, closer: Closer) -> None:
+        """:meth:`_closing_layer` for a value layer (a position without a stack; it closes per
+        destination, reading every group): a source's moves are its signature's memoised (delta,
+        weight, value) list added to its counts, as :meth:`_value_layer` reads them, each destination
+        closed through the closer's memo (:meth:`shut`), with no list made per source."""
+        prog = self.prog
+        assert prog.back is not None
+        i = prog.layers[t][0]
         tally = self.joint if prog.hidden[i] else None
-        out = self.sums[t]
-        for src, fw in prog.forward[t].items():  # a value layer closes per source (it reads every group)
-            s = self._closed_sum(t, 0, self._closed_values(closer, self.moves(t, src)), fw, tally)
+        out, memo, shut, shut_memo = self.sums[t], self.vmemo[t], self.shut, closer.memo
+        after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
+        for src, fw in prog.forward[t].items():
+            sig = src & VALUE_READS
+            hit = memo.get(sig)
+            if hit is None:
+                prog._memo_value_moves(i, sig, memo, False)  # fills memo[sig]
+                hit = memo[sig]
+            base = src & KEEP
+            s = 0
+            for delta, w, label in hit:
+                dst = base + delta
+                key = dst & KEEP
+                new, f, fs = shut_memo.get(key) or shut(closer, key)
+                if not f:
+                    continue  # a group that cannot complete
+                dst = (dst ^ key) | new
+                x = after.get(dst)
+                if x is not None:
+                    x *= w * f
+                    if fs:
+                        x += w * fs * completions.get(dst, 0)
+                elif dst in reached:
+                    if not fs:
+                        continue
+                    x = w * fs * completions.get(dst, 0)
+                else:
+                    bd, sd = self.missing(t + 1, dst)
+                    x = sd * (w * f) + (w * fs) * bd
+                if x:
+                    s += x
+                    if tally is not None:
+                        tally[label] += fw * x
             if s:
                 out[src] = s
 
@@ -431,42 +471,6 @@ class _Walk:
                 s = x if s is None else s + x
             if s:
                 out[src] = s
-
-    def _closed_sum(self, t: int, base: int, entries: list[Closed], fw: int, tally: list[int] | None) -> int:
-        """The share sums of one source through its closed edges ``base | bits``."""
-        prog = self.prog
-        assert prog.back is not None
-        after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
-        s = 0
-        for bits, wf, wfs, label in entries:
-            dst = base | bits
-            x = after.get(dst)
-            if x is not None:
-                x *= wf
-                if wfs:
-                    x += wfs * completions.get(dst, 0)
-            elif dst in reached:
-                if not wfs:
-                    continue
-                x = wfs * completions.get(dst, 0)
-            else:
-                bd, sd = self.missing(t + 1, dst)
-                x = sd * wf + wfs * bd
-            s += x
-            if tally is not None:
-                tally[label] += fw * x
-        return s
-
-    def _closed_values(self, closer: Closer, moves: list[tuple[int, int, int]]) -> list[Closed]:
-        """A value layer's moves closed: (destination, weight, share weight, value)."""
-        mask = closer.mask
-        entries = []
-        for dst, w, v in moves:
-            key = dst & mask
-            new, f, fs = self.shut(closer, key)
-            if f:
-                entries.append(((dst ^ key) | new, w * f, w * fs, v))
-        return entries
 
     def _closed(self, closer: Closer, hit: list[tuple[int, int]], held: int) -> list[Closed]:
         """A pair layer's moves ``hit`` closed, for a source holding ``held`` of the closer's bits:
