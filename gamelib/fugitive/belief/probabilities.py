@@ -38,6 +38,7 @@ import gc
 import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from itertools import compress
 from typing import Any
 
 from gamelib.core.game import InformationState
@@ -382,14 +383,7 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
         mass, rest = divmod(total, prog.stacks)
         assert rest == 0, "ordered sprint stacks must divide evenly"
         _keep_counted(key, prog)
-    # big-integer divisions only where a count is not 0 (most numbers are out of reach)
-    position_probs = {i: tuple([c / total if c else 0.0 for c in counts]) for i, counts in marginals.items()}
-    if len(position_probs) == 1:  # one face-down hideout: its numbers' probabilities are its own
-        (hideout,) = position_probs.values()
-    elif position_probs:
-        hideout = tuple([c / total if c else 0.0 for c in map(sum, zip(*marginals.values(), strict=True))])
-    else:  # every hideout face up
-        hideout = (0.0,) * 43
+    position_probs, hideout = probabilities_of(marginals, total)
     return Belief(
         mass=mass,
         position_probs=position_probs,
@@ -398,6 +392,35 @@ def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belie
         measure=measure,
         source=(key, facts),
     )
+
+
+_NUMBERS = range(43)
+
+
+def probabilities_of(
+    marginals: dict[int, list[int]], total: int
+) -> tuple[dict[int, tuple[float, ...]], tuple[float, ...]]:
+    """Per face-down position the probability of each number, and each number's of being a
+    face-down hideout (the sum over positions), from the weights by position and number: one pass
+    over the numbers whose weight is not 0 (most are out of reach; ``compress`` finds them in C),
+    one division each.  The same floats as dividing every sum (Python divides integers exactly
+    rounded)."""
+    position_probs: dict[int, tuple[float, ...]] = {}
+    sums = [0] * 43
+    for i, counts in marginals.items():
+        probs = [0.0] * 43
+        for v in compress(_NUMBERS, counts):
+            c = counts[v]
+            probs[v] = c / total
+            sums[v] += c
+        position_probs[i] = tuple(probs)
+    if len(position_probs) == 1:  # one face-down hideout: its numbers' probabilities are its own
+        (hideout,) = position_probs.values()
+        return position_probs, hideout
+    probs = [0.0] * 43
+    for v in compress(_NUMBERS, sums):
+        probs[v] = sums[v] / total
+    return position_probs, tuple(probs)
 
 
 def world_count(facts: Facts, key: tuple[Any, ...] | None = None) -> int:
