@@ -18,6 +18,13 @@ key and one product per move; the values' tallies (the last position's marginals
 sources' weights summed per (item set, half) in packed integers (:func:`pack`), one dot product
 per item set, half and need.  The world total alone (``count_only``) needs no per-source dot.
 
+A large layer has 2-4k (item set, high half) keys for 10k sources, so the per-key work counts:
+the high half's suffix sums are made once per pair of group rows equal up to a factor (their gcd:
+2,209 halves, 953 sums on heldout-A-602), each key's ``T`` is summed in packed integers (each
+gathered suffix-sum vector packed once, one product and sum per step, :meth:`Tail.high_vectors`),
+packed digits of 64 bits are read back by :mod:`struct`, and a source's dot product reads only
+its low flat's nonzero entries (2-9 of 10-28).
+
 Exact: the same integers as the per-key sums (even counts are capped at the largest need, which
 changes no suffix sum).  Used from :mod:`~.build` for layers of :data:`FROM_LAYER` sources or more
 (:data:`FROM_TOTAL` for the total alone).
@@ -25,6 +32,8 @@ changes no suffix sum).  Used from :mod:`~.build` for layers of :data:`FROM_LAYE
 
 from __future__ import annotations
 
+import math
+import struct
 from collections.abc import Callable
 from operator import add, itemgetter, mul
 from typing import Any
@@ -50,6 +59,9 @@ Flat = tuple[int, ...]
 """A half's rows by (cards it takes, even cards capped at the largest need), one flat tuple."""
 Items = tuple[tuple[int, int, tuple[tuple[int, int], ...]], ...]
 """An item set: per (count increment, need), the moves' (weight, value), sorted."""
+SS = tuple[int, int, Flat, int]
+"""A half's suffix sums (:meth:`Tail.ss_of`): the need they serve up to, a factor, the sums over it
+and their id (shared by the counts whose sums are equal up to a factor)."""
 
 
 def pack(flat: Flat, width: int) -> int:
@@ -61,13 +73,39 @@ def pack(flat: Flat, width: int) -> int:
     return out
 
 
-def unpack(x: int, width: int, size: int) -> list[int]:
-    """The ``size`` signed digits of ``width`` bits (a multiple of 8) of a packed sum."""
-    nb = width >> 3
+def unpack(x: int, width: int, size: int, bias: int | None = None) -> list[int]:
+    """The ``size`` signed digits of ``width`` bits (a multiple of 8) of a packed sum (``bias``:
+    :func:`bias_of` of the width and size, if the caller keeps it).  Digits of 64 bits are read
+    by :mod:`struct` (3x faster: :func:`digit_width` rounds narrower ones up to 64)."""
+    if bias is None:
+        bias = bias_of(width, size)
     half = 1 << (width - 1)
-    bias = int.from_bytes(half.to_bytes(nb, "little") * size, "little")
-    raw = (x + bias).to_bytes(nb * size, "little")
-    return [int.from_bytes(raw[j : j + nb], "little") - half for j in range(0, nb * size, nb)]
+    if width == 64:
+        fmt = _FORMATS.get(size)
+        if fmt is None:
+            fmt = _FORMATS[size] = struct.Struct(f"<{size}Q")
+        return [d - half for d in fmt.unpack((x + bias).to_bytes(8 * size, "little"))]
+    x += bias
+    mask = (1 << width) - 1
+    out = []
+    for _ in range(size):
+        out.append((x & mask) - half)
+        x >>= width
+    return out
+
+
+_FORMATS: dict[int, struct.Struct] = {}
+
+
+def digit_width(bits: int) -> int:
+    """The digit width :func:`pack` and :func:`unpack` use for signed digits of ``bits`` bits
+    (sign included): 64 if they fit, else the next multiple of 8."""
+    return 64 if bits <= 64 else (bits + 7) & ~7
+
+
+def bias_of(width: int, size: int) -> int:
+    """What :func:`unpack` adds first: ``2 ** (width - 1)`` in every digit (then each is >= 0)."""
+    return int.from_bytes((1 << (width - 1)).to_bytes(width >> 3, "little") * size, "little")
 
 
 class Tail:
@@ -98,10 +136,11 @@ class Tail:
         self.size = self.off[n + 1]
         stride = top + 1
         # per need t, the entries (y, e2) of B_t(h) = sum_{e >= t - e2} flat(h)[(n - y, e)] in ss_of(h)
-        self.gathers: list[Callable[[Flat], Any]] = [
-            itemgetter(*[(n - y) * stride + max(t - e2, 0) for y in range(n + 1) for e2 in range(width[y])])
+        self.gidx = [
+            [(n - y) * stride + max(t - e2, 0) for y in range(n + 1) for e2 in range(width[y])]
             for t in range(top + 1)
         ]
+        self.gathers: list[Callable[[Flat], Any]] = [itemgetter(*idx) for idx in self.gidx]
         self.sig_ids: dict[int, tuple[int, int, int]] = {}
         """Per signature: its item set in the low half and in the high half (id << ID, -1: none),
         and its number of moves."""
@@ -112,8 +151,21 @@ class Tail:
         """The same with the moves' weights summed."""
         self._item_sets(moves)
         self.flats: tuple[dict[int, Flat], dict[int, Flat]] = ({}, {})
-        self.ss_memos: tuple[dict[int, tuple[int, Flat]], dict[int, tuple[int, Flat]]] = ({}, {})
+        self.ss_memos: tuple[dict[int, SS], dict[int, SS]] = ({}, {})
+        """Per half and counts: (the need summed for, factor, suffix sums divided by it)."""
         self.polys: dict[tuple[int, int, int], list[list[tuple[int, int]]]] = {}
+        self.scaled: dict[tuple[int, int, int], tuple[int, int, list[list[tuple[int, int]]]]] = {}
+        """Per group and counts: (gcd of its rows, their id, the rows divided by it)."""
+        self.shapes: dict[tuple[tuple[tuple[int, int], ...], ...], int] = {}
+        self.gathered: dict[int, Flat] = {}
+        """Per (suffix-sum id, need): the entries ``gathers[need]`` reads (:meth:`resolved`)."""
+        self.resolved_memo: dict[
+            int, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+        ] = {}
+        """Per high key: its steps (:meth:`resolved`)."""
+        self.ss_shared: dict[tuple[int, int, int], tuple[int, Flat, int]] = {}
+        """Suffix sums by (first group, the two groups' row ids): counts whose rows are equal up
+        to a factor (most of a large layer's: 2,209 high halves, 605 shapes) share them."""
 
     def _item_sets(self, moves: dict[int, list[tuple[int, int, list[tuple[int, int, int]]]]]) -> None:
         """Intern each signature's moves by half: (increment, need) -> [(weight, value)]."""
@@ -193,28 +245,59 @@ class Tail:
             hit = self.polys[pkey] = [[(e, x) for e, x in enumerate(row) if x] for row in rows]
         return hit
 
-    def ss_of(self, first: int, h: int, t: int) -> Flat:
+    def _scaled(self, g: int, state: int) -> tuple[int, int, list[list[tuple[int, int]]]]:
+        """Group ``g``'s rows (:meth:`_poly`) divided by the gcd of their weights: (gcd, an id
+        shared by rows equal up to a factor, the divided rows); gcd 0 if they are all 0."""
+        pkey = (g, (state >> U_SH[g]) & 31, state & GROUP_BITS[g])
+        hit = self.scaled.get(pkey)
+        if hit is None:
+            rows = self._poly(g, state)
+            common = math.gcd(*(x for row in rows for _, x in row))
+            if common > 1:
+                rows = [[(e, x // common) for e, x in row] for row in rows]
+            shape = tuple(tuple(row) for row in rows)
+            sid = self.shapes.setdefault(shape, len(self.shapes))
+            hit = self.scaled[pkey] = (common, sid, rows)
+        return hit
+
+    def ss_of(self, first: int, h: int, t: int) -> SS:
         """The suffix sums of each row of the half at counts ``h``: entry ``x * (top + 1) + s`` is
         ``sum_{e >= s}`` of its weights with ``x`` cards and ``e`` even ones, for every ``s <= t``
         at least (need 0 reads the rows' totals alone: the entries for ``s >= 1`` are then 0,
-        never read); the low half's times ``C(n, x)``."""
+        never read); the low half's times ``C(n, x)``.  Returned as ``(t, factor, sums)``, the
+        sums divided by the factor and shared by the counts whose two groups' rows are equal up
+        to a factor (:meth:`_scaled`)."""
+        fp, ip, p = self._scaled(first, h)
+        fq, iq, q = self._scaled(first + 1, h)
+        skey = (first, ip, iq)
         memo = self.ss_memos[first >> 1]
-        hit = memo.get(h)
-        if hit is not None and hit[0] >= t:
-            return hit[1]
+        hit = self.ss_shared.get(skey)
+        if hit is None or hit[0] < t:
+            sid = len(self.ss_shared) if hit is None else hit[2]
+            hit = self.ss_shared[skey] = (*self._suffixes(first, p, q, t), sid)
+        memo[h] = done = (hit[0], fp * fq, hit[1], hit[2])
+        return done
+
+    def _suffixes(
+        self, first: int, p: list[list[tuple[int, int]]], q: list[list[tuple[int, int]]], t: int
+    ) -> tuple[int, Flat]:
+        """:meth:`ss_of` of the rows ``p`` and ``q`` (need ``t``: 0 or top): (the need, the sums)."""
         top, n = self.top, self.n
         stride = top + 1
         out = [0] * ((n + 1) * stride)
         low = first == 0
-        if not t:  # the rows' totals: the unmarked sums (:meth:`~.weights.FinalWeights._half0`)
-            prog = self.prog
-            totals = prog.halves0.get(h | first << LEFT) or prog._half0(first, h)
-            for a, total in enumerate(totals[: n + 1]):
-                out[a * stride] = total * COMB[n][a] if low else total
-            memo[h] = (0, tuple(out))
-            return memo[h][1]
-        p = self._poly(first, h)
-        q = self._poly(first + 1, h)
+        if not t:  # the rows' totals
+            ps = [sum(x for _, x in row) for row in p]
+            qs = [sum(y for _, y in row) for row in q]
+            for k0, px in enumerate(ps):
+                if not px:
+                    continue
+                for a, qy in enumerate(qs, k0):
+                    if a > n:
+                        break
+                    if qy:
+                        out[a * stride] += px * qy * (COMB[a][k0] * COMB[n][a] if low else COMB[a][k0])
+            return 0, tuple(out)
         for k0, x in enumerate(p):
             if not x:
                 continue
@@ -235,8 +318,7 @@ class Tail:
             for j in range(base + top, base - 1, -1):
                 run += out[j]
                 out[j] = run
-        memo[h] = (top, tuple(out))
-        return memo[h][1]
+        return top, tuple(out)
 
     def t_of(self, first: int, key: int) -> Flat:
         """The sum over the item set's (increment, need, weight) of ``weight * B_need(half +
@@ -247,22 +329,112 @@ class Tail:
         for inc, t, w, cap in self.steps[key >> ID]:
             h = half + inc
             hit = memo.get(h)
-            g = gathers[t](hit[1] if hit is not None and hit[0] >= t else ss_of(first, h, cap))
+            if hit is None or hit[0] < t:
+                hit = ss_of(first, h, cap)
+            w *= hit[1]
+            if not w:
+                continue
+            g = gathers[t](hit[2])
             if w != 1:
                 g = map(w.__mul__, g)
             acc = g if acc is None else map(add, acc, g)
-        return tuple(acc)
+        return (0,) * self.size if acc is None else tuple(acc)
 
     def packed(self, states: dict[int, int]) -> tuple[dict[int, tuple[Flat, int]], int]:
         """Per distinct low half of the sources: its flat and the flat packed in digits wide enough
         for any weighted sum of them over the sources."""
         cache = self.flats[0]
         flats = {h: cache.get(h) or self.flat(0, h) for h in self.lows}
-        biggest = max((max(f) for f in flats.values()), default=0)
-        weights = states.values()
-        span = max(max(weights), -min(weights)) * len(states)  # bounds the sum of |weights|
-        width = (span.bit_length() + biggest.bit_length() + 9) & ~7
+        biggest = max((max(map(abs, f)) for f in flats.values()), default=0)
+        span = sum(map(abs, states.values()))  # a digit of a weighted sum is at most span * biggest
+        width = digit_width(span.bit_length() + biggest.bit_length() + 1)
         return {h: (f, pack(f, width)) for h, f in flats.items()}, width
+
+    @staticmethod
+    def low_gets(lflats: dict[int, tuple[Flat, int]]) -> dict[int, tuple[Flat, Callable[[Flat], Any]]]:
+        """Per low half: its flat's nonzero entries and a getter of the same entries of another
+        flat (a source's dot product reads only those: a low flat has 2-9 nonzero entries of
+        10-28).  A single entry is read twice against a 0 (the getter then still gives a tuple)."""
+        out: dict[int, tuple[Flat, Callable[[Flat], Any]]] = {}
+        for h, (f, _) in lflats.items():
+            nz = [j for j, x in enumerate(f) if x]
+            if len(nz) == 1:
+                out[h] = ((f[nz[0]], 0), itemgetter(nz[0], nz[0]))
+            elif nz:
+                out[h] = (tuple(f[j] for j in nz), itemgetter(*nz))
+        return out
+
+    def resolved(self, key: int) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+        """The steps of a high key's item set whose half is not 0, as four tuples: their indices,
+        the ids of their gathered suffix sums (:attr:`gathered`: the sums' id and the need), their
+        factors, the factors times their summed weights."""
+        hit = self.resolved_memo.get(key)
+        if hit is not None:
+            return hit
+        half = key & HIGH
+        memo, gathered, gathers = self.ss_memos[1], self.gathered, self.gathers
+        stride = self.top + 1
+        out: list[tuple[int, int, int, int]] = []
+        for j, (inc, t, w, cap) in enumerate(self.steps[key >> ID]):
+            h = half + inc
+            ss = memo.get(h)
+            if ss is None or ss[0] < t:
+                ss = self.ss_of(2, h, cap)
+            f = ss[1]
+            if f:
+                spt = ss[3] * stride + t
+                if spt not in gathered:
+                    gathered[spt] = gathers[t](ss[2])
+                out.append((j, spt, f, f * w))
+        js, spts, fs, fws = zip(*out, strict=True) if out else ((), (), (), ())
+        hit = self.resolved_memo[key] = (js, spts, fs, fws)
+        return hit
+
+    def high_vectors(self, keys: Any) -> dict[int, Flat]:
+        """Per high key: ``T`` (:meth:`t_of`), summed in packed integers: each gathered suffix sum
+        packed once, a key's ``T`` one product and sum per step, then unpacked (the sums'
+        entries and the steps' weights are small: 10-45 bits)."""
+        resolved = [(key, self.resolved(key)) for key in keys]
+        gathered = self.gathered
+        bound = max((sum(map(abs, r[3])) for _, r in resolved), default=0)
+        biggest = max((max(map(abs, g)) for g in gathered.values()), default=0)
+        width = digit_width(bound.bit_length() + biggest.bit_length() + 1)
+        size = self.size
+        bias = bias_of(width, size)
+        packs = {spt: pack(g, width) for spt, g in gathered.items()}
+        out: dict[int, Flat] = {}
+        zero = (0,) * size
+        for key, (_, spts, _, fws) in resolved:
+            if not spts:
+                out[key] = zero
+                continue
+            acc = 0
+            for spt, fw in zip(spts, fws, strict=True):
+                acc += fw * packs[spt]
+            out[key] = tuple(unpack(acc, width, size, bias))
+        return out
+
+    def high_sums(self, accs: dict[int, int], width: int) -> dict[int, list[int]]:
+        """Per item set, per step: the sum over its high keys of ``<B_need(half + increment),
+        acc>`` (``accs``: per high key, the sources' weights times their low flats, packed at
+        ``width``): the values' tallies of the high half."""
+        out: dict[int, list[int]] = {}
+        gathered, size = self.gathered, self.size
+        bias = bias_of(width, size)
+        for key, packed in accs.items():
+            if not packed:
+                continue
+            sid = key >> ID
+            acc = out.get(sid)
+            if acc is None:
+                acc = out[sid] = [0] * len(self.items[sid])
+            a = unpack(packed, width, size, bias)
+            js, spts, fs, _ = self.resolved(key)
+            for j, spt, f in zip(js, spts, fs, strict=True):
+                d = sum(map(mul, gathered[spt], a))
+                if d:
+                    acc[j] += f * d
+        return out
 
     def add_low(self, accs: dict[int, Any], key: int, weight: int, c23: int) -> Flat:
         """``accs[key] += weight * flat(c23)`` (the high half of a source with hideouts in the low
@@ -282,8 +454,10 @@ class Tail:
         for inc, t, wv, cap in self.items[key >> ID]:
             h = half + inc
             hit = memo.get(h)
-            rs = hit[1] if hit is not None and hit[0] >= t else ss_of(first, h, cap)
-            out.append((sum(map(mul, gathers[t](rs), acc)), wv))
+            if hit is None or hit[0] < t:
+                hit = ss_of(first, h, cap)
+            if hit[1]:
+                out.append((hit[1] * sum(map(mul, gathers[t](hit[2]), acc)), wv))
         return out
 
 
@@ -305,6 +479,8 @@ def tail_total(
     for src, weight in states.items():
         lo, hi, moves = sig_ids[src & VALUE_READS]
         count += moves
+        if not weight:
+            continue
         if hi >= 0:
             k = hi | (src & HIGH)
             acc_high[k] = get_high(k, 0) + weight * lflats[src & LOW][1]
@@ -312,10 +488,13 @@ def tail_total(
             add_low(acc_low, lo | (src & LOW), weight, src & HIGH)
     total = 0
     size = tail.size
-    accs = [(0, k, a) for k, a in acc_low.items()]
-    accs += [(2, k, unpack(a, width, size)) for k, a in acc_high.items() if a]
-    for first, k, acc in accs:
-        for d, wv in tail.dots(first, k, acc):
+    bias = bias_of(width, size)
+    vectors = tail.high_vectors(acc_high)
+    for k, a in acc_high.items():
+        if a:
+            total += sum(map(mul, vectors[k], unpack(a, width, size, bias)))
+    for k, acc in acc_low.items():
+        for d, wv in tail.dots(0, k, acc):
             if d:
                 total += d * sum(w for w, _ in wv)
     return total, count
@@ -332,7 +511,8 @@ def tail_layer(
     tail = Tail(prog, i, states)
     sig_ids, add_low = tail.sig_ids, tail.add_low
     lflats, width = tail.packed(states)
-    highs: dict[int, list[Any]] = {}
+    members: dict[int, list[int]] = {}
+    acc_high: dict[int, int] = {}
     lows: dict[int, Flat] = {}
     acc_low: dict[int, list[int]] = {}
     back: dict[int, int] = {}
@@ -342,30 +522,44 @@ def tail_layer(
         lo, hi, moves = sig_ids[src & VALUE_READS]
         count += moves
         if hi >= 0:
-            lf, lp = lflats[src & LOW]
             k = hi | (src & HIGH)
-            entry = highs.get(k)
-            if entry is None:
-                entry = highs[k] = [t_of(2, k), 0]
-            entry[1] += weight * lp
-            b = sum(map(mul, lf, entry[0]))
-        else:
-            b = 0
+            srcs = members.get(k)
+            if srcs is None:
+                srcs = members[k] = []
+                acc_high[k] = 0
+            srcs.append(src)
+            if weight:
+                acc_high[k] += weight * lflats[src & LOW][1]
         if lo >= 0:
             k = lo | (src & LOW)
             hf = add_low(acc_low, k, weight, src & HIGH)
             u = lows.get(k)
             if u is None:
                 u = lows[k] = t_of(0, k)
-            b += sum(map(mul, hf, u))
-        if b:
-            back[src] = b
+            b = sum(map(mul, hf, u))
+            if b:
+                back[src] = b
+    # each source's completions through its high hideouts: its low flat's nonzero entries dotted
+    # with its key's T
+    gets = tail.low_gets(lflats)
+    vectors = tail.high_vectors(members)
+    get_back = back.get
+    for k, srcs in members.items():
+        vector = vectors[k]
+        for src in srcs:
+            hit = gets.get(src & LOW)
+            if hit is not None:
+                b = sum(map(mul, hit[0], hit[1](vector)))
+                if b:
+                    back[src] = b + get_back(src, 0)
     tally = [0] * 43
-    size = tail.size
-    accs = [(0, k, a) for k, a in acc_low.items()]
-    accs += [(2, k, unpack(a, width, size)) for k, (_, a) in highs.items() if a]
-    for first, k, acc in accs:
-        for d, wv in tail.dots(first, k, acc):
+    for sid, acc in tail.high_sums(acc_high, width).items():
+        for (_, _, wv, _), x in zip(tail.items[sid], acc, strict=True):
+            if x:
+                for w, v in wv:
+                    tally[v] += w * x
+    for k, a in acc_low.items():
+        for d, wv in tail.dots(0, k, a):
             if d:
                 for w, v in wv:
                     tally[v] += w * d
