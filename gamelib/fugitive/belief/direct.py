@@ -27,6 +27,7 @@ and to a brute-force enumeration (tests/fugitive/test_fugitive_belief_direct.py)
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 from gamelib.fugitive.belief.facts import Facts, active_series, advance, reachable_values
@@ -208,6 +209,8 @@ class _Walk:
             )
         )
         self.packed: dict[tuple[int, int, int, int], int] = {}
+        self.low_pairs: dict[tuple[int, ...], int] = {}  # groups 0-1's tables multiplied, by counts
+        self.high_pairs: dict[tuple[int, ...], int] = {}  # groups 2-3's
         self.paths = 0
         self.path = [0] * (size + 1)
         self.total = 0
@@ -287,11 +290,18 @@ class _Walk:
         hit = ENDS.get(key)
         if hit is not None:
             return hit
-        prod = self.group_table(0, u[0], h[0], he[0])
-        for g in range(1, GROUPS):
-            if not prod:
-                break
-            prod = (prod * self.group_table(g, u[g], h[g], he[g])) & self.keep
+        # groups 0-1's tables multiplied, then groups 2-3's, each pair memoised on its groups'
+        # counts (a last hideout changes one group: the values of a class share the other pair)
+        low = key[1:3] + key[5:7] + key[9:11]
+        prod = self.low_pairs.get(low)
+        if prod is None:
+            prod = self.low_pairs[low] = self._pair(0, u, h, he)
+        if prod:
+            high = key[3:5] + key[7:9] + key[11:13]
+            other = self.high_pairs.get(high)
+            if other is None:
+                other = self.high_pairs[high] = self._pair(2, u, h, he)
+            prod = (prod * other) & self.keep if other else 0
         n, width, digit = self.n, self.width, self.digit
         row = (prod >> self.row_shift) & self.row_mask
         out = [0] * (n + 1)
@@ -301,6 +311,13 @@ class _Walk:
             out[e] = run
         kept = ENDS[key] = tuple(out)
         return kept
+
+    def _pair(self, g: int, u: list[int], h: list[int], he: list[int]) -> int:
+        """The product of groups ``g`` and ``g + 1``'s tables from these counts."""
+        first = self.group_table(g, u[g], h[g], he[g])
+        if not first:
+            return 0
+        return (first * self.group_table(g + 1, u[g + 1], h[g + 1], he[g + 1])) & self.keep
 
     def face_up_weight(self, i: int, u: list[int]) -> int:
         """Measure deals: the ways to give the deck cards face up at position ``i`` a free draw."""
@@ -350,11 +367,9 @@ class _Walk:
         top = prev + STEP_LIMIT + self.fixed_fp[i]
         cap, acts, group_of = self.capg[i], self.active[i], self.group_of
         drawn_i, before_i = self.drawn[i], self.before[i]
-        for v in self.values[i]:  # a face-down hideout: skip_face_up passed the face-up ones
-            if v <= prev:
-                continue
-            if v > top:
-                break
+        values = self.values[i]  # a face-down hideout: skip_face_up passed the face-up ones
+        first = bisect_right(values, prev)
+        for v in values[first : bisect_right(values, top, first)]:  # prev < v <= top
             new_progress = progress
             if acts:
                 new_progress = advance(progress, acts, v, i)
@@ -391,11 +406,9 @@ class _Walk:
         tally = self.tallies[i] if hidden else None
         made: dict[int, int] = {}
         total = paths = 0
-        for v in self.values[i]:
-            if v <= prev:
-                continue
-            if v > top:
-                break
+        values = self.values[i]
+        first = bisect_right(values, prev)
+        for v in values[first : bisect_right(values, top, first)]:  # prev < v <= top
             if acts and advance(progress, acts, v, i) < 0:
                 continue
             paths += 1

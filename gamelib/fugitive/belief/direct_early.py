@@ -34,6 +34,7 @@ enumeration (tests/fugitive/test_fugitive_belief_h3_direct.py).
 from __future__ import annotations
 
 import functools
+from bisect import bisect_right
 from typing import Any
 
 from gamelib.fugitive.belief.direct import (
@@ -98,6 +99,27 @@ count's were made before, by other games' positions alike).  At most :data:`SHAR
 they saved: measured.)"""
 SHARES_KEPT = 4_000
 _ALSO_CLEARED.append(SHARES.clear)
+
+
+LATE_MASK = GROUP_MASKS[2] | GROUP_MASKS[3]
+"""The counts of groups 2 and 3 in a cloud's key: their shares of a stack depend on nothing else."""
+LOW_MASK, HIGH_MASK = GROUP_MASKS[0] | GROUP_MASKS[1], LATE_MASK
+"""The counts of groups 0-1 and of groups 2-3 in a cloud's key (their tables' products)."""
+
+
+def _by_cards(third: Shares, fourth: Shares, n: int) -> list[list[tuple[int, int, int]]]:
+    """Two groups' shares of a stack of ``n`` cards paired, by the cards they give (0..n): (even
+    cards, weight, step to the key) each."""
+    out: list[list[tuple[int, int, int]]] = [[] for _ in range(n + 1)]
+    for k2, e2, x2, s2 in third:
+        if k2 > n:
+            break
+        for k3, e3, x3, s3 in fourth:
+            k = k2 + k3
+            if k > n:
+                break
+            out[k].append((e2 + e3, x2 * x3, s2 + s3))
+    return out
 
 
 def takes(facts: Facts, stacks: list[int]) -> bool:
@@ -185,8 +207,11 @@ class _Walk:
         """The last stack's context, interned (:func:`~.direct._context`): its weights by need are
         kept in :data:`~.direct.ENDS` by (context, cloud key), shared between counts."""
         self.packed: list[dict[int, int]] = [{} for _ in range(GROUPS)]  # group tables by part of key
+        self.low_pairs: dict[int, int] = {}  # groups 0-1's tables multiplied, by their part of key
+        self.high_pairs: dict[int, int] = {}  # groups 2-3's
         self.shares: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # a stack's moves
-        self.group_shares: dict[tuple[int, ...], Shares] = {}
+        self.group_shares: dict[int, Shares] = {}
+        self.late: dict[tuple[int, int], list[list[tuple[int, int, int]]]] = {}  # groups 2-3 paired
         self.work = 0
         self.limit = EARLY_WORK
         self.done = 0.0  # the part of the walk done
@@ -262,29 +287,52 @@ class _Walk:
 
     def end_weights(self, key: int) -> tuple[int, ...]:
         """The last stack and the hand filled in from these counts: weight by need (0..n)."""
-        memo_key = (self.context, key)
-        hit = ENDS.get(memo_key)
-        if hit is not None:
-            return hit
+        hit = ENDS.get((self.context, key))
+        return hit if hit is not None else self.new_end_weights(key)
+
+    def new_end_weights(self, key: int) -> tuple[int, ...]:
+        """:meth:`end_weights` not kept yet: the product of groups 0-1's tables times groups
+        2-3's, each pair memoised on its groups' counts (a hideout changes one group: the keys a
+        cloud's values lead to share the other pair), kept in :data:`~.direct.ENDS`."""
         self.work += END_WORK
-        prod = 1
-        for g, tables in enumerate(self.packed):
-            part = key & GROUP_MASKS[g]  # the group's counts: its table depends on nothing else
-            table = tables.get(part)
-            if table is None:
-                table = tables[part] = self.group_table(g, key)
-            prod = (prod * table) & self.keep if g else table
-            if not prod:
-                break
+        low = key & LOW_MASK
+        prod = self.low_pairs.get(low)
+        if prod is None:
+            prod = self.low_pairs[low] = self._pair(0, key)
+        if prod:
+            high = key & HIGH_MASK
+            other = self.high_pairs.get(high)
+            if other is None:
+                other = self.high_pairs[high] = self._pair(2, key)
+            prod = (prod * other) & self.keep if other else 0
         n, width, digit = self.n, self.width, self.digit
-        row = (prod >> self.row_shift) & self.row_mask
         out = [0] * (n + 1)
-        run = 0
-        for e in range(n, -1, -1):
-            run += (row >> (width * e)) & digit
-            out[e] = run
-        kept = ENDS[memo_key] = tuple(out)
+        if prod:
+            row = (prod >> self.row_shift) & self.row_mask
+            run = 0
+            for e in range(n, -1, -1):
+                run += (row >> (width * e)) & digit
+                out[e] = run
+        kept = ENDS[self.context, key] = tuple(out)
         return kept
+
+    def _pair(self, g: int, key: int) -> int:
+        """The product of groups ``g`` and ``g + 1``'s tables from the counts ``key`` (each
+        memoised on its group's counts: its table depends on nothing else)."""
+        packed = self.packed
+        tables = packed[g]
+        part = key & GROUP_MASKS[g]
+        first = tables.get(part)
+        if first is None:
+            first = tables[part] = self.group_table(g, key)
+        if not first:
+            return 0
+        tables = packed[g + 1]
+        part = key & GROUP_MASKS[g + 1]
+        second = tables.get(part)
+        if second is None:
+            second = tables[part] = self.group_table(g + 1, key)
+        return (first * second) & self.keep if second else 0
 
     def face_up_weight(self, i: int, key: int) -> int:
         """Measure deals: the ways to give the deck cards face up at position ``i`` a free draw."""
@@ -298,14 +346,26 @@ class _Walk:
         return w
 
     def face_up(self, i: int, cloud: Cloud) -> Cloud:
-        """The cloud past face-up position ``i`` (its deck cards' free draws, its caps)."""
+        """The cloud past face-up position ``i`` (its caps; measure deals: its deck cards' free
+        draws, :meth:`face_up_weight` inline, only the decks with a card face up there)."""
+        terms: tuple[tuple[int, int, int], ...] = ()
+        if self.deals:
+            at, dr, bf = self.known_at[i], self.drawn[i], self.before[i]
+            terms = tuple((U_BITS * (d + 1), at[d], dr[d] - bf[d]) for d in range(3) if at[d])
+        cap0, cap1, cap2, cap3 = self.capg[i]
         out = {}
-        closes, deals = self.closes, self.deals
         for key, w in cloud.items():
-            if deals:
-                w *= self.face_up_weight(i, key)
-            if w and closes(key, i):
-                out[key] = w
+            if (  # closes(), inline
+                key & 31 <= cap0
+                and (key >> 5) & 31 <= cap1
+                and (key >> 10) & 31 <= cap2
+                and (key >> 15) & 31 <= cap3
+            ):
+                for shift, c, free in terms:
+                    x = free - ((key >> shift) & 31)
+                    w *= FALL[x][c] if x >= 0 else 0
+                if w:
+                    out[key] = w
         return out
 
     def skip_face_up(self, i: int, prev: int, progress: int, cloud: Cloud) -> tuple[int, int, int, Cloud]:
@@ -355,8 +415,13 @@ class _Walk:
             moves = shares.get((i, key))
             if moves is None:
                 moves = shares[i, key] = self._shares(i, key)
-            for step, f, evens in moves:
-                if evens >= need:
+            if need > 0:
+                for step, f, evens in moves:
+                    if evens >= need:
+                        k = key + step
+                        out[k] = out.get(k, 0) + w * f
+            else:  # every share has enough even cards
+                for step, f, _ in moves:
                     k = key + step
                     out[k] = out.get(k, 0) + w * f
         return out
@@ -365,13 +430,13 @@ class _Walk:
         """Group ``g``'s shares of the stack at ``i`` from the counts ``key``: (cards, even cards,
         weight, step to the key), by cards (shared: :data:`SHARES`); memoised on the group's
         counts."""
-        shift = U_BITS * g
-        ug, hg = (key >> shift) & 31, (key >> (HS + shift)) & 31
-        heg, seg = (key >> (HE + shift)) & 31, (key >> (SE + shift)) & 31
-        memo_key = (i, g, ug, hg, heg, seg)
+        memo_key = (key & GROUP_MASKS[g]) << 8 | i << 2 | g  # positions < 64
         hit = self.group_shares.get(memo_key)
         if hit is not None:
             return hit
+        shift = U_BITS * g
+        ug, hg = (key >> shift) & 31, (key >> (HS + shift)) & 31
+        heg, seg = (key >> (HE + shift)) & 31, (key >> (SE + shift)) & 31
         seo = ug - hg - seg
         # the cards still free (no hideout yet, no earlier stack): a bound, the hideouts to come
         # may take some (the end picks the stacks' cards among those no hideout took)
@@ -402,24 +467,26 @@ class _Walk:
 
     def _shares(self, i: int, key: int) -> list[tuple[int, int, int]]:
         """Every share of the stack at ``i`` by group and parity from the counts ``key``: (step to
-        the key, weight, even cards)."""
+        the key, weight, even cards).  Groups 2 and 3 are paired first, by cards (memoised on their
+        counts: the keys of a cloud share them), and each pair of groups 0 and 1 takes the list of
+        the cards it leaves."""
         n = self.stacks[i]
-        first, second, third = (self._group_shares(i, g, key) for g in range(3))
-        by_cards: dict[int, list[tuple[int, int, int]]] = {}
-        for k, e, x, step in self._group_shares(i, 3, key):
-            by_cards.setdefault(k, []).append((e, x, step))
-        out = []
+        group_shares = self._group_shares
+        first, second = group_shares(i, 0, key), group_shares(i, 1, key)
+        late_key = (i, key & LATE_MASK)
+        late = self.late.get(late_key)
+        if late is None:
+            late = self.late[late_key] = _by_cards(group_shares(i, 2, key), group_shares(i, 3, key), n)
+        out: list[tuple[int, int, int]] = []
         for k0, e0, x0, s0 in first:
             for k1, e1, x1, s1 in second:
                 left = n - k0 - k1
                 if left < 0:
                     break
-                x01, s01, e01 = x0 * x1, s0 + s1, e0 + e1
-                for k2, e2, x2, s2 in third:
-                    if k2 > left:
-                        break
-                    for e3, x3, s3 in by_cards.get(left - k2, ()):
-                        out.append((s01 + s2 + s3, x01 * x2 * x3, e01 + e2 + e3))
+                rest = late[left]
+                if rest:
+                    x01, s01, e01 = x0 * x1, s0 + s1, e0 + e1
+                    out += [(s01 + s, x01 * x, e01 + e) for e, x, s in rest]
         self.work += len(out)
         return out
 
@@ -442,12 +509,10 @@ class _Walk:
         made: dict[int, Any] = {}  # by class | need << 4: the cloud after (not last) or the weight
         limit = self.limit
         values = self.values[i]
-        part /= max(sum(1 for v in values if prev < v <= top), 1)
+        first = bisect_right(values, prev)
+        values = values[first : bisect_right(values, top, first)]  # prev < v <= top
+        part /= len(values) or 1
         for v in values:
-            if v <= prev:
-                continue
-            if v > top:
-                break
             new_progress = progress
             if acts:
                 new_progress = advance(progress, acts, v, i)
@@ -482,23 +547,53 @@ class _Walk:
 
     def after(self, i: int, v: int, need: int, cloud: Cloud, hidden: bool, last: bool) -> Any:
         """The cloud past position ``i`` with hideout ``v``, or at the last position its weight."""
-        nxt = self.hide(i, v, cloud) if hidden else cloud
         if not last:
+            nxt = self.hide(i, v, cloud) if hidden else cloud
             if self.stacks[i]:
                 return self.share_out(i, self.stacks[i], need, nxt)
             closes = self.closes
             return {key: w for key, w in nxt.items() if closes(key, i)}
         if need > self.n:
             return 0
+        if hidden:
+            return self.last_hidden(v, need, cloud)
         x = 0
         cap0, cap1, cap2, cap3 = self.capg[i]
-        context, kept, end_weights = self.context, ENDS.get, self.end_weights
-        for key, w in nxt.items():  # closes(), inline
+        context, kept, new_end_weights = self.context, ENDS.get, self.new_end_weights
+        for key, w in cloud.items():  # closes(), inline
             if (
                 key & 31 <= cap0
                 and (key >> 5) & 31 <= cap1
                 and (key >> 10) & 31 <= cap2
                 and (key >> 15) & 31 <= cap3
             ):
-                x += w * (kept((context, key)) or end_weights(key))[need]
+                x += w * (kept((context, key)) or new_end_weights(key))[need]
+        return x
+
+    def last_hidden(self, v: int, need: int, cloud: Cloud) -> int:
+        """The weight of ``cloud`` closed by face-down last hideout ``v``: :meth:`hide` and the
+        end weights in one pass (no cloud made in between)."""
+        i = self.size
+        g = self.group_of[v]
+        cap = self.capg[i][g]
+        shift = U_BITS * g
+        inc = self.hide_key[v]
+        free = self.drawn[i][g - 1] - self.before[i][g - 1] if self.deals and g else -1
+        x = 0
+        cap0, cap1, cap2, cap3 = self.capg[i]
+        context, kept, new_end_weights = self.context, ENDS.get, self.new_end_weights
+        for key, w in cloud.items():
+            ug = (key >> shift) & 31
+            if ug >= cap:
+                continue
+            if free >= 0:  # the hideout's free draws (measure deals, a deck's card)
+                w *= free - ug
+            key += inc
+            if (  # closes(), inline
+                key & 31 <= cap0
+                and (key >> 5) & 31 <= cap1
+                and (key >> 10) & 31 <= cap2
+                and (key >> 15) & 31 <= cap3
+            ):
+                x += w * (kept((context, key)) or new_end_weights(key))[need]
         return x
