@@ -131,12 +131,10 @@ def facts_from_observation(
             "belief needs the detective's history as well as its observation: "
             "pass state.information_state(DETECTIVE)"
         )
-    named_log = getattr(obs, "named_log", None)
     public: list[tuple[str, int]] = []
-    if named_log is None or obs.phase == SETUP:  # the log says the guesses; the setup counts deals
-        for text in history:
-            verb, _, arg = text.partition(" ")
-            public.append((verb, int(arg) if verb in ("add", "guess") else 0))
+    for text in history:
+        verb, _, arg = text.partition(" ")
+        public.append((verb, int(arg) if verb in ("add", "guess") else 0))
     hideouts, counts, ups = [], [], []
     for (value, count, cards), r in zip(obs.hideouts, obs.revealed, strict=True):
         hideouts.append(value if r and value is not None else -1)
@@ -156,8 +154,6 @@ def facts_from_observation(
         edition=edition,
         layout=layout_for(escape_card_of(obs)),
         canonical=canonical,
-        named_log=named_log,
-        texts=history,
     )
 
 
@@ -176,7 +172,6 @@ def build_facts(
     history: Any = None,
     setup_done: int | None = None,
     named_log: Any = None,
-    texts: Any = None,
 ) -> Facts:
     """The facts from what the detective sees; the guesses are read from ``named_log`` (a state's
     log of them, :func:`_guesses_of_log`) when given, else replayed from ``history`` (a state's
@@ -203,12 +198,7 @@ def build_facts(
     caps, hand_unknown = _holdings(hideouts, face_up_sprints, draw_log, phase, public, layout, setup_done)
     if named_log is not None:
         forbidden, series_masks = _guesses_of_log(hideouts, named_log)
-        if edition != 2:
-            stuck = False
-        elif history is not None or texts is None:
-            stuck = _stuck_first_turn(history)
-        else:  # an observation's public steps
-            stuck = _stuck_first_turn_of_texts(texts)
+        stuck = edition == 2 and _stuck_first_turn(history)
     elif history is not None:
         forbidden, series_masks, stuck = _guesses_of_history(hideouts, history)
     else:
@@ -453,21 +443,6 @@ def _stuck_first_turn(history: Any) -> bool:
         elif kind is pass_:
             passed = True
         elif (kind is add or kind is draw or kind is guess) and on_table:
-            break
-    return passed and on_table == 1
-
-
-def _stuck_first_turn_of_texts(texts: Any) -> bool:
-    """:func:`_stuck_first_turn` read from an observation's public steps (``"hide"``, ``"pass"``,
-    ``"add 7"``...): the first turn, up to the detective's first action once a hideout is down."""
-    on_table, passed = 0, False
-    for text in texts:
-        verb = text.partition(" ")[0]
-        if verb == "hide":
-            on_table += 1
-        elif verb == "pass":
-            passed = True
-        elif (verb == "add" or verb == "draw" or verb == "guess") and on_table:
             break
     return passed and on_table == 1
 
