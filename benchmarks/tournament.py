@@ -5,7 +5,9 @@ overhead (seeding, seat rotation, batching, shipping results back).  For every r
 in one run and interleaved (the same load for each), the same ``gamelib.tournament`` call is made
 
 * in this process (``executor=None``: ``serial``, the baseline with no overhead at all),
-* on 1 and on ``workers`` local processes (``executor="processes"``: loky's reusable pool),
+* on 1 and on ``workers`` local processes (``executor="processes"``: on Linux, while no other
+  thread runs in this process, workers forked from it at each call (``forked``); else loky's
+  reusable pool (``loky``)),
 * on a Dask ``LocalCluster`` of 1 and of ``workers`` workers (one thread a worker, processes, no
   dashboard) as Dask starts it by default (``default``), and started by
   :func:`gamelib.analysis.executors.local_cluster` (``lean``: the same LocalCluster under
@@ -22,7 +24,9 @@ game; that start-up, ~0.5 s for a pool and 2-5 s for a cluster, is printed apart
 and have never seen the game.  Its ``first`` call is then timed as it comes: the workers rebuild
 the game from its recipe, import its modules and fill its caches inside the clock.  The ``next``
 call repeats the same tournament on the same workers (a user's second call: the game is kept,
-warm).  Only the serial baseline is warmed before its clock (it first plays up to as many games
+warm).  A forked pool has nothing to start before the clock: each call forks its workers from
+this process inside the clock (``start s`` blank), with the game made and warm from the serial
+runs, and ends them.  Only the serial baseline is warmed before its clock (it first plays up to as many games
 as the run, or ~1.5 s of CPU of them), so that ``x serial`` is against the best serial rate.
 Each configuration is played ``rounds`` times and the best wall time of each call is kept (other
 work on a shared machine only ever slows a run down); an executor's 1-worker and 2-worker runs
@@ -37,7 +41,7 @@ for Get on Board), which an installed library's users do not pay: the script say
 
 Wall-clock speed-ups need idle cores, so the script also reports **CPU time**: all the CPU a run
 spends (this process, scheduler thread included, plus that run's own workers, read from
-``/proc``).  ``CPU est.`` = ``workers x the 1-worker run's CPU / this run's CPU`` (against the
+``/proc``, and a forked pool's, which end with the call, from ``getrusage``).  ``CPU est.`` = ``workers x the 1-worker run's CPU / this run's CPU`` (against the
 serial run for serial and 1-worker rows) is the speed-up the run would reach on ``workers`` idle
 cores; when the machine is loaded the wall speed-up falls short of it.  ``cores`` = that CPU over
 the wall time: how many cores the run got (a serial run on an idle core shows 1.00, a 2-worker
@@ -71,7 +75,9 @@ Run: ``python benchmarks/tournament.py [games] [workers] [rounds] [game ...] [--
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import os
+import resource
 import statistics
 import sys
 import time
@@ -115,15 +121,25 @@ def spent(before: dict[int, float], after: dict[int, float]) -> float:
     return sum(seconds - before.get(pid, 0.0) for pid, seconds in after.items())
 
 
+def reaped_cpu() -> float:
+    """CPU seconds of this process's children that have ended and been waited for: a forked
+    pool's workers, which end with the call that forked them."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 def measure(play: Callable[[], Any], dask: set[int], on_dask: bool) -> tuple[float, float, float, Any]:
-    """Wall seconds, CPU seconds (this process + the run's workers), this process's own CPU
-    seconds (every thread: the tournament's loop, loky's manager and feeder threads, the Dask
-    client's and a local scheduler's event loop) and the result of ``play()``."""
+    """Wall seconds, CPU seconds (this process + the run's workers, alive or, forked by the run,
+    ended with it), this process's own CPU seconds (every thread: the tournament's loop, the
+    pool's manager and feeder threads, the Dask client's and a local scheduler's event loop) and
+    the result of ``play()``."""
+    reaped = reaped_cpu()
     cpu0, children0, start = time.process_time(), children_cpu(dask, on_dask), time.perf_counter()
     result = play()
     wall = time.perf_counter() - start
     parent = time.process_time() - cpu0
-    return wall, parent + spent(children0, children_cpu(dask, on_dask)), parent, result
+    workers = spent(children0, children_cpu(dask, on_dask)) + reaped_cpu() - reaped
+    return wall, parent + workers, parent, result
 
 
 def ready(pause: float = 0.0) -> int:
@@ -133,6 +149,15 @@ def ready(pause: float = 0.0) -> int:
 
     time.sleep(pause)
     return os.getpid()
+
+
+def fresh_pool(workers: int) -> set[int]:
+    """What a local pool's runs start from: nothing when the library forks its workers at each
+    call (:func:`~gamelib.analysis.executors.fork_is_safe`: they start inside the clock, from
+    this process), else a fresh loky pool (:func:`fresh_loky`).  The workers' process ids."""
+    from gamelib.analysis.executors import fork_is_safe
+
+    return set() if fork_is_safe() else fresh_loky(workers)
 
 
 def fresh_loky(workers: int) -> set[int]:
@@ -156,6 +181,15 @@ def fresh_loky(workers: int) -> set[int]:
 def dask_processes(client: Any) -> set[int]:
     """The process ids of the cluster's workers (a local cluster starts them under this process)."""
     return set(client.run(os.getpid).values())
+
+
+def settle(before: set[int], timeout: float = 10.0) -> None:
+    """Wait until the processes started since ``before`` (a closed cluster's) have ended and been
+    waited for: getrusage counts a child's CPU when it is waited for, which must not happen
+    inside a later run's clock (a forked pool's CPU is read from it)."""
+    end = time.perf_counter() + timeout
+    while {p.pid for p in multiprocessing.active_children()} - before and time.perf_counter() < end:
+        time.sleep(0.05)
 
 
 def spin(_: object = None) -> tuple[float, float]:
@@ -325,6 +359,8 @@ Timing = tuple[float, float, float]
 def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> None:
     """One game's lines: for each configuration the best wall rate of its first and next call, and
     the CPU per game of those runs."""
+    from gamelib.analysis.executors import fork_is_safe
+
     game = gamelib.make(name)
     agents = ["random"] * game.num_players
 
@@ -347,16 +383,19 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
         if not serial:
             serial.append(results)
         assert results.outcomes == serial[0].outcomes, f"{executor} must play exactly the serial games"
+        if executor == "processes":
+            assert pool in results.executor_label, f"a {pool} pool was expected: {results.executor_label}"
         return wall, cpu, parent
 
-    def on_loky(size: int) -> tuple[Timing, Timing, float]:
+    def on_pool(size: int) -> tuple[Timing, Timing, float]:
         started = time.perf_counter()
-        pids = fresh_loky(size)
-        ready = time.perf_counter() - started
+        pids = fresh_pool(size)
+        ready = time.perf_counter() - started if pids else 0.0
         first = timed("processes", pids, size, True)
         return first, timed("processes", pids, size, True), ready
 
     def on_cluster(kind: str, size: int) -> tuple[Timing, Timing, float]:
+        before = {p.pid for p in multiprocessing.active_children()}
         started = time.perf_counter()
         cluster, client, pids = start_cluster(kind, size)
         try:
@@ -366,6 +405,7 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
         finally:
             client.close()
             cluster.close()
+            settle(before)
 
     def on_serial() -> tuple[Timing, Timing, float]:
         first = timed(None, set(), 1, True)
@@ -374,9 +414,10 @@ def rows(name: str, games: int, workers: int, rounds: int, kinds: list[str]) -> 
     configs: list[tuple[str, int, Callable[[], tuple[Timing, Timing, float]]]] = [
         ("serial (1 worker)", 1, on_serial)
     ]
+    pool = "forked" if fork_is_safe() else "loky"
     for size in (1, workers):
         configs.append(
-            (f"{size} loky process{'es' if size > 1 else ''}", size, functools.partial(on_loky, size))
+            (f"{size} {pool} process{'es' if size > 1 else ''}", size, functools.partial(on_pool, size))
         )
     for kind in kinds:
         for size in (1, workers):

@@ -9,7 +9,9 @@ where a task costs ~10 ms of CPU, one task per worker first, then a second of ga
 tasks are kept queued per worker, and results come back as plain tuples.  What
 makes the parallel run as fast as the serial one per game: a worker unpacks a tournament's game
 and agents once and keeps them (the game's caches stay warm), and a registered game travels as
-its recipe (:class:`GameRecipe`), not as its precomputed tables.
+its recipe (:class:`GameRecipe`), not as its precomputed tables; on Linux a local pool's workers
+are forked at the call and take the game and agents as this process holds them
+(:mod:`gamelib.analysis.pools`).
 
 Every task is the same importable function, :func:`run_payload`, applied to bytes made by
 cloudpickle (the game's recipe, the agents, and the games: a tournament's as a :class:`JobRange`
@@ -38,6 +40,8 @@ from dataclasses import dataclass, field, fields
 from typing import Any, overload
 
 from gamelib.analysis import roles
+from gamelib.analysis.pools import LOKY_IDLE_SECONDS as LOKY_IDLE_SECONDS
+from gamelib.analysis.pools import LocalPool, fork_is_safe, spawned_pool
 from gamelib.core.game import Game
 from gamelib.core.play import play
 from gamelib.core.registry import game_class, make
@@ -293,16 +297,26 @@ def make_setup(game: Game, agents: Sequence[Any], max_actions: int | None, keep_
 
 
 def batch_payload(
-    setup: bytes, jobs: Sequence[GameJob], budget: float | None = None, switch_interval: float | None = None
+    setup: bytes,
+    jobs: Sequence[GameJob],
+    budget: float | None = None,
+    switch_interval: float | None = None,
+    digest: bytes | None = None,
 ) -> bytes:
-    """One task: the shared setup, its digest (the worker's cache key), the games (a
-    :class:`JobRange` as itself, other jobs as tuples), the CPU seconds after which the worker
+    """One task: the shared setup, its digest (the worker's cache key; None: computed), the games
+    (a :class:`JobRange` as itself, other jobs as tuples), the CPU seconds after which the worker
     stops and hands the unplayed games back (None: play all), and the GIL switch interval to play
     them under (None: the worker's own; see :func:`run_payload`)."""
-    digest = hashlib.blake2b(setup, digest_size=16).digest()
+    digest = digest or hashlib.blake2b(setup, digest_size=16).digest()
     rows: Any = jobs if isinstance(jobs, JobRange) else [(job.index, job.seed, job.seating) for job in jobs]
     return pickle.dumps((digest, setup, rows, budget, switch_interval), protocol=pickle.HIGHEST_PROTOCOL)
 
+
+_INHERITED: dict[bytes, tuple[int, tuple[Any, ...]]] = {}
+"""The setups of the calls running on a :class:`~gamelib.analysis.pools.LocalPool` in this process, by digest: the id of
+this process and (game, agents, max_actions, keep_records) as :func:`run_jobs` holds them.  A
+worker forked from it (another process id) takes them instead of unpickling and rebuilding; this
+process, or a thread pool's worker, never does (each thread unpacks its own agents)."""
 
 _SETUPS: dict[tuple[bytes, int], tuple[Any, ...]] = {}
 """A worker's unpacked setups by (digest, thread): later batches of a tournament reuse the same
@@ -409,9 +423,13 @@ def run_payload(payload: bytes) -> tuple[float, list[tuple[Any, ...]]]:
         if unpacked is None:
             if len(_SETUPS) >= 16:
                 _SETUPS.clear()
-            recipe, agents, max_actions, keep_records = pickle.loads(setup)
-            game = recipe.build() if isinstance(recipe, GameRecipe) else recipe
-            unpacked = _SETUPS[key] = (game, agents, max_actions, keep_records)
+            parent, objects = _INHERITED.get(digest, (os.getpid(), None))
+            if parent != os.getpid() and objects is not None:  # a forked worker: made already
+                unpacked = _SETUPS[key] = objects
+            else:
+                recipe, agents, max_actions, keep_records = pickle.loads(setup)
+                game = recipe.build() if isinstance(recipe, GameRecipe) else recipe
+                unpacked = _SETUPS[key] = (game, agents, max_actions, keep_records)
         game, agents, max_actions, keep_records = unpacked
         start = clock()  # the games' own time: a new worker's set-up must not count as a slow game
         rows = []
@@ -463,14 +481,6 @@ SHORTEST_TASK_SECONDS = 0.0125
 """The smallest batch a local pool's tail is cut into, in CPU seconds (a quarter of the 50 ms
 batches it had before :data:`POOL_TASK_SECONDS`): the most one worker can still be playing
 after the other has run out of games."""
-
-LOKY_IDLE_SECONDS = 600
-"""How long loky's reusable workers wait idle before they exit (loky's default: 10 s).
-
-A worker that exits takes with it what the tournaments warmed (gamelib imported, the game rebuilt,
-its caches filled): the next ``executor="processes"`` call after a pause of more than 10 s (reading
-the last results, a Dask run) started fresh workers inside its clock, ~1 s of CPU each before the
-first game.  Idle workers sleep; they hold memory only (about 50 MB each after Get on Board tournaments)."""
 
 IN_FLIGHT = 2
 """Tasks kept queued per worker: one running, one waiting, so no worker idles while the parent
@@ -546,8 +556,9 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
     """Turn the ``executor=`` argument of :func:`tournament` into a :class:`Runner`.
 
     * ``None`` or ``"serial"``: this process;
-    * ``"processes"``: a local pool of ``workers`` processes (loky's reusable pool when loky is
-      installed, else the standard library's, shut down at the end);
+    * ``"processes"``: a local pool of ``workers`` processes, forked from this one at the call
+      where that is safe (:class:`~gamelib.analysis.pools.LocalPool`), else loky's reusable pool
+      when loky is installed, else the standard library's, shut down at the end;
     * a Dask ``Client`` (anything with ``get_executor``): its ``get_executor(pure=False)``;
     * any :class:`concurrent.futures.Executor` (a Dask ``ClientExecutor`` included).
     """
@@ -563,12 +574,9 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
                 f"concurrent.futures.Executor; got {executor!r}"
             )
         n = workers or os.cpu_count() or 1
-        try:
-            from loky import get_reusable_executor
-        except ImportError:
-            return pool_runner(cf.ProcessPoolExecutor(max_workers=n), n, True, f"{n} processes")
-        pool = get_reusable_executor(max_workers=n, timeout=LOKY_IDLE_SECONDS)
-        return pool_runner(pool, n, False, f"{n} loky processes")
+        if fork_is_safe():
+            return pool_runner(LocalPool(n), n, True, f"{n} processes (forked)")
+        return spawned_runner(n)
     if hasattr(executor, "get_executor") and not isinstance(executor, cf.Executor):
         n = workers or _dask_workers(executor)
         return Runner(
@@ -586,6 +594,12 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
     raise TypeError(
         f"cannot run games on {executor!r}: expected 'processes' or a concurrent.futures.Executor"
     )
+
+
+def spawned_runner(workers: int) -> Runner:
+    """A local pool of new interpreters (:func:`~gamelib.analysis.pools.spawned_pool`)."""
+    pool, owned, label = spawned_pool(workers)
+    return pool_runner(pool, workers, owned, label)
 
 
 def pool_runner(pool: cf.Executor, workers: int, owned: bool, label: str) -> Runner:
@@ -671,14 +685,20 @@ def run_jobs(
     max_actions: int | None = None,
     keep_records: bool = False,
     on_done: Callable[[int], None] | None = None,
+    on_start: Callable[[], None] | None = None,
 ) -> Iterator[GameOutcome]:
     """Play every job and yield the outcomes (in completion order when running in parallel).
+
+    ``on_start`` is called once the workers are started (a local pool forks them at that moment:
+    a progress bar made before would already run its thread, and :func:`fork_is_safe` says no).
 
     On an executor, batches are sized and sent as results come back (:class:`BatchSizer`), with
     :data:`IN_FLIGHT` tasks queued per worker; games a worker hands back unplayed are sent again.
     A batch is a slice of ``jobs`` (of a :class:`JobRange`, a range the worker expands).
     """
     if runner.executor is None:
+        if on_start is not None:
+            on_start()
         rows = jobs.rows() if isinstance(jobs, JobRange) else ((j.index, j.seed, j.seating) for j in jobs)
         for row in rows:
             outcome = GameOutcome.from_row(play_row(game, agents, row, max_actions, keep_records))
@@ -687,7 +707,15 @@ def run_jobs(
             yield outcome
         return
     executor = runner.executor
-    setup = make_setup(game, agents, max_actions, keep_records)
+    setup, digest = b"", b""
+    if isinstance(executor, LocalPool):
+        setup, digest = start_local(executor, (game, agents, max_actions, keep_records))
+        runner.label = executor.label
+    if not setup:
+        setup = make_setup(game, agents, max_actions, keep_records)
+        digest = hashlib.blake2b(setup, digest_size=16).digest()
+    if on_start is not None:
+        on_start()
     sizer = BatchSizer(
         runner.workers, batch_size, runner.task_seconds, runner.costly_tasks, runner.shortest_task
     )
@@ -699,7 +727,7 @@ def run_jobs(
     def top_up() -> None:
         while unsent.left and len(pending) < IN_FLIGHT * runner.workers:
             batch = unsent.take(sizer.next_size(unsent.left))
-            payload = batch_payload(setup, batch, sizer.budget, switch)
+            payload = batch_payload(setup, batch, sizer.budget, switch, digest)
             pending[executor.submit(task, payload)] = batch
 
     try:
@@ -723,6 +751,20 @@ def run_jobs(
     finally:
         for future in pending:
             future.cancel()
+
+
+def start_local(pool: LocalPool, unpacked: tuple[Any, ...]) -> tuple[bytes, bytes]:
+    """Start a local pool whose workers, if forked, take ``unpacked`` (game, agents, max_actions,
+    keep_records) as they are (:data:`_INHERITED`); the setup and digest its tasks carry: none
+    and a key of this call when forked (nothing is pickled: cloudpickle is not even imported, 40 ms
+    of a process's first call), empty if spawned (:func:`make_setup` then makes them)."""
+    digest = os.urandom(16)
+    _INHERITED[digest] = (os.getpid(), unpacked)
+    try:
+        pool.start()
+    finally:
+        del _INHERITED[digest]
+    return (b"-", digest) if pool.forked else (b"", b"")
 
 
 class Unsent:

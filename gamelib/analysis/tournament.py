@@ -601,7 +601,15 @@ def tournament(
     jobs = make_jobs(the_game.num_players, games, seed, rotate)
     warn_misplaced_roles(the_game, names, objects, jobs)
     runner = resolve_executor(executor, workers)
-    bar = progress_bar(progress, games, f"{the_game.name}: {' vs '.join(names)}")
+    bars: list[Any] = []  # made once the workers are started: a forked pool must fork before its thread
+
+    def show() -> None:
+        bars.append(progress_bar(progress, games, f"{the_game.name}: {' vs '.join(names)}"))
+
+    def done(count: int) -> None:
+        if bars[0] is not None:
+            bars[0].update(count)
+
     try:
         outcomes = list(
             run_jobs(
@@ -612,11 +620,12 @@ def tournament(
                 batch_size=batch_size,
                 max_actions=max_actions,
                 keep_records=keep_records,
-                on_done=bar.update if bar is not None else None,
+                on_done=done,
+                on_start=show,
             )
         )
     finally:
-        if bar is not None:
-            bar.close()
+        if bars and bars[0] is not None:
+            bars[0].close()
         runner.close()
     return TournamentResults(the_game, names, objects, seed, outcomes, max_actions, runner.label)

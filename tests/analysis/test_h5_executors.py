@@ -71,14 +71,15 @@ def test_loky_workers_stay_warm_between_tournaments() -> None:
     """loky's reusable workers exit after 10 idle seconds by default, and the next tournament then
     starts fresh ones inside its clock: the runner asks for LOKY_IDLE_SECONDS instead."""
     loky = pytest.importorskip("loky")
-    runner = executors.resolve_executor("processes", workers=2)
+    runner = executors.spawned_runner(2)  # "processes" where forking is not safe
     assert executors.LOKY_IDLE_SECONDS >= 300
     assert runner.executor is loky.get_reusable_executor(max_workers=2, timeout=executors.LOKY_IDLE_SECONDS)
     assert getattr(runner.executor, "_timeout", executors.LOKY_IDLE_SECONDS) == executors.LOKY_IDLE_SECONDS
     first = gamelib.tournament(
-        "getonboard", ["random"] * 3, games=12, seed=1, executor="processes", workers=2, progress=False
+        "getonboard", ["random"] * 3, games=12, seed=1, executor=runner.executor, workers=2, progress=False
     )
-    assert runner.executor is executors.resolve_executor("processes", workers=2).executor
+    assert runner.executor is executors.spawned_runner(2).executor
+    runner.executor.shutdown(wait=True)  # its threads would keep this process from forking
     assert (
         first.outcomes
         == gamelib.tournament("getonboard", ["random"] * 3, games=12, seed=1, progress=False).outcomes
