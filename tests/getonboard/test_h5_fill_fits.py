@@ -54,3 +54,25 @@ def test_playing_never_imports_networkx_and_the_graph_is_the_network() -> None:
             name = board.names[node]
             assert graph.nodes[name]["pos"] == board.pos[node]
             assert {board.names[v] for v in board.neighbour[node] if v >= 0} == set(graph[name])
+
+
+def test_stick_costs_are_computed_per_step_not_per_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A step's stick costs depend on heading and direction only: 20 a step, not one per node,
+    heading and direction (Rome's fill: 12,480 calls before, 260 now)."""
+    from gamelib.getonboard import board
+
+    calls: list[int] = []
+    real = board.junction_cost
+
+    def counted(*args: object) -> int:
+        calls.append(1)
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(board, "junction_cost", counted)
+    shapes = load_tables().shapes
+    filled = map_from_data(_data("rome.json"), "rome")  # its checks lay sticks too
+    calls.clear()
+    filled.fill_fits(shapes)
+    steps = sum(sticks for _, sticks in dict.fromkeys((s.junctions, s.sticks) for s in shapes))
+    assert len(calls) == 20 * steps
+    assert filled._fit_cache == load_map("rome")._fit_cache
