@@ -511,7 +511,10 @@ class _Walk:
         values = self.values[i]
         first = bisect_right(values, prev)
         values = values[first : bisect_right(values, top, first)]  # prev < v <= top
-        part /= len(values) or 1
+        if not values:  # the path dies here: its part is done
+            self.done += part
+            return self.work <= limit * self.done
+        part /= len(values)
         for v in values:
             new_progress = progress
             if acts:
