@@ -28,7 +28,6 @@ import collections
 import concurrent.futures as cf
 import contextlib
 import gc
-import hashlib
 import math
 import os
 import pickle
@@ -296,6 +295,14 @@ def make_setup(game: Game, agents: Sequence[Any], max_actions: int | None, keep_
         ) from exc
 
 
+def setup_digest(setup: bytes) -> bytes:
+    """The key a worker keeps an unpacked setup under (hashlib imported here: a forked pool's
+    call never needs it, nor its 4-8 ms of OpenSSL loading in a process's first call)."""
+    import hashlib
+
+    return hashlib.blake2b(setup, digest_size=16).digest()
+
+
 def batch_payload(
     setup: bytes,
     jobs: Sequence[GameJob],
@@ -307,7 +314,7 @@ def batch_payload(
     (a :class:`JobRange` as itself, other jobs as tuples), the CPU seconds after which the worker
     stops and hands the unplayed games back (None: play all), and the GIL switch interval to play
     them under (None: the worker's own; see :func:`run_payload`)."""
-    digest = digest or hashlib.blake2b(setup, digest_size=16).digest()
+    digest = digest or setup_digest(setup)
     rows: Any = jobs if isinstance(jobs, JobRange) else [(job.index, job.seed, job.seating) for job in jobs]
     return pickle.dumps((digest, setup, rows, budget, switch_interval), protocol=pickle.HIGHEST_PROTOCOL)
 
@@ -713,7 +720,7 @@ def run_jobs(
         runner.label = executor.label
     if not setup:
         setup = make_setup(game, agents, max_actions, keep_records)
-        digest = hashlib.blake2b(setup, digest_size=16).digest()
+        digest = setup_digest(setup)
     if on_start is not None:
         on_start()
     sizer = BatchSizer(
