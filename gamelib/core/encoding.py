@@ -38,7 +38,6 @@ verifies it writes exactly its own slice, so each piece is testable by itself.
 
 from __future__ import annotations
 
-import html
 import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -341,6 +340,8 @@ class EncodingTable:
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
+        import html  # only Jupyter shows it: a playing process never imports html
+
         head = "".join(f"<th>{h}</th>" for h in self.HEADER)
         body = "".join(
             "<tr>"

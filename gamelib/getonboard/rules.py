@@ -34,7 +34,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from gamelib.core.encoding import encoding_of
 from gamelib.core.errors import IllegalAction, OptionError
 from gamelib.core.fields import StateFields, current_player_field
 from gamelib.core.game import Action, Game, GameInfo
@@ -101,7 +100,10 @@ def process_memos(city: str, whole_shape: bool) -> Memos:
 
 
 def getonboard_tensor_size(game: GetOnBoardGame) -> int:
-    """Length of ``state.observation_tensor(p)`` for ``game``'s city and player count."""
+    """Length of ``state.observation_tensor(p)`` for ``game``'s city and player count (the
+    encoding module imported here: a game made to be played, a tournament worker's, never reads it)."""
+    from gamelib.core.encoding import encoding_of
+
     return len(encoding_of(game))
 
 
