@@ -14,6 +14,7 @@ import concurrent.futures as cf
 import gc
 import sys
 import threading
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -92,7 +93,11 @@ class LocalPool(cf.Executor):
                 if frozen:
                     gc.freeze()
                 try:
-                    pool.submit(int)  # forks every worker now, before the pool starts its thread
+                    with warnings.catch_warnings():  # Python 3.12+ warns of any thread, harmless ones too
+                        warnings.filterwarnings(
+                            "ignore", "This process .* is multi-threaded", DeprecationWarning
+                        )
+                        pool.submit(int)  # forks every worker now, before the pool starts its thread
                 finally:
                     if frozen:
                         gc.unfreeze()

@@ -93,3 +93,28 @@ def test_a_forked_pool_pickles_no_setup() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120
     )
     assert out.stdout.split() == ["2", "processes", "(forked)", "False", "False"], out.stderr
+
+
+@linux
+def test_no_fork_warning_for_harmless_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python 3.12+ warns of a fork whenever another thread runs; with only harmless ones
+    (tqdm's monitor, Dask's idle offload thread), the pool forks without a word."""
+    import os
+    import warnings
+
+    real_fork = os.fork
+
+    def warning_fork() -> int:  # what Python 3.12's os.fork says when another thread runs
+        warnings.warn(
+            f"This process (pid={os.getpid()}) is multi-threaded, use of fork() may lead to deadlocks "
+            "in the child.",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", warning_fork)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        forked = play(executor="processes", workers=2)
+    assert forked.executor_label == "2 processes (forked)"
