@@ -198,6 +198,7 @@ class FinalShares:
         self.high_halves: dict[int, tuple[list[Entries], int]] = {}
         self.row_ids: dict[tuple[object, ...], int] = {}
         self.met: dict[int, list[int]] = {}
+        self.parts: dict[tuple[int, int, int, int, int, int], list[tuple[int, int]]] = {}
         # halves' values are compared (and meets shared) only where final states are many: on an
         # easy position hashing the rows costs more than the few meets it could spare
         self.share_meets = bool(prog.layers) and len(prog.forward[len(prog.layers) - 1]) >= SHARED_MEETS
@@ -289,6 +290,21 @@ class FinalShares:
         self.halves0[key] = out
         return out
 
+    def _parts(self, g: int, u: int, h: int, he: int, m: int, limit: int) -> list[tuple[int, int]]:
+        """:func:`group_shares` of group ``g`` at counts ``(u, h, he, m)``, the sums packed, memoised:
+        the rows of neighbouring counts read the same completions (a group with ``u`` cards laid
+        and one with ``u + 1`` share all but one of them: ~4 reads of each on the hardest
+        positions)."""
+        key = (g, u, h, he, m, limit)
+        hit = self.parts.get(key)
+        if hit is None:
+            width = self.width
+            hit = self.parts[key] = [
+                (w, pack(g, sums, width))
+                for w, sums in group_shares(self.prog, g, (u, h, he, m), limit, self.scale)
+            ]
+        return hit
+
     def _poly0(self, g: int, state: int) -> list[tuple[int, int]]:
         """Entry 0 (no marked even card) of :meth:`_poly`: (weight, shares) by cards taken."""
         key = (g, (state >> U_SH[g]) & 31 | (state & GROUP_BITS[g]))
@@ -298,8 +314,8 @@ class FinalShares:
         u, h, he, m = counts_of(state, g)
         out: list[tuple[int, int]] = []
         for k, wk in enumerate(self._deal_factors(g, u)):
-            w, sums = group_shares(self.prog, g, (u + k, h, he, m), 0, self.scale)[0]
-            out.append((wk * w, wk * pack(g, sums, self.width)))
+            w, packed = self._parts(g, u + k, h, he, m, 0)[0]
+            out.append((wk * w, wk * packed))
         self.polys0[key] = out
         return out
 
@@ -411,14 +427,15 @@ class FinalShares:
             row_w: list[int] = []
             row_s: list[int] = []
             for j in range(min(k, evens) + 1):
-                parts = group_shares(self.prog, g, (u + k, h, he, m + j), limit, self.scale)
                 c = wk * COMB[k][j]
-                for t, (w, sums) in enumerate(parts, j):
+                for t, (w, packed) in enumerate(self._parts(g, u + k, h, he, m + j, limit), j):
                     while len(row_w) <= t:
                         row_w.append(0)
                         row_s.append(0)
-                    row_w[t] += c * w
-                    row_s[t] += c * pack(g, sums, self.width)
+                    if w:
+                        row_w[t] += c * w
+                    if packed:
+                        row_s[t] += c * packed
             evens_w, evens_s = by_evens(row_w), by_evens(row_s)
             out.append([(e, w, x) for e, (w, x) in enumerate(zip(evens_w, evens_s, strict=True)) if w or x])
         self.polys[key] = out
