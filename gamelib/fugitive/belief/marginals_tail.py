@@ -29,7 +29,7 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, KEEP, LEFT, U_SH, VALUE_READS
+from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, KEEP, LEFT, PREV, U_SH, VALUE_READS
 from gamelib.fugitive.belief.marginals_shares import Entries
 from gamelib.fugitive.belief.tables import COMB, GROUPS
 
@@ -39,8 +39,9 @@ less to set up).  From 1,000 down to 100: the layers of 100-1,000 sources were t
 positions near the p99 (random-126, 445 sources: 105 -> 51 ms; random-834, 902: 106 -> 66 ms);
 under 100 the two paths cost about the same (noisy: 0.6x-1.3x)."""
 
-HIGH = HALVES[2]
-LOW_LEFT = HALVES[0] | 63 << LEFT
+LOW, HIGH = HALVES[0], HALVES[2]
+ID = PREV
+"""Item-set ids sit above the counts in the keys of (item set, high half) (counts are below it)."""
 
 Tail = tuple[int, int, int, list[tuple[int, int]]]
 Sums = tuple[int, list[list[int]], list[list[int]], set[int]]
@@ -142,40 +143,36 @@ def tail_shares(
     finals = walk.finals
     stride = n + 1
     sets: dict[tuple[Any, ...], int] = {}
-    per_sig: dict[int, tuple[int, list[tuple[int, int, list[tuple[int, int]]]], list[Tail]]] = {}
+    per_sig: dict[int, tuple[int, list[Tail]]] = {}
     set_moves: list[list[tuple[int, int, list[tuple[int, int]]]]] = []
-    lows: dict[int, list[tuple[int, int, int]]] = {}
-    dots: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
     for sig in {src & VALUE_READS for src in sources}:
         groups = tail_of(prog, i, sig)
         if any((inc >> LEFT) & 63 != n for inc, _, _, _ in groups):
             return False  # a final state with another stack to share: not this layout
-        per_sig[sig] = _split(groups, sets, set_moves)
-    out, tables, by_need = walk.sums[t], finals.tables, finals.by_need
-    used: set[int] = set()  # the (b, e1) slots some low half reads: Y and Z only there
-    for src in sources:
-        l_key = src & LOW_LEFT | (n << LEFT)
-        if l_key not in lows:
-            lows[l_key] = _low_entries(finals, l_key, n, stride)
-            used.update(j for j, _, _ in lows[l_key])
+        set_id, high, low = _split(groups, sets, set_moves)
+        per_sig[sig] = (set_id << ID if high else -1, low)  # the id above a high half's counts
+    left = n << LEFT
+    lows = {key: _low_entries(finals, key, n, stride) for key in {src & LOW | left for src in sources}}
+    used = {j for entries in lows.values() for j, _, _ in entries}  # the (b, e1) slots read: Y, Z only there
     slots = [(j // stride, j % stride, j) for j in sorted(used)]
     shift = 2 * GROUPS * finals.width  # groups 2 and 3's share digits start there
     suffixes = _Suffixes(finals, n, sorted({b for b, _, _ in slots}), shift)
     packed_lows, width = _packed_lows(lows, slots, sources) if tally is not None else ({}, 0)
     set_needs = [_needs(moves) for moves in set_moves]
     by_b = [(b, [(e1, j) for b2, e1, j in slots if b2 == b]) for b in sorted({b for b, _, _ in slots})]
-    packed_q: dict[tuple[int, int], int] = {}
+    dots: dict[int, tuple[list[int], list[int]]] = {}
+    packed_q: dict[int, int] = {}
+    out, tables, by_need = walk.sums[t], finals.tables, finals.by_need
     for src, fw in sources.items():
-        set_id, high, low = per_sig[src & VALUE_READS]
-        base = src & KEEP
+        set_key, low = per_sig[src & VALUE_READS]
         s = 0
-        if high:
-            h_key = (set_id, base & HIGH)
+        if set_key >= 0:
+            h_key = set_key | src & HIGH
             yz = dots.get(h_key)
             if yz is None:
-                yz = dots[h_key] = _dots(base, set_needs[set_id], suffixes, n, by_b)
+                yz = dots[h_key] = _dots(src & HIGH, set_needs[set_key >> ID], suffixes, n, by_b)
             y, z = yz
-            l_key = base & LOW_LEFT | (n << LEFT)
+            l_key = src & LOW | left
             high_sum = 0  # groups 2 and 3's digits (Y shifted down), then groups 0 and 1's
             for j, aw, as_ in lows[l_key]:
                 high_sum += aw * y[j]
@@ -183,24 +180,40 @@ def tail_shares(
             s += high_sum << shift
             if tally is not None and fw:
                 packed_q[h_key] = packed_q.get(h_key, 0) + fw * packed_lows[l_key]
-        for inc, top, w, items in low:  # a hideout of group 0 or 1: per final state, as before
-            key = base + inc
-            table = tables.get(key)
-            if table is None or len(table) <= top:
-                table = by_need(key, top)
-            acc = 0
-            for need, v in items:
-                x = table[need]
-                if x:
-                    acc += x
-                    if tally is not None and fw:
-                        tally[v] += fw * w * x
-            s += w * acc
+        if low:
+            s += _low_moves(src & KEEP, fw, low, tables, by_need, tally)
         if s:
             out[src] = s
     if tally is not None:
         _tally(tally, packed_q, width, slots, set_moves, suffixes, shift)
     return True
+
+
+def _low_moves(
+    base: int,
+    fw: int,
+    low: list[Tail],
+    tables: dict[int, list[int]],
+    by_need: Callable[[int, int], list[int]],
+    tally: list[int] | None,
+) -> int:
+    """A source's share sums through its moves of a hideout in group 0 or 1 (rare late in a game),
+    read per final state as before (the values' tallies too)."""
+    s = 0
+    for inc, top, w, items in low:
+        key = base + inc
+        table = tables.get(key)
+        if table is None or len(table) <= top:
+            table = by_need(key, top)
+        acc = 0
+        for need, v in items:
+            x = table[need]
+            if x:
+                acc += x
+                if tally is not None and fw:
+                    tally[v] += fw * w * x
+        s += w * acc
+    return s
 
 
 def _split(
@@ -232,19 +245,19 @@ def _needs(
 
 
 def _dots(
-    base: int,
+    high: int,
     needs: list[tuple[int, int, list[tuple[int, int]]]],
     suffixes: _Suffixes,
     n: int,
     by_b: list[tuple[int, list[tuple[int, int]]]],
 ) -> tuple[list[int], list[int]]:
     """``Y`` (shares) and ``Z`` (weights) of one item set (its moves by need, :func:`_needs`) and
-    high half at the slots the low halves read (``by_b``: per row ``b``, its ``(e1, b * (n + 1) +
+    high half (its counts ``high``) at the slots the low halves read (``by_b``: per row ``b``, its ``(e1, b * (n + 1) +
     e1)``): the moves' weights times the high half's suffix sums from ``need - e1`` evens on."""
     stride = n + 1
     y, z = [0] * (stride * stride), [0] * (stride * stride)
     for inc, w, by_need in needs:
-        factor, weights, shares, live = suffixes(base + inc)
+        factor, weights, shares, live = suffixes(high + inc)
         w *= factor
         for b, cells in by_b:
             if b not in live:
@@ -291,7 +304,7 @@ def _packed_lows(
 
 def _tally(
     tally: list[int],
-    packed_q: dict[tuple[int, int], int],
+    packed_q: dict[int, int],
     width: int,
     slots: list[tuple[int, int, int]],
     set_moves: list[list[tuple[int, int, list[tuple[int, int]]]]],
@@ -299,11 +312,12 @@ def _tally(
     shift: int,
 ) -> None:
     """The last position's values' tallies from the high moves (their class's digits: ``A Hs``):
-    per item set and high half, the sources' forward weights times their low halves' weights
+    per item set and high half (``packed_q``'s keys: the set's id above the half's counts), the
+    sources' forward weights times their low halves' weights
     (summed packed, :func:`_packed_lows`), dotted with each move's suffix sums per need (shifted
     down by ``shift``: shifted back up here)."""
     digit, half, carry = (1 << width) - 1, 1 << (width - 1), 1 << width
-    for (set_id, high_bits), packed in packed_q.items():
+    for h_key, packed in packed_q.items():
         live_q = []
         for b, e1, _ in slots:  # the signed digits, lowest first
             x = packed & digit
@@ -313,7 +327,8 @@ def _tally(
                 packed += 1
             if x:
                 live_q.append((b, e1, x))
-        for inc, w, items in set_moves[set_id]:
+        high_bits = h_key & HIGH
+        for inc, w, items in set_moves[h_key >> ID]:
             factor, _, shares, _ = suffixes(high_bits + inc)
             w *= factor
             done: dict[int, int] = {}
