@@ -1,12 +1,12 @@
 """Where tournament games run: in this process, a local process pool, or any executor (Dask...).
 
 Work is shipped as **batches** of games: a task costs 0.3 ms (local pool) to ~10 ms (Dask) of
-CPU to schedule, ship and collect while a Get on Board game takes 0.5 ms, so one game per task would spend most of the
-time in overhead.  Batches are sized from the CPU time the workers report (:class:`BatchSizer`:
-up to 250 ms of games a task in a local pool, shrinking to 12.5 ms at the end so the workers finish
-together; on Dask,
-where a task costs ~10 ms of CPU, one task per worker first, then a second of games), two
-tasks are kept queued per worker, and results come back as plain tuples.  What
+CPU to schedule, ship and collect while a Get on Board game takes 0.5 ms, so one game per task
+would spend most of the time in overhead.  Batches are sized from the CPU time the workers report
+(:class:`BatchSizer`: up to 250 ms of games a task in a local pool, shrinking to 12.5 ms at the
+end so the workers finish together; on Dask, where a task costs ~10 ms of CPU, one task per
+worker first, then a second of games), two tasks are kept queued per worker, and results come
+back as plain tuples.  What
 makes the parallel run as fast as the serial one per game: a worker unpacks a tournament's game
 and agents once and keeps them (the game's caches stay warm), and a registered game travels as
 its recipe (:class:`GameRecipe`), not as its precomputed tables; on Linux a local pool's workers
@@ -320,10 +320,9 @@ def batch_payload(
 
 
 _INHERITED: dict[bytes, tuple[int, tuple[Any, ...]]] = {}
-"""The setups of the calls running on a :class:`~gamelib.analysis.pools.LocalPool` in this process, by digest: the id of
-this process and (game, agents, max_actions, keep_records) as :func:`run_jobs` holds them.  A
-worker forked from it (another process id) takes them instead of unpickling and rebuilding; this
-process, or a thread pool's worker, never does (each thread unpacks its own agents)."""
+"""Per call forking a local pool (by digest): this process's id and (game, agents, max_actions,
+keep_records) as :func:`run_jobs` holds them.  A worker forked from it (another process id) takes
+them instead of unpickling and rebuilding; this process's threads never do (each unpacks its own)."""
 
 _SETUPS: dict[tuple[bytes, int], tuple[Any, ...]] = {}
 """A worker's unpacked setups by (digest, thread): later batches of a tournament reuse the same
@@ -762,9 +761,11 @@ def run_jobs(
 
 def start_local(pool: LocalPool, unpacked: tuple[Any, ...]) -> tuple[bytes, bytes]:
     """Start a local pool whose workers, if forked, take ``unpacked`` (game, agents, max_actions,
-    keep_records) as they are (:data:`_INHERITED`); the setup and digest its tasks carry: none
-    and a key of this call when forked (nothing is pickled: cloudpickle is not even imported, 40 ms
-    of a process's first call), empty if spawned (:func:`make_setup` then makes them)."""
+    keep_records) as they are (:data:`_INHERITED`); the setup and digest its tasks carry: none and
+    a key of this call when forked now (nothing pickled, cloudpickle not even imported: 40 ms of a
+    process's first call), else empty (spawned, or started by an earlier call: :func:`make_setup`)."""
+    if pool.pool is not None:
+        return b"", b""
     digest = os.urandom(16)
     _INHERITED[digest] = (os.getpid(), unpacked)
     try:

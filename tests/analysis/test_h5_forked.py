@@ -118,3 +118,22 @@ def test_no_fork_warning_for_harmless_threads(monkeypatch: pytest.MonkeyPatch) -
         warnings.simplefilter("error")
         forked = play(executor="processes", workers=2)
     assert forked.executor_label == "2 processes (forked)"
+
+
+@linux
+def test_a_pool_forked_for_one_call_plays_the_next_with_pickled_setups() -> None:
+    """Workers forked for one call hold its game and agents only: a second call on the same
+    runner ships its setup as spawned workers get it."""
+    from gamelib.agents import FirstLegalAgent, RandomAgent
+    from gamelib.analysis.tournament import make_jobs
+
+    game = gamelib.make("getonboard")
+    runner = executors.resolve_executor("processes", 2)
+    try:
+        for agents in ([RandomAgent()] * 3, [FirstLegalAgent(), RandomAgent(), RandomAgent()]):
+            outcomes = list(executors.run_jobs(game, agents, make_jobs(3, 12, 7, True), runner))
+            serial = gamelib.tournament(game, agents, games=12, seed=7, progress=False).outcomes
+            assert sorted(outcomes, key=lambda o: o.index) == serial
+    finally:
+        runner.close()
+    assert runner.label == "2 processes (forked)"
