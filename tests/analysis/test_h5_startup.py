@@ -60,3 +60,18 @@ def test_playing_imports_no_observation_encoding(name: str) -> None:
         timeout=120,
     ).stdout
     assert out.strip() == "[]", out
+
+
+def test_local_cluster_workers_import_the_executors_as_they_start(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker of :func:`~gamelib.analysis.executors.local_cluster` imports the executors when it
+    starts, not inside a tournament's first task; a caller's own options still win."""
+    distributed = pytest.importorskip("distributed")
+    from gamelib.analysis import executors
+
+    made: list[dict[str, object]] = []
+    monkeypatch.setattr(distributed, "LocalCluster", lambda **settings: made.append(settings))
+    executors.local_cluster(2)
+    executors.local_cluster(1, preload=[], dashboard_address=":0")
+    assert made[0]["preload"] == ["gamelib.analysis.executors"] and made[0]["n_workers"] == 2
+    assert made[0]["threads_per_worker"] == 1 and made[0]["processes"] is True
+    assert made[1]["preload"] == [] and made[1]["dashboard_address"] == ":0"
