@@ -589,6 +589,8 @@ def resolve_executor(executor: Any, workers: int | None = None) -> Runner:
         )
     if isinstance(executor, cf.Executor) or hasattr(executor, "submit"):
         n = workers or _executor_workers(executor)
+        if isinstance(executor, cf.ProcessPoolExecutor):  # a caller's own pool: a local pool's batches
+            return pool_runner(executor, n, False, type(executor).__name__)
         dask = getattr(executor, "_client", None) is not None  # a Dask ClientExecutor
         seconds = DASK_TASK_SECONDS if dask else TASK_SECONDS
         return Runner(executor, n, label=type(executor).__name__, task_seconds=seconds, costly_tasks=dask)

@@ -83,3 +83,22 @@ def test_run_jobs_sizes_batches_with_the_runners_tail(monkeypatch: pytest.Monkey
     pooled = gamelib.tournament(game, agents, games=40, seed=3, executor="processes", progress=False)
     assert pooled.outcomes == serial.outcomes
     assert [sizer.shortest for sizer in made] == [executors.SHORTEST_TASK_SECONDS]
+
+
+def test_a_callers_process_pool_gets_the_local_pool_batches() -> None:
+    """A ``concurrent.futures.ProcessPoolExecutor`` given as such costs its caller what a local
+    pool does per task: the same batches (Get on Board's 2,000 games: 19 tasks, not 31)."""
+    with cf.ProcessPoolExecutor(max_workers=2) as pool:
+        runner = executors.resolve_executor(pool)
+        assert (runner.task_seconds, runner.shortest_task) == (
+            executors.POOL_TASK_SECONDS,
+            executors.SHORTEST_TASK_SECONDS,
+        )
+        assert runner.workers == 2 and not runner.owned and runner.label == "ProcessPoolExecutor"
+        played = gamelib.tournament(
+            "getonboard", ["random"] * 3, games=20, seed=8, executor=pool, progress=False
+        )
+    assert (
+        played.outcomes
+        == gamelib.tournament("getonboard", ["random"] * 3, games=20, seed=8, progress=False).outcomes
+    )
