@@ -13,6 +13,7 @@ from __future__ import annotations
 import gzip
 import json
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +39,7 @@ def compiled() -> Iterator[Any]:
     """The compiled module, turned on (the test is skipped where it was not built); the pure
     functions it falls back to are counted (``calls``)."""
     module = pytest.importorskip("gamelib.fugitive.belief._kernel")
-    calls = {"push": 0, "pull": 0}
+    calls = {"push": 0, "pull": 0, "pull_tally": 0}
 
     def push_pure(*args: Any, **kwargs: Any) -> Any:
         calls["push"] += 1
@@ -48,17 +49,23 @@ def compiled() -> Iterator[Any]:
         calls["pull"] += 1
         return kernel.pull_pure(*args, **kwargs)
 
+    def pull_tally_pure(*args: Any, **kwargs: Any) -> Any:
+        calls["pull_tally"] += 1
+        return kernel.pull_tally_pure(*args, **kwargs)
+
     def switch(on: bool) -> None:
-        module.configure(push_pure, pull_pure, on)
-        calls.update(push=0, pull=0)
+        module.configure(push_pure, pull_pure, pull_tally_pure, on)
+        calls.update(push=0, pull=0, pull_tally=0)
 
     was = kernel.COMPILED
     switch(True)
     module.calls, module.switch = calls, switch
     yield module
-    module.configure(kernel.push_pure, kernel.pull_pure, True)
     kernel.use_compiled(was)
 
+
+NONE = {"push": 0, "pull": 0, "pull_tally": 0}
+"""No pure loop ran."""
 
 # ---------------------------------------------------------------------------- values near the edges
 EDGES = (2**62, 2**63, 2**64, 2**103, 2**126, 2**127, 2**128)
@@ -162,10 +169,11 @@ def test_push_fuzzed_equals_the_pure_loop(
     keep=st.one_of(st.none(), MASKS),
     pool=POOLS,
     nxt_keys=st.lists(st.one_of(KEYS, st.integers(2**128, 2**129)), max_size=8),
-    nxt_values=st.lists(WEIGHTS, min_size=8, max_size=8),
+    nxt_values=st.lists(st.one_of(WEIGHTS, st.integers(-(2**300), 2**300)), min_size=8, max_size=8),
     hits=st.integers(0, 10),
     kind=st.sampled_from(["dict", "list", "iter"]),
     drop=st.booleans(),
+    raise_at=st.one_of(st.none(), st.integers(-1, 2)),
 )
 def test_pull_fuzzed_equals_the_pure_loop(
     compiled: Any,
@@ -178,11 +186,12 @@ def test_pull_fuzzed_equals_the_pure_loop(
     hits: int,
     kind: str,
     drop: bool,
+    raise_at: int | None,
 ) -> None:
     keep = ~reads if keep is None else keep
     memo = {key & reads: pool[(key & reads) % len(pool)] for key in keys}
     if drop and memo:
-        memo.pop(next(iter(memo)))  # a KeyError, from both
+        memo.pop(next(iter(memo)))  # a KeyError from both, or a miss (raise_at not None)
     # destinations the moves reach, so that sums have terms (some 0: they add nothing)
     reached = [(key & keep) + move[0] for key in keys for move in memo.get(key & reads, [])]
     nxt = dict(zip(nxt_keys + reached[:hits], nxt_values * 3, strict=False))
@@ -190,8 +199,55 @@ def test_pull_fuzzed_equals_the_pure_loop(
     def sources() -> Any:
         return {"dict": dict.fromkeys(keys, 1), "list": list(keys), "iter": iter(keys)}[kind]
 
-    expected = outcome(lambda: kernel.pull_pure(sources(), reads, keep, memo, nxt))
-    assert outcome(lambda: compiled.pull(sources(), reads, keep, memo, nxt)) == expected
+    results = []
+    for fn in (compiled.pull, kernel.pull_pure):
+        filled, miss = dict(memo), None if raise_at is None else Miss(pool, raise_at)
+        got = outcome(partial(fn, sources(), reads, keep, filled, nxt, miss))
+        results.append((got, list(filled.items()), miss and miss.log))
+    assert results[0] == results[1]
+
+
+@settings(
+    max_examples=300,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    states=st.dictionaries(KEYS, WEIGHTS, max_size=10),
+    reads=MASKS,
+    pool=st.lists(
+        st.lists(st.tuples(DELTAS, WEIGHTS, st.integers(-4, 4)), max_size=4), min_size=1, max_size=4
+    ),
+    nxt_values=st.lists(st.one_of(WEIGHTS, st.integers(-(2**300), 2**300)), min_size=1, max_size=12),
+    tally=st.lists(st.one_of(st.integers(-5, 5), near(EDGES, True)), min_size=3, max_size=3),
+    raise_at=st.integers(-2, 3),
+    bad=st.sampled_from([None, (0, 1), (0, 1, "x"), (0, 1, 1, 1)]),
+)
+def test_pull_tally_fuzzed_equals_the_pure_loop(
+    compiled: Any,
+    states: dict[int, int],
+    reads: int,
+    pool: list[list[tuple[Any, ...]]],
+    nxt_values: list[int],
+    tally: list[int],
+    raise_at: int,
+    bad: tuple[Any, ...] | None,
+) -> None:
+    """Labels -4..4 (out of range for a tally of 3: an IndexError from both), moves of the wrong
+    shape (a ValueError or TypeError from both), misses that raise: the tally is the same after."""
+    if bad is not None:
+        pool[-1] = [*pool[-1], bad]
+    keep = ~reads
+    reached = [(key & keep) + move[0] for key in states for move in pool[(key & reads) % len(pool)]]
+    nxt = dict(zip(reached, nxt_values * 8, strict=False))
+    results = []
+    for fn in (compiled.pull_tally, kernel.pull_tally_pure):
+        memo: dict[int, Any] = {}
+        miss, sums = Miss(pool, raise_at), list(tally)
+        results.append(
+            (outcome(partial(fn, states, reads, keep, memo, nxt, sums, miss)), sums, list(memo), miss.log)
+        )
+    assert results[0] == results[1]
 
 
 # ---------------------------------------------------------------------------- native or pure, as it must
@@ -204,25 +260,45 @@ def test_states_that_fit_run_natively(compiled: Any) -> None:
     assert list(out.items()) == list(kernel.push_pure(states, 7, ~7, memo)[0].items())
     back = compiled.pull(states, 7, ~7, memo, out)
     assert list(back.items()) == list(kernel.pull_pure(states, 7, ~7, memo, out).items())
-    assert compiled.calls == {"push": 0, "pull": 0}
+    assert compiled.calls == NONE
 
 
 @pytest.mark.parametrize(
-    ("states", "moves"),
+    ("states", "moves", "pure"),
     [
-        ({1: 2**126, 2: 2**126}, [(0, 1)]),  # the sum overflows
-        ({1: 2**64}, [(0, 2**64)]),  # the product overflows
-        ({2**128: 1}, [(0, 1)]),  # a key beyond 128 bits
-        ({1: 1}, [(-2, 1)]),  # a negative destination
-        ({1: 1}, [[0, 1]]),  # a move that is not a tuple
+        ({1: 2**126, 2: 2**126}, [(0, 1)], 0),  # the sum overflows: added on Python ints, in C
+        ({1: 2**64}, [(0, 2**64)], 0),  # the product overflows: likewise
+        ({1: 2**900, 2: -(2**900)}, [(0, 3), (1, 2**300)], 0),  # wide weights: likewise
+        ({2**128: 1}, [(0, 1)], 1),  # a key beyond 128 bits: the pure loop
+        ({1: 1}, [(-2, 1)], 1),  # a negative destination
+        ({1: 1}, [[0, 1]], 1),  # a move that is not a tuple
+        ({1: 1.5}, [(0, 1)], 1),  # a weight that is not an int
     ],
 )
-def test_what_does_not_fit_runs_the_pure_loop(
-    compiled: Any, states: dict[int, int], moves: list[Any]
+def test_what_does_not_fit_is_exact(
+    compiled: Any, states: dict[int, int], moves: list[Any], pure: int
 ) -> None:
     memo = {0: moves}
-    assert compiled.push(states, 0, 0, memo) == kernel.push_pure(states, 0, 0, memo)
-    assert compiled.calls["push"] == 1
+    got = compiled.push(states, 0, 0, memo)
+    assert (list(got[0].items()), got[1]) == outcome(lambda: kernel.push_pure(states, 0, 0, memo))[1]
+    assert compiled.calls["push"] == pure
+
+
+def test_wide_values_are_pulled_without_the_pure_loop(compiled: Any) -> None:
+    """The card locations pull packed sums of ~1,500 bits: summed on Python ints in C."""
+    keys = [(3 << 100) + k for k in range(20)]
+    memo = {sig: [(d, (d + 1) * (1 - 2 * (d % 2)), d % 3) for d in range(-2, 4)] for sig in range(4)}
+    nxt = {(3 << 100) + k: (k - 7) << (1500 - k) for k in range(24)}
+    nxt[(3 << 100) + 5] = 7
+    states = dict.fromkeys(keys, 2**70 + 1)
+    assert list(compiled.pull(keys, 3, ~3, memo, nxt).items()) == list(
+        kernel.pull_pure(keys, 3, ~3, memo, nxt).items()
+    )
+    tally, expected = [1] * 3, [1] * 3
+    fast = compiled.pull_tally(states, 3, ~3, memo, nxt, tally)
+    assert list(fast.items()) == list(kernel.pull_tally_pure(states, 3, ~3, memo, nxt, expected).items())
+    assert tally == expected
+    assert compiled.calls == NONE
 
 
 def test_a_raising_miss_propagates_and_keeps_the_memo_it_made(compiled: Any) -> None:
@@ -280,6 +356,6 @@ def test_real_layers_equal_the_pure_loops(compiled: Any, full: bool) -> None:
         for measure in ("deals", "worlds"):
             compiled.switch(True)
             fast = everything(build(facts, measure, full=full))
-            assert compiled.calls == {"push": 0, "pull": 0}
+            assert compiled.calls == NONE
             compiled.switch(False)
             assert everything(build(facts, measure, full=full)) == fast

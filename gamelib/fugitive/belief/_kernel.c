@@ -1,17 +1,20 @@
-/* The belief's edge loops on native integers: gamelib.fugitive.belief.kernel's push and pull.
+/* The belief's edge loops on native integers: gamelib.fugitive.belief.kernel's push, pull and
+ * pull_tally.
  *
  * Why: per edge the pure-Python loops spend most of their time allocating, hashing and adding
  * big ints (a state is ~103 bits); the same loop through the C API on those ints gains 1.45x
- * only.  Here a state is an unsigned __int128, a weight a signed __int128 (every multiply and
- * add overflow-checked), the destinations live in an own open-addressing table that remembers
- * the order they were first reached, and Python ints are made once per destination at the end.
+ * only.  Here a state is an unsigned __int128, the destinations live in an own open-addressing
+ * table that remembers the order they were first reached, and Python ints are made once per
+ * destination at the end.  A weight is a signed __int128 while it fits: a product or a sum that
+ * would overflow (or a weight that does not fit, e.g. the card locations' packed sums) is added
+ * on Python ints instead, in C (exact: int addition is associative, only the value is kept).
  *
- * Exactness: the results are those of the pure functions (kernel.push_pure / pull_pure): the
- * same ints, the same dict order, the same memo entries (a missing signature is filled by
- * calling ``miss(sig)`` in the same order).  Anything that does not fit (a key outside
- * [0, 2**128), a delta or weight outside [-2**127, 2**127), an overflow, a value that is not an
- * int, a container of another type) makes the call run the pure function instead, from the
- * start: nothing is half-applied (the memo entries a miss made are kept: the pure loop finds
+ * Exactness: the results are those of the pure functions (kernel.push_pure, ...): the same ints,
+ * the same dict order, the same memo entries (a missing signature is filled by calling
+ * ``miss(sig)``, in the same order).  What the native loop cannot take (a key or a destination
+ * outside [0, 2**128), a delta outside [-2**127, 2**127), a value that is not an int, a move that
+ * is not a tuple, a container of another type) makes the call run the pure function instead, from
+ * the start: nothing is half-applied (the memo entries a miss made are kept: the pure loop finds
  * them, as it would have made them).  Exceptions raised by ``miss`` propagate.
  */
 #define PY_SSIZE_T_CLEAN
@@ -30,6 +33,7 @@ typedef __int128 i128;
 static PyObject *ALL128;    /* 2**128 - 1: a mask is read modulo 2**128 */
 static PyObject *PUSH_PURE; /* the pure functions, run when something does not fit */
 static PyObject *PULL_PURE;
+static PyObject *TALLY_PURE;
 static int ENABLED = 1;
 
 /* ------------------------------------------------------------------ ints <-> native */
@@ -112,14 +116,63 @@ static int mask_u128(PyObject *o, u128 *out) {
     return r;
 }
 
-/* w * x + *acc into *acc; 0 on overflow. */
-static inline int mul_add(i128 *acc, i128 w, i128 x) {
-    i128 p;
-    if (w == (int64_t)w && x == (int64_t)x)
-        p = w * x; /* both within 64 bits: the product fits */
-    else if (__builtin_mul_overflow(w, x, &p))
+/* *n += x * y natively: 1, or 0 if the product or the sum would overflow (*n unchanged). */
+static inline int native_mul_add(i128 *n, i128 x, i128 y) {
+    i128 p, sum;
+    if (x == (int64_t)x && y == (int64_t)y)
+        p = x * y; /* both within 64 bits: the product fits */
+    else if (__builtin_mul_overflow(x, y, &p))
         return 0;
-    return !__builtin_add_overflow(*acc, p, acc);
+    if (__builtin_add_overflow(*n, p, &sum)) return 0;
+    *n = sum;
+    return 1;
+}
+
+/* *w += p on Python ints (*w NULL is 0); steals p.  0, or -1 with an exception. */
+static int wide_add(PyObject **w, PyObject *p) {
+    if (p == NULL) return -1;
+    if (*w == NULL) {
+        *w = p;
+        return 0;
+    }
+    PyObject *sum = PyNumber_Add(*w, p);
+    Py_DECREF(p);
+    if (sum == NULL) return -1;
+    Py_SETREF(*w, sum);
+    return 0;
+}
+
+/* *w += x * y on Python ints, x being xo if not NULL, else xn (y likewise). */
+static int wide_mul_add(PyObject **w, i128 xn, PyObject *xo, i128 yn, PyObject *yo) {
+    PyObject *x = xo ? Py_NewRef(xo) : from_i128(xn);
+    PyObject *y = yo ? Py_NewRef(yo) : from_i128(yn);
+    PyObject *p = x && y ? PyNumber_Multiply(x, y) : NULL;
+    Py_XDECREF(x);
+    Py_XDECREF(y);
+    return wide_add(w, p);
+}
+
+/* The value n + w (w NULL is 0) as a new int. */
+static PyObject *value_of(i128 n, PyObject *w) {
+    if (w == NULL) return from_i128(n);
+    if (n == 0) return Py_NewRef(w);
+    PyObject *low = from_i128(n);
+    if (low == NULL) return NULL;
+    PyObject *sum = PyNumber_Add(w, low);
+    Py_DECREF(low);
+    return sum;
+}
+
+/* An int weight: native (*wo NULL) when it fits, else the object itself (borrowed). */
+static int weight_of(PyObject *o, i128 *n, PyObject **wo) {
+    int r = to_i128(o, n);
+    *wo = NULL;
+    if (r == NOFIT && exact_int(o)) {
+        *n = 0;
+        *wo = o;
+        return FIT;
+    }
+    return r;
 }
 
 /* ------------------------------------------------------------------ a hash table u128 -> i128 */
@@ -134,6 +187,8 @@ typedef struct {
     size_t mask;     /* capacity - 1 (a power of two) */
     size_t used;
     uint32_t *order; /* slots in the order their keys were first inserted */
+    PyObject **wide; /* per slot, what its value holds beyond val, as an int (NULL: nothing); made
+                        when first needed */
 } table_t;
 
 static inline size_t hash128(u128 k) {
@@ -150,6 +205,7 @@ static int table_init(table_t *t, size_t want) {
     t->order = PyMem_Malloc((cap / 2 + 1) * sizeof(uint32_t));
     t->mask = cap - 1;
     t->used = 0;
+    t->wide = NULL;
     if (t->slots == NULL || t->order == NULL) {
         PyMem_Free(t->slots);
         PyMem_Free(t->order);
@@ -163,6 +219,11 @@ static int table_init(table_t *t, size_t want) {
 }
 
 static void table_free(table_t *t) {
+    if (t->wide != NULL) {
+        for (size_t i = 0; i <= t->mask; i++) Py_XDECREF(t->wide[i]);
+        PyMem_Free(t->wide);
+        t->wide = NULL;
+    }
     PyMem_Free(t->slots);
     PyMem_Free(t->order);
     t->slots = NULL;
@@ -187,29 +248,53 @@ static int table_grow(table_t *t) {
         return -1;
     }
     slot_t *old = t->slots;
+    PyObject **old_wide = t->wide;
     slot_t *slots = PyMem_Malloc(cap * sizeof(slot_t));
+    PyObject **wide = old_wide ? PyMem_Calloc(cap, sizeof(PyObject *)) : NULL;
     uint32_t *order = PyMem_Realloc(t->order, (cap / 2 + 1) * sizeof(uint32_t));
-    if (slots == NULL || order == NULL) {
+    if (order != NULL) t->order = order;
+    if (slots == NULL || order == NULL || (old_wide && wide == NULL)) {
         PyMem_Free(slots);
-        if (order != NULL) t->order = order;
+        PyMem_Free(wide);
         PyErr_NoMemory();
         return -1;
     }
     memset(slots, 0xFF, cap * sizeof(slot_t));
     t->slots = slots;
-    t->order = order;
     t->mask = cap - 1;
     for (size_t k = 0; k < t->used; k++) {
         slot_t *from = &old[order[k]];
         slot_t *to = table_find(t, from->key);
         *to = *from;
+        if (wide) wide[to - slots] = old_wide[order[k]];
         order[k] = (uint32_t)(to - slots);
     }
+    t->wide = wide;
     PyMem_Free(old);
+    PyMem_Free(old_wide);
     return 0;
 }
 
-/* Fills the free slot s with (key, val); -1 (MemoryError) if the table could not grow. */
+/* Where slot s keeps its wide part (the array made when first asked); NULL: MemoryError. */
+static PyObject **table_wide(table_t *t, const slot_t *s) {
+    if (t->wide == NULL) {
+        t->wide = PyMem_Calloc(t->mask + 1, sizeof(PyObject *));
+        if (t->wide == NULL) {
+            PyErr_NoMemory();
+            return NULL;
+        }
+    }
+    return &t->wide[s - t->slots];
+}
+
+/* s->val += x * y, natively or (overflow, a wide factor) on the slot's wide part.  0 or -1. */
+static inline int slot_mul_add(table_t *t, slot_t *s, i128 xn, PyObject *xo, i128 yn, PyObject *yo) {
+    if (xo == NULL && yo == NULL && native_mul_add(&s->val, xn, yn)) return 0;
+    PyObject **w = table_wide(t, s);
+    return w == NULL ? -1 : wide_mul_add(w, xn, xo, yn, yo);
+}
+
+/* Fills the free slot s with (key, val), growing the table when half full (s is then stale). */
 static inline int table_put(table_t *t, slot_t *s, u128 key, i128 val) {
     s->key = key;
     s->val = val;
@@ -218,25 +303,36 @@ static inline int table_put(table_t *t, slot_t *s, u128 key, i128 val) {
     return 0;
 }
 
+/* The value of slot s as a new int. */
+static PyObject *slot_value(const table_t *t, const slot_t *s) {
+    return value_of(s->val, t->wide ? t->wide[s - t->slots] : NULL);
+}
+
 /* ------------------------------------------------------------------ the moves, converted once */
+
+#define NO_LABEL INT64_MIN
 
 typedef struct {
     u128 d; /* the delta, two's complement of a value in [-2**127, 2**127) */
-    i128 w;
+    i128 w; /* the weight, or 0 when it does not fit (see wobj) */
 } move_t;
 
 typedef struct {
-    table_t sigs;     /* signature -> record */
-    table_t lists;    /* address of a moves list (held) -> record: lists shared by signatures */
-    move_t *moves;    /* every record's moves, one after another */
+    table_t sigs;      /* signature -> record */
+    table_t lists;     /* address of a moves list (held) -> record: lists shared by signatures */
+    move_t *moves;     /* every record's moves, one after another */
+    PyObject **wobj;   /* per move, its weight when it does not fit (borrowed from the held list) */
+    int64_t *labels;   /* per move, its third item (labelled moves only; NO_LABEL if not an int) */
     size_t n_moves, cap_moves;
-    Py_ssize_t *recs; /* per record: its first move, its count (two entries) */
+    Py_ssize_t *recs;  /* per record: its first move, its count (two entries) */
     size_t n_recs, cap_recs;
-    PyObject *held;   /* the lists converted (kept alive for the call) */
+    PyObject *held;    /* the lists converted (kept alive for the call) */
+    int labelled;      /* moves are (d, w, label) exactly (pull_tally) */
 } moves_t;
 
-static int moves_init(moves_t *m) {
+static int moves_init(moves_t *m, int labelled) {
     memset(m, 0, sizeof(*m));
+    m->labelled = labelled;
     m->held = PyList_New(0);
     if (m->held == NULL) return -1;
     if (table_init(&m->sigs, 64) < 0 || table_init(&m->lists, 64) < 0) return -1;
@@ -247,11 +343,51 @@ static void moves_free(moves_t *m) {
     table_free(&m->sigs);
     table_free(&m->lists);
     PyMem_Free(m->moves);
+    PyMem_Free(m->wobj);
+    PyMem_Free(m->labels);
     PyMem_Free(m->recs);
     Py_XDECREF(m->held);
 }
 
-/* Converts a moves list into a new record: FIT (the record in *rec), NOFIT or ERR. */
+static int moves_reserve(moves_t *m, size_t n) {
+    if (m->n_moves + n <= m->cap_moves) return 0;
+    size_t cap = m->cap_moves ? m->cap_moves : 256;
+    while (cap < m->n_moves + n) cap *= 2;
+    move_t *moves = PyMem_Realloc(m->moves, cap * sizeof(move_t));
+    if (moves != NULL) m->moves = moves;
+    PyObject **wobj = PyMem_Realloc(m->wobj, cap * sizeof(PyObject *));
+    if (wobj != NULL) m->wobj = wobj;
+    int64_t *labels = PyMem_Realloc(m->labels, cap * sizeof(int64_t));
+    if (labels != NULL) m->labels = labels;
+    if (moves == NULL || wobj == NULL || labels == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    m->cap_moves = cap;
+    return 0;
+}
+
+/* One move into slot k: FIT, NOFIT or ERR. */
+static int move_convert(moves_t *m, PyObject *move, size_t k) {
+    if (!PyTuple_CheckExact(move) || PyTuple_GET_SIZE(move) < 2) return NOFIT;
+    if (m->labelled && PyTuple_GET_SIZE(move) != 3) return NOFIT; /* the pure loop unpacks three */
+    i128 d;
+    int r = to_i128(PyTuple_GET_ITEM(move, 0), &d);
+    if (r != FIT) return r;
+    m->moves[k].d = (u128)d;
+    r = weight_of(PyTuple_GET_ITEM(move, 1), &m->moves[k].w, &m->wobj[k]);
+    if (r != FIT) return r;
+    m->labels[k] = NO_LABEL;
+    if (m->labelled && PyLong_Check(PyTuple_GET_ITEM(move, 2))) {
+        int overflow;
+        long long label = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(move, 2), &overflow);
+        if (label == -1 && PyErr_Occurred()) return ERR;
+        if (!overflow && PyLong_CheckExact(PyTuple_GET_ITEM(move, 2))) m->labels[k] = label;
+    }
+    return FIT;
+}
+
+/* Converts a moves list into a record (or finds the one it has): FIT (*rec), NOFIT or ERR. */
 static int moves_convert(moves_t *m, PyObject *list, size_t *rec) {
     slot_t *seen = table_find(&m->lists, (u128)(uintptr_t)list);
     if (seen->key != EMPTY) {
@@ -261,26 +397,9 @@ static int moves_convert(moves_t *m, PyObject *list, size_t *rec) {
     if (!PyList_CheckExact(list) && !PyTuple_CheckExact(list)) return NOFIT;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(list);
     PyObject **items = PySequence_Fast_ITEMS(list);
-    if (m->n_moves + (size_t)n > m->cap_moves) {
-        size_t cap = m->cap_moves ? m->cap_moves : 256;
-        while (cap < m->n_moves + (size_t)n) cap *= 2;
-        move_t *grown = PyMem_Realloc(m->moves, cap * sizeof(move_t));
-        if (grown == NULL) {
-            PyErr_NoMemory();
-            return ERR;
-        }
-        m->moves = grown;
-        m->cap_moves = cap;
-    }
+    if (moves_reserve(m, (size_t)n) < 0) return ERR;
     for (Py_ssize_t k = 0; k < n; k++) {
-        PyObject *move = items[k];
-        if (!PyTuple_CheckExact(move) || PyTuple_GET_SIZE(move) < 2) return NOFIT;
-        i128 d;
-        move_t *to = &m->moves[m->n_moves + k];
-        int r = to_i128(PyTuple_GET_ITEM(move, 0), &d);
-        if (r != FIT) return r;
-        to->d = (u128)d;
-        r = to_i128(PyTuple_GET_ITEM(move, 1), &to->w);
+        int r = move_convert(m, items[k], m->n_moves + (size_t)k);
         if (r != FIT) return r;
     }
     if (m->n_recs == m->cap_recs) {
@@ -319,7 +438,7 @@ static int moves_of(moves_t *m, u128 sig, PyObject *memo, PyObject *miss, size_t
     } else if (PyErr_Occurred()) {
         Py_DECREF(key);
         return ERR;
-    } else if (miss == NULL || miss == Py_None) {
+    } else if (miss == Py_None) {
         PyErr_SetObject(PyExc_KeyError, key);
         Py_DECREF(key);
         return ERR;
@@ -335,47 +454,64 @@ static int moves_of(moves_t *m, u128 sig, PyObject *memo, PyObject *miss, size_t
     int r = moves_convert(m, hit, rec);
     Py_DECREF(hit); /* m->held keeps it when converted */
     if (r != FIT) return r;
-    s = table_find(&m->sigs, sig); /* the table may have moved: the miss ran no kernel code, but be safe */
+    s = table_find(&m->sigs, sig); /* (m->sigs did not change meanwhile: only this call uses it) */
     if (table_put(&m->sigs, s, sig, (i128)*rec) < 0) return ERR;
     return FIT;
+}
+
+/* src & reads, src & keep of a source key: FIT, NOFIT or ERR. */
+typedef struct {
+    u128 reads, keep;
+} masks_t;
+
+static int masks_of(PyObject *reads, PyObject *keep, masks_t *out) {
+    int r = mask_u128(reads, &out->reads);
+    return r == FIT ? mask_u128(keep, &out->keep) : r;
 }
 
 /* ------------------------------------------------------------------ push */
 
 /* The edges of one source: out[(src & keep) + d] += weight * w.  FIT, NOFIT or ERR. */
-static inline int push_source(table_t *out, const move_t *mv, Py_ssize_t n, u128 base, i128 weight) {
+static inline int push_source(table_t *out, const moves_t *m, size_t rec, u128 base, i128 wn, PyObject *wo) {
+    const move_t *mv = m->moves + m->recs[2 * rec];
+    PyObject *const *wobj = m->wobj + m->recs[2 * rec];
+    Py_ssize_t n = m->recs[2 * rec + 1];
     for (Py_ssize_t k = 0; k < n; k++) {
         u128 dst;
         int carry = __builtin_add_overflow(base, mv[k].d, &dst);
         if (carry != (int)(mv[k].d >> 127) || dst == EMPTY) return NOFIT; /* outside [0, 2**128) */
         slot_t *s = table_find(out, dst);
-        if (s->key == EMPTY) {
-            i128 add = 0;
-            if (!mul_add(&add, weight, mv[k].w)) return NOFIT;
-            if (table_put(out, s, dst, add) < 0) return ERR;
-        } else if (!mul_add(&s->val, weight, mv[k].w)) {
-            return NOFIT;
+        int fresh = s->key == EMPTY;
+        if (fresh) {
+            s->key = dst;
+            s->val = 0;
+            out->order[out->used++] = (uint32_t)(s - out->slots);
         }
+        if (slot_mul_add(out, s, wn, wo, mv[k].w, wobj[k]) < 0) return ERR;
+        if (fresh && 2 * out->used > out->mask + 1 && table_grow(out) < 0) return ERR;
     }
     return FIT;
 }
 
 /* The walk over the sources; FIT, NOFIT or ERR, the edges in *count. */
-static int push_walk(PyObject *states, u128 reads, u128 keep, PyObject *memo, PyObject *miss, moves_t *m,
-                     table_t *out, Py_ssize_t *count) {
+static int push_walk(PyObject *states, masks_t mk, PyObject *memo, PyObject *miss, moves_t *m, table_t *out,
+                     Py_ssize_t *count) {
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(states, &pos, &key, &value)) {
         u128 src;
-        i128 weight;
-        int r = to_u128(key, &src);
-        if (r == FIT) r = to_i128(value, &weight);
+        i128 wn;
+        PyObject *wo;
         size_t rec = 0;
-        if (r == FIT) r = moves_of(m, src & reads, memo, miss, &rec);
-        if (r != FIT) return r;
-        Py_ssize_t first = m->recs[2 * rec], n = m->recs[2 * rec + 1];
-        *count += n;
-        r = push_source(out, m->moves + first, n, src & keep, weight);
+        int r = to_u128(key, &src);
+        if (r == FIT) r = weight_of(value, &wn, &wo);
+        Py_INCREF(value); /* a miss runs Python code: keep the weight alive */
+        if (r == FIT) r = moves_of(m, src & mk.reads, memo, miss, &rec);
+        if (r == FIT) {
+            *count += m->recs[2 * rec + 1];
+            r = push_source(out, m, rec, src & mk.keep, wn, wo);
+        }
+        Py_DECREF(value);
         if (r != FIT) return r;
     }
     return FIT;
@@ -388,7 +524,7 @@ static PyObject *table_dict(const table_t *t) {
     for (size_t k = 0; k < t->used; k++) {
         const slot_t *s = &t->slots[t->order[k]];
         PyObject *key = from_u128(s->key);
-        PyObject *val = key ? from_i128(s->val) : NULL;
+        PyObject *val = key ? slot_value(t, s) : NULL;
         int bad = val == NULL || PyDict_SetItem(dict, key, val) < 0;
         Py_XDECREF(key);
         Py_XDECREF(val);
@@ -403,25 +539,21 @@ static PyObject *table_dict(const table_t *t) {
 static char *PUSH_KW[] = {"states", "reads", "keep", "memo", "miss", NULL};
 
 static PyObject *push(PyObject *self, PyObject *args, PyObject *kwargs) {
-    PyObject *states, *reads_o, *keep_o, *memo, *miss = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO|O:push", PUSH_KW, &states, &reads_o, &keep_o, &memo,
-                                     &miss))
+    PyObject *states, *reads, *keep, *memo, *miss = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO|O:push", PUSH_KW, &states, &reads, &keep, &memo, &miss))
         return NULL;
     if (PUSH_PURE == NULL) return PyErr_Format(PyExc_RuntimeError, "_kernel.configure was not called");
-    u128 reads, keep;
+    masks_t mk;
     int r = NOFIT;
-    if (ENABLED && PyDict_CheckExact(states) && PyDict_CheckExact(memo)) {
-        r = mask_u128(reads_o, &reads);
-        if (r == FIT) r = mask_u128(keep_o, &keep);
-    }
+    if (ENABLED && PyDict_CheckExact(states) && PyDict_CheckExact(memo)) r = masks_of(reads, keep, &mk);
     if (r == ERR) return NULL;
     if (r == NOFIT) return PyObject_Call(PUSH_PURE, args, kwargs);
     moves_t m;
     table_t out = {0};
     Py_ssize_t count = 0;
     PyObject *result = NULL;
-    if (moves_init(&m) == 0 && table_init(&out, (size_t)PyDict_GET_SIZE(states)) == 0) {
-        r = push_walk(states, reads, keep, memo, miss, &m, &out, &count);
+    if (moves_init(&m, 0) == 0 && table_init(&out, (size_t)PyDict_GET_SIZE(states)) == 0) {
+        r = push_walk(states, mk, memo, miss, &m, &out, &count);
         if (r == FIT) {
             PyObject *dict = table_dict(&out);
             if (dict != NULL) result = Py_BuildValue("(Nn)", dict, count);
@@ -435,85 +567,211 @@ static PyObject *push(PyObject *self, PyObject *args, PyObject *kwargs) {
     return result;
 }
 
-/* ------------------------------------------------------------------ pull */
+/* ------------------------------------------------------------------ pull, pull_tally */
 
-/* nxt as a table (keys outside [0, 2**128) noted in *wide, zero values left out: both are
- * never a term of a sum).  FIT, NOFIT or ERR. */
-static int pull_table(PyObject *nxt, table_t *t, int *wide) {
+/* nxt as a table (zero values left out: never a term of a sum; keys outside [0, 2**128) noted in
+ * *wide_keys: a destination there falls back).  FIT, NOFIT or ERR. */
+static int pull_table(PyObject *nxt, table_t *t, int *wide_keys) {
     if (table_init(t, (size_t)PyDict_GET_SIZE(nxt)) < 0) return ERR;
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(nxt, &pos, &key, &value)) {
         u128 k;
-        i128 v;
-        int r = to_i128(value, &v);
+        i128 vn;
+        PyObject *vo;
+        int r = weight_of(value, &vn, &vo);
         if (r != FIT) return r;
         r = to_u128(key, &k);
         if (r == ERR) return ERR;
         if (r == NOFIT || k == EMPTY) {
             if (!exact_int(key)) return NOFIT; /* a key of another type: the pure loop decides */
-            *wide = 1;
+            *wide_keys = 1;
             continue;
         }
-        if (v == 0) continue;
+        if (vo == NULL && vn == 0) continue;
         slot_t *s = table_find(t, k);
-        if (table_put(t, s, k, v) < 0) return ERR;
+        if (vo != NULL) {
+            PyObject **w = table_wide(t, s);
+            if (w == NULL) return ERR;
+            *w = Py_NewRef(vo);
+        }
+        if (table_put(t, s, k, vn) < 0) return ERR; /* (sized for nxt: never grows) */
     }
     return FIT;
 }
 
-/* b = sum(w * nxt[(src & keep) + d]) over the moves of one source: FIT or NOFIT. */
-static inline int pull_source(const table_t *t, int wide, const move_t *mv, Py_ssize_t n, u128 base, i128 *b) {
-    for (Py_ssize_t k = 0; k < n; k++) {
+/* What pull and pull_tally share: the memo, nxt's table, the tally's sums (pull_tally). */
+typedef struct {
+    moves_t m;
+    table_t t;
+    int wide_keys;
+    PyObject *tally;  /* the caller's list, or NULL (pull) */
+    Py_ssize_t n_tally;
+    i128 *tn;         /* per label, what the call adds to it: tn + tw */
+    PyObject **tw;
+} pull_t;
+
+/* y = x * w for the edge to slot s (new ref in *yo when it does not fit natively). */
+static inline int edge_term(const pull_t *p, const slot_t *s, i128 wn, PyObject *wo, i128 *yn, PyObject **yo) {
+    PyObject *xo = p->t.wide ? p->t.wide[s - p->t.slots] : NULL;
+    *yn = 0;
+    *yo = NULL;
+    if (xo == NULL && wo == NULL && native_mul_add(yn, s->val, wn)) return 0;
+    return wide_mul_add(yo, s->val, xo, wn, wo);
+}
+
+/* b = sum(w * nxt[(src & keep) + d]) over one source's moves, and (pull_tally) tally[label] +=
+ * fw * w * x.  FIT, NOFIT or ERR. */
+static int pull_source(pull_t *p, size_t rec, u128 base, i128 fwn, PyObject *fwo, i128 *bn, PyObject **bw) {
+    const moves_t *m = &p->m;
+    Py_ssize_t first = m->recs[2 * rec], n = m->recs[2 * rec + 1];
+    for (Py_ssize_t k = first; k < first + n; k++) {
         u128 dst;
-        int carry = __builtin_add_overflow(base, mv[k].d, &dst);
-        if (carry != (int)(mv[k].d >> 127) || dst == EMPTY) {
-            if (wide) return NOFIT; /* nxt might hold that key */
+        int carry = __builtin_add_overflow(base, m->moves[k].d, &dst);
+        if (carry != (int)(m->moves[k].d >> 127) || dst == EMPTY) {
+            if (p->wide_keys) return NOFIT; /* nxt might hold that key */
             continue;
         }
-        const slot_t *s = table_find(t, dst);
-        if (s->key != EMPTY && !mul_add(b, s->val, mv[k].w)) return NOFIT;
+        const slot_t *s = table_find(&p->t, dst);
+        if (s->key == EMPTY) continue;
+        if (p->tally == NULL) {
+            PyObject *xo = p->t.wide ? p->t.wide[s - p->t.slots] : NULL;
+            if (xo == NULL && m->wobj[k] == NULL && native_mul_add(bn, s->val, m->moves[k].w)) continue;
+            if (wide_mul_add(bw, s->val, xo, m->moves[k].w, m->wobj[k]) < 0) return ERR;
+            continue;
+        }
+        int64_t label = m->labels[k];
+        if (label == NO_LABEL || label >= p->n_tally || label < -p->n_tally) return NOFIT; /* pure raises */
+        if (label < 0) label += p->n_tally;
+        i128 yn;
+        PyObject *yo;
+        if (edge_term(p, s, m->moves[k].w, m->wobj[k], &yn, &yo) < 0) return ERR;
+        int bad = 0;
+        if (yo != NULL || !native_mul_add(bn, yn, 1)) bad = wide_add(bw, yo ? Py_NewRef(yo) : from_i128(yn)) < 0;
+        if (!bad && (yo != NULL || fwo != NULL || !native_mul_add(&p->tn[label], fwn, yn)))
+            bad = wide_mul_add(&p->tw[label], fwn, fwo, yn, yo) < 0;
+        Py_XDECREF(yo);
+        if (bad) return ERR;
     }
     return FIT;
 }
 
-static int pull_walk(PyObject *seq, u128 reads, u128 keep, PyObject *memo, moves_t *m, const table_t *t,
-                     int wide, PyObject *cur) {
-    Py_ssize_t pos = 0, idx = 0, size = PyDict_CheckExact(seq) ? 0 : PySequence_Fast_GET_SIZE(seq);
-    PyObject *src_o, *unused;
+/* One source: its sum into cur when not 0.  FIT, NOFIT or ERR. */
+static int pull_one(pull_t *p, PyObject *src_o, PyObject *fw_o, masks_t mk, PyObject *memo, PyObject *miss,
+                    PyObject *cur) {
+    u128 src;
+    i128 fwn = 0, bn = 0;
+    PyObject *fwo = NULL, *bw = NULL;
+    size_t rec = 0;
+    int r = to_u128(src_o, &src);
+    if (r == FIT && fw_o != NULL) r = weight_of(fw_o, &fwn, &fwo);
+    if (r == FIT) r = moves_of(&p->m, src & mk.reads, memo, miss, &rec);
+    if (r == FIT) r = pull_source(p, rec, src & mk.keep, fwn, fwo, &bn, &bw);
+    if (r == FIT && (bn != 0 || bw != NULL)) {
+        PyObject *b = value_of(bn, bw);
+        int truth = b ? PyObject_IsTrue(b) : -1;
+        if (truth < 0 || (truth && PyDict_SetItem(cur, src_o, b) < 0)) r = ERR;
+        Py_XDECREF(b);
+    }
+    Py_XDECREF(bw);
+    return r;
+}
+
+static int pull_walk(pull_t *p, PyObject *seq, masks_t mk, PyObject *memo, PyObject *miss, PyObject *cur) {
+    Py_ssize_t pos = 0, idx = 0;
+    PyObject *src_o, *fw_o;
     for (;;) {
         if (PyDict_CheckExact(seq)) {
-            if (!PyDict_Next(seq, &pos, &src_o, &unused)) break;
+            if (!PyDict_Next(seq, &pos, &src_o, &fw_o)) break;
         } else {
-            if (idx >= size) break;
+            if (idx >= PySequence_Fast_GET_SIZE(seq)) break;
             src_o = PySequence_Fast_ITEMS(seq)[idx++];
         }
-        u128 src;
-        size_t rec = 0;
-        int r = to_u128(src_o, &src);
-        if (r == FIT) r = moves_of(m, src & reads, memo, NULL, &rec);
+        Py_INCREF(src_o); /* a miss runs Python code: keep the source (and its weight) alive */
+        if (p->tally != NULL) Py_INCREF(fw_o);
+        int r = pull_one(p, src_o, p->tally != NULL ? fw_o : NULL, mk, memo, miss, cur);
+        Py_DECREF(src_o);
+        if (p->tally != NULL) Py_DECREF(fw_o);
         if (r != FIT) return r;
-        i128 b = 0;
-        r = pull_source(t, wide, m->moves + m->recs[2 * rec], m->recs[2 * rec + 1], src & keep, &b);
-        if (r != FIT) return r;
-        if (b != 0) {
-            PyObject *val = from_i128(b);
-            if (val == NULL || PyDict_SetItem(cur, src_o, val) < 0) {
-                Py_XDECREF(val);
-                return ERR;
-            }
-            Py_DECREF(val);
-        }
     }
     return FIT;
 }
 
-static char *PULL_KW[] = {"sources", "reads", "keep", "memo", "nxt", NULL};
+/* tally[label] += what the call summed, all at once (nothing written if anything fails). */
+static int tally_write(pull_t *p) {
+    PyObject **sums = PyMem_Calloc((size_t)p->n_tally + 1, sizeof(PyObject *));
+    if (sums == NULL) {
+        PyErr_NoMemory();
+        return ERR;
+    }
+    int r = FIT;
+    for (Py_ssize_t i = 0; i < p->n_tally && r == FIT; i++) {
+        if (p->tn[i] == 0 && p->tw[i] == NULL) continue;
+        PyObject *add = value_of(p->tn[i], p->tw[i]);
+        sums[i] = add ? PyNumber_Add(PyList_GET_ITEM(p->tally, i), add) : NULL;
+        Py_XDECREF(add);
+        if (sums[i] == NULL) r = ERR;
+    }
+    for (Py_ssize_t i = 0; i < p->n_tally; i++) {
+        if (sums[i] != NULL && r == FIT)
+            PyList_SetItem(p->tally, i, sums[i]); /* steals */
+        else
+            Py_XDECREF(sums[i]);
+    }
+    PyMem_Free(sums);
+    return r;
+}
+
+/* The shared body of pull and pull_tally: FIT with *cur, NOFIT or ERR. */
+static int pull_run(pull_t *p, PyObject *seq, PyObject *reads, PyObject *keep, PyObject *memo, PyObject *nxt,
+                    PyObject *miss, PyObject **cur) {
+    masks_t mk;
+    int r = masks_of(reads, keep, &mk);
+    if (r != FIT) return r;
+    if (p->tally != NULL) {
+        p->n_tally = PyList_GET_SIZE(p->tally);
+        for (Py_ssize_t i = 0; i < p->n_tally; i++)
+            if (!PyLong_CheckExact(PyList_GET_ITEM(p->tally, i))) return NOFIT;
+        p->tn = PyMem_Calloc((size_t)p->n_tally + 1, sizeof(i128));
+        p->tw = PyMem_Calloc((size_t)p->n_tally + 1, sizeof(PyObject *));
+        if (p->tn == NULL || p->tw == NULL) {
+            PyErr_NoMemory();
+            return ERR;
+        }
+    }
+    if (moves_init(&p->m, p->tally != NULL) < 0) return ERR;
+    r = pull_table(nxt, &p->t, &p->wide_keys);
+    if (r != FIT) return r;
+    *cur = PyDict_New();
+    if (*cur == NULL) return ERR;
+    r = pull_walk(p, seq, mk, memo, miss, *cur);
+    if (r == FIT && p->tally != NULL) r = tally_write(p);
+    if (r == ERR && p->tally != NULL) {
+        /* a miss raised (or a signature was missing): the pure loop leaves the tally as it was
+         * then, with the sources before this one in it; so does this one */
+        PyObject *type, *value, *traceback;
+        PyErr_Fetch(&type, &value, &traceback);
+        if (tally_write(p) != FIT) PyErr_Clear();
+        PyErr_Restore(type, value, traceback);
+    }
+    return r;
+}
+
+static void pull_free(pull_t *p) {
+    moves_free(&p->m);
+    table_free(&p->t);
+    if (p->tw != NULL)
+        for (Py_ssize_t i = 0; i < p->n_tally; i++) Py_XDECREF(p->tw[i]);
+    PyMem_Free(p->tn);
+    PyMem_Free(p->tw);
+}
+
+static char *PULL_KW[] = {"sources", "reads", "keep", "memo", "nxt", "miss", NULL};
 
 static PyObject *pull(PyObject *self, PyObject *args, PyObject *kwargs) {
-    PyObject *sources, *reads_o, *keep_o, *memo, *nxt;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO:pull", PULL_KW, &sources, &reads_o, &keep_o, &memo,
-                                     &nxt))
+    PyObject *sources, *reads, *keep, *memo, *nxt, *miss = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO|O:pull", PULL_KW, &sources, &reads, &keep, &memo, &nxt,
+                                     &miss))
         return NULL;
     if (PULL_PURE == NULL) return PyErr_Format(PyExc_RuntimeError, "_kernel.configure was not called");
     if (!ENABLED || !PyDict_CheckExact(memo) || !PyDict_CheckExact(nxt))
@@ -521,39 +779,48 @@ static PyObject *pull(PyObject *self, PyObject *args, PyObject *kwargs) {
     /* any other iterable is read once, into a list, which the pure loop reads if it must run */
     PyObject *seq = PyDict_CheckExact(sources) ? Py_NewRef(sources) : PySequence_Fast(sources, "sources");
     if (seq == NULL) return NULL;
-    u128 reads, keep;
-    int r = mask_u128(reads_o, &reads);
-    if (r == FIT) r = mask_u128(keep_o, &keep);
-    moves_t m;
-    table_t t = {0};
-    int wide = 0;
+    pull_t p;
+    memset(&p, 0, sizeof(p));
     PyObject *cur = NULL;
-    if (r == FIT) {
-        if (moves_init(&m) < 0) {
-            r = ERR;
-        } else {
-            r = pull_table(nxt, &t, &wide);
-            if (r == FIT) cur = PyDict_New();
-            if (r == FIT && cur == NULL) r = ERR;
-            if (r == FIT) r = pull_walk(seq, reads, keep, memo, &m, &t, wide, cur);
-        }
-        moves_free(&m);
-        table_free(&t);
-    }
+    int r = pull_run(&p, seq, reads, keep, memo, nxt, miss, &cur);
+    pull_free(&p);
     if (r != FIT) Py_CLEAR(cur);
-    if (r == NOFIT) cur = PyObject_CallFunctionObjArgs(PULL_PURE, seq, reads_o, keep_o, memo, nxt, NULL);
+    if (r == NOFIT) cur = PyObject_CallFunctionObjArgs(PULL_PURE, seq, reads, keep, memo, nxt, miss, NULL);
     Py_DECREF(seq);
+    return cur;
+}
+
+static char *TALLY_KW[] = {"states", "reads", "keep", "memo", "nxt", "tally", "miss", NULL};
+
+static PyObject *pull_tally(PyObject *self, PyObject *args, PyObject *kwargs) {
+    PyObject *states, *reads, *keep, *memo, *nxt, *tally, *miss = Py_None;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOO|O:pull_tally", TALLY_KW, &states, &reads, &keep, &memo,
+                                     &nxt, &tally, &miss))
+        return NULL;
+    if (TALLY_PURE == NULL) return PyErr_Format(PyExc_RuntimeError, "_kernel.configure was not called");
+    if (!ENABLED || !PyDict_CheckExact(states) || !PyDict_CheckExact(memo) || !PyDict_CheckExact(nxt) ||
+        !PyList_CheckExact(tally))
+        return PyObject_Call(TALLY_PURE, args, kwargs);
+    pull_t p;
+    memset(&p, 0, sizeof(p));
+    p.tally = tally;
+    PyObject *cur = NULL;
+    int r = pull_run(&p, states, reads, keep, memo, nxt, miss, &cur);
+    pull_free(&p);
+    if (r != FIT) Py_CLEAR(cur);
+    if (r == NOFIT) return PyObject_Call(TALLY_PURE, args, kwargs);
     return cur;
 }
 
 /* ------------------------------------------------------------------ the module */
 
 static PyObject *configure(PyObject *self, PyObject *args) {
-    PyObject *push_pure, *pull_pure;
+    PyObject *push_pure, *pull_pure, *tally_pure;
     int enabled;
-    if (!PyArg_ParseTuple(args, "OOp:configure", &push_pure, &pull_pure, &enabled)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOOp:configure", &push_pure, &pull_pure, &tally_pure, &enabled)) return NULL;
     Py_XSETREF(PUSH_PURE, Py_NewRef(push_pure));
     Py_XSETREF(PULL_PURE, Py_NewRef(pull_pure));
+    Py_XSETREF(TALLY_PURE, Py_NewRef(tally_pure));
     ENABLED = enabled;
     Py_RETURN_NONE;
 }
@@ -564,11 +831,14 @@ static PyMethodDef METHODS[] = {
     {"push", (PyCFunction)(void (*)(void))push, METH_VARARGS | METH_KEYWORDS,
      "push(states, reads, keep, memo, miss=None) -> (out, edges): kernel.push_pure on native integers."},
     {"pull", (PyCFunction)(void (*)(void))pull, METH_VARARGS | METH_KEYWORDS,
-     "pull(sources, reads, keep, memo, nxt) -> cur: kernel.pull_pure on native integers."},
+     "pull(sources, reads, keep, memo, nxt, miss=None) -> cur: kernel.pull_pure on native integers."},
+    {"pull_tally", (PyCFunction)(void (*)(void))pull_tally, METH_VARARGS | METH_KEYWORDS,
+     "pull_tally(states, reads, keep, memo, nxt, tally, miss=None) -> cur: kernel.pull_tally_pure on native "
+     "integers."},
     {"configure", configure, METH_VARARGS,
-     "configure(push_pure, pull_pure, enabled): the pure functions run when a value does not fit "
-     "(always, if not enabled)."},
-    {"enabled", enabled, METH_NOARGS, "enabled() -> whether push and pull run natively."},
+     "configure(push_pure, pull_pure, pull_tally_pure, enabled): the pure functions run when a value does not "
+     "fit (always, if not enabled)."},
+    {"enabled", enabled, METH_NOARGS, "enabled() -> whether the loops run natively."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -16,6 +16,21 @@ def pull(
     keep: int,
     memo: dict[int, list[tuple[Any, ...]]],
     nxt: dict[int, int],
+    miss: Callable[[int], list[tuple[Any, ...]]] | None = None,
 ) -> dict[int, int]: ...
-def configure(push_pure: Callable[..., Any], pull_pure: Callable[..., Any], enabled: bool) -> None: ...
+def pull_tally(
+    states: dict[int, int],
+    reads: int,
+    keep: int,
+    memo: dict[int, list[tuple[Any, ...]]],
+    nxt: dict[int, int],
+    tally: list[int],
+    miss: Callable[[int], list[tuple[Any, ...]]] | None = None,
+) -> dict[int, int]: ...
+def configure(
+    push_pure: Callable[..., Any],
+    pull_pure: Callable[..., Any],
+    pull_tally_pure: Callable[..., Any],
+    enabled: bool,
+) -> None: ...
 def enabled() -> bool: ...

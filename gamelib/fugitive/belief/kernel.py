@@ -67,20 +67,67 @@ def push_pure(
 
 
 def pull_pure(
-    sources: Iterable[int], reads: int, keep: int, memo: dict[int, Moves], nxt: dict[int, int]
+    sources: Iterable[int],
+    reads: int,
+    keep: int,
+    memo: dict[int, Moves],
+    nxt: dict[int, int],
+    miss: Callable[[int], Moves] | None = None,
 ) -> dict[int, int]:
     """One layer backward: for every source, ``b = sum(w * nxt[(src & keep) + d])`` over the
     moves ``(d, w, ...)`` of ``memo[src & reads]`` whose destination ``nxt`` holds; returns the
-    sources with ``b != 0``, in the order of ``sources``."""
+    sources with ``b != 0``, in the order of ``sources``.  A signature missing from ``memo`` is
+    filled with ``miss(sig)``, as :func:`push_pure` does (the card locations' walk meets signatures
+    the count did not)."""
     cur: dict[int, int] = {}
     get = nxt.get
     for src in sources:
+        sig = src & reads
+        hit = memo.get(sig)
+        if hit is None:
+            if miss is None:
+                raise KeyError(sig)
+            hit = memo[sig] = miss(sig)
         base = src & keep
         b = 0
-        for move in memo[src & reads]:
+        for move in hit:
             x = get(base + move[0])
             if x:
                 b += x * move[1]
+        if b:
+            cur[src] = b
+    return cur
+
+
+def pull_tally_pure(
+    states: dict[int, int],
+    reads: int,
+    keep: int,
+    memo: dict[int, Moves],
+    nxt: dict[int, int],
+    tally: list[int],
+    miss: Callable[[int], Moves] | None = None,
+) -> dict[int, int]:
+    """:func:`pull_pure` over the keys of ``states`` whose moves are ``(d, w, label)`` triples,
+    tallying each edge's share of the total by its label (a face-down position's value): for every
+    move whose destination ``nxt`` holds, ``tally[label] += states[src] * w * nxt[dst]``, in place."""
+    cur: dict[int, int] = {}
+    get = nxt.get
+    for src, fw in states.items():
+        sig = src & reads
+        hit = memo.get(sig)
+        if hit is None:
+            if miss is None:
+                raise KeyError(sig)
+            hit = memo[sig] = miss(sig)
+        base = src & keep
+        b = 0
+        for delta, w, label in hit:
+            x = get(base + delta)
+            if x:
+                x *= w
+                b += x
+                tally[label] += fw * x
         if b:
             cur[src] = b
     return cur
@@ -90,6 +137,8 @@ push = push_pure
 """The forward loop: the compiled one when :data:`COMPILED`, else :func:`push_pure`."""
 pull = pull_pure
 """The backward loop: the compiled one when :data:`COMPILED`, else :func:`pull_pure`."""
+pull_tally = pull_tally_pure
+"""The backward loop with a tally: the compiled one when :data:`COMPILED`, else :func:`pull_tally_pure`."""
 COMPILED = False
 """Whether :func:`push` and :func:`pull` run compiled (the module is there and not turned off)."""
 
@@ -97,12 +146,12 @@ COMPILED = False
 def use_compiled(on: bool) -> bool:
     """Turns the compiled loops on or off (when the module is there); returns :data:`COMPILED`.
 
-    The compiled functions stay bound to ``push`` and ``pull`` either way (a caller may have
+    The compiled functions stay bound to ``push``, ``pull`` and ``pull_tally`` either way (a caller may have
     imported them by name); turned off, they call the pure functions at once."""
-    global COMPILED, push, pull
+    global COMPILED, push, pull, pull_tally
     if _compiled is not None:
-        _compiled.configure(push_pure, pull_pure, on)
-        push, pull = _compiled.push, _compiled.pull
+        _compiled.configure(push_pure, pull_pure, pull_tally_pure, on)
+        push, pull, pull_tally = _compiled.push, _compiled.pull, _compiled.pull_tally
     COMPILED = _compiled is not None and _compiled.enabled()
     return COMPILED
 
