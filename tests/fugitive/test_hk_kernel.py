@@ -100,7 +100,8 @@ class Miss:
     at call ``raise_at`` (never if negative)."""
 
     def __init__(self, pool: list[list[tuple[Any, ...]]], raise_at: int = -1) -> None:
-        self.pool, self.raise_at, self.log = pool, raise_at, []
+        self.pool, self.raise_at = pool, raise_at
+        self.log: list[int] = []
 
     def __call__(self, sig: int) -> list[tuple[Any, ...]]:
         self.log.append(sig)

@@ -40,10 +40,59 @@ static int ENABLED = 1;
 
 static inline int exact_int(PyObject *o) { return PyLong_CheckExact(o) || PyBool_Check(o); }
 
+/* CPython 3.11-3.13 (with the GIL): an int's digits are read and written directly, which costs a
+ * fraction of the byte-array conversions (a key is read and a destination made per state); any
+ * other build takes the public conversions below. */
+#if !defined(Py_LIMITED_API) && !defined(Py_GIL_DISABLED) && PY_VERSION_HEX >= 0x030B0000 && \
+    PY_VERSION_HEX < 0x030E0000
+#define DIGITS 1
+#if PY_VERSION_HEX >= 0x030C0000
+static inline Py_ssize_t n_digits(PyLongObject *v) { return (Py_ssize_t)(v->long_value.lv_tag >> 3); }
+static inline int is_negative(PyLongObject *v) { return (v->long_value.lv_tag & 3) == 2; }
+static inline digit *digits_of(PyLongObject *v) { return v->long_value.ob_digit; }
+static inline void set_negative(PyLongObject *v, Py_ssize_t n) { v->long_value.lv_tag = ((uintptr_t)n << 3) | 2; }
+#else
+static inline Py_ssize_t n_digits(PyLongObject *v) { return Py_SIZE(v) < 0 ? -Py_SIZE(v) : Py_SIZE(v); }
+static inline int is_negative(PyLongObject *v) { return Py_SIZE(v) < 0; }
+static inline digit *digits_of(PyLongObject *v) { return v->ob_digit; }
+static inline void set_negative(PyLongObject *v, Py_ssize_t n) { Py_SET_SIZE(v, -n); }
+#endif
+
+/* |o| into *mag and its sign into *neg: 1, or 0 if |o| >= 2**128. */
+static inline int read_digits(PyObject *o, u128 *mag, int *neg) {
+    PyLongObject *v = (PyLongObject *)o;
+    Py_ssize_t n = n_digits(v);
+    const digit *d = digits_of(v);
+    u128 r = 0;
+    for (Py_ssize_t i = n - 1; i >= 0; i--) {
+        if (r >> (128 - PyLong_SHIFT)) return 0;
+        r = (r << PyLong_SHIFT) | d[i];
+    }
+    *mag = r;
+    *neg = is_negative(v);
+    return 1;
+}
+
+/* A new int of magnitude mag (>= 2**64) and sign neg. */
+static PyObject *write_digits(u128 mag, int neg) {
+    Py_ssize_t n = 0;
+    for (u128 m = mag; m; m >>= PyLong_SHIFT) n++;
+    PyLongObject *v = _PyLong_New(n);
+    if (v == NULL) return NULL;
+    digit *d = digits_of(v);
+    for (Py_ssize_t i = 0; i < n; i++, mag >>= PyLong_SHIFT) d[i] = (digit)(mag & PyLong_MASK);
+    if (neg) set_negative(v, n);
+    return (PyObject *)v;
+}
+#endif
+
 /* o as an unsigned 128-bit key: FIT, NOFIT (negative, too large, not an int) or ERR. */
 static int to_u128(PyObject *o, u128 *out) {
     if (!exact_int(o)) return NOFIT;
-#if PY_VERSION_HEX >= 0x030D0000
+#ifdef DIGITS
+    int neg;
+    return read_digits(o, out, &neg) && !neg ? FIT : NOFIT;
+#elif PY_VERSION_HEX >= 0x030D0000
     Py_ssize_t n = PyLong_AsNativeBytes(
         o, out, 16,
         Py_ASNATIVEBYTES_NATIVE_ENDIAN | Py_ASNATIVEBYTES_UNSIGNED_BUFFER | Py_ASNATIVEBYTES_REJECT_NEGATIVE);
@@ -66,6 +115,13 @@ static int to_u128(PyObject *o, u128 *out) {
 /* o as a signed 128-bit weight or delta: FIT, NOFIT or ERR. */
 static int to_i128(PyObject *o, i128 *out) {
     if (!exact_int(o)) return NOFIT;
+#ifdef DIGITS
+    u128 mag;
+    int neg;
+    if (!read_digits(o, &mag, &neg) || mag > ((u128)1 << 127) - !neg) return NOFIT;
+    *out = neg ? (i128)(~mag + 1) : (i128)mag;
+    return FIT;
+#else
     int overflow;
     long long small = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (!overflow) {
@@ -85,11 +141,14 @@ static int to_i128(PyObject *o, i128 *out) {
     }
     return FIT;
 #endif
+#endif
 }
 
 static PyObject *from_u128(u128 v) {
     if (v <= (u128)UINT64_MAX) return PyLong_FromUnsignedLongLong((unsigned long long)v);
-#if PY_VERSION_HEX >= 0x030D0000
+#ifdef DIGITS
+    return write_digits(v, 0);
+#elif PY_VERSION_HEX >= 0x030D0000
     return PyLong_FromUnsignedNativeBytes(&v, 16, Py_ASNATIVEBYTES_NATIVE_ENDIAN);
 #else
     return _PyLong_FromByteArray((const unsigned char *)&v, 16, PY_LITTLE_ENDIAN, 0);
@@ -98,7 +157,9 @@ static PyObject *from_u128(u128 v) {
 
 static PyObject *from_i128(i128 v) {
     if (v >= INT64_MIN && v <= INT64_MAX) return PyLong_FromLongLong((long long)v);
-#if PY_VERSION_HEX >= 0x030D0000
+#ifdef DIGITS
+    return write_digits(v < 0 ? ~(u128)v + 1 : (u128)v, v < 0);
+#elif PY_VERSION_HEX >= 0x030D0000
     return PyLong_FromNativeBytes(&v, 16, Py_ASNATIVEBYTES_NATIVE_ENDIAN);
 #else
     return _PyLong_FromByteArray((const unsigned char *)&v, 16, PY_LITTLE_ENDIAN, 1);
@@ -519,7 +580,11 @@ static int push_walk(PyObject *states, masks_t mk, PyObject *memo, PyObject *mis
 
 /* The destinations as a dict, in the order they were first reached. */
 static PyObject *table_dict(const table_t *t) {
+#if PY_VERSION_HEX < 0x030C0000
+    PyObject *dict = _PyDict_NewPresized((Py_ssize_t)t->used); /* no resize on the way (3.11) */
+#else
     PyObject *dict = PyDict_New();
+#endif
     if (dict == NULL) return NULL;
     for (size_t k = 0; k < t->used; k++) {
         const slot_t *s = &t->slots[t->order[k]];
