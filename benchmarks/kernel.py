@@ -1,8 +1,9 @@
 """The belief's edge loops per edge, pure Python against compiled, on real layers.
 
-Every call the belief makes to ``kernel.push`` and ``kernel.pull`` while counting a few hard
-positions (``deals`` with the hideout marginals, the backward pass included) is captured with its
-memo as it stood after the call (so no ``miss`` runs when it is replayed); each captured call is
+Every call the belief makes to ``kernel.push``, ``kernel.pull`` and ``kernel.pull_tally`` on a few
+hard positions, computed as benchmarks/fugitive_belief.py does (the belief with its hideout
+probabilities, then the world count), is captured with its memo as it stood after the call (so no
+``miss`` runs when it is replayed); each captured call is
 then replayed with the pure functions and with the compiled ones, alternately, ``--repeat``
 times, and the per-call minima are summed.  Printed: calls, edges, ns per edge of each and the
 ratio, per direction and position (CPU time: the machine is shared), and a check that both give
@@ -24,56 +25,76 @@ from typing import Any
 import gamelib
 from gamelib.fugitive import belief as belief_module
 from gamelib.fugitive.belief import kernel
-from gamelib.fugitive.belief.build import backward, build
 from gamelib.fugitive.rules import FugitiveState
 
 ROOT = Path(__file__).resolve().parents[1]
 RANDOM_V2 = ROOT / "benchmarks" / "data" / "fugitive_belief_random_v2.jsonl.gz"
 
 
-def facts_of(ident: str) -> belief_module.Facts:
+def state_of(ident: str) -> FugitiveState:
     with gzip.open(RANDOM_V2, "rt") as handle:
         for line in handle:
             row = json.loads(line)
             if row["id"] == ident:
                 state = gamelib.from_record(row["record"])
                 assert isinstance(state, FugitiveState)
-                return belief_module.facts_from_state(state)
+                return state
     raise SystemExit(f"no position {ident} in {RANDOM_V2}")
 
 
-def capture(facts: belief_module.Facts) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    """The push and pull calls of one count (deals, the backward pass), with their edges."""
-    pushes: list[tuple[Any, ...]] = []
-    pulls: list[tuple[Any, ...]] = []
-    push, pull = kernel.push, kernel.pull
+Calls = dict[str, list[tuple[Any, ...]]]
+"""Per function, its captured calls: (edges, *arguments)."""
+
+
+def capture(state: FugitiveState) -> Calls:
+    """The kernel calls of one position as the belief benchmark computes it (the belief with its
+    hideout probabilities, then the world count), each with its edges and its memo as it stood
+    after the call (a tally as a tuple: each replay gets a fresh list)."""
+    calls: Calls = {"push": [], "pull": [], "pull_tally": []}
+    push, pull, pull_tally = kernel.push, kernel.pull, kernel.pull_tally
+
+    def edges(sources: Any, reads: int, memo: Any, miss: Any) -> int:
+        for src in sources:  # the misses the call would make, made first (in the same order)
+            if src & reads not in memo and miss is not None:
+                memo[src & reads] = miss(src & reads)
+        return sum(len(memo[src & reads]) for src in sources)
 
     def push_spy(states: Any, reads: int, keep: int, memo: Any, miss: Any = None) -> Any:
         out, count = push(states, reads, keep, memo, miss)
-        pushes.append((count, dict(states), reads, keep, dict(memo)))
+        calls["push"].append((count, dict(states), reads, keep, dict(memo)))
         return out, count
 
-    def pull_spy(sources: Any, reads: int, keep: int, memo: Any, nxt: Any) -> Any:
+    def pull_spy(sources: Any, reads: int, keep: int, memo: Any, nxt: Any, miss: Any = None) -> Any:
         sources = list(sources)
-        edges = sum(len(memo[src & reads]) for src in sources)
-        pulls.append((edges, sources, reads, keep, memo, nxt))
-        return pull(sources, reads, keep, memo, nxt)
+        count = edges(sources, reads, memo, miss)
+        calls["pull"].append((count, sources, reads, keep, dict(memo), nxt))
+        return pull(sources, reads, keep, memo, nxt, miss)
 
-    kernel.push, kernel.pull = push_spy, pull_spy  # type: ignore[assignment]
+    def tally_spy(
+        states: Any, reads: int, keep: int, memo: Any, nxt: Any, tally: Any, miss: Any = None
+    ) -> Any:
+        count = edges(states, reads, memo, miss)
+        calls["pull_tally"].append((count, states, reads, keep, dict(memo), nxt, tuple(tally)))
+        return pull_tally(states, reads, keep, memo, nxt, tally, miss)
+
+    kernel.push, kernel.pull, kernel.pull_tally = push_spy, pull_spy, tally_spy  # type: ignore[assignment]
     try:
-        backward(build(facts, "deals"))
+        found = belief_module.belief(state)
+        assert found.worlds >= 0
     finally:
-        kernel.push, kernel.pull = push, pull  # type: ignore[assignment]
-    return pushes, pulls
+        kernel.push, kernel.pull, kernel.pull_tally = push, pull, pull_tally  # type: ignore[assignment]
+    return calls
 
 
 def replay(fn: Any, calls: list[tuple[Any, ...]]) -> tuple[list[float], list[Any]]:
-    """Each call's CPU seconds and result."""
+    """Each call's CPU seconds and result (with the tally it filled, if any)."""
     times, results = [], []
     for _, *args in calls:
+        args = [list(a) if isinstance(a, tuple) else a for a in args]
         start = time.process_time_ns()
-        results.append(fn(*args))
+        result = fn(*args)
         times.append((time.process_time_ns() - start) / 1e9)
+        results.append((result, args[5]) if len(args) > 5 else result)
     return times, results
 
 
@@ -104,6 +125,24 @@ def _items(result: Any) -> Any:
     return list(result.items())
 
 
+def counted(fallbacks: dict[str, int]) -> None:
+    """Has the compiled module count the calls it hands to the pure functions (what did not fit)."""
+
+    def wrap(name: str, fn: Any) -> Any:
+        def pure(*args: Any, **kwargs: Any) -> Any:
+            fallbacks[name] = fallbacks.get(name, 0) + 1
+            return fn(*args, **kwargs)
+
+        return pure
+
+    kernel._compiled.configure(
+        wrap("push", kernel.push_pure),
+        wrap("pull", kernel.pull_pure),
+        wrap("pull_tally", kernel.pull_tally_pure),
+        True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--only", default="random-225,random-519", help="position ids of random v2")
@@ -113,11 +152,15 @@ def main() -> None:
     if compiled is None or not kernel.COMPILED:
         print("the compiled kernel is not there (or GAMELIB_PURE_PYTHON=1): nothing to compare")
         return
+    fallbacks: dict[str, int] = {}
+    counted(fallbacks)
     for ident in args.only.split(","):
-        pushes, pulls = capture(facts_of(ident))
+        calls = capture(state_of(ident))
         print(ident)
-        measure("push", pushes, kernel.push_pure, compiled.push, args.repeat)
-        measure("pull", pulls, kernel.pull_pure, compiled.pull, args.repeat)
+        for name in calls:
+            measure(name, calls[name], getattr(kernel, f"{name}_pure"), getattr(compiled, name), args.repeat)
+    print(f"calls the compiled loops handed to the pure ones (did not fit): {fallbacks or 'none'}")
+    kernel.use_compiled(True)
 
 
 if __name__ == "__main__":

@@ -360,3 +360,18 @@ def test_real_layers_equal_the_pure_loops(compiled: Any, full: bool) -> None:
             assert compiled.calls == NONE
             compiled.switch(False)
             assert everything(build(facts, measure, full=full)) == fast
+
+
+def test_arguments_by_keyword(compiled: Any) -> None:
+    memo = {0: [(1, 2, 7)]}
+    assert compiled.push(states={1: 1}, reads=0, keep=-1, memo=memo, miss=None) == ({2: 2}, 1)
+    assert compiled.pull([1], 0, -1, memo=memo, nxt={2: 3}) == {1: 6}
+    tally = [0] * 8
+    assert compiled.pull_tally({1: 5}, 0, -1, memo, {2: 3}, tally=tally) == {1: 6}
+    assert tally[7] == 30
+    with pytest.raises(TypeError):
+        compiled.push({1: 1}, 0, -1)
+    with pytest.raises(TypeError):
+        compiled.pull([1], 0, -1, memo, {}, None, None)
+    with pytest.raises(TypeError):
+        compiled.push({1: 1}, 0, -1, memo, states={})

@@ -170,6 +170,14 @@ static PyObject *from_i128(i128 v) {
  * complement for a negative one, e.g. ~reads) touch it. */
 static int mask_u128(PyObject *o, u128 *out) {
     if (!exact_int(o)) return NOFIT;
+#ifdef DIGITS
+    u128 mag;
+    int neg;
+    if (read_digits(o, &mag, &neg)) {
+        *out = neg ? ~mag + 1 : mag;
+        return FIT;
+    }
+#endif
     PyObject *low = PyNumber_And(o, ALL128);
     if (low == NULL) return ERR;
     int r = to_u128(low, out);
@@ -396,7 +404,7 @@ static int moves_init(moves_t *m, int labelled) {
     m->labelled = labelled;
     m->held = PyList_New(0);
     if (m->held == NULL) return -1;
-    if (table_init(&m->sigs, 64) < 0 || table_init(&m->lists, 64) < 0) return -1;
+    if (table_init(&m->sigs, 8) < 0 || table_init(&m->lists, 8) < 0) return -1;
     return 0;
 }
 
@@ -530,6 +538,36 @@ static int masks_of(PyObject *reads, PyObject *keep, masks_t *out) {
     return r == FIT ? mask_u128(keep, &out->keep) : r;
 }
 
+/* ------------------------------------------------------------------ arguments */
+
+/* A vectorcall's arguments, by position or keyword, into out[0..total) (NULL: not given).  0, or -1
+ * with a TypeError (too many, unknown or repeated, a required one missing). */
+static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames,
+                      const char *const *names, Py_ssize_t required, Py_ssize_t total, PyObject **out) {
+    if (nargs > total) {
+        PyErr_Format(PyExc_TypeError, "%s() takes at most %zd arguments (%zd given)", fname, total, nargs);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < total; i++) out[i] = i < nargs ? args[i] : NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    for (Py_ssize_t k = 0; k < nkw; k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        Py_ssize_t i = 0;
+        while (i < total && PyUnicode_CompareWithASCIIString(key, names[i]) != 0) i++;
+        if (i == total || out[i] != NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() got an unexpected or repeated argument %R", fname, key);
+            return -1;
+        }
+        out[i] = args[nargs + k];
+    }
+    for (Py_ssize_t i = 0; i < required; i++)
+        if (out[i] == NULL) {
+            PyErr_Format(PyExc_TypeError, "%s() missing argument '%s'", fname, names[i]);
+            return -1;
+        }
+    return 0;
+}
+
 /* ------------------------------------------------------------------ push */
 
 /* The edges of one source: out[(src & keep) + d] += weight * w.  FIT, NOFIT or ERR. */
@@ -601,18 +639,18 @@ static PyObject *table_dict(const table_t *t) {
     return dict;
 }
 
-static char *PUSH_KW[] = {"states", "reads", "keep", "memo", "miss", NULL};
+static const char *const PUSH_KW[] = {"states", "reads", "keep", "memo", "miss"};
 
-static PyObject *push(PyObject *self, PyObject *args, PyObject *kwargs) {
-    PyObject *states, *reads, *keep, *memo, *miss = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOO|O:push", PUSH_KW, &states, &reads, &keep, &memo, &miss))
-        return NULL;
+static PyObject *push(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *a[5];
+    if (parse_args("push", args, nargs, kwnames, PUSH_KW, 4, 5, a) < 0) return NULL;
+    PyObject *states = a[0], *memo = a[3], *miss = a[4] ? a[4] : Py_None;
     if (PUSH_PURE == NULL) return PyErr_Format(PyExc_RuntimeError, "_kernel.configure was not called");
     masks_t mk;
     int r = NOFIT;
-    if (ENABLED && PyDict_CheckExact(states) && PyDict_CheckExact(memo)) r = masks_of(reads, keep, &mk);
+    if (ENABLED && PyDict_CheckExact(states) && PyDict_CheckExact(memo)) r = masks_of(a[1], a[2], &mk);
     if (r == ERR) return NULL;
-    if (r == NOFIT) return PyObject_Call(PUSH_PURE, args, kwargs);
+    if (r == NOFIT) return PyObject_Vectorcall(PUSH_PURE, args, (size_t)nargs, kwnames);
     moves_t m;
     table_t out = {0};
     Py_ssize_t count = 0;
@@ -628,7 +666,7 @@ static PyObject *push(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     moves_free(&m);
     table_free(&out);
-    if (r == NOFIT) return PyObject_Call(PUSH_PURE, args, kwargs);
+    if (r == NOFIT) return PyObject_Vectorcall(PUSH_PURE, args, (size_t)nargs, kwnames);
     return result;
 }
 
@@ -831,49 +869,51 @@ static void pull_free(pull_t *p) {
     PyMem_Free(p->tw);
 }
 
-static char *PULL_KW[] = {"sources", "reads", "keep", "memo", "nxt", "miss", NULL};
+static const char *const PULL_KW[] = {"sources", "reads", "keep", "memo", "nxt", "miss"};
 
-static PyObject *pull(PyObject *self, PyObject *args, PyObject *kwargs) {
-    PyObject *sources, *reads, *keep, *memo, *nxt, *miss = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOO|O:pull", PULL_KW, &sources, &reads, &keep, &memo, &nxt,
-                                     &miss))
-        return NULL;
+static PyObject *pull(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *a[6];
+    if (parse_args("pull", args, nargs, kwnames, PULL_KW, 5, 6, a) < 0) return NULL;
+    if (a[5] == NULL) a[5] = Py_None;
+    PyObject *sources = a[0], *memo = a[3], *nxt = a[4];
     if (PULL_PURE == NULL) return PyErr_Format(PyExc_RuntimeError, "_kernel.configure was not called");
     if (!ENABLED || !PyDict_CheckExact(memo) || !PyDict_CheckExact(nxt))
-        return PyObject_Call(PULL_PURE, args, kwargs);
+        return PyObject_Vectorcall(PULL_PURE, args, (size_t)nargs, kwnames);
     /* any other iterable is read once, into a list, which the pure loop reads if it must run */
     PyObject *seq = PyDict_CheckExact(sources) ? Py_NewRef(sources) : PySequence_Fast(sources, "sources");
     if (seq == NULL) return NULL;
     pull_t p;
     memset(&p, 0, sizeof(p));
     PyObject *cur = NULL;
-    int r = pull_run(&p, seq, reads, keep, memo, nxt, miss, &cur);
+    int r = pull_run(&p, seq, a[1], a[2], memo, nxt, a[5], &cur);
     pull_free(&p);
     if (r != FIT) Py_CLEAR(cur);
-    if (r == NOFIT) cur = PyObject_CallFunctionObjArgs(PULL_PURE, seq, reads, keep, memo, nxt, miss, NULL);
+    if (r == NOFIT) {
+        a[0] = seq;
+        cur = PyObject_Vectorcall(PULL_PURE, a, 6, NULL);
+    }
     Py_DECREF(seq);
     return cur;
 }
 
-static char *TALLY_KW[] = {"states", "reads", "keep", "memo", "nxt", "tally", "miss", NULL};
+static const char *const TALLY_KW[] = {"states", "reads", "keep", "memo", "nxt", "tally", "miss"};
 
-static PyObject *pull_tally(PyObject *self, PyObject *args, PyObject *kwargs) {
-    PyObject *states, *reads, *keep, *memo, *nxt, *tally, *miss = Py_None;
-    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "OOOOOO|O:pull_tally", TALLY_KW, &states, &reads, &keep, &memo,
-                                     &nxt, &tally, &miss))
-        return NULL;
+static PyObject *pull_tally(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *a[7];
+    if (parse_args("pull_tally", args, nargs, kwnames, TALLY_KW, 6, 7, a) < 0) return NULL;
+    PyObject *states = a[0], *memo = a[3], *nxt = a[4], *tally = a[5], *miss = a[6] ? a[6] : Py_None;
     if (TALLY_PURE == NULL) return PyErr_Format(PyExc_RuntimeError, "_kernel.configure was not called");
     if (!ENABLED || !PyDict_CheckExact(states) || !PyDict_CheckExact(memo) || !PyDict_CheckExact(nxt) ||
         !PyList_CheckExact(tally))
-        return PyObject_Call(TALLY_PURE, args, kwargs);
+        return PyObject_Vectorcall(TALLY_PURE, args, (size_t)nargs, kwnames);
     pull_t p;
     memset(&p, 0, sizeof(p));
     p.tally = tally;
     PyObject *cur = NULL;
-    int r = pull_run(&p, states, reads, keep, memo, nxt, miss, &cur);
+    int r = pull_run(&p, states, a[1], a[2], memo, nxt, miss, &cur);
     pull_free(&p);
     if (r != FIT) Py_CLEAR(cur);
-    if (r == NOFIT) return PyObject_Call(TALLY_PURE, args, kwargs);
+    if (r == NOFIT) return PyObject_Vectorcall(TALLY_PURE, args, (size_t)nargs, kwnames);
     return cur;
 }
 
@@ -893,11 +933,11 @@ static PyObject *configure(PyObject *self, PyObject *args) {
 static PyObject *enabled(PyObject *self, PyObject *unused) { return PyBool_FromLong(ENABLED && PUSH_PURE); }
 
 static PyMethodDef METHODS[] = {
-    {"push", (PyCFunction)(void (*)(void))push, METH_VARARGS | METH_KEYWORDS,
+    {"push", (PyCFunction)(void (*)(void))push, METH_FASTCALL | METH_KEYWORDS,
      "push(states, reads, keep, memo, miss=None) -> (out, edges): kernel.push_pure on native integers."},
-    {"pull", (PyCFunction)(void (*)(void))pull, METH_VARARGS | METH_KEYWORDS,
+    {"pull", (PyCFunction)(void (*)(void))pull, METH_FASTCALL | METH_KEYWORDS,
      "pull(sources, reads, keep, memo, nxt, miss=None) -> cur: kernel.pull_pure on native integers."},
-    {"pull_tally", (PyCFunction)(void (*)(void))pull_tally, METH_VARARGS | METH_KEYWORDS,
+    {"pull_tally", (PyCFunction)(void (*)(void))pull_tally, METH_FASTCALL | METH_KEYWORDS,
      "pull_tally(states, reads, keep, memo, nxt, tally, miss=None) -> cur: kernel.pull_tally_pure on native "
      "integers."},
     {"configure", configure, METH_VARARGS,
