@@ -117,6 +117,8 @@ def outcome(fn: Callable[[], Any]) -> tuple[str, Any]:
         result = fn()
     except Exception as exc:
         return (type(exc).__name__, exc.args)
+    found = result[0] if isinstance(result, tuple) else result
+    assert all(found[key] is value for key, value in found.items())  # stored under the keys' own hashes
     if isinstance(result, tuple):
         return ("ok", (list(result[0].items()), result[1]))
     return ("ok", list(result.items()))
