@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from functools import partial
 from pathlib import Path
@@ -318,6 +321,22 @@ def test_a_raising_miss_propagates_and_keeps_the_memo_it_made(compiled: Any) -> 
         compiled.push({1: 1}, 7, 0, {})
     with pytest.raises(KeyError):
         compiled.pull([9], 7, 0, {}, {})
+
+
+@pytest.mark.parametrize(("env", "expected"), [("1", "False"), ("0", "True"), ("", "True")])
+def test_gamelib_pure_python_selects_the_pure_loops(compiled: Any, env: str, expected: str) -> None:
+    code = (
+        "from gamelib.fugitive.belief import kernel; print(kernel.COMPILED, kernel.push is kernel.push_pure)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        env={**os.environ, "GAMELIB_PURE_PYTHON": env},
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    )
+    assert out.stdout.split() == [expected, "False"]  # the compiled functions stay bound, turned off
 
 
 def test_turned_off_it_runs_the_pure_loop(compiled: Any) -> None:
