@@ -227,6 +227,8 @@ static int wide_add(PyObject **w, PyObject *p) {
 
 /* *w += x * y on Python ints, x being xo if not NULL, else xn (y likewise). */
 static int wide_mul_add(PyObject **w, i128 xn, PyObject *xo, i128 yn, PyObject *yo) {
+    if (xo != NULL && yo == NULL && yn == 1) return wide_add(w, Py_NewRef(xo)); /* unit weights */
+    if (yo != NULL && xo == NULL && xn == 1) return wide_add(w, Py_NewRef(yo));
     PyObject *x = xo ? Py_NewRef(xo) : from_i128(xn);
     PyObject *y = yo ? Py_NewRef(yo) : from_i128(yn);
     PyObject *p = x && y ? PyNumber_Multiply(x, y) : NULL;
