@@ -11,12 +11,16 @@ functions, when one is importable, replaces them with identical results (same in
 dictionary order).
 
 The compiled module (``_kernel.c``, built by ``pip install -e .`` when a C compiler is there; an
-install without one keeps the pure functions) runs the loop on native 128-bit integers: the same
-loop on Python ints gains 1.45x only (their allocation, hashing and arithmetic dominate), native
-ones several times that.  Whatever does not fit (a key beyond 128 bits, an overflowing weight, a
-move that is not a tuple of ints) makes it run the pure function instead, from the start, so the
-results never depend on which ran.  ``GAMELIB_PURE_PYTHON=1`` in the environment, or
-:func:`use_compiled`, keeps the pure functions (to compare, or to debug them).
+install without one keeps the pure functions) runs the loop on native integers (keys of 128 bits,
+its own hash table of the destinations in the order they were first reached, Python ints made
+once per destination): the same loop through the C API on Python ints gains 1.45x only (their
+allocation, hashing and arithmetic dominate).  A weight is native while it fits 128 bits; a
+product or sum beyond is added on Python ints, in C (exact: only the value is kept, and int
+addition is associative), so the card locations' wide packed sums stay compiled.  What the native
+loop cannot take (a key or destination outside [0, 2**128), a move that is not a tuple of ints, a
+container of another type) makes it run the pure function instead, from the start, so the results
+never depend on which ran.  ``GAMELIB_PURE_PYTHON=1`` in the environment, or :func:`use_compiled`,
+keeps the pure functions (to compare, or to debug them).
 """
 
 from __future__ import annotations
