@@ -15,7 +15,8 @@ move the worlds programme makes (checked on every position of the stored and hel
 
 :func:`keep_moves` holds the count's kept moves (the backward pass lets them go) and
 :func:`world_total` walks them forward with the worlds weights (converted once per kept list:
-``(part, weight)`` by signature, or a large pair layer's ``(delta, weight)`` lists), then sums the
+``(part, weight)`` by signature, or a large pair layer's ``(delta, weight)`` lists; the layers
+walked by :func:`~.kernel.push` when it runs compiled, 1.6x on the hardest positions), then sums the
 last layer: from the deals count's own completions of its sources when the fugitive drew nothing
 after the last position (:func:`_settled_tail`: the deal factors of the last position telescope),
 else with the worlds final weights (:func:`~.build._tail_total` on a view of the programme under
@@ -29,6 +30,7 @@ import copy
 import math
 from typing import Any
 
+from gamelib.fugitive.belief import kernel
 from gamelib.fugitive.belief.bits import KEEP, PAIR, U_SH, VALUE, VALUE_READS
 from gamelib.fugitive.belief.build import ByReads, _tail_total
 from gamelib.fugitive.belief.programme import Programme
@@ -39,6 +41,9 @@ KEPT = "worlds_moves"
 
 U_BITS = sum(31 << sh for sh in U_SH)
 """The groups' card counts in a state."""
+
+ONES = (1,) * 64
+"""The deal factors of a group without free draws (``slots`` -1): none."""
 
 _MEMOS = (
     "weights_memo",
@@ -150,9 +155,12 @@ def _value_pass(kept: ByReads, states: dict[int, int]) -> dict[int, int]:
     """A value layer that does not close its position: every worlds weight is 1 (a hidden
     value's deals weight is its group's free draws, a face-up position's the ways to have drawn
     its cards; the worlds measure has neither)."""
+    memo = kept.memo
+    if kernel.COMPILED:  # each signature's moves as (delta, 1)
+        units = {sig: [(delta, 1) for delta, _, _ in moves] for sig, moves in memo.items()}
+        return kernel.push(states, VALUE_READS, KEEP, units)[0]
     out: dict[int, int] = {}
     get = out.get
-    memo = kept.memo
     for src, weight in states.items():
         if not weight:
             continue
@@ -210,74 +218,58 @@ def _pair_pass(prog: Programme, i: int, g: int, kept: ByReads, states: dict[int,
     slots = prog.slots[i]
     s0, s1 = slots[g], slots[g + 1]
     sh0, sh1 = U_SH[g], U_SH[g + 1]
+    reads = kept.reads
     if kept.deltas is not None:
-        return _delta_pass(kept.reads, kept.deltas, states, s0, s1, sh0, sh1)
-    out: dict[int, int] = {}
-    get = out.get
-    reads, memo = kept.reads, kept.memo
-    converted: dict[int, list[tuple[int, int]]] = {}
-    for src, weight in states.items():
-        if not weight:  # cancelled (the signed footprint identity): nothing to carry
-            continue
-        sig = src & reads
-        hit = converted.get(sig)
-        if hit is None:
-            hit = converted[sig] = _convert(memo[sig], sig, s0, s1, sh0, sh1)
-        rest = src ^ sig
-        for part, w in hit:
-            dst = rest | part
-            out[dst] = get(dst, 0) + weight * w
-    return out
+        return _push(states, reads, -1, _convert_deltas(kept.deltas, s0, s1, sh0, sh1))
+    memo = {sig: _convert(moves, sig, s0, s1, sh0, sh1) for sig, moves in kept.memo.items()}
+    # a part has no bit outside ``reads`` (test_h2_kernel_passes), so the destination ``rest |
+    # part`` (``rest`` the source's other bits) is ``(src & ~reads) + part``
+    return _push(states, reads, ~reads, memo)
 
 
-def _delta_pass(
-    reads: int,
-    deltas: dict[int, list[tuple[int, int]]],
-    states: dict[int, int],
-    s0: int,
-    s1: int,
-    sh0: int,
-    sh1: int,
+def _push(
+    states: dict[int, int], reads: int, keep: int, memo: dict[int, list[tuple[int, int]]]
 ) -> dict[int, int]:
-    """:func:`_pair_pass` of a layer kept as ``(delta, weight)`` lists (destination ``source +
-    delta``, ``build._delta_layer``): a list is shared by signatures with the same card counts, so
-    it is converted once (by identity); a delta's card counts are the cards the move lays (the
-    counts are the state's lowest fields: no borrow reaches them)."""
+    """``out[(src & keep) + d] += weight * w`` over every source and its moves ``memo[src &
+    reads]``: :func:`~.kernel.push` when it runs compiled, else this loop (the pure push's
+    per-source bookkeeping, an edge count and a memo miss test, costs ~9% on these passes; the
+    sources whose weight cancelled to 0 are skipped here, the destinations they alone reach are
+    then absent, which changes no total)."""
+    if kernel.COMPILED:
+        return kernel.push(states, reads, keep, memo)[0]
     out: dict[int, int] = {}
     get = out.get
-    converted: dict[int, list[tuple[int, int]]] = {}
-    by_list: dict[int, list[tuple[int, int]]] = {}
     for src, weight in states.items():
         if not weight:
             continue
-        sig = src & reads
-        hit = converted.get(sig)
-        if hit is None:
-            moves = deltas[sig]
-            hit = by_list.get(id(moves))
-            if hit is None:
-                hit = by_list[id(moves)] = _convert_deltas(moves, sig, s0, s1, sh0, sh1)
-            converted[sig] = hit
-        for d, w in hit:
-            dst = src + d
+        base = src & keep
+        for d, w in memo[src & reads]:
+            dst = base + d
             out[dst] = get(dst, 0) + weight * w
     return out
 
 
 def _convert_deltas(
-    moves: list[tuple[int, int]], sig: int, s0: int, s1: int, sh0: int, sh1: int
-) -> list[tuple[int, int]]:
-    """:func:`_convert` for ``(delta, weight)`` moves: the cards laid are the delta's counts."""
-    u0, u1 = (sig >> sh0) & 31, (sig >> sh1) & 31
-    out = []
-    for d, w in moves:
-        f = 1
-        if s0 >= 0:
-            f = FALL[s0 - u0][(d >> sh0) & 31]
-        if s1 >= 0:
-            f *= FALL[s1 - u1][(d >> sh1) & 31]
-        out.append((d, w // f if f != 1 else w))
-    return out
+    deltas: dict[int, list[tuple[int, int]]], s0: int, s1: int, sh0: int, sh1: int
+) -> dict[int, list[tuple[int, int]]]:
+    """:func:`_convert` for a layer kept as ``(delta, weight)`` lists (destination ``source +
+    delta``, ``build._delta_layer``): a list is shared by signatures with the same card counts, so
+    it is converted once (by identity); a delta's card counts are the cards the move lays (the
+    counts are the state's lowest fields: no borrow reaches them)."""
+    if s0 < 0 and s1 < 0:  # no deal factor: the deals weights are the worlds'
+        return deltas
+    memo: dict[int, list[tuple[int, int]]] = {}
+    by_list: dict[int, list[tuple[int, int]]] = {}
+    for sig, moves in deltas.items():
+        hit = by_list.get(id(moves))
+        if hit is None:
+            f0 = FALL[s0 - ((sig >> sh0) & 31)] if s0 >= 0 else ONES
+            f1 = FALL[s1 - ((sig >> sh1) & 31)] if s1 >= 0 else ONES
+            hit = by_list[id(moves)] = [
+                (d, w // (f0[(d >> sh0) & 31] * f1[(d >> sh1) & 31])) for d, w in moves
+            ]
+        memo[sig] = hit
+    return memo
 
 
 def _convert(
