@@ -72,6 +72,8 @@ NONE = {"push": 0, "pull": 0, "pull_tally": 0}
 
 # ---------------------------------------------------------------------------- values near the edges
 EDGES = (2**62, 2**63, 2**64, 2**103, 2**126, 2**127, 2**128)
+WIDE = (2**120, 2**150, 2**300, 2**900, 2**930)
+"""Wide values (the card locations' packed sums) near digit boundaries (CPython's digits are 30 bits)."""
 
 
 def near(edges: tuple[int, ...], signed: bool) -> st.SearchStrategy[int]:
@@ -175,7 +177,9 @@ def test_push_fuzzed_equals_the_pure_loop(
     keep=st.one_of(st.none(), MASKS),
     pool=POOLS,
     nxt_keys=st.lists(st.one_of(KEYS, st.integers(2**128, 2**129)), max_size=8),
-    nxt_values=st.lists(st.one_of(WEIGHTS, st.integers(-(2**300), 2**300)), min_size=8, max_size=8),
+    nxt_values=st.lists(
+        st.one_of(WEIGHTS, near(WIDE, True), st.integers(-(2**300), 2**300)), min_size=8, max_size=8
+    ),
     hits=st.integers(0, 10),
     kind=st.sampled_from(["dict", "list", "iter"]),
     drop=st.booleans(),
@@ -224,7 +228,9 @@ def test_pull_fuzzed_equals_the_pure_loop(
     pool=st.lists(
         st.lists(st.tuples(DELTAS, WEIGHTS, st.integers(-4, 4)), max_size=4), min_size=1, max_size=4
     ),
-    nxt_values=st.lists(st.one_of(WEIGHTS, st.integers(-(2**300), 2**300)), min_size=1, max_size=12),
+    nxt_values=st.lists(
+        st.one_of(WEIGHTS, near(WIDE, True), st.integers(-(2**300), 2**300)), min_size=1, max_size=12
+    ),
     tally=st.lists(st.one_of(st.integers(-5, 5), near(EDGES, True)), min_size=3, max_size=3),
     raise_at=st.integers(-2, 3),
     bad=st.sampled_from([None, (0, 1), (0, 1, "x"), (0, 1, 1, 1)]),
@@ -266,6 +272,31 @@ def test_states_that_fit_run_natively(compiled: Any) -> None:
     assert list(out.items()) == list(kernel.push_pure(states, 7, ~7, memo)[0].items())
     back = compiled.pull(states, 7, ~7, memo, out)
     assert list(back.items()) == list(kernel.pull_pure(states, 7, ~7, memo, out).items())
+    assert compiled.calls == NONE
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        (2**900, -(2**900), 5),  # cancels to 0 but for the last: the source keeps 5 * 1
+        (2**900, -(2**900), 0),  # cancels to 0: the source is left out
+        (-(2**930), 0, 0),  # -2**(30 * 31): one digit more than its lanes
+        (-(2**930) + 1, 2**60, -(2**61)),
+        (2**128, -1, 2**64),
+    ],
+)
+def test_wide_sums_settle_exactly(compiled: Any, values: tuple[int, int, int]) -> None:
+    memo = {0: [(1, 1, 0), (2, 1, 1), (3, 1, 2)], 8: [(1, -3, 2), (2, 2**70, 0), (3, -1, 1)]}
+    nxt = {1 + k: v for k, v in enumerate(values) if v}
+    for sources in ([0], [8], [0, 8]):
+        states = dict.fromkeys(sources, 2**65 + 3)
+        assert list(compiled.pull(sources, 8, 0, memo, nxt).items()) == list(
+            kernel.pull_pure(sources, 8, 0, memo, nxt).items()
+        )
+        tally, expected = [0, -(2**200), 7], [0, -(2**200), 7]
+        fast = compiled.pull_tally(states, 8, 0, memo, nxt, tally)
+        assert list(fast.items()) == list(kernel.pull_tally_pure(states, 8, 0, memo, nxt, expected).items())
+        assert tally == expected
     assert compiled.calls == NONE
 
 

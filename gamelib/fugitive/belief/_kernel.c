@@ -43,8 +43,8 @@ static inline int exact_int(PyObject *o) { return PyLong_CheckExact(o) || PyBool
 /* CPython 3.11-3.13 (with the GIL): an int's digits are read and written directly, which costs a
  * fraction of the byte-array conversions (a key is read and a destination made per state); any
  * other build takes the public conversions below. */
-#if !defined(Py_LIMITED_API) && !defined(Py_GIL_DISABLED) && PY_VERSION_HEX >= 0x030B0000 && \
-    PY_VERSION_HEX < 0x030E0000
+#if !defined(Py_LIMITED_API) && !defined(Py_GIL_DISABLED) && !defined(KERNEL_NO_DIGITS) && \
+    PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030E0000
 #define DIGITS 1
 #if PY_VERSION_HEX >= 0x030C0000
 static inline Py_ssize_t n_digits(PyLongObject *v) { return (Py_ssize_t)(v->long_value.lv_tag >> 3); }
@@ -246,6 +246,169 @@ static PyObject *value_of(i128 n, PyObject *w) {
     PyObject *sum = PyNumber_Add(w, low);
     Py_DECREF(low);
     return sum;
+}
+
+/* ------------------------------------------------------------------ wide sums without allocation */
+
+#ifdef DIGITS
+/* A wide sum (the card locations' packed sums: ~900 bits) kept as signed 128-bit lanes over the
+ * ints' own digits: a term x * y adds its digit products to the lanes (each under 2**60: no lane
+ * can overflow in fewer than 2**67 terms), with no allocation; carries are settled, and one int
+ * made, when the sum is read. */
+typedef struct {
+    i128 *lane;
+    Py_ssize_t n, cap; /* lanes in use, allocated */
+} lanes_t;
+
+typedef struct {
+    int neg;
+    const digit *d;
+    Py_ssize_t n;
+    digit buf[(128 + PyLong_SHIFT - 1) / PyLong_SHIFT + 1];
+} operand_t;
+
+static inline void operand_native(operand_t *o, i128 v) {
+    u128 mag = v < 0 ? ~(u128)v + 1 : (u128)v;
+    o->neg = v < 0;
+    o->n = 0;
+    for (; mag; mag >>= PyLong_SHIFT) o->buf[o->n++] = (digit)(mag & PyLong_MASK);
+    o->d = o->buf;
+}
+
+/* o is xo (an int) if not NULL, else the native xn. */
+static inline void operand_of(operand_t *o, i128 xn, PyObject *xo) {
+    if (xo == NULL) {
+        operand_native(o, xn);
+        return;
+    }
+    PyLongObject *v = (PyLongObject *)xo;
+    o->neg = is_negative(v);
+    o->n = n_digits(v);
+    o->d = digits_of(v);
+}
+
+static int lanes_reserve(lanes_t *a, Py_ssize_t n) {
+    if (n <= a->cap) return 0;
+    Py_ssize_t cap = a->cap ? 2 * a->cap : 64;
+    while (cap < n) cap *= 2;
+    i128 *lane = PyMem_Realloc(a->lane, (size_t)cap * sizeof(i128));
+    if (lane == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(lane + a->cap, 0, (size_t)(cap - a->cap) * sizeof(i128));
+    a->lane = lane;
+    a->cap = cap;
+    return 0;
+}
+
+/* a += x * y.  0, or -1 (MemoryError). */
+static int lanes_mul_add(lanes_t *a, const operand_t *x, const operand_t *y) {
+    if (x->n == 0 || y->n == 0) return 0;
+    if (lanes_reserve(a, x->n + y->n + 1) < 0) return -1;
+    int neg = x->neg ^ y->neg;
+    for (Py_ssize_t i = 0; i < x->n; i++) {
+        int64_t xi = neg ? -(int64_t)x->d[i] : (int64_t)x->d[i];
+        i128 *lane = a->lane + i;
+        for (Py_ssize_t j = 0; j < y->n; j++) lane[j] += xi * (int64_t)y->d[j];
+    }
+    if (x->n + y->n > a->n) a->n = x->n + y->n;
+    return 0;
+}
+
+/* The sum as a new int (NULL: MemoryError); the lanes are left at 0. */
+static PyObject *lanes_value(lanes_t *a) {
+    i128 carry = 0;
+    Py_ssize_t n = a->n;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        i128 v = a->lane[i] + carry;
+        a->lane[i] = v & PyLong_MASK;
+        carry = v >> PyLong_SHIFT; /* floor: arithmetic shift */
+    }
+    while (carry != 0 && carry != -1) { /* (lanes_reserve left room for one more; more is rare) */
+        if (lanes_reserve(a, n + 1) < 0) return NULL;
+        a->lane[n++] = carry & PyLong_MASK;
+        carry >>= PyLong_SHIFT;
+    }
+    int neg = carry == -1; /* the value is sum(lane) - 2**(SHIFT * n): its magnitude is the complement */
+    i128 borrow = 1;
+    for (Py_ssize_t i = 0; neg && i < n; i++) {
+        i128 v = (PyLong_MASK - a->lane[i]) + borrow;
+        a->lane[i] = v & PyLong_MASK;
+        borrow = v >> PyLong_SHIFT;
+    }
+    if (neg && borrow) { /* the sum was -2**(SHIFT * n): its magnitude needs one more digit */
+        if (lanes_reserve(a, n + 1) < 0) return NULL;
+        a->lane[n++] = 1;
+    }
+    Py_ssize_t top = n;
+    while (top > 0 && a->lane[top - 1] == 0) top--;
+    PyObject *result;
+    if (top * PyLong_SHIFT <= 62) { /* a small int: made the usual way (the small ones are shared) */
+        long long v = 0;
+        for (Py_ssize_t i = top - 1; i >= 0; i--) v = (v << PyLong_SHIFT) | (long long)a->lane[i];
+        result = PyLong_FromLongLong(neg ? -v : v);
+    } else {
+        PyLongObject *v = _PyLong_New(top);
+        if (v != NULL) {
+            digit *d = digits_of(v);
+            for (Py_ssize_t i = 0; i < top; i++) d[i] = (digit)a->lane[i];
+            if (neg) set_negative(v, top);
+        }
+        result = (PyObject *)v;
+    }
+    memset(a->lane, 0, (size_t)n * sizeof(i128));
+    a->n = 0;
+    return result;
+}
+
+/* a += x * y where x is xo if not NULL (y likewise). */
+static inline int lanes_term(lanes_t *a, i128 xn, PyObject *xo, i128 yn, PyObject *yo) {
+    operand_t x, y;
+    operand_of(&x, xn, xo);
+    operand_of(&y, yn, yo);
+    return lanes_mul_add(a, &x, &y);
+}
+#else
+typedef struct {
+    Py_ssize_t n;
+} lanes_t; /* (no digit access: wide sums are added on Python ints) */
+#endif
+
+/* acc += x * y beyond i128: on lanes (digits readable), else on Python ints (*w). */
+static inline int wide_term(lanes_t *l, PyObject **w, i128 xn, PyObject *xo, i128 yn, PyObject *yo) {
+#ifdef DIGITS
+    (void)w;
+    return lanes_term(l, xn, xo, yn, yo);
+#else
+    (void)l;
+    return wide_mul_add(w, xn, xo, yn, yo);
+#endif
+}
+
+/* The value n + w + lanes as a new int (the lanes left at 0). */
+static PyObject *sum_value(i128 n, PyObject *w, lanes_t *l) {
+#ifdef DIGITS
+    if (l->n != 0) {
+        if (n != 0 && lanes_term(l, n, NULL, 1, NULL) < 0) return NULL;
+        PyObject *v = lanes_value(l);
+        if (v == NULL || w == NULL) return v;
+        PyObject *sum = PyNumber_Add(v, w);
+        Py_DECREF(v);
+        return sum;
+    }
+#endif
+    (void)l;
+    return value_of(n, w);
+}
+
+static void lanes_free(lanes_t *l) {
+#ifdef DIGITS
+    PyMem_Free(l->lane);
+    l->lane = NULL;
+    l->cap = l->n = 0;
+#endif
+    (void)l;
 }
 
 /* An int weight: native (*wo NULL) when it fits, else the object itself (borrowed). */
@@ -726,17 +889,24 @@ typedef struct {
     int wide_keys;
     PyObject *tally;  /* the caller's list, or NULL (pull) */
     Py_ssize_t n_tally;
-    i128 *tn;         /* per label, what the call adds to it: tn + tw */
+    i128 *tn;         /* per label, what the call adds to it: tn + tw + tl */
     PyObject **tw;
+    lanes_t *tl;
+    lanes_t bl;       /* a source's sum beyond i128 */
 } pull_t;
 
-/* y = x * w for the edge to slot s (new ref in *yo when it does not fit natively). */
-static inline int edge_term(const pull_t *p, const slot_t *s, i128 wn, PyObject *wo, i128 *yn, PyObject **yo) {
-    PyObject *xo = p->t.wide ? p->t.wide[s - p->t.slots] : NULL;
-    *yn = 0;
-    *yo = NULL;
-    if (xo == NULL && wo == NULL && native_mul_add(yn, s->val, wn)) return 0;
-    return wide_mul_add(yo, s->val, xo, wn, wo);
+/* One edge of pull_tally, x * w beyond i128: b += x * w, tally[label] += fw * x * w.  0 or -1. */
+static int tally_wide(pull_t *p, Py_ssize_t label, i128 xn, PyObject *xo, i128 wn, PyObject *wo, i128 fwn,
+                      PyObject *fwo, PyObject **bw) {
+    if (wide_term(&p->bl, bw, xn, xo, wn, wo) < 0) return -1;
+    i128 fw_w = 0;
+    if (fwo == NULL && wo == NULL && native_mul_add(&fw_w, fwn, wn))
+        return wide_term(&p->tl[label], &p->tw[label], fw_w, NULL, xn, xo);
+    PyObject *y = NULL; /* rare: three wide factors, on Python ints */
+    if (wide_mul_add(&y, xn, xo, wn, wo) < 0) return -1;
+    int r = wide_mul_add(&p->tw[label], fwn, fwo, 0, y);
+    Py_DECREF(y);
+    return r;
 }
 
 /* b = sum(w * nxt[(src & keep) + d]) over one source's moves, and (pull_tally) tally[label] +=
@@ -753,24 +923,25 @@ static int pull_source(pull_t *p, size_t rec, u128 base, i128 fwn, PyObject *fwo
         }
         const slot_t *s = table_find(&p->t, dst);
         if (s->key == EMPTY) continue;
+        PyObject *xo = p->t.wide ? p->t.wide[s - p->t.slots] : NULL, *wo = m->wobj[k];
+        i128 xn = s->val, wn = m->moves[k].w, yn = 0;
+        int native = xo == NULL && wo == NULL && native_mul_add(&yn, xn, wn);
         if (p->tally == NULL) {
-            PyObject *xo = p->t.wide ? p->t.wide[s - p->t.slots] : NULL;
-            if (xo == NULL && m->wobj[k] == NULL && native_mul_add(bn, s->val, m->moves[k].w)) continue;
-            if (wide_mul_add(bw, s->val, xo, m->moves[k].w, m->wobj[k]) < 0) return ERR;
+            if (native && native_mul_add(bn, yn, 1)) continue;
+            if (wide_term(&p->bl, bw, xn, xo, wn, wo) < 0) return ERR;
             continue;
         }
         int64_t label = m->labels[k];
         if (label == NO_LABEL || label >= p->n_tally || label < -p->n_tally) return NOFIT; /* pure raises */
         if (label < 0) label += p->n_tally;
-        i128 yn;
-        PyObject *yo;
-        if (edge_term(p, s, m->moves[k].w, m->wobj[k], &yn, &yo) < 0) return ERR;
-        int bad = 0;
-        if (yo != NULL || !native_mul_add(bn, yn, 1)) bad = wide_add(bw, yo ? Py_NewRef(yo) : from_i128(yn)) < 0;
-        if (!bad && (yo != NULL || fwo != NULL || !native_mul_add(&p->tn[label], fwn, yn)))
-            bad = wide_mul_add(&p->tw[label], fwn, fwo, yn, yo) < 0;
-        Py_XDECREF(yo);
-        if (bad) return ERR;
+        if (!native) {
+            if (tally_wide(p, (Py_ssize_t)label, xn, xo, wn, wo, fwn, fwo, bw) < 0) return ERR;
+            continue;
+        }
+        if (!native_mul_add(bn, yn, 1) && wide_term(&p->bl, bw, yn, NULL, 1, NULL) < 0) return ERR;
+        if ((fwo != NULL || !native_mul_add(&p->tn[label], fwn, yn)) &&
+            wide_term(&p->tl[label], &p->tw[label], fwn, fwo, yn, NULL) < 0)
+            return ERR;
     }
     return FIT;
 }
@@ -786,8 +957,8 @@ static int pull_one(pull_t *p, PyObject *src_o, PyObject *fw_o, masks_t mk, PyOb
     if (r == FIT && fw_o != NULL) r = weight_of(fw_o, &fwn, &fwo);
     if (r == FIT) r = moves_of(&p->m, src & mk.reads, memo, miss, &rec);
     if (r == FIT) r = pull_source(p, rec, src & mk.keep, fwn, fwo, &bn, &bw);
-    if (r == FIT && (bn != 0 || bw != NULL)) {
-        PyObject *b = value_of(bn, bw);
+    if (r == FIT && (bn != 0 || bw != NULL || p->bl.n != 0)) {
+        PyObject *b = sum_value(bn, bw, &p->bl);
         int truth = b ? PyObject_IsTrue(b) : -1;
         if (truth < 0 || (truth && SET_KEY(cur, src_o, src, b) < 0)) r = ERR;
         Py_XDECREF(b);
@@ -825,8 +996,8 @@ static int tally_write(pull_t *p) {
     }
     int r = FIT;
     for (Py_ssize_t i = 0; i < p->n_tally && r == FIT; i++) {
-        if (p->tn[i] == 0 && p->tw[i] == NULL) continue;
-        PyObject *add = value_of(p->tn[i], p->tw[i]);
+        if (p->tn[i] == 0 && p->tw[i] == NULL && p->tl[i].n == 0) continue;
+        PyObject *add = sum_value(p->tn[i], p->tw[i], &p->tl[i]);
         sums[i] = add ? PyNumber_Add(PyList_GET_ITEM(p->tally, i), add) : NULL;
         Py_XDECREF(add);
         if (sums[i] == NULL) r = ERR;
@@ -853,7 +1024,8 @@ static int pull_run(pull_t *p, PyObject *seq, PyObject *reads, PyObject *keep, P
             if (!PyLong_CheckExact(PyList_GET_ITEM(p->tally, i))) return NOFIT;
         p->tn = PyMem_Calloc((size_t)p->n_tally + 1, sizeof(i128));
         p->tw = PyMem_Calloc((size_t)p->n_tally + 1, sizeof(PyObject *));
-        if (p->tn == NULL || p->tw == NULL) {
+        p->tl = PyMem_Calloc((size_t)p->n_tally + 1, sizeof(lanes_t));
+        if (p->tn == NULL || p->tw == NULL || p->tl == NULL) {
             PyErr_NoMemory();
             return ERR;
         }
@@ -881,8 +1053,12 @@ static void pull_free(pull_t *p) {
     table_free(&p->t);
     if (p->tw != NULL)
         for (Py_ssize_t i = 0; i < p->n_tally; i++) Py_XDECREF(p->tw[i]);
+    if (p->tl != NULL)
+        for (Py_ssize_t i = 0; i < p->n_tally; i++) lanes_free(&p->tl[i]);
+    lanes_free(&p->bl);
     PyMem_Free(p->tn);
     PyMem_Free(p->tw);
+    PyMem_Free(p->tl);
 }
 
 static const char *const PULL_KW[] = {"sources", "reads", "keep", "memo", "nxt", "miss"};
