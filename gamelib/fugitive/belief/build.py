@@ -7,9 +7,10 @@ import bisect
 import math
 from typing import Any
 
-from gamelib.fugitive.belief import tail_sums
+from gamelib.fugitive.belief import kernel, tail_sums
 from gamelib.fugitive.belief.bits import (
     GROUP,
+    GROUP_READS,
     H_SH,
     HALVES,
     HE_SH,
@@ -41,11 +42,14 @@ class ByReads:
     record: the backward pass masks each source again).
 
     ``memo`` maps a signature to ``(part, weight)`` (the destination is the source's other bits
-    ``| part``) or, value layers, ``(delta, weight, value)``.  A large pair layer that does not
-    close keeps ``deltas`` instead, a signature's ``(delta, weight)`` with destination
-    ``source + delta``: the lists are shared by every signature whose moves add the same
+    ``| part``, i.e. ``(src & ~reads) + part``: no part has a bit outside ``reads``) or, value
+    layers, ``(delta, weight, value)`` (the destination ``(src & KEEP) + delta``).  A large pair
+    layer keeps ``deltas`` instead, a signature's ``(delta, weight)`` with destination ``source +
+    delta``: the lists are shared by every signature whose moves add the same
     (:meth:`~.programme.Programme._delta_key`), so the count makes no list per signature; its
-    ``memo`` is then made from them when first read (another pass over the kept moves)."""
+    ``memo`` is then made from them when first read (another pass over the kept moves).  A group
+    layer (a full programme) keeps ``deltas`` too, one list per signature.  Either way the
+    backward pass is one :func:`~.kernel.pull`."""
 
     __slots__ = ("_memo", "deltas", "reads")
 
@@ -63,8 +67,8 @@ class ByReads:
 
 Edges = Any
 """A layer's edges for the backward pass: a :class:`ByReads` memo (value layers that do not close,
-pair layers), or by source state: (destination, weight, label) triples (group layers), ``(0,
-moves)`` (a value layer that closes), the completions summed forward (the tail layer)."""
+pair layers, group layers), or by source state: ``(0, moves)`` (a value layer that closes), the
+completions summed forward (the tail layer)."""
 
 
 def build(
@@ -261,7 +265,9 @@ def _layers(prog: Programme, full: bool) -> None:
 
 
 def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
-    """Forward over the layers, keeping each layer's edges for the backward pass."""
+    """Forward over the layers, keeping each layer's edges for the backward pass.  The layers'
+    loops over their edges are :func:`~.kernel.push` (and, backward, :func:`~.kernel.pull`): a
+    compiled implementation of them, when importable, does that work on native integers."""
     forward: list[dict[int, int]] = [{0: 1}] if start_ok else [{}]
     saved: list[Edges] = []
     edges = total = 0
@@ -309,18 +315,25 @@ def _layer(
         return _pair_layer(prog, i, g, states)
     if kind == VALUE:
         return _value_layer(prog, i, states)
-    out_states: dict[int, int] = {}
-    get = out_states.get
-    kept: Edges = {}
+    return _group_layer(prog, i, g, states)
+
+
+def _group_layer(
+    prog: Programme, i: int, g: int, states: dict[int, int]
+) -> tuple[dict[int, int], Edges, int]:
+    """A group layer forward (a full programme's stack, one group at a time): a source's moves add
+    to it what depends only on the bits ``GROUP_READS[g]`` names (the stack's scratch, the counts
+    the group's moves read; nothing closes in a full programme), so they are ``(delta, weight)``
+    lists memoised on those bits, as a large pair layer's (:class:`ByReads` with ``deltas``; the
+    moves' labels, the cards taken, are read by no pass over the kept edges)."""
     group_moves = prog._group_moves
-    count = 0
-    for src, weight in states.items():
-        out = group_moves(i, g, src)
-        kept[src] = out
-        count += len(out)
-        for dst, w, _ in out:
-            out_states[dst] = get(dst, 0) + weight * w
-    return out_states, kept, count
+
+    def miss(sig: int) -> list[tuple[int, int]]:
+        return [(dst - sig, w) for dst, w, _ in group_moves(i, g, sig)]
+
+    memo: dict[int, list[tuple[int, int]]] = {}
+    out_states, count = kernel.push(states, GROUP_READS[g], -1, memo, miss)
+    return out_states, ByReads(GROUP_READS[g], None, memo), count
 
 
 def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
@@ -329,13 +342,13 @@ def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[
     them, ``base`` the source's counts: the layer keeps that memo (:class:`ByReads`), the backward
     pass reads a source's moves from it again.  A value move that closes its position (no stack)
     folds in the groups it fills: those moves are the source's own, kept by source as ``(0, moves)``."""
-    out_states: dict[int, int] = {}
-    get = out_states.get
     memo: dict[int, list[tuple[int, int, int]]] = {}
     closes = prog.closing and i != prog.npos and not prog.stack[i]  # the value move ends the position
     value_moves, memo_value_moves = prog._value_moves, prog._memo_value_moves
-    count = 0
     if closes:
+        out_states: dict[int, int] = {}
+        get = out_states.get
+        count = 0
         kept: Edges = {}
         for src, weight in states.items():
             out = memo_value_moves(i, src, memo, True)
@@ -344,17 +357,12 @@ def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[
             for dst, w, _ in out:
                 out_states[dst] = get(dst, 0) + weight * w
         return out_states, kept, count
-    for src, weight in states.items():
-        sig = src & VALUE_READS
-        hit = memo.get(sig)  # the same entries as _memo_value_moves keeps
-        if hit is None:
-            low = sig & KEEP
-            hit = memo[sig] = [(dst - low, w, v) for dst, w, v in value_moves(i, sig, False) if w]
-        base = src & KEEP
-        count += len(hit)
-        for delta, w, _ in hit:
-            dst = base + delta
-            out_states[dst] = get(dst, 0) + weight * w
+
+    def miss(sig: int) -> list[tuple[int, int, int]]:  # the same entries as _memo_value_moves keeps
+        low = sig & KEEP
+        return [(dst - low, w, v) for dst, w, v in value_moves(i, sig, False) if w]
+
+    out_states, count = kernel.push(states, VALUE_READS, KEEP, memo, miss)
     return out_states, ByReads(VALUE_READS, memo), count
 
 
@@ -362,8 +370,6 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     """A pair of group layers forward (counting only): each source's moves are a memoised list of
     parts that complete the source's rest (:meth:`~.programme.Programme._pair_moves`, inlined); a
     large layer's are deltas (:func:`_delta_layer`)."""
-    out_states: dict[int, int] = {}
-    get = out_states.get
     memo: dict[int, list[tuple[int, int]]] = {}
     closing = prog._pair_closes(i, g)
     reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
@@ -373,17 +379,9 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
         prog.delta_memo = {}  # from now on the pairs' moves are shared between signatures (_open_deltas)
     if large:
         return _delta_layer(prog, i, g, states, closing)
-    count = 0
-    for src, weight in states.items():
-        sig = src & reads
-        hit = memo.get(sig)
-        if hit is None:
-            hit = memo[sig] = pair_hit(i, g, sig, closing)
-        rest = src ^ sig
-        count += len(hit)
-        for part, w in hit:
-            dst = rest | part
-            out_states[dst] = get(dst, 0) + weight * w
+    # a part has no bit outside ``reads`` (test_h1_kernel_loops), so the destination ``rest | part``
+    # (``rest`` the source's other bits) is ``(src & ~reads) + part``
+    out_states, count = kernel.push(states, reads, ~reads, memo, lambda sig: pair_hit(i, g, sig, closing))
     return out_states, ByReads(reads, memo), count
 
 
@@ -396,22 +394,15 @@ def _delta_layer(
     none of whose moves close (:meth:`~.programme.Programme._closed_deltas`: a large layer's
     signatures differ mostly by the pair's hideout counts, which its moves never read).  No list
     is made per signature but for the moves that close."""
-    out_states: dict[int, int] = {}
-    get = out_states.get
     reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
     memo: dict[int, list[tuple[int, int]]] = {}
     bare_moves: dict[int, list[tuple[int, int]]] = {}  # closing: the unclosed moves by bare signature
     open_deltas, closed_deltas = prog._open_deltas, prog._closed_deltas
-    count = 0
-    for src, weight in states.items():
-        sig = src & reads
-        hit = memo.get(sig)
-        if hit is None:
-            hit = memo[sig] = closed_deltas(i, g, sig, bare_moves) if closing else open_deltas(i, g, sig)
-        count += len(hit)
-        for d, w in hit:
-            dst = src + d
-            out_states[dst] = get(dst, 0) + weight * w
+
+    def miss(sig: int) -> list[tuple[int, int]]:
+        return closed_deltas(i, g, sig, bare_moves) if closing else open_deltas(i, g, sig)
+
+    out_states, count = kernel.push(states, reads, -1, memo, miss)
     if prog.closing and not prog.count_only:
         # the card locations' walk reads the unclosed moves again, made into parts when it asks
         prog.open_memos[(i, g)] = DeltaMoves(bare_moves if closing else memo)
@@ -524,49 +515,29 @@ def _tail_total(prog: Programme, i: int, states: dict[int, int]) -> tuple[int, i
     return total, count
 
 
-def _back_pair(prog: Programme, t: int, kept: ByReads, nxt: dict[int, int], cur: dict[int, int]) -> None:
-    """The completions from each source of a pair of group layers (no label to tally there): a
-    source's moves are its signature's memoised parts, added to the rest of its bits."""
-    get = nxt.get
+def _back_moves(prog: Programme, t: int, kept: ByReads, nxt: dict[int, int]) -> dict[int, int]:
+    """The completions from each source of a pair of group layers or of a group layer (no label to
+    tally there): a source's moves are its signature's memoised parts, added to the rest of its
+    bits, or (a large pair layer, a group layer) its signature's deltas, added to it."""
     reads, deltas = kept.reads, kept.deltas
-    if deltas is not None:  # a source's moves add to it (_delta_layer)
-        for src in prog.forward[t]:
-            b = 0
-            for d, w in deltas[src & reads]:
-                x = get(src + d)
-                if x:
-                    b += x * w
-            if b:
-                cur[src] = b
-        return
-    memo = kept.memo
-    for src in prog.forward[t]:
-        sig = src & reads
-        rest = src ^ sig
-        b = 0
-        for part, w in memo[sig]:
-            x = get(rest | part)
-            if x:
-                b += x * w
-        if b:
-            cur[src] = b
+    if deltas is not None:  # a source's moves add to it (_delta_layer, _group_layer)
+        return kernel.pull(prog.forward[t], reads, -1, deltas, nxt)
+    # rest | part, the rest the source's bits outside reads: (src & ~reads) + part (see _pair_layer)
+    return kernel.pull(prog.forward[t], reads, ~reads, kept.memo, nxt)
 
 
-def _back_value(
-    prog: Programme, t: int, nxt: dict[int, int], cur: dict[int, int], tally: list[int] | None
-) -> None:
+def _back_value(prog: Programme, t: int, nxt: dict[int, int], tally: list[int] | None) -> dict[int, int]:
     """The completions from each source of a value layer, and the values' tallies if the
     position is face down (``tally``)."""
     kept = prog.saved[t] if prog.saved is not None else None
+    if isinstance(kept, ByReads):
+        if tally is None:
+            return kernel.pull(prog.forward[t], VALUE_READS, KEEP, kept.memo, nxt)
+        return kernel.pull_tally(prog.forward[t], VALUE_READS, KEEP, kept.memo, nxt, tally)
+    cur: dict[int, int] = {}
     get = nxt.get
-    memo = kept.memo if isinstance(kept, ByReads) else None
-    for src, fw in prog.forward[t].items():
-        if memo is not None:
-            base, out = src & KEEP, memo[src & VALUE_READS]
-        elif kept is not None:
-            base, out = kept[src]
-        else:
-            base, out = 0, prog.moves(t, src)
+    for src, fw in prog.forward[t].items():  # a value layer that closes: its moves by source
+        base, out = kept[src] if kept is not None else (0, prog.moves(t, src))
         b = 0
         for delta, w, label in out:
             x = get(base + delta)
@@ -577,6 +548,7 @@ def _back_value(
                     tally[label] += fw * x
         if b:
             cur[src] = b
+    return cur
 
 
 def backward(prog: Programme) -> list[dict[int, int]]:
@@ -604,21 +576,20 @@ def backward(prog: Programme) -> list[dict[int, int]]:
                     if y:
                         tally[v] += y
             continue
-        if kind == PAIR and isinstance(kept, ByReads):  # a pair of group layers
-            _back_pair(prog, t, kept, nxt, cur)
-            continue
         if kind == VALUE:
-            _back_value(prog, t, nxt, cur, tally)
-            continue
-        get = nxt.get
-        for src in prog.forward[t]:
-            b = 0
-            for dst, w, _ in kept[src] if kept is not None else prog.moves(t, src):
-                x = get(dst)
-                if x:
-                    b += x * w
-            if b:
-                cur[src] = b
+            back[t] = _back_value(prog, t, nxt, tally)
+        elif isinstance(kept, ByReads):  # a pair of group layers, or a group layer
+            back[t] = _back_moves(prog, t, kept, nxt)
+        else:
+            get = nxt.get
+            for src in prog.forward[t]:
+                b = 0
+                for dst, w, _ in prog.moves(t, src):
+                    x = get(dst)
+                    if x:
+                        b += x * w
+                if b:
+                    cur[src] = b
     prog.back, prog.marginals = back, marginals
     prog.saved = None  # the edges served their turn: free them
     return back
