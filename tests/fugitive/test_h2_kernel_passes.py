@@ -13,8 +13,9 @@ import pytest
 
 import gamelib
 from gamelib.fugitive.belief import Programme, backward, both, build, facts_from_state, kernel
-from gamelib.fugitive.belief.bits import PAIR, VALUE
+from gamelib.fugitive.belief.bits import PAIR, U_SH, VALUE, VALUE_READS
 from gamelib.fugitive.belief.build import ByReads
+from gamelib.fugitive.belief.tables import FALL
 from gamelib.fugitive.rules import FugitiveState
 
 DATA = Path(__file__).parent / "data" / "fugitive_belief_positions.jsonl.gz"
@@ -87,3 +88,41 @@ def test_a_pair_layer_s_parts_have_no_bit_outside_what_it_reads() -> None:
                     assert all(part & ~kept.reads == 0 for part, _ in moves), row["id"]
                     checked += len(moves)
     assert checked > 1000
+
+
+def test_a_closing_value_layer_in_another_form_is_not_walked_as_an_open_one() -> None:
+    """A value layer that closes its position weighs its closing in (not 1 under ``worlds``): kept in
+    another form than by source (say by signature, as the open ones), the walk gives no total (the
+    belief then counts the worlds again) rather than a wrong one."""
+    for row in rows(RANDOM_V2, HARD_V2):
+        prog = counted(row)
+        saved = getattr(prog, both.KEPT)
+        closing = [
+            t
+            for t, ((_, kind, _), kept) in enumerate(zip(prog.layers[:-1], saved, strict=False))
+            if kind == VALUE and isinstance(kept, dict)  # not the last layer: its completions
+        ]
+        if closing:
+            break
+    else:
+        raise AssertionError("no closing value layer")
+    saved[closing[0]] = ByReads(VALUE_READS, {})
+    assert both.world_total(prog) is None
+
+
+def test_equal_delta_lists_at_equal_counts_are_converted_once() -> None:
+    """A large pair layer's lists are shared by signatures with the same card counts, but distinct
+    lists often hold the same moves: those are converted once (the same list object, which the
+    compiled kernel also converts once), with the same worlds weights as one by one."""
+    sh0, sh1 = U_SH[2], U_SH[3]
+    moves = [(1 << sh0, 60), ((2 << sh0) + (1 << sh1), 960), (0, 5)]  # deals weights: divisible
+    sig_a, sig_b, sig_c = (1 << sh0) | (2 << 40), (1 << sh0) | (3 << 40), 2 << sh0
+    deltas = {sig_a: moves, sig_b: list(moves), sig_c: list(moves)}
+    memo = both._convert_deltas(deltas, 6, 4, sh0, sh1)
+    assert memo[sig_a] is memo[sig_b]  # equal moves, equal counts
+    assert memo[sig_c] is not memo[sig_a]  # other counts: other factors
+    for sig, converted in memo.items():
+        u0, u1 = (sig >> sh0) & 31, (sig >> sh1) & 31
+        factors = [FALL[6 - u0][(d >> sh0) & 31] * FALL[4 - u1][(d >> sh1) & 31] for d, _ in moves]
+        assert all(w % f == 0 for (_, w), f in zip(moves, factors, strict=True))
+        assert converted == [(d, w // f) for (d, w), f in zip(moves, factors, strict=True)]

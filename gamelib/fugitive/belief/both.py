@@ -103,11 +103,15 @@ def world_total(prog: Programme) -> int | None:
         kept = saved[t]
         if kind == PAIR and isinstance(kept, ByReads):
             states = _pair_pass(prog, i, g, kept, states)
-        elif kind == VALUE and isinstance(kept, ByReads):
-            states = _value_pass(kept, states)
-        elif kind == VALUE:
+        elif kind != VALUE:  # group layers (a full programme): not a count
+            return None
+        elif prog.closing and i != prog.npos and not prog.stack[i]:  # the value move closes (build)
+            if not isinstance(kept, dict):
+                return None  # kept in a form this walk does not read: the caller counts again
             states = _closing_pass(prog, i, kept, states)
-        else:  # group layers (a full programme): not a count
+        elif isinstance(kept, ByReads):
+            states = _value_pass(kept, states)
+        else:
             return None
     total = 0
     for key, weight in states.items():
@@ -254,20 +258,28 @@ def _convert_deltas(
 ) -> dict[int, list[tuple[int, int]]]:
     """:func:`_convert` for a layer kept as ``(delta, weight)`` lists (destination ``source +
     delta``, ``build._delta_layer``): a list is shared by signatures with the same card counts, so
-    it is converted once (by identity); a delta's card counts are the cards the move lays (the
-    counts are the state's lowest fields: no borrow reaches them)."""
+    it is converted once (by identity), and equal lists at the same counts once (by content: the
+    30 slowest positions' layers hold 57.9k lists but 21.0k contents, 70k moves of 170k); a
+    delta's card counts are the cards the move lays (the counts are the state's lowest fields: no
+    borrow reaches them)."""
     if s0 < 0 and s1 < 0:  # no deal factor: the deals weights are the worlds'
         return deltas
     memo: dict[int, list[tuple[int, int]]] = {}
     by_list: dict[int, list[tuple[int, int]]] = {}
+    by_content: dict[tuple[Any, ...], list[tuple[int, int]]] = {}
     for sig, moves in deltas.items():
         hit = by_list.get(id(moves))
         if hit is None:
-            f0 = FALL[s0 - ((sig >> sh0) & 31)] if s0 >= 0 else ONES
-            f1 = FALL[s1 - ((sig >> sh1) & 31)] if s1 >= 0 else ONES
-            hit = by_list[id(moves)] = [
-                (d, w // (f0[(d >> sh0) & 31] * f1[(d >> sh1) & 31])) for d, w in moves
-            ]
+            u0, u1 = (sig >> sh0) & 31, (sig >> sh1) & 31
+            ckey = (u0, u1, *moves)
+            hit = by_content.get(ckey)
+            if hit is None:
+                f0 = FALL[s0 - u0] if s0 >= 0 else ONES
+                f1 = FALL[s1 - u1] if s1 >= 0 else ONES
+                hit = by_content[ckey] = [
+                    (d, w // (f0[(d >> sh0) & 31] * f1[(d >> sh1) & 31])) for d, w in moves
+                ]
+            by_list[id(moves)] = hit
         memo[sig] = hit
     return memo
 
