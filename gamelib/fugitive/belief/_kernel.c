@@ -25,7 +25,6 @@
 typedef unsigned __int128 u128;
 typedef __int128 i128;
 
-#define EMPTY (~(u128)0) /* a free slot; a key equal to it does not fit */
 #define FIT 1
 #define NOFIT 0
 #define ERR (-1)
@@ -428,14 +427,14 @@ static int weight_of(PyObject *o, i128 *n, PyObject **wo) {
 typedef struct {
     u128 key;
     i128 val;
-} slot_t;
+} slot_t; /* an entry: the entries are kept dense, in the order their keys were first inserted */
 
 typedef struct {
-    slot_t *slots;
-    size_t mask;     /* capacity - 1 (a power of two) */
+    uint32_t *index; /* per bucket: 1 + its entry, or 0 (free); a power of two, at most half full */
+    slot_t *slots;   /* the entries, in insertion order (room for half the buckets) */
+    size_t mask;     /* buckets - 1 */
     size_t used;
-    uint32_t *order; /* slots in the order their keys were first inserted */
-    PyObject **wide; /* per slot, what its value holds beyond val, as an int (NULL: nothing); made
+    PyObject **wide; /* per entry, what its value holds beyond val, as an int (NULL: nothing); made
                         when first needed */
 } table_t;
 
@@ -449,84 +448,103 @@ static inline size_t hash128(u128 k) {
 static int table_init(table_t *t, size_t want) {
     size_t cap = 16;
     while (cap < 2 * want) cap <<= 1;
-    t->slots = PyMem_Malloc(cap * sizeof(slot_t));
-    t->order = PyMem_Malloc((cap / 2 + 1) * sizeof(uint32_t));
+    t->index = PyMem_Calloc(cap, sizeof(uint32_t));
+    t->slots = PyMem_Malloc(cap / 2 * sizeof(slot_t));
     t->mask = cap - 1;
     t->used = 0;
     t->wide = NULL;
-    if (t->slots == NULL || t->order == NULL) {
+    if (t->index == NULL || t->slots == NULL) {
+        PyMem_Free(t->index);
         PyMem_Free(t->slots);
-        PyMem_Free(t->order);
+        t->index = NULL;
         t->slots = NULL;
-        t->order = NULL;
         PyErr_NoMemory();
         return -1;
     }
-    memset(t->slots, 0xFF, cap * sizeof(slot_t)); /* every key EMPTY */
     return 0;
 }
 
 static void table_free(table_t *t) {
     if (t->wide != NULL) {
-        for (size_t i = 0; i <= t->mask; i++) Py_XDECREF(t->wide[i]);
+        for (size_t k = 0; k < t->used; k++) Py_XDECREF(t->wide[k]);
         PyMem_Free(t->wide);
         t->wide = NULL;
     }
+    PyMem_Free(t->index);
     PyMem_Free(t->slots);
-    PyMem_Free(t->order);
+    t->index = NULL;
     t->slots = NULL;
-    t->order = NULL;
 }
 
-/* The slot holding key, or the free slot where it goes. */
-static inline slot_t *table_find(const table_t *t, u128 key) {
+/* The entry of key, or NULL. */
+static inline slot_t *table_get(const table_t *t, u128 key) {
     size_t i = hash128(key) & t->mask;
     for (;;) {
-        slot_t *s = &t->slots[i];
-        if (s->key == key || s->key == EMPTY) return s;
+        uint32_t e = t->index[i];
+        if (e == 0) return NULL;
+        if (t->slots[e - 1].key == key) return &t->slots[e - 1];
         i = (i + 1) & t->mask;
     }
 }
 
-/* Doubles the capacity, keeping the insertion order. */
+/* Doubles the buckets (the entries stay in order; their array grows). */
 static int table_grow(table_t *t) {
     size_t cap = 2 * (t->mask + 1);
     if (cap > ((size_t)1 << 31)) {
         PyErr_NoMemory();
         return -1;
     }
-    slot_t *old = t->slots;
-    PyObject **old_wide = t->wide;
-    slot_t *slots = PyMem_Malloc(cap * sizeof(slot_t));
-    PyObject **wide = old_wide ? PyMem_Calloc(cap, sizeof(PyObject *)) : NULL;
-    uint32_t *order = PyMem_Realloc(t->order, (cap / 2 + 1) * sizeof(uint32_t));
-    if (order != NULL) t->order = order;
-    if (slots == NULL || order == NULL || (old_wide && wide == NULL)) {
-        PyMem_Free(slots);
-        PyMem_Free(wide);
+    uint32_t *index = PyMem_Calloc(cap, sizeof(uint32_t));
+    slot_t *slots = PyMem_Realloc(t->slots, cap / 2 * sizeof(slot_t));
+    if (slots != NULL) t->slots = slots;
+    PyObject **wide = t->wide ? PyMem_Realloc(t->wide, cap / 2 * sizeof(PyObject *)) : NULL;
+    if (wide != NULL) {
+        memset(wide + t->used, 0, (cap / 2 - t->used) * sizeof(PyObject *));
+        t->wide = wide;
+    }
+    if (index == NULL || slots == NULL || (t->wide != NULL && wide == NULL)) {
+        PyMem_Free(index);
         PyErr_NoMemory();
         return -1;
     }
-    memset(slots, 0xFF, cap * sizeof(slot_t));
-    t->slots = slots;
+    PyMem_Free(t->index);
+    t->index = index;
     t->mask = cap - 1;
     for (size_t k = 0; k < t->used; k++) {
-        slot_t *from = &old[order[k]];
-        slot_t *to = table_find(t, from->key);
-        *to = *from;
-        if (wide) wide[to - slots] = old_wide[order[k]];
-        order[k] = (uint32_t)(to - slots);
+        size_t i = hash128(t->slots[k].key) & t->mask;
+        while (index[i]) i = (i + 1) & t->mask;
+        index[i] = (uint32_t)(k + 1);
     }
-    t->wide = wide;
-    PyMem_Free(old);
-    PyMem_Free(old_wide);
     return 0;
 }
 
-/* Where slot s keeps its wide part (the array made when first asked); NULL: MemoryError. */
+/* The entry of key, made (val 0, *fresh) if missing; valid until the next one is made.  NULL:
+ * MemoryError. */
+static inline slot_t *table_add(table_t *t, u128 key, int *fresh) {
+    size_t i = hash128(key) & t->mask;
+    for (uint32_t e; (e = t->index[i]) != 0; i = (i + 1) & t->mask) {
+        if (t->slots[e - 1].key == key) {
+            *fresh = 0;
+            return &t->slots[e - 1];
+        }
+    }
+    *fresh = 1;
+    if (2 * (t->used + 1) > t->mask + 1) {
+        if (table_grow(t) < 0) return NULL;
+        for (i = hash128(key) & t->mask; t->index[i]; i = (i + 1) & t->mask) {
+        }
+    }
+    slot_t *s = &t->slots[t->used];
+    s->key = key;
+    s->val = 0;
+    t->index[i] = (uint32_t)++t->used;
+    return s;
+}
+
+/* Where entry s keeps its wide part (the array made when first asked); NULL: MemoryError. */
 static PyObject **table_wide(table_t *t, const slot_t *s) {
     if (t->wide == NULL) {
-        t->wide = PyMem_Calloc(t->mask + 1, sizeof(PyObject *));
+        t->wide = PyMem_Calloc((t->mask + 1) / 2, sizeof(PyObject *));
         if (t->wide == NULL) {
             PyErr_NoMemory();
             return NULL;
@@ -535,23 +553,14 @@ static PyObject **table_wide(table_t *t, const slot_t *s) {
     return &t->wide[s - t->slots];
 }
 
-/* s->val += x * y, natively or (overflow, a wide factor) on the slot's wide part.  0 or -1. */
+/* s->val += x * y, natively or (overflow, a wide factor) on the entry's wide part.  0 or -1. */
 static inline int slot_mul_add(table_t *t, slot_t *s, i128 xn, PyObject *xo, i128 yn, PyObject *yo) {
     if (xo == NULL && yo == NULL && native_mul_add(&s->val, xn, yn)) return 0;
     PyObject **w = table_wide(t, s);
     return w == NULL ? -1 : wide_mul_add(w, xn, xo, yn, yo);
 }
 
-/* Fills the free slot s with (key, val), growing the table when half full (s is then stale). */
-static inline int table_put(table_t *t, slot_t *s, u128 key, i128 val) {
-    s->key = key;
-    s->val = val;
-    t->order[t->used++] = (uint32_t)(s - t->slots);
-    if (2 * t->used > t->mask + 1) return table_grow(t);
-    return 0;
-}
-
-/* The value of slot s as a new int. */
+/* The value of entry s as a new int. */
 static PyObject *slot_value(const table_t *t, const slot_t *s) {
     return value_of(s->val, t->wide ? t->wide[s - t->slots] : NULL);
 }
@@ -637,8 +646,8 @@ static int move_convert(moves_t *m, PyObject *move, size_t k) {
 
 /* Converts a moves list into a record (or finds the one it has): FIT (*rec), NOFIT or ERR. */
 static int moves_convert(moves_t *m, PyObject *list, size_t *rec) {
-    slot_t *seen = table_find(&m->lists, (u128)(uintptr_t)list);
-    if (seen->key != EMPTY) {
+    const slot_t *seen = table_get(&m->lists, (u128)(uintptr_t)list);
+    if (seen != NULL) {
         *rec = (size_t)seen->val;
         return FIT;
     }
@@ -665,16 +674,18 @@ static int moves_convert(moves_t *m, PyObject *list, size_t *rec) {
     m->recs[2 * *rec] = (Py_ssize_t)m->n_moves;
     m->recs[2 * *rec + 1] = n;
     m->n_moves += (size_t)n;
-    if (table_put(&m->lists, seen, (u128)(uintptr_t)list, (i128)*rec) < 0) return ERR;
+    int fresh;
+    slot_t *made = table_add(&m->lists, (u128)(uintptr_t)list, &fresh);
+    if (made == NULL) return ERR;
+    made->val = (i128)*rec;
     return FIT;
 }
 
 /* The record of signature sig: from the table, else from memo (filled by miss(sig) when missing;
  * no miss: KeyError).  FIT, NOFIT or ERR. */
 static int moves_of(moves_t *m, u128 sig, PyObject *memo, PyObject *miss, size_t *rec) {
-    if (sig == EMPTY) return NOFIT;
-    slot_t *s = table_find(&m->sigs, sig);
-    if (s->key != EMPTY) {
+    const slot_t *s = table_get(&m->sigs, sig);
+    if (s != NULL) {
         *rec = (size_t)s->val;
         return FIT;
     }
@@ -702,8 +713,10 @@ static int moves_of(moves_t *m, u128 sig, PyObject *memo, PyObject *miss, size_t
     int r = moves_convert(m, hit, rec);
     Py_DECREF(hit); /* m->held keeps it when converted */
     if (r != FIT) return r;
-    s = table_find(&m->sigs, sig); /* (m->sigs did not change meanwhile: only this call uses it) */
-    if (table_put(&m->sigs, s, sig, (i128)*rec) < 0) return ERR;
+    int fresh;
+    slot_t *made = table_add(&m->sigs, sig, &fresh);
+    if (made == NULL) return ERR;
+    made->val = (i128)*rec;
     return FIT;
 }
 
@@ -757,16 +770,10 @@ static inline int push_source(table_t *out, const moves_t *m, size_t rec, u128 b
     for (Py_ssize_t k = 0; k < n; k++) {
         u128 dst;
         int carry = __builtin_add_overflow(base, mv[k].d, &dst);
-        if (carry != (int)(mv[k].d >> 127) || dst == EMPTY) return NOFIT; /* outside [0, 2**128) */
-        slot_t *s = table_find(out, dst);
-        int fresh = s->key == EMPTY;
-        if (fresh) {
-            s->key = dst;
-            s->val = 0;
-            out->order[out->used++] = (uint32_t)(s - out->slots);
-        }
-        if (slot_mul_add(out, s, wn, wo, mv[k].w, wobj[k]) < 0) return ERR;
-        if (fresh && 2 * out->used > out->mask + 1 && table_grow(out) < 0) return ERR;
+        if (carry != (int)(mv[k].d >> 127)) return NOFIT; /* outside [0, 2**128) */
+        int fresh;
+        slot_t *s = table_add(out, dst, &fresh);
+        if (s == NULL || slot_mul_add(out, s, wn, wo, mv[k].w, wobj[k]) < 0) return ERR;
     }
     return FIT;
 }
@@ -804,7 +811,7 @@ static PyObject *table_dict(const table_t *t) {
 #endif
     if (dict == NULL) return NULL;
     for (size_t k = 0; k < t->used; k++) {
-        const slot_t *s = &t->slots[t->order[k]];
+        const slot_t *s = &t->slots[k];
         PyObject *key = from_u128(s->key);
         PyObject *val = key ? slot_value(t, s) : NULL;
         int bad = val == NULL || SET_KEY(dict, key, s->key, val) < 0;
@@ -865,19 +872,21 @@ static int pull_table(PyObject *nxt, table_t *t, int *wide_keys) {
         if (r != FIT) return r;
         r = to_u128(key, &k);
         if (r == ERR) return ERR;
-        if (r == NOFIT || k == EMPTY) {
+        if (r == NOFIT) {
             if (!exact_int(key)) return NOFIT; /* a key of another type: the pure loop decides */
             *wide_keys = 1;
             continue;
         }
         if (vo == NULL && vn == 0) continue;
-        slot_t *s = table_find(t, k);
+        int fresh;
+        slot_t *s = table_add(t, k, &fresh);
+        if (s == NULL) return ERR;
+        s->val = vn;
         if (vo != NULL) {
             PyObject **w = table_wide(t, s);
             if (w == NULL) return ERR;
-            *w = Py_NewRef(vo);
+            Py_XSETREF(*w, Py_NewRef(vo));
         }
-        if (table_put(t, s, k, vn) < 0) return ERR; /* (sized for nxt: never grows) */
     }
     return FIT;
 }
@@ -917,12 +926,12 @@ static int pull_source(pull_t *p, size_t rec, u128 base, i128 fwn, PyObject *fwo
     for (Py_ssize_t k = first; k < first + n; k++) {
         u128 dst;
         int carry = __builtin_add_overflow(base, m->moves[k].d, &dst);
-        if (carry != (int)(m->moves[k].d >> 127) || dst == EMPTY) {
+        if (carry != (int)(m->moves[k].d >> 127)) {
             if (p->wide_keys) return NOFIT; /* nxt might hold that key */
             continue;
         }
-        const slot_t *s = table_find(&p->t, dst);
-        if (s->key == EMPTY) continue;
+        const slot_t *s = table_get(&p->t, dst);
+        if (s == NULL) continue;
         PyObject *xo = p->t.wide ? p->t.wide[s - p->t.slots] : NULL, *wo = m->wobj[k];
         i128 xn = s->val, wn = m->moves[k].w, yn = 0;
         int native = xo == NULL && wo == NULL && native_mul_add(&yn, xn, wn);
