@@ -902,6 +902,9 @@ typedef struct {
     PyObject **tw;
     lanes_t *tl;
     lanes_t bl;       /* a source's sum beyond i128 */
+    PyObject **kept;  /* the sources whose sum is not 0, and their sums (owned, in pairs) */
+    u128 *kept_keys;
+    size_t n_kept, cap_kept;
 } pull_t;
 
 /* One edge of pull_tally, x * w beyond i128: b += x * w, tally[label] += fw * x * w.  0 or -1. */
@@ -955,9 +958,40 @@ static int pull_source(pull_t *p, size_t rec, u128 base, i128 fwn, PyObject *fwo
     return FIT;
 }
 
-/* One source: its sum into cur when not 0.  FIT, NOFIT or ERR. */
-static int pull_one(pull_t *p, PyObject *src_o, PyObject *fw_o, masks_t mk, PyObject *memo, PyObject *miss,
-                    PyObject *cur) {
+/* Keeps a source and its sum (the dict is made at the end, sized for them).  0 or -1. */
+static int keep_source(pull_t *p, PyObject *src_o, u128 src, PyObject *b) {
+    if (p->n_kept == p->cap_kept) {
+        size_t cap = p->cap_kept ? 2 * p->cap_kept : 256;
+        PyObject **kept = PyMem_Realloc(p->kept, 2 * cap * sizeof(PyObject *));
+        if (kept != NULL) p->kept = kept;
+        u128 *keys = PyMem_Realloc(p->kept_keys, cap * sizeof(u128));
+        if (keys != NULL) p->kept_keys = keys;
+        if (kept == NULL || keys == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        p->cap_kept = cap;
+    }
+    p->kept[2 * p->n_kept] = Py_NewRef(src_o);
+    p->kept[2 * p->n_kept + 1] = Py_NewRef(b);
+    p->kept_keys[p->n_kept++] = src;
+    return 0;
+}
+
+/* The kept sources as a dict, in their order. */
+static PyObject *kept_dict(const pull_t *p) {
+#if PY_VERSION_HEX < 0x030C0000
+    PyObject *dict = _PyDict_NewPresized((Py_ssize_t)p->n_kept); /* no resize on the way (3.11) */
+#else
+    PyObject *dict = PyDict_New();
+#endif
+    for (size_t k = 0; dict != NULL && k < p->n_kept; k++)
+        if (SET_KEY(dict, p->kept[2 * k], p->kept_keys[k], p->kept[2 * k + 1]) < 0) Py_CLEAR(dict);
+    return dict;
+}
+
+/* One source: its sum kept when not 0.  FIT, NOFIT or ERR. */
+static int pull_one(pull_t *p, PyObject *src_o, PyObject *fw_o, masks_t mk, PyObject *memo, PyObject *miss) {
     u128 src;
     i128 fwn = 0, bn = 0;
     PyObject *fwo = NULL, *bw = NULL;
@@ -969,14 +1003,14 @@ static int pull_one(pull_t *p, PyObject *src_o, PyObject *fw_o, masks_t mk, PyOb
     if (r == FIT && (bn != 0 || bw != NULL || p->bl.n != 0)) {
         PyObject *b = sum_value(bn, bw, &p->bl);
         int truth = b ? PyObject_IsTrue(b) : -1;
-        if (truth < 0 || (truth && SET_KEY(cur, src_o, src, b) < 0)) r = ERR;
+        if (truth < 0 || (truth && keep_source(p, src_o, src, b) < 0)) r = ERR;
         Py_XDECREF(b);
     }
     Py_XDECREF(bw);
     return r;
 }
 
-static int pull_walk(pull_t *p, PyObject *seq, masks_t mk, PyObject *memo, PyObject *miss, PyObject *cur) {
+static int pull_walk(pull_t *p, PyObject *seq, masks_t mk, PyObject *memo, PyObject *miss) {
     Py_ssize_t pos = 0, idx = 0;
     PyObject *src_o, *fw_o;
     for (;;) {
@@ -988,7 +1022,7 @@ static int pull_walk(pull_t *p, PyObject *seq, masks_t mk, PyObject *memo, PyObj
         }
         Py_INCREF(src_o); /* a miss runs Python code: keep the source (and its weight) alive */
         if (p->tally != NULL) Py_INCREF(fw_o);
-        int r = pull_one(p, src_o, p->tally != NULL ? fw_o : NULL, mk, memo, miss, cur);
+        int r = pull_one(p, src_o, p->tally != NULL ? fw_o : NULL, mk, memo, miss);
         Py_DECREF(src_o);
         if (p->tally != NULL) Py_DECREF(fw_o);
         if (r != FIT) return r;
@@ -1042,9 +1076,8 @@ static int pull_run(pull_t *p, PyObject *seq, PyObject *reads, PyObject *keep, P
     if (moves_init(&p->m, p->tally != NULL) < 0) return ERR;
     r = pull_table(nxt, &p->t, &p->wide_keys);
     if (r != FIT) return r;
-    *cur = PyDict_New();
-    if (*cur == NULL) return ERR;
-    r = pull_walk(p, seq, mk, memo, miss, *cur);
+    r = pull_walk(p, seq, mk, memo, miss);
+    if (r == FIT && (*cur = kept_dict(p)) == NULL) r = ERR;
     if (r == FIT && p->tally != NULL) r = tally_write(p);
     if (r == ERR && p->tally != NULL) {
         /* a miss raised (or a signature was missing): the pure loop leaves the tally as it was
@@ -1065,6 +1098,9 @@ static void pull_free(pull_t *p) {
     if (p->tl != NULL)
         for (Py_ssize_t i = 0; i < p->n_tally; i++) lanes_free(&p->tl[i]);
     lanes_free(&p->bl);
+    for (size_t k = 0; k < 2 * p->n_kept; k++) Py_DECREF(p->kept[k]);
+    PyMem_Free(p->kept);
+    PyMem_Free(p->kept_keys);
     PyMem_Free(p->tn);
     PyMem_Free(p->tw);
     PyMem_Free(p->tl);
