@@ -43,7 +43,6 @@ from gamelib.fugitive.belief.direct import (
     WIDTH_STEP,
     Counted,
     _bits,
-    _comb,
     _context,
     _open_series,
     _position_tables,
@@ -275,7 +274,7 @@ class _Walk:
         room = min(n, last_cap[g] - ug, hand_total)
         evens, odds = avail[2 * g + 1] - heg, avail[2 * g] - (hg - heg)  # not hideouts
         seo = ug - hg - seg  # the earlier stacks' odd cards
-        early = _comb(evens, seg) * _comb(odds, seo)
+        early = COMB[evens][seg] * COMB[odds][seo]  # all >= 0 (COMB is 0 past n)
         if room < 0 or not early:
             return 0
         drawn = self.deals and g > 0
@@ -447,7 +446,9 @@ class _Walk:
         if self.deals and g:
             free = self.drawn[i][g - 1] - ug - self.before[i][g - 1]
             room = min(room, free)
-        shared_key = (g, room, free, free_e, free_o, seg, seo)
+        # free cards beyond the room change no share (the ranges of e below): clamped to it, the
+        # positions of other games share more (SHARES misses 753 -> 458 on 150 random easy ones)
+        shared_key = (g, room, free, min(free_e, room), min(free_o, room), seg, seo)
         out = SHARES.get(shared_key)
         if out is None:
             if len(SHARES) >= SHARES_KEPT:

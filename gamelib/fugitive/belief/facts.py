@@ -254,11 +254,9 @@ def _holdings(
     starts = [0] * (3 * (size + 2))
     for d in setup_deals[:setup_done]:
         starts[d] += 1
-    logged = len(draw_log)
-    if phase == DEALING and logged:
-        logged -= 1  # the last draw is waiting for its card
-    for n in range(logged):
-        player, deck, on_table = draw_log[n]
+    if phase == DEALING and draw_log:
+        draw_log = draw_log[:-1]  # the last draw is waiting for its card
+    for player, deck, on_table in draw_log:
         if player == FUGITIVE and on_table <= size:
             starts[3 * on_table + 3 + deck] += 1
     r0, r1, r2 = starts[0], starts[1], starts[2]  # drawn before the position
