@@ -572,26 +572,28 @@ static PyObject *slot_value(const table_t *t, const slot_t *s) {
 typedef struct {
     u128 d; /* the delta, two's complement of a value in [-2**127, 2**127) */
     i128 w; /* the weight, or 0 when it does not fit (see wobj) */
+    PyObject *wobj; /* the weight when it does not fit (borrowed from its held list), else NULL */
+    int64_t label;  /* its third item (labelled moves only; NO_LABEL if not an int) */
 } move_t;
+
+typedef struct {
+    Py_ssize_t first, n;
+    PyObject *list;
+} rec_t;
 
 typedef struct {
     table_t sigs;      /* signature -> record */
     table_t lists;     /* address of a moves list (held) -> record: lists shared by signatures */
     move_t *moves;     /* every record's moves, one after another */
-    PyObject **wobj;   /* per move, its weight when it does not fit (borrowed from the held list) */
-    int64_t *labels;   /* per move, its third item (labelled moves only; NO_LABEL if not an int) */
     size_t n_moves, cap_moves;
-    Py_ssize_t *recs;  /* per record: its first move, its count (two entries) */
+    rec_t *recs;       /* per record: its moves, and its list (held for the call) */
     size_t n_recs, cap_recs;
-    PyObject *held;    /* the lists converted (kept alive for the call) */
     int labelled;      /* moves are (d, w, label) exactly (pull_tally) */
 } moves_t;
 
 static int moves_init(moves_t *m, int labelled) {
     memset(m, 0, sizeof(*m));
     m->labelled = labelled;
-    m->held = PyList_New(0);
-    if (m->held == NULL) return -1;
     if (table_init(&m->sigs, 8) < 0 || table_init(&m->lists, 8) < 0) return -1;
     return 0;
 }
@@ -600,23 +602,17 @@ static void moves_free(moves_t *m) {
     table_free(&m->sigs);
     table_free(&m->lists);
     PyMem_Free(m->moves);
-    PyMem_Free(m->wobj);
-    PyMem_Free(m->labels);
+    for (size_t k = 0; k < m->n_recs; k++) Py_DECREF(m->recs[k].list);
     PyMem_Free(m->recs);
-    Py_XDECREF(m->held);
 }
 
 static int moves_reserve(moves_t *m, size_t n) {
     if (m->n_moves + n <= m->cap_moves) return 0;
-    size_t cap = m->cap_moves ? m->cap_moves : 256;
+    size_t cap = m->cap_moves ? m->cap_moves : 16;
     while (cap < m->n_moves + n) cap *= 2;
     move_t *moves = PyMem_Realloc(m->moves, cap * sizeof(move_t));
     if (moves != NULL) m->moves = moves;
-    PyObject **wobj = PyMem_Realloc(m->wobj, cap * sizeof(PyObject *));
-    if (wobj != NULL) m->wobj = wobj;
-    int64_t *labels = PyMem_Realloc(m->labels, cap * sizeof(int64_t));
-    if (labels != NULL) m->labels = labels;
-    if (moves == NULL || wobj == NULL || labels == NULL) {
+    if (moves == NULL) {
         PyErr_NoMemory();
         return -1;
     }
@@ -632,14 +628,14 @@ static int move_convert(moves_t *m, PyObject *move, size_t k) {
     int r = to_i128(PyTuple_GET_ITEM(move, 0), &d);
     if (r != FIT) return r;
     m->moves[k].d = (u128)d;
-    r = weight_of(PyTuple_GET_ITEM(move, 1), &m->moves[k].w, &m->wobj[k]);
+    r = weight_of(PyTuple_GET_ITEM(move, 1), &m->moves[k].w, &m->moves[k].wobj);
     if (r != FIT) return r;
-    m->labels[k] = NO_LABEL;
+    m->moves[k].label = NO_LABEL;
     if (m->labelled && PyLong_Check(PyTuple_GET_ITEM(move, 2))) {
         int overflow;
         long long label = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(move, 2), &overflow);
         if (label == -1 && PyErr_Occurred()) return ERR;
-        if (!overflow && PyLong_CheckExact(PyTuple_GET_ITEM(move, 2))) m->labels[k] = label;
+        if (!overflow && PyLong_CheckExact(PyTuple_GET_ITEM(move, 2))) m->moves[k].label = label;
     }
     return FIT;
 }
@@ -660,8 +656,8 @@ static int moves_convert(moves_t *m, PyObject *list, size_t *rec) {
         if (r != FIT) return r;
     }
     if (m->n_recs == m->cap_recs) {
-        size_t cap = m->cap_recs ? 2 * m->cap_recs : 64;
-        Py_ssize_t *grown = PyMem_Realloc(m->recs, 2 * cap * sizeof(Py_ssize_t));
+        size_t cap = m->cap_recs ? 2 * m->cap_recs : 8;
+        rec_t *grown = PyMem_Realloc(m->recs, cap * sizeof(rec_t));
         if (grown == NULL) {
             PyErr_NoMemory();
             return ERR;
@@ -669,10 +665,8 @@ static int moves_convert(moves_t *m, PyObject *list, size_t *rec) {
         m->recs = grown;
         m->cap_recs = cap;
     }
-    if (PyList_Append(m->held, list) < 0) return ERR;
     *rec = m->n_recs++;
-    m->recs[2 * *rec] = (Py_ssize_t)m->n_moves;
-    m->recs[2 * *rec + 1] = n;
+    m->recs[*rec] = (rec_t){(Py_ssize_t)m->n_moves, n, Py_NewRef(list)};
     m->n_moves += (size_t)n;
     int fresh;
     slot_t *made = table_add(&m->lists, (u128)(uintptr_t)list, &fresh);
@@ -711,7 +705,7 @@ static int moves_of(moves_t *m, u128 sig, PyObject *memo, PyObject *miss, size_t
     }
     Py_DECREF(key);
     int r = moves_convert(m, hit, rec);
-    Py_DECREF(hit); /* m->held keeps it when converted */
+    Py_DECREF(hit); /* its record holds it when converted */
     if (r != FIT) return r;
     int fresh;
     slot_t *made = table_add(&m->sigs, sig, &fresh);
@@ -764,16 +758,15 @@ static int parse_args(const char *fname, PyObject *const *args, Py_ssize_t nargs
 
 /* The edges of one source: out[(src & keep) + d] += weight * w.  FIT, NOFIT or ERR. */
 static inline int push_source(table_t *out, const moves_t *m, size_t rec, u128 base, i128 wn, PyObject *wo) {
-    const move_t *mv = m->moves + m->recs[2 * rec];
-    PyObject *const *wobj = m->wobj + m->recs[2 * rec];
-    Py_ssize_t n = m->recs[2 * rec + 1];
+    const move_t *mv = m->moves + m->recs[rec].first;
+    Py_ssize_t n = m->recs[rec].n;
     for (Py_ssize_t k = 0; k < n; k++) {
         u128 dst;
         int carry = __builtin_add_overflow(base, mv[k].d, &dst);
         if (carry != (int)(mv[k].d >> 127)) return NOFIT; /* outside [0, 2**128) */
         int fresh;
         slot_t *s = table_add(out, dst, &fresh);
-        if (s == NULL || slot_mul_add(out, s, wn, wo, mv[k].w, wobj[k]) < 0) return ERR;
+        if (s == NULL || slot_mul_add(out, s, wn, wo, mv[k].w, mv[k].wobj) < 0) return ERR;
     }
     return FIT;
 }
@@ -793,7 +786,7 @@ static int push_walk(PyObject *states, masks_t mk, PyObject *memo, PyObject *mis
         Py_INCREF(value); /* a miss runs Python code: keep the weight alive */
         if (r == FIT) r = moves_of(m, src & mk.reads, memo, miss, &rec);
         if (r == FIT) {
-            *count += m->recs[2 * rec + 1];
+            *count += m->recs[rec].n;
             r = push_source(out, m, rec, src & mk.keep, wn, wo);
         }
         Py_DECREF(value);
@@ -845,7 +838,15 @@ static PyObject *push(PyObject *self, PyObject *const *args, Py_ssize_t nargs, P
         r = push_walk(states, mk, memo, miss, &m, &out, &count);
         if (r == FIT) {
             PyObject *dict = table_dict(&out);
-            if (dict != NULL) result = Py_BuildValue("(Nn)", dict, count);
+            PyObject *edges = dict ? PyLong_FromSsize_t(count) : NULL;
+            result = edges ? PyTuple_New(2) : NULL;
+            if (result != NULL) {
+                PyTuple_SET_ITEM(result, 0, dict);
+                PyTuple_SET_ITEM(result, 1, edges);
+            } else {
+                Py_XDECREF(dict);
+                Py_XDECREF(edges);
+            }
         }
     } else {
         r = ERR;
@@ -925,7 +926,7 @@ static int tally_wide(pull_t *p, Py_ssize_t label, i128 xn, PyObject *xo, i128 w
  * fw * w * x.  FIT, NOFIT or ERR. */
 static int pull_source(pull_t *p, size_t rec, u128 base, i128 fwn, PyObject *fwo, i128 *bn, PyObject **bw) {
     const moves_t *m = &p->m;
-    Py_ssize_t first = m->recs[2 * rec], n = m->recs[2 * rec + 1];
+    Py_ssize_t first = m->recs[rec].first, n = m->recs[rec].n;
     for (Py_ssize_t k = first; k < first + n; k++) {
         u128 dst;
         int carry = __builtin_add_overflow(base, m->moves[k].d, &dst);
@@ -935,7 +936,7 @@ static int pull_source(pull_t *p, size_t rec, u128 base, i128 fwn, PyObject *fwo
         }
         const slot_t *s = table_get(&p->t, dst);
         if (s == NULL) continue;
-        PyObject *xo = p->t.wide ? p->t.wide[s - p->t.slots] : NULL, *wo = m->wobj[k];
+        PyObject *xo = p->t.wide ? p->t.wide[s - p->t.slots] : NULL, *wo = m->moves[k].wobj;
         i128 xn = s->val, wn = m->moves[k].w, yn = 0;
         int native = xo == NULL && wo == NULL && native_mul_add(&yn, xn, wn);
         if (p->tally == NULL) {
@@ -943,7 +944,7 @@ static int pull_source(pull_t *p, size_t rec, u128 base, i128 fwn, PyObject *fwo
             if (wide_term(&p->bl, bw, xn, xo, wn, wo) < 0) return ERR;
             continue;
         }
-        int64_t label = m->labels[k];
+        int64_t label = m->moves[k].label;
         if (label == NO_LABEL || label >= p->n_tally || label < -p->n_tally) return NOFIT; /* pure raises */
         if (label < 0) label += p->n_tally;
         if (!native) {
