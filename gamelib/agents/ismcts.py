@@ -78,10 +78,11 @@ class ISMCTSAgent(SearchAgent):
         c, log, sqrt = self.c, math.log, math.sqrt
         best_score = -1.0
         best_action = legal[0]
-        for action in legal:
-            child = children[action]
+        best = None
+        # each child looked up once, in C (an action's hash is a call of its dataclass's __hash__)
+        for action, child in zip(legal, map(children.__getitem__, legal), strict=True):
             child.avail += 1
             score = child.totals[to_move] / child.visits + c * sqrt(log(child.avail) / child.visits)
             if score > best_score:
-                best_score, best_action = score, action
-        return best_action, children[best_action]
+                best_score, best_action, best = score, action, child
+        return best_action, best

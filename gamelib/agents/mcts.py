@@ -240,14 +240,14 @@ class SearchAgent:
                 to_move = world.current_player
                 if to_move == CHANCE:
                     action = world.sample_chance(rng)
-                    world.apply(action)
+                    world.apply_legal(action)  # drawn here: no need to look it up again
                     child = node.children.get(action)
                     if child is None:
                         path.append(node.children.setdefault(action, Node(num_players)))
                         break
                 else:
                     action, child = self._select(node, world, to_move, rng)
-                    world.apply(action)
+                    world.apply_legal(action)  # one of this world's legal moves (_select)
                     if child is None:
                         path.append(node.children.setdefault(action, Node(num_players)))
                         break
