@@ -19,8 +19,9 @@ game's other cells: the searches repeat exactly (seeded), so the runs differ by 
 (on the shared 2-vCPU machine one run of a cell varied by 20-40% a minute apart); the runs are
 printed under the table.
 
-Run: ``python benchmarks/mcts.py [iterations] [games] [repeats]`` (default 300 per move, 10 games,
-3 runs a cell).
+Run: ``python benchmarks/mcts.py [iterations] [games] [repeats] [only]`` (default 300 per move, 10 games,
+3 runs a cell); ``only``: the rows to measure, comma-separated labels (``passante``,
+``"fugitive,fugitive v1 rules"``), and then no one-step agents.
 """
 
 from __future__ import annotations
@@ -104,8 +105,11 @@ def main() -> None:
     configurations.append(
         ("fugitive v1 rules", "fugitive", {"refuse_known_numbers": True, "manhunt": "immediate"})
     )
+    only = sys.argv[4].split(",") if len(sys.argv) > 4 else None
     spreads = []
     for label, name, options in configurations:
+        if only is not None and label not in only:
+            continue
         game = gamelib.make(name, options=options)
         states = positions(game, 5)
         omniscient = not game.info.perfect_information
@@ -178,4 +182,5 @@ def one_step_agents(games: int) -> None:
 
 if __name__ == "__main__":
     main()
-    one_step_agents(int(sys.argv[2]) if len(sys.argv) > 2 else 10)
+    if len(sys.argv) <= 4:
+        one_step_agents(int(sys.argv[2]) if len(sys.argv) > 2 else 10)
