@@ -346,17 +346,26 @@ def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[
     closes = prog.closing and i != prog.npos and not prog.stack[i]  # the value move ends the position
     value_moves, memo_value_moves = prog._value_moves, prog._memo_value_moves
     if closes:
-        out_states: dict[int, int] = {}
-        get = out_states.get
-        count = 0
         kept: Edges = {}
+        if kernel.COMPILED:  # each source its own signature (reads -1), its moves' destinations absolute
+
+            def moves_of(src: int) -> list[tuple[int, int, int]]:
+                out = memo_value_moves(i, src, memo, True)
+                kept[src] = (0, out)
+                return out
+
+            out_states, count = kernel.push(states, -1, 0, {}, moves_of)
+            return out_states, kept, count
+        acc: dict[int, int] = {}  # (the pure loop: no call or memo entry per source)
+        get = acc.get
+        count = 0
         for src, weight in states.items():
             out = memo_value_moves(i, src, memo, True)
             kept[src] = (0, out)
             count += len(out)
             for dst, w, _ in out:
-                out_states[dst] = get(dst, 0) + weight * w
-        return out_states, kept, count
+                acc[dst] = get(dst, 0) + weight * w
+        return acc, kept, count
 
     def miss(sig: int) -> list[tuple[int, int, int]]:  # the same entries as _memo_value_moves keeps
         low = sig & KEEP
@@ -534,9 +543,14 @@ def _back_value(prog: Programme, t: int, nxt: dict[int, int], tally: list[int] |
         if tally is None:
             return kernel.pull(prog.forward[t], VALUE_READS, KEEP, kept.memo, nxt)
         return kernel.pull_tally(prog.forward[t], VALUE_READS, KEEP, kept.memo, nxt, tally)
+    if kept is not None and kernel.COMPILED:  # a value layer that closes: its moves by source
+        moves = {src: out for src, (_, out) in kept.items()}
+        if tally is None:
+            return kernel.pull(prog.forward[t], -1, 0, moves, nxt)
+        return kernel.pull_tally(prog.forward[t], -1, 0, moves, nxt, tally)
     cur: dict[int, int] = {}
     get = nxt.get
-    for src, fw in prog.forward[t].items():  # a value layer that closes: its moves by source
+    for src, fw in prog.forward[t].items():  # (the pure loop: no dict of the moves by source)
         base, out = kept[src] if kept is not None else (0, prog.moves(t, src))
         b = 0
         for delta, w, label in out:

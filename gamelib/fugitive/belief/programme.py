@@ -38,6 +38,9 @@ from gamelib.fugitive.rules import STEP_LIMIT
 PAIR_KEEPS = {first: ~sum((15 << HE_SH[h]) | (15 << M_SH[h]) for h in (first, first + 1)) for first in (0, 2)}
 """Per pair of groups: a signature's bits but their even hideouts and marks (:meth:`Programme._delta_key`)."""
 
+U_BITS = sum(31 << sh for sh in U_SH)
+"""The groups' card counts in a state."""
+
 MASK_GROUPS = tuple(tuple(g for g in range(GROUPS) if mask >> g & 1) for mask in range(1 << GROUPS))
 """Per mask of groups: its groups."""
 
@@ -133,6 +136,7 @@ class Programme(FinalWeights):
     split_memo: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]] = field(
         default_factory=dict
     )  # _closed_deltas: a delta key's unclosed moves, and those split by whether they may close
+    fits_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _stack_fits: (room, evens)
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
     values: list[list[int]] = field(default_factory=list)
@@ -180,17 +184,30 @@ class Programme(FinalWeights):
         if not closes:
             return [(base + delta, w, v) for delta, w, v in hit]
         out = []
-        closed, close_groups = self.closed_memo, self._close_groups
+        closed, close_low = self.closed_memo, self._close_low
         for delta, w, v in hit:
             dst = base + delta
             low = dst & KEEP
             shut = closed.get(low)
             if shut is None:
-                close_groups(dst)
-                shut = closed[low]
+                shut = closed[low] = close_low(low)
             if shut[1]:
                 out.append(((dst ^ low) | shut[0], w * shut[1], v))
         return out
+
+    def _close_low(self, low: int) -> tuple[int, int]:
+        """:meth:`_close_groups` of a state's counts ``low`` (what ``closed_memo`` keeps for it), made
+        of its two halves' closings (:meth:`_close_part`, memoised in ``part_memo`` as the pair
+        layers do): a position's value layer meets many counts but few halves."""
+        part_memo = self.part_memo
+        first, second = low & HALVES[0], low & HALVES[2]
+        a = part_memo.get(first)  # (the tag of groups 0 and 1 is 0 << LEFT)
+        if a is None:
+            a = part_memo[first] = self._close_part(first, 0)
+        b = part_memo.get(second | 2 << LEFT)
+        if b is None:
+            b = part_memo[second | 2 << LEFT] = self._close_part(second, 2)
+        return a[0] | b[0], a[1] * b[1]
 
     def _pair_moves(self, i: int, g: int, src: int, memo: dict[int, list[tuple[int, int]]]) -> PairMoves:
         """Groups ``g`` and ``g + 1`` in one layer (their moves composed): no layer of intermediate
@@ -564,20 +581,26 @@ class Programme(FinalWeights):
         more than its free draws (:meth:`_group_moves`' bounds), and no more even ones than the
         group has unknown.  A value whose stack cannot fit has no group move (nor, ``need`` beyond
         the evens, a nonzero final weight): its state would reach no final one (8-22% of the
-        largest value layers' states), so it is not made."""
-        caps, limits = self.ahead_caps[i][(field >> NEXT) & 7]
-        avail = self.avail
-        room = evens = 0
-        for g in range(GROUPS):
-            u = (new >> U_SH[g]) & 31
-            r = limits[g] - u
-            if r < 0:  # more cards laid than free draws: the moves then set no draw limit
-                r = caps[g] - u
-            if r > 0:
-                room += r
-                e = avail[2 * g + 1]
-                evens += r if r < e else e
-        return room >= n and evens >= need
+        largest value layers' states), so it is not made.  The room and the even cards in it depend
+        on the position, ``field`` and the groups' card counts only: memoised on them (``fits_memo``;
+        a value layer's signatures share few card counts)."""
+        key = (new & U_BITS) | field | i << PROG
+        fit = self.fits_memo.get(key)
+        if fit is None:
+            caps, limits = self.ahead_caps[i][(field >> NEXT) & 7]
+            avail = self.avail
+            room = evens = 0
+            for g in range(GROUPS):
+                u = (new >> U_SH[g]) & 31
+                r = limits[g] - u
+                if r < 0:  # more cards laid than free draws: the moves then set no draw limit
+                    r = caps[g] - u
+                if r > 0:
+                    room += r
+                    e = avail[2 * g + 1]
+                    evens += r if r < e else e
+            fit = self.fits_memo[key] = (room, evens)
+        return fit[0] >= n and fit[1] >= need
 
     def _next_field(self, i: int, groups: int, new: int, n: int) -> int:
         """The NEXT bits of a value move of position ``i`` whose stack of ``n`` cards looks ahead
