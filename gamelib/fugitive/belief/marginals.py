@@ -529,12 +529,17 @@ class _Walk:
             hit = pmemo.get(sig)
             if hit is None:
                 hit = pmemo[sig] = prog._pair_hit(i, g, sig, closing)
-            entries = self._closed(closer, hit, key ^ sig)  # summed by destination
-            shares[key] = [(bits, wfs) for bits, wf, wfs, _ in entries if wfs and wf]
-            cancelled = [(bits, wfs) for bits, wf, wfs, _ in entries if not wf]
-            if cancelled:
-                odd[key] = cancelled
-            return [(bits, wf) for bits, wf, _, _ in entries if wf]
+            moves: list[tuple[int, int]] = []
+            settled: list[tuple[int, int]] = []
+            for bits, wf, wfs, _ in self._closed(closer, hit, key ^ sig):  # summed by destination
+                if wf:
+                    moves.append((bits, wf))
+                    if wfs:
+                        settled.append((bits, wfs))
+                else:
+                    odd.setdefault(key, []).append((bits, wfs))
+            shares[key] = settled
+            return moves
 
         # a source's closed edges depend on its bits ``both`` (its signature and held counts) and
         # add to the rest: (src & ~both) + bits = (src ^ key) | bits
@@ -560,13 +565,15 @@ class _Walk:
         (destination bits, weight, share weight, 0), the moves that close into one destination summed
         (10-17% fewer edges on the layers that close most).  A destination whose weights cancel (the
         count dropped that edge) keeps its share weight: its shares need not cancel."""
-        mask = closer.mask
+        mask, keep, memo, shut = closer.mask, ~closer.mask, closer.memo, self.shut
         merged: dict[int, tuple[int, int]] = {}
+        get = merged.get
         for d, w in hit:
-            new, f, fs = self.shut(closer, held | (d & mask))
+            key = held | (d & mask)
+            new, f, fs = memo.get(key) or shut(closer, key)
             if f:
-                bits = (d & ~mask) | new
-                seen = merged.get(bits)
+                bits = (d & keep) | new
+                seen = get(bits)
                 merged[bits] = (w * f, w * fs) if seen is None else (seen[0] + w * f, seen[1] + w * fs)
         return [(bits, wf, wfs, 0) for bits, (wf, wfs) in merged.items() if wf or wfs]
 
