@@ -34,6 +34,11 @@ def module_names(package: str, folder: Path) -> dict[str, Path]:
         if parts[-1] == "__init__":
             parts.pop()
         names[".".join(parts)] = path
+    # a compiled extension (``belief/_kernel.c``) is a module too: its stub names it and says what it
+    # imports, so ``from package import _kernel`` is an edge to it, not to the package
+    for path in sorted(folder.rglob("*.pyi")):
+        if not path.with_suffix(".py").exists():
+            names[".".join([package, *path.relative_to(folder).with_suffix("").parts])] = path
     return names
 
 

@@ -47,3 +47,16 @@ def test_the_reader_finds_a_cycle_closed_by_a_lazy_import(tmp_path: Path) -> Non
     assert "toy.sub.b -> toy.sub.c (" in cycle and "b.py:2, in a function)" in cycle
     (folder / "sub" / "c.py").write_text("C = 1\n")
     assert a_cycle(import_graph("toy", folder)) == ""
+
+
+def test_a_compiled_module_with_a_stub_is_a_module_not_its_package(tmp_path: Path) -> None:
+    """``from toy import _ext`` where ``_ext`` is a C extension (a ``.pyi`` stub beside its source,
+    no ``.py``) imports that module: the package importing a module that imports ``_ext`` is no cycle."""
+    folder = tmp_path / "toy"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("from toy.loops import run\n")
+    (folder / "loops.py").write_text("from toy import _ext\nrun = _ext.run\n")
+    (folder / "_ext.pyi").write_text("def run() -> None: ...\n")
+    graph = import_graph("toy", folder)
+    assert set(graph.edges) == {("toy", "toy.loops"), ("toy.loops", "toy._ext")}
+    assert a_cycle(graph) == ""
