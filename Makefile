@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: lab test setup lint typecheck unit notebooks browser classroom class bench clean
 
-$(STAMP): pyproject.toml $(wildcard gamelib/fugitive/belief/*.c)
+$(STAMP): pyproject.toml $(wildcard gamelib/fugitive/belief/*.c gamelib/passante/*.c)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e ".[notebook,test]"
