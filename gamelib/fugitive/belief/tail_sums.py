@@ -25,6 +25,14 @@ gathered suffix-sum vector packed once, one product and sum per step, :meth:`Tai
 packed digits of 64 bits are read back by :mod:`struct`, and a source's dot product reads only
 its low flat's nonzero entries (2-9 of 10-28).
 
+When the belief's kernel is compiled (:data:`~.kernel.COMPILED`, read at each call) and the
+``_tail`` extension is built, the per-source and per-key sums (a source's key and its weight times
+its low flat summed per key, each key's ``T``, a source's dot product, each key's tallies) run in
+one C call on 128-bit integers (``_tail.tail_bilinear``; weights <= 59 bits and sums <= 73 bits on
+the stored positions): the Python parts (item sets, suffix sums, the low half's few sources) are
+called back in this code's order, and a value that leaves 64 bits where one is read, or a sum that
+leaves 128 bits, hands the layer to the pure sums below (the reference) from the start.
+
 Exact: the same integers as the per-key sums (even counts are capped at the largest need, which
 changes no suffix sum).  Used from :mod:`~.build` for layers of :data:`FROM_LAYER` sources or more
 (:data:`FROM_TOTAL` for the total alone).
@@ -38,9 +46,15 @@ from collections.abc import Callable
 from operator import add, itemgetter, mul
 from typing import Any
 
+from gamelib.fugitive.belief import kernel
 from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, LEFT, U_SH, VALUE_READS
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import COMB
+
+try:
+    from gamelib.fugitive.belief import _tail
+except ImportError:  # installed without a C compiler: the pure sums serve
+    _tail = None  # type: ignore[assignment]
 
 FROM_LAYER = 1024
 """Sources from which the last layer is summed here (below, the per-key sums cost less to set up:
@@ -469,6 +483,12 @@ def tail_total(
     stack is not summed in closed form)."""
     if not prog.folded or len(states) < (FROM_TOTAL if least is None else least):
         return None
+    if _tail is not None and kernel.COMPILED:
+        tail = Tail(prog, i, states)
+        hit, low = _bilinear(tail, states, False)
+        if hit is not None:
+            high, moves = hit
+            return high + _low_total(tail, low), moves
     tail = Tail(prog, i, states)
     sig_ids, add_low = tail.sig_ids, tail.add_low
     lflats, width = tail.packed(states)
@@ -493,11 +513,18 @@ def tail_total(
     for k, a in acc_high.items():
         if a:
             total += sum(map(mul, vectors[k], unpack(a, width, size, bias)))
+    return total + _low_total(tail, acc_low), count
+
+
+def _low_total(tail: Tail, acc_low: dict[int, list[int]]) -> int:
+    """The total's part through the sources' hideouts in the low half (``acc_low``: their high
+    flats summed per low key, :meth:`Tail.add_low`)."""
+    total = 0
     for k, acc in acc_low.items():
         for d, wv in tail.dots(0, k, acc):
             if d:
                 total += d * sum(w for w, _ in wv)
-    return total, count
+    return total
 
 
 def tail_layer(
@@ -508,6 +535,13 @@ def tail_layer(
     sources, :data:`FROM_LAYER` by default, or the last stack is not summed in closed form)."""
     if not prog.folded or len(states) < (FROM_LAYER if least is None else least):
         return None
+    if _tail is not None and kernel.COMPILED:
+        tail = Tail(prog, i, states)
+        hit, low = _bilinear(tail, states, True)
+        if hit is not None:
+            done, sums, moves = hit
+            prog.tail_tally = _tally(tail, sums, low)
+            return done, sum(prog.tail_tally), moves
     tail = Tail(prog, i, states)
     sig_ids, add_low = tail.sig_ids, tail.add_low
     lflats, width = tail.packed(states)
@@ -552,8 +586,16 @@ def tail_layer(
                 b = sum(map(mul, hit[0], hit[1](vector)))
                 if b:
                     back[src] = b + get_back(src, 0)
+    tally = _tally(tail, tail.high_sums(acc_high, width), acc_low)
+    prog.tail_tally = tally
+    return back, sum(tally), count
+
+
+def _tally(tail: Tail, sums: dict[int, list[int]], acc_low: dict[int, list[int]]) -> list[int]:
+    """The values' tallies: the high half's per item set and step (``sums``, :meth:`Tail.high_sums`)
+    and the low half's (``acc_low``: the sources' high flats summed per low key)."""
     tally = [0] * 43
-    for sid, acc in tail.high_sums(acc_high, width).items():
+    for sid, acc in sums.items():
         for (_, _, wv, _), x in zip(tail.items[sid], acc, strict=True):
             if x:
                 for w, v in wv:
@@ -563,5 +605,37 @@ def tail_layer(
             if d:
                 for w, v in wv:
                     tally[v] += w * d
-    prog.tail_tally = tally
-    return back, sum(tally), count
+    return tally
+
+
+def _bilinear(tail: Tail, states: dict[int, int], layer: bool) -> tuple[Any, dict[int, list[int]]]:
+    """The compiled call (``_tail.tail_bilinear``): the per-source and per-key sums of
+    :func:`tail_layer` (``layer``: back, per item set and step the high half's sums, moves) or of
+    :func:`tail_total` (the high half's total, moves) on native integers (weights, flats and suffix
+    sums within 64 bits, every sum within 128; else it returns None and the caller runs the pure
+    sums).  The Python parts (a low-half source's part, a key's resolved steps) are called back
+    in the pure code's order.  Returns its result and the low half's sums (``acc_low``)."""
+    assert _tail is not None
+    cache = tail.flats[0]
+    lflats = {h: cache.get(h) or tail.flat(0, h) for h in tail.lows}
+    acc_low: dict[int, list[int]] = {}
+    lows: dict[int, Flat] = {}
+    add_low, t_of = tail.add_low, tail.t_of
+
+    def low_part(src: int, weight: int, lo: int) -> int:
+        """A source's completions through its hideouts in the low half (:func:`tail_layer`'s loop)."""
+        k = lo | (src & LOW)
+        hf = add_low(acc_low, k, weight, src & HIGH)
+        if not layer:
+            return 0
+        u = lows.get(k)
+        if u is None:
+            u = lows[k] = t_of(0, k)
+        return sum(map(mul, hf, u))
+
+    lengths = [len(steps) for steps in tail.items] if layer else None
+    hit = _tail.tail_bilinear(
+        states, tail.sig_ids, VALUE_READS, HIGH, LOW, lflats, low_part, tail.resolved, tail.gathered,
+        lengths, ID, tail.size,
+    )  # fmt: skip
+    return hit, acc_low
