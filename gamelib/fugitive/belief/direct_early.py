@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import functools
 from bisect import bisect_right
+from operator import mul
 from typing import Any
 
 from gamelib.fugitive.belief.direct import (
@@ -48,6 +49,7 @@ from gamelib.fugitive.belief.direct import (
     _position_tables,
     group_bound,
     packed_table,
+    pair_rows,
 )
 from gamelib.fugitive.belief.facts import Facts, advance, reachable_values
 from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
@@ -206,8 +208,8 @@ class _Walk:
         """The last stack's context, interned (:func:`~.direct._context`): its weights by need are
         kept in :data:`~.direct.ENDS` by (context, cloud key), shared between counts."""
         self.packed: list[dict[int, int]] = [{} for _ in range(GROUPS)]  # group tables by part of key
-        self.low_pairs: dict[int, int] = {}  # groups 0-1's tables multiplied, by their part of key
-        self.high_pairs: dict[int, int] = {}  # groups 2-3's
+        self.low_pairs: dict[int, list[int]] = {}  # groups 0-1's product's rows, by part of key
+        self.high_pairs: dict[int, list[int]] = {}  # groups 2-3's (rows reversed)
         self.shares: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # a stack's moves
         self.group_shares: dict[int, Shares] = {}
         self.late: dict[tuple[int, int], list[list[tuple[int, int, int]]]] = {}  # groups 2-3 paired
@@ -295,19 +297,20 @@ class _Walk:
         cloud's values lead to share the other pair), kept in :data:`~.direct.ENDS`."""
         self.work += END_WORK
         low = key & LOW_MASK
-        prod = self.low_pairs.get(low)
-        if prod is None:
-            prod = self.low_pairs[low] = self._pair(0, key)
-        if prod:
+        rows = self.low_pairs.get(low)
+        if rows is None:
+            rows = self.low_pairs[low] = pair_rows(self._pair(0, key), self.n, self.row_bits, False)
+        row = 0
+        if rows:
             high = key & HIGH_MASK
             other = self.high_pairs.get(high)
             if other is None:
-                other = self.high_pairs[high] = self._pair(2, key)
-            prod = (prod * other) & self.keep if other else 0
+                other = self.high_pairs[high] = pair_rows(self._pair(2, key), self.n, self.row_bits, True)
+            if other:
+                row = sum(map(mul, rows, other))  # the n-card row of the product (:func:`~.direct.pair_rows`)
         n, width, digit = self.n, self.width, self.digit
         out = [0] * (n + 1)
-        if prod:
-            row = (prod >> self.row_shift) & self.row_mask
+        if row:
             run = 0
             for e in range(n, -1, -1):
                 run += (row >> (width * e)) & digit
