@@ -19,7 +19,9 @@ board graph): games keep their hot state in ints and tuples, so a clone costs mi
   actions to the round limit and say nothing; the policy's end in ~160.  ``rollout="random"``
   keeps uniform random rollouts; ``rollout_agent=`` any agent.  A uniform rollout calls the
   rules' hooks directly (``_legal_actions``, ``_apply``: the moves of ``legal_actions`` and
-  ``apply_legal`` without their per-move bookkeeping) when the state class keeps core's two.
+  ``apply_legal`` without their per-move bookkeeping) when the state class keeps core's two; a
+  state class may play that loop itself (a ``_uniform_rollout(state, rng, limit)`` class
+  attribute, e.g. A Une Passante's compiled loop: the same moves from the same ``rng``).
 * Returns are rescaled to [0, 1] with the game's ``min_return``/``max_return`` so the exploration
   constant ``c`` means the same thing in every game.
 
@@ -146,7 +148,8 @@ class SearchAgent:
         limit = state.game.max_game_length if self.max_rollout_steps is None else self.max_rollout_steps
         policy = self.rollout_policy(state.game)
         if policy is None and _plain(type(state)):
-            _uniform_rollout(state, rng, limit)
+            # a state class may play this loop itself (``_uniform_rollout``: the same moves)
+            (getattr(type(state), "_uniform_rollout", None) or _uniform_rollout)(state, rng, limit)
             return self._returns(state)
         # Uniform moves are drawn from the legal ones just listed and chance moves from the
         # outcomes, so they skip apply's check (a rollout is most of an iteration's time); a

@@ -29,6 +29,7 @@ With ``lay_wishes="automatic"`` wishes are laid down the moment they are visible
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -65,6 +66,7 @@ from gamelib.passante.actions import (
     PLAYS,
     STARTS,
     VETO,
+    VISIBLE_IF_AT,
     WISH_MASK,
     WISH_ZONE,
     Allow,
@@ -111,10 +113,12 @@ from gamelib.passante.options import (
     EVENT,
     HAND_SIZE,
     MAIN,
+    OVER,
     PHASE_NAMES,
     RETURN_TURN,
     SETUP,
     VETO_PHASE,
+    WINDOW,
     PassanteOptions,
 )
 from gamelib.passante.refusals import Refusals
@@ -234,6 +238,16 @@ class PassanteState(Refusals):
     their sizes: ``_summary``).  ``secrets``, ``laid_log`` and ``said`` are logs of the history
     (who was dealt which wish at which step, every wish laid, every signal), recorded as its steps
     are applied."""
+
+    _uniform_rollout: ClassVar[Callable[[PassanteState, random.Random, int], None] | None] = None
+    """The uniform rollout the search agents play here (``gamelib.agents.mcts``): the compiled
+    loop (:func:`use_compiled`), or None (the agents' own loop)."""
+    _steps: ClassVar[dict[type, tuple[Callable[..., None], int]]]
+    """``_steps_of(cls)``: the transition and role bits of each action class (set below the class)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._steps = _steps_of(cls)
 
     def __init__(self, game: PassanteGame, seed: int | None) -> None:
         super().__init__(game, seed)
@@ -405,7 +419,7 @@ class PassanteState(Refusals):
     def _window_actions(self) -> list[Action]:
         """The asked seat: lay a visible wish of its hand, give an any-moment signal, or pass."""
         q = self.asking[0]
-        acts = self._lays(q)
+        acts = self._lays(q) if self.shown else []  # a window opens only with lay_wishes="anytime"
         char = self.hearts[q]
         # _signal_left in a window: one any-moment signal per seat and turn
         if char in ANY_MOMENT and not self.signalled >> q & 1 and self.game.options.privileges == "cards":
@@ -427,18 +441,25 @@ class PassanteState(Refusals):
         test_passante_h6_speed.py`` checks this list against one built from the methods."""
         p = self.turn_player
         opts = self.game.options
-        acts = self._lays(p)
+        # _lays: none when laying is automatic, none when no wish is shown between moves ("anytime")
+        acts = [] if self.auto_lay or (self.anytime and not self.shown) else self._lays(p)
         card = self.char_hand[p]
         if card < 0:
-            if self._why_no_draw() is None:
+            # _why_no_draw, holding no card: not after the turn's start (draw_first), one a turn, a card left
+            if (self.fresh or not opts.draw_first) and not self.drew and (self.char_deck or self.char_under):
                 acts.append(DRAW)
         elif not self.vetoed >> PLAY_BIT & 1:  # _card_stopped
             acts.append(PLAYS[card])
         moves_left = self.moves < 2  # _moves_left
         no_moves = True
+        hearts = self.hearts
         if moves_left:  # the pieces free to move: ordinary moves, then the Omnibus
             before = len(acts)
-            others = self._others_hearts(p)
+            own = hearts[p]  # _others_hearts(p)
+            others = 0
+            for h in hearts:
+                if h >= 0 and h != own:
+                    others |= 1 << h
             blocked = self.moved | self.vetoed | others  # _stopped, and the others' hearts
             pos = self.pos
             for c in FREE[blocked & 255]:  # each free character's moves from where it stands
@@ -449,7 +470,7 @@ class PassanteState(Refusals):
                     acts += self._boardable(others)
                 acts += DRIVES_AWAY[bus] if opts.omnibus_must_leave else DRIVES  # _drives
             no_moves = len(acts) == before
-        char = self.hearts[p]
+        char = hearts[p]
         if char >= 0 and not self.hinted and opts.privileges != "none":  # _signal_left in a turn
             if opts.privileges != "cards":
                 acts += self._hints(p)
@@ -532,8 +553,7 @@ class PassanteState(Refusals):
         "Policier's veto"); afterwards wishes are laid (``lay_wishes="automatic"``), owed draws
         come first, and a moment between moves may open (``lay_wishes="anytime"``)."""
         kind = type(action)
-        step = self._transitions[kind]
-        role = _ROLES[kind]
+        step, role = self._steps[kind]  # the transition and _ROLES' bits, one lookup
         if role & _ANSWERED:  # one test for the actions that are neither announced nor answers
             if role & _PROPOSAL:
                 if not self.veto_used and POLICIER in self.hearts and self._vetoable(action):
@@ -556,9 +576,12 @@ class PassanteState(Refusals):
         if self.pending:
             self._to_move = CHANCE
             return
-        if self.anytime and (role & _SHOWS or self.dealt_to) and self.phase in _REST:
-            self._open_window()
-        self._to_move = _WHO[self.phase](self)
+        phase = self.phase
+        if self.anytime and (role & _SHOWS or self.dealt_to) and phase in _REST:
+            _open_window(self)  # _open_window, or its compiled copy (use_compiled)
+            phase = self.phase
+        # the turn's player acts in most positions: read without the phase's getter
+        self._to_move = self.turn_player if phase == MAIN else _WHO[phase](self)
 
     # ------------------------------------------------------------------ results & copies
     def returns(self) -> list[float]:
@@ -614,7 +637,7 @@ class PassanteState(Refusals):
         return "\n".join(lines)
 
 
-_LEGAL: tuple[Callable[[PassanteState], list[Action]], ...] = (
+_LEGAL: list[Callable[[PassanteState], list[Action]]] = [
     PassanteState._setup_actions,  # SETUP
     PassanteState._main_actions,  # MAIN
     PassanteState._boarding_actions,  # BOARDING
@@ -625,8 +648,52 @@ _LEGAL: tuple[Callable[[PassanteState], list[Action]], ...] = (
     PassanteState._no_actions,  # OVER
     PassanteState._veto_actions,  # VETO_PHASE
     PassanteState._window_actions,  # WINDOW
-)
-"""The legal actions of each phase (when no wish draw is owed), by phase number."""
+]
+"""The legal actions of each phase (when no wish draw is owed), by phase number (the turn's:
+:func:`use_compiled` picks the compiled ``_fast.main_actions`` or ``_main_actions``)."""
+COMPILED = False
+"""Are the turn's legal moves listed by the compiled ``gamelib.passante._fast`` (built from
+``_fast.c`` when a C compiler was there; the same lists as ``_main_actions``, the reference)?"""
+
+
+def use_compiled(on: bool) -> bool:
+    """Lists the turn's legal moves with the compiled module (when it is there) or the pure
+    ``_main_actions``; returns :data:`COMPILED`.  ``GAMELIB_PURE_PYTHON=1`` in the environment
+    turns it off at import, as it does the Fugitive belief's kernel."""
+    global COMPILED, _open_window
+    COMPILED = _fast is not None and on
+    if _fast is not None and COMPILED:
+        _LEGAL[MAIN], _open_window = _fast.main_actions, _fast.open_window
+        PassanteState._uniform_rollout = _compiled_rollout
+    else:
+        _LEGAL[MAIN], _open_window = PassanteState._main_actions, PassanteState._open_window
+        PassanteState._uniform_rollout = None
+    return COMPILED
+
+
+def _compiled_rollout(state: PassanteState, rng: random.Random, limit: int) -> None:
+    """The search agents' uniform rollout (``gamelib.agents.mcts._uniform_rollout``: the same
+    moves from the same ``rng``, the same calls of the rules' hooks) in the compiled loop; the
+    turn's moves from ``_LEGAL`` unless a subclass lists its own."""
+    assert _fast is not None
+    state._legal_cache = None
+    own = type(state)._legal_actions is not PassanteState._legal_actions
+    _fast.rollout(state, rng, limit, None if own else _LEGAL)
+
+
+_open_window: Callable[[PassanteState], None] = PassanteState._open_window
+"""The moment between moves ``_apply`` opens: :meth:`~gamelib.passante.effects.Effects._open_window`
+or its compiled copy (the same fields written)."""
+
+
+try:
+    from gamelib.passante import _fast
+except ImportError:  # no C compiler where it was installed: the pure path
+    _fast = None  # type: ignore[assignment]
+if _fast is not None:
+    _fast.configure(MOVE_TABLE, BOARD_SETS, DRIVES, DRIVES_AWAY, PLAYS, DRAW, END, _free_signals)
+    _fast.configure_window(VISIBLE_IF_AT, OVER, WINDOW)
+use_compiled(os.environ.get("GAMELIB_PURE_PYTHON") != "1")
 _PROPOSALS = frozenset({Move, Play, Board, Drive})
 """The actions the Policier's player may stop (``_vetoable`` says when)."""
 _MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent})
@@ -643,6 +710,16 @@ _ROLES: dict[type, int] = {
 """What ``_apply`` does around each action class's transition, as bits read with one lookup:
 ``_PROPOSAL`` (announced first, :data:`_PROPOSALS`), 4 (the Policier's answer), ``_SHOWS``
 (:data:`_MAY_SHOW`)."""
+
+
+def _steps_of(cls: type[PassanteState]) -> dict[type, tuple[Callable[..., None], int]]:
+    """Each action class's transition beside its ``_ROLES`` bits (``_apply`` reads both with one
+    dict lookup a step); a subclass's own transitions are collected again (core's
+    ``__init_subclass__``), so it gets its own table."""
+    return {kind: (step, _ROLES.get(kind, 0)) for kind, step in cls._transitions.items()}
+
+
+PassanteState._steps = _steps_of(PassanteState)
 
 
 @dataclass(frozen=True)
