@@ -227,13 +227,11 @@ def test_values_outside_the_native_range_hand_back() -> None:
     _, prog, i, states = small_layers()[0]
     tail = tail_sums.Tail(prog, i, states)
     lflats = {h: tail.flats[0].get(h) or tail.flat(0, h) for h in tail.lows}
-    lengths = [len(steps) for steps in tail.items]
 
-    def call(states: dict[int, int], gathered: dict[int, tuple[int, ...]] | None = None) -> Any:
+    def call(states: dict[int, int], ss_of: Any = tail.ss_of) -> Any:
         return tail_sums._tail.tail_bilinear(  # type: ignore[union-attr]
             states, tail.sig_ids, tail_sums.VALUE_READS, tail_sums.HIGH, tail_sums.LOW, lflats,
-            lambda *_: 0, tail.resolved, tail.gathered if gathered is None else gathered,
-            lengths, tail_sums.ID, tail.size,
+            tail.flat, tail.t_of, ss_of, tail.steps, tail.gidx, True, tail_sums.ID, tail.size,
         )  # fmt: skip
 
     assert call(states) is not None
@@ -241,5 +239,48 @@ def test_values_outside_the_native_range_hand_back() -> None:
     assert call({**states, src: 1 << 63}) is None
     assert call({-1: 1, **states}) is None
     assert call({(1 << 128) + src: 1, **states}) is None
-    wide = {spt: (1 << 63, *g[1:]) for spt, g in tail.gathered.items()}
+
+    def wide(first: int, h: int, t: int) -> tuple[int, int, tuple[int, ...], int]:
+        need, factor, sums, sid = tail.ss_of(first, h, t)
+        return need, factor, tuple(x + (1 << 63) for x in sums), sid
+
+    def big_factor(first: int, h: int, t: int) -> tuple[int, int, tuple[int, ...], int]:
+        need, _, sums, sid = tail.ss_of(first, h, t)
+        return need, 1 << 64, sums, sid
+
     assert call(states, wide) is None
+    assert call(states, big_factor) is None
+
+
+ROWS = st.lists(
+    st.lists(
+        st.tuples(
+            st.integers(0, 12),
+            st.one_of(st.integers(-(1 << 40), 1 << 40), st.integers(-(1 << 70), 1 << 70), st.just(0)),
+        ),
+        max_size=4,
+    ),
+    max_size=7,
+)
+
+
+@compiled_only
+@settings(max_examples=60, deadline=None)
+@given(ROWS, ROWS, st.sampled_from([0, 1]), st.sampled_from([0, 2]))
+def test_suffixes_equal_the_loops(
+    p: list[list[tuple[int, int]]], q: list[list[tuple[int, int]]], cap: int, first: int
+) -> None:
+    """A half's suffix sums (``Tail._suffixes``) compiled equal the pure loops for rows with
+    weights up to 2**70 of either sign (the compiled call hands back what leaves 128 bits)."""
+    _, prog, i, states = small_layers()[0]
+    tail = tail_sums.Tail(prog, i, states)
+    t = cap * tail.top
+    with switch(False):
+        pure = tail._suffixes(first, p, q, t)
+    with switch(True):
+        assert tail._suffixes(first, p, q, t) == pure
+    native = tail_sums._tail.suffixes(p, q, tail.n, tail.top, t, first == 0, tail_sums.COMB)  # type: ignore[union-attr]
+    assert native is None or native == pure[1]
+    small = all(abs(x) < 1 << 40 for rows in (p, q) for row in rows for _, x in row)
+    if small:
+        assert native == pure[1]  # (products within 2**80 * C(n, a) * C(a, k): no hand-back)

@@ -80,6 +80,30 @@ static int sign_of(PyObject *o) {
     return v < 0 ? -1 : v > 0;
 }
 
+/* o as a signed 128-bit value: FIT, NOFIT (too large, not an int) or ERR. */
+static int to_i128(PyObject *o, i128 *out) {
+    if (!PyLong_CheckExact(o)) return NOFIT;
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (!overflow) {
+        if (v == -1 && PyErr_Occurred()) return ERR;
+        *out = v;
+        return FIT;
+    }
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t n = PyLong_AsNativeBytes(o, out, 16, Py_ASNATIVEBYTES_NATIVE_ENDIAN);
+    if (n < 0) return ERR;
+    return n <= 16 ? FIT : NOFIT;
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)o, (unsigned char *)out, 16, PY_LITTLE_ENDIAN, 1) < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return ERR;
+        PyErr_Clear();
+        return NOFIT;
+    }
+    return FIT;
+#endif
+}
+
 static PyObject *from_u128(u128 v) {
     if (v <= (u128)UINT64_MAX) return PyLong_FromUnsignedLongLong((unsigned long long)v);
 #if PY_VERSION_HEX >= 0x030D0000
@@ -219,6 +243,14 @@ typedef struct {
     /* signatures: per entry (lo object, hi or -1, moves) */
     map_t sigs;
     PyObject **sig_lo;
+    u128 *sig_lo_v;
+    /* the low half's few sources: per low key its high flats summed (times the weights) and its
+     * T (the layer), per high half its flat (Tail.flat(2, h)) */
+    PyObject *flat_fn, *t_of_fn;
+    map_t lkeys, hflats;
+    size_t cap_lk, cap_hf;
+    i128 *lacc, *lu;
+    int64_t *hf;
     int64_t *sig_moves;
     i128 *sig_hi;
     /* low flats: size entries each, and their nonzero entries */
@@ -238,15 +270,47 @@ typedef struct {
     size_t cap_keys;
     i128 *acc;        /* per key: size entries */
     int64_t *sid;
-    PyObject **res;   /* per key: its resolved steps (held) */
-    /* gathered suffix sums */
+    /* item sets' steps (Tail.steps): per set its first step; per step its count increment, need,
+     * summed weight and cap (the need ss_of sums for: borrowed, the caller holds the list) */
+    Py_ssize_t n_sets;
+    int64_t *set_start;
+    u128 *st_inc;
+    int64_t *st_t, *st_w;
+    PyObject **st_cap;
+    /* Tail.gidx: per need, the size entries of a half's suffix sums a gathered vector reads */
+    int64_t stride;
+    int64_t *gidx;
+    /* the high half's suffix sums by counts h (Tail.ss_of): need done, factor, their sums */
+    map_t halves;
+    size_t cap_h;
+    int64_t *h_t, *h_f, *h_ss;
+    /* suffix sums by id: need done, id, entries */
+    map_t ssids;
+    size_t cap_ss;
+    int64_t *ss_t;
+    int64_t **ss_v;
+    Py_ssize_t *ss_len;
+    /* gathered suffix sums by (id, need): size entries each */
     map_t spts;
+    size_t cap_g;
     int64_t *gath;
+    /* per key its resolved steps (Tail.resolved): index, gathered sums, factor, factor * weight */
+    int64_t *key_step;
+    size_t n_rs, cap_rs;
+    int32_t *rs_j;
+    int64_t *rs_g, *rs_f;
+    i128 *rs_fw;
 } tail_t;
 
 static void tail_free(tail_t *t) {
     map_free(&t->sigs);
     PyMem_Free(t->sig_lo);
+    PyMem_Free(t->sig_lo_v);
+    map_free(&t->lkeys);
+    map_free(&t->hflats);
+    PyMem_Free(t->lacc);
+    PyMem_Free(t->lu);
+    PyMem_Free(t->hf);
     PyMem_Free(t->sig_moves);
     PyMem_Free(t->sig_hi);
     map_free(&t->lows);
@@ -262,14 +326,32 @@ static void tail_free(tail_t *t) {
     PyMem_Free(t->low_of);
     PyMem_Free(t->low_b);
     PyMem_Free(t->high_b);
-    if (t->res != NULL)
-        for (size_t k = 0; k < t->keys.used; k++) Py_XDECREF(t->res[k]);
     map_free(&t->keys);
     PyMem_Free(t->acc);
     PyMem_Free(t->sid);
-    PyMem_Free(t->res);
+    PyMem_Free(t->set_start);
+    PyMem_Free(t->st_inc);
+    PyMem_Free(t->st_t);
+    PyMem_Free(t->st_w);
+    PyMem_Free(t->st_cap);
+    PyMem_Free(t->gidx);
+    map_free(&t->halves);
+    PyMem_Free(t->h_t);
+    PyMem_Free(t->h_f);
+    PyMem_Free(t->h_ss);
+    if (t->ss_v != NULL)
+        for (size_t k = 0; k < t->ssids.used; k++) PyMem_Free(t->ss_v[k]);
+    map_free(&t->ssids);
+    PyMem_Free(t->ss_t);
+    PyMem_Free(t->ss_v);
+    PyMem_Free(t->ss_len);
     map_free(&t->spts);
     PyMem_Free(t->gath);
+    PyMem_Free(t->key_step);
+    PyMem_Free(t->rs_j);
+    PyMem_Free(t->rs_g);
+    PyMem_Free(t->rs_f);
+    PyMem_Free(t->rs_fw);
 }
 
 /* A mask modulo 2**128 (two's complement for a negative one, e.g. ~reads): a key is below
@@ -293,6 +375,11 @@ static int read_sigs(tail_t *t, PyObject *sig_ids) {
     PyObject *k, *v;
     if (map_init(&t->sigs, (size_t)n) < 0) return ERR;
     t->sig_lo = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
+    t->sig_lo_v = PyMem_Calloc((size_t)n + 1, sizeof(u128));
+    if (t->sig_lo_v == NULL) {
+        PyErr_NoMemory();
+        return ERR;
+    }
     t->sig_moves = PyMem_Calloc((size_t)n + 1, sizeof(int64_t));
     t->sig_hi = PyMem_Calloc((size_t)n + 1, sizeof(i128));
     if (t->sig_lo == NULL || t->sig_moves == NULL || t->sig_hi == NULL) {
@@ -320,6 +407,7 @@ static int read_sigs(tail_t *t, PyObject *sig_ids) {
         if (e < 0) return ERR;
         t->sig_hi[e] = hv;
         t->sig_lo[e] = lo_sign < 0 ? NULL : loo; /* borrowed: sig_ids outlives the call */
+        if (lo_sign >= 0 && (r = to_u128(loo, &t->sig_lo_v[e])) != FIT) return r;
         t->sig_moves[e] = moves;
     }
     return FIT;
@@ -383,10 +471,95 @@ static int key_of(tail_t *t, u128 src, i128 hi, Py_ssize_t *kidx) {
     return FIT;
 }
 
+/* The entry of the high half h's flat (Tail.flat(2, h) called the first time).  FIT, NOFIT, ERR. */
+static int high_flat(tail_t *t, u128 h, Py_ssize_t *out) {
+    int fresh;
+    Py_ssize_t e = map_add(&t->hflats, h, &fresh);
+    if (e < 0) return ERR;
+    *out = e;
+    if (!fresh) return FIT;
+    size_t c = t->cap_hf;
+    if (grow((void **)&t->hf, &c, (size_t)(e + 1) * (size_t)t->size, sizeof(int64_t)) < 0) return ERR;
+    t->cap_hf = c;
+    PyObject *h_o = from_u128(h), *two = PyLong_FromLong(2), *f = NULL;
+    if (h_o != NULL && two != NULL) f = PyObject_CallFunctionObjArgs(t->flat_fn, two, h_o, NULL);
+    Py_XDECREF(h_o);
+    Py_XDECREF(two);
+    if (f == NULL) return ERR;
+    int r = read_vector(f, t->size, t->hf + e * t->size);
+    Py_DECREF(f);
+    return r;
+}
+
+/* The entry of low key k (its T, Tail.t_of(0, k), read the first time in the layer).  FIT, NOFIT
+ * or ERR. */
+static int low_key(tail_t *t, u128 k, Py_ssize_t *out) {
+    int fresh;
+    Py_ssize_t e = map_add(&t->lkeys, k, &fresh);
+    if (e < 0) return ERR;
+    *out = e;
+    if (!fresh) return FIT;
+    Py_ssize_t size = t->size;
+    size_t c = t->cap_lk, c2 = t->cap_lk;
+    if (grow((void **)&t->lacc, &c, (size_t)(e + 1) * (size_t)size, sizeof(i128)) < 0 ||
+        grow((void **)&t->lu, &c2, (size_t)(e + 1) * (size_t)size, sizeof(i128)) < 0)
+        return ERR;
+    t->cap_lk = c;
+    memset(t->lacc + e * size, 0, sizeof(i128) * (size_t)size);
+    if (!t->layer) return FIT;
+    PyObject *k_o = from_u128(k), *zero = PyLong_FromLong(0), *u = NULL;
+    if (k_o != NULL && zero != NULL) u = PyObject_CallFunctionObjArgs(t->t_of_fn, zero, k_o, NULL);
+    Py_XDECREF(k_o);
+    Py_XDECREF(zero);
+    if (u == NULL) return ERR;
+    int r = PyTuple_CheckExact(u) && PyTuple_GET_SIZE(u) == size ? FIT : NOFIT;
+    for (Py_ssize_t j = 0; j < size && r == FIT; j++) r = to_i128(PyTuple_GET_ITEM(u, j), &t->lu[e * size + j]);
+    Py_DECREF(u);
+    return r;
+}
+
+/* A source with hideouts in the low half (few): its weight times its high half's flat added to its
+ * low key's sums (Tail.add_low), and in the layer its completions there, <flat, T of the key>. */
+static int low_source(tail_t *t, Py_ssize_t i, u128 src, int64_t w, u128 lo) {
+    Py_ssize_t he, ke, size = t->size;
+    int r = high_flat(t, src & t->high, &he);
+    if (r == FIT) r = low_key(t, lo | (src & t->low), &ke);
+    if (r != FIT) return r;
+    const int64_t *f = t->hf + he * size;
+    i128 *acc = t->lacc + ke * size, b = 0;
+    for (Py_ssize_t j = 0; j < size; j++)
+        if (!mad(&acc[j], w, f[j])) return NOFIT;
+    if (!t->layer) return FIT;
+    const i128 *u = t->lu + ke * size;
+    for (Py_ssize_t j = 0; j < size; j++)
+        if (!mad(&b, f[j], u[j])) return NOFIT;
+    if (b && (t->low_b[i] = from_i128(b)) == NULL) return ERR;
+    return FIT;
+}
+
+/* The low keys' sums, {key: [int, ...]} in the order the keys came. */
+static PyObject *low_sums(const tail_t *t) {
+    PyObject *out = PyDict_New();
+    for (size_t k = 0; k < t->lkeys.used && out != NULL; k++) {
+        PyObject *key = from_u128(t->lkeys.keys[k]), *lst = PyList_New(t->size);
+        int ok = key != NULL && lst != NULL;
+        for (Py_ssize_t j = 0; j < t->size && ok; j++) {
+            PyObject *v = from_i128(t->lacc[k * t->size + j]);
+            if (v == NULL)
+                ok = 0;
+            else
+                PyList_SET_ITEM(lst, j, v);
+        }
+        if (!ok || PyDict_SetItem(out, key, lst) < 0) Py_CLEAR(out);
+        Py_XDECREF(key);
+        Py_XDECREF(lst);
+    }
+    return out;
+}
+
 /* One source: its key and low flat, its weight times that flat added to its key, its low-half
- * part called.  FIT, NOFIT or ERR. */
-static int one_source(tail_t *t, Py_ssize_t i, PyObject *src_o, PyObject *w_o, PyObject *low_part,
-                      int64_t *count) {
+ * part (low_source).  FIT, NOFIT or ERR. */
+static int one_source(tail_t *t, Py_ssize_t i, PyObject *src_o, PyObject *w_o, int64_t *count) {
     u128 src;
     int64_t w;
     int r = to_u128(src_o, &src);
@@ -412,23 +585,11 @@ static int one_source(tail_t *t, Py_ssize_t i, PyObject *src_o, PyObject *w_o, P
                 if (!mad(&acc[nz[c]], w, f[nz[c]])) return NOFIT;
         }
     }
-    if (t->sig_lo[s] != NULL) {
-        PyObject *b = PyObject_CallFunctionObjArgs(low_part, src_o, w_o, t->sig_lo[s], NULL);
-        if (b == NULL) return ERR;
-        int truth = t->layer ? PyObject_IsTrue(b) : 0;
-        if (truth < 0) {
-            Py_DECREF(b);
-            return ERR;
-        }
-        if (truth)
-            t->low_b[i] = b;
-        else
-            Py_DECREF(b);
-    }
+    if (t->sig_lo[s] != NULL) return low_source(t, i, src, w, t->sig_lo_v[s]);
     return FIT;
 }
 
-static int walk_sources(tail_t *t, PyObject *states, PyObject *low_part, int64_t *count) {
+static int walk_sources(tail_t *t, PyObject *states, int64_t *count) {
     if (!PyDict_CheckExact(states)) return NOFIT;
     Py_ssize_t n = PyDict_GET_SIZE(states), pos = 0;
     t->src = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
@@ -445,78 +606,227 @@ static int walk_sources(tail_t *t, PyObject *states, PyObject *low_part, int64_t
         t->src[i] = Py_NewRef(k);
         t->n = i + 1;
         Py_INCREF(v);
-        int r = one_source(t, i, k, v, low_part, count);
+        int r = one_source(t, i, k, v, count);
         Py_DECREF(v);
         if (r != FIT) return r;
     }
     return t->n == n ? FIT : NOFIT;
 }
 
-/* Each key's resolved steps (resolved(key), in the keys' order), then the gathered suffix sums
- * they name. */
-static int resolve_keys(tail_t *t, PyObject *resolved, PyObject *gathered) {
-    size_t nk = t->keys.used;
-    t->res = PyMem_Calloc(nk + 1, sizeof(PyObject *));
-    if (t->res == NULL) {
+/* Tail.steps: per item set, per step (increment, need, summed weight, cap). */
+static int read_steps(tail_t *t, PyObject *steps) {
+    if (!PyList_CheckExact(steps)) return NOFIT;
+    Py_ssize_t n = PyList_GET_SIZE(steps), total = 0;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        PyObject *set = PyList_GET_ITEM(steps, s);
+        if (!PyTuple_CheckExact(set)) return NOFIT;
+        total += PyTuple_GET_SIZE(set);
+    }
+    t->n_sets = n;
+    t->set_start = PyMem_Calloc((size_t)n + 1, sizeof(int64_t));
+    t->st_inc = PyMem_Calloc((size_t)total + 1, sizeof(u128));
+    t->st_t = PyMem_Calloc((size_t)total + 1, sizeof(int64_t));
+    t->st_w = PyMem_Calloc((size_t)total + 1, sizeof(int64_t));
+    t->st_cap = PyMem_Calloc((size_t)total + 1, sizeof(PyObject *));
+    if (!t->set_start || !t->st_inc || !t->st_t || !t->st_w || !t->st_cap) {
         PyErr_NoMemory();
         return ERR;
     }
-    for (size_t k = 0; k < nk; k++) {
-        PyObject *key = from_u128(t->keys.keys[k]);
-        if (key == NULL) return ERR;
-        PyObject *res = PyObject_CallOneArg(resolved, key);
-        Py_DECREF(key);
-        if (res == NULL) return ERR;
-        t->res[k] = res;
-        if (!PyTuple_CheckExact(res) || PyTuple_GET_SIZE(res) != 4) return NOFIT;
-        Py_ssize_t m = PyTuple_GET_SIZE(PyTuple_GET_ITEM(res, 0));
-        for (int j = 0; j < 4; j++) {
-            PyObject *part = PyTuple_GET_ITEM(res, j);
-            if (!PyTuple_CheckExact(part) || PyTuple_GET_SIZE(part) != m) return NOFIT;
+    Py_ssize_t c = 0;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        PyObject *set = PyList_GET_ITEM(steps, s);
+        t->set_start[s] = c;
+        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(set); j++, c++) {
+            PyObject *step = PyTuple_GET_ITEM(set, j);
+            if (!PyTuple_CheckExact(step) || PyTuple_GET_SIZE(step) != 4) return NOFIT;
+            int r = to_u128(PyTuple_GET_ITEM(step, 0), &t->st_inc[c]);
+            if (r == FIT) r = to_i64(PyTuple_GET_ITEM(step, 1), &t->st_t[c]);
+            if (r == FIT) r = to_i64(PyTuple_GET_ITEM(step, 2), &t->st_w[c]);
+            if (r != FIT) return r;
+            if (t->st_t[c] < 0 || t->st_t[c] >= t->stride) return NOFIT;
+            t->st_cap[c] = PyTuple_GET_ITEM(step, 3);
         }
     }
-    if (!PyDict_CheckExact(gathered)) return NOFIT;
-    Py_ssize_t n = PyDict_GET_SIZE(gathered), pos = 0, size = t->size;
-    PyObject *k, *v;
-    if (map_init(&t->spts, (size_t)n) < 0) return ERR;
-    t->gath = PyMem_Calloc((size_t)(n * size) + 1, sizeof(int64_t));
-    if (t->gath == NULL) {
+    t->set_start[n] = c;
+    return FIT;
+}
+
+/* Tail.gidx: per need (stride of them), size entries. */
+static int read_gidx(tail_t *t, PyObject *gidx) {
+    if (!PyList_CheckExact(gidx) || PyList_GET_SIZE(gidx) < 1) return NOFIT;
+    Py_ssize_t size = t->size;
+    t->stride = PyList_GET_SIZE(gidx);
+    t->gidx = PyMem_Calloc((size_t)(t->stride * size) + 1, sizeof(int64_t));
+    if (t->gidx == NULL) {
         PyErr_NoMemory();
         return ERR;
     }
-    while (PyDict_Next(gathered, &pos, &k, &v)) {
-        u128 spt;
-        int fresh, r = to_u128(k, &spt);
-        if (r != FIT) return r;
-        Py_ssize_t e = map_add(&t->spts, spt, &fresh);
-        if (e < 0) return ERR;
-        if ((r = read_vector(v, size, t->gath + e * size)) != FIT) return r;
+    for (Py_ssize_t n = 0; n < t->stride; n++) {
+        PyObject *row = PyList_GET_ITEM(gidx, n);
+        if (!PyList_CheckExact(row) || PyList_GET_SIZE(row) != size) return NOFIT;
+        for (Py_ssize_t e = 0; e < size; e++) {
+            int64_t *x = &t->gidx[n * size + e];
+            int r = to_i64(PyList_GET_ITEM(row, e), x);
+            if (r != FIT) return r;
+            if (*x < 0) return NOFIT;
+        }
     }
     return FIT;
 }
 
-/* Step j of a key: its gathered sums, and its item int (index, factor or factor times weight). */
-static int step_of(const tail_t *t, PyObject *res, Py_ssize_t j, const int64_t **g) {
-    u128 spt;
-    int r = to_u128(PyTuple_GET_ITEM(PyTuple_GET_ITEM(res, 1), j), &spt);
+/* The suffix sums with id sid and need done tdone (a tuple): their entry, read if new or summed
+ * for a larger need now.  FIT (*out), NOFIT or ERR. */
+static int ss_entry(tail_t *t, PyObject *id_o, int64_t tdone, PyObject *sums, int64_t *out) {
+    u128 id;
+    int fresh, r = to_u128(id_o, &id);
     if (r != FIT) return r;
-    Py_ssize_t e = map_get(&t->spts, spt);
-    if (e < 0) return NOFIT;
-    *g = t->gath + e * t->size;
+    if (id >> 64) return NOFIT;
+    if (!PyTuple_CheckExact(sums)) return NOFIT;
+    Py_ssize_t e = map_add(&t->ssids, id, &fresh);
+    if (e < 0) return ERR;
+    size_t cap = t->cap_ss;
+    if (fresh) {
+        if (grow((void **)&t->ss_t, &cap, (size_t)e + 1, sizeof(int64_t)) < 0) return ERR;
+        cap = t->cap_ss;
+        if (grow((void **)&t->ss_v, &cap, (size_t)e + 1, sizeof(int64_t *)) < 0) return ERR;
+        cap = t->cap_ss;
+        if (grow((void **)&t->ss_len, &cap, (size_t)e + 1, sizeof(Py_ssize_t)) < 0) return ERR;
+        t->cap_ss = cap;
+        t->ss_v[e] = NULL;
+        t->ss_t[e] = -1;
+    }
+    if (t->ss_t[e] < tdone) {
+        Py_ssize_t n = PyTuple_GET_SIZE(sums);
+        int64_t *v = PyMem_Realloc(t->ss_v[e], ((size_t)n + 1) * sizeof(int64_t));
+        if (v == NULL) {
+            PyErr_NoMemory();
+            return ERR;
+        }
+        t->ss_v[e] = v;
+        t->ss_len[e] = 0;
+        if ((r = read_vector(sums, n, v)) != FIT) return r;
+        t->ss_len[e] = n;
+        t->ss_t[e] = tdone;
+    }
+    *out = e;
+    return FIT;
+}
+
+/* The high half at counts h summed for need tn at least (Tail.ss_of(2, h, cap) when it is not yet):
+ * its entry in halves.  FIT (*out), NOFIT or ERR. */
+static int half_entry(tail_t *t, PyObject *ss_of, u128 h, int64_t tn, PyObject *cap, Py_ssize_t *out) {
+    Py_ssize_t e = map_get(&t->halves, h);
+    if (e >= 0 && t->h_t[e] >= tn) {
+        *out = e;
+        return FIT;
+    }
+    PyObject *h_o = from_u128(h), *two = PyLong_FromLong(2), *ss = NULL;
+    if (h_o != NULL && two != NULL) ss = PyObject_CallFunctionObjArgs(ss_of, two, h_o, cap, NULL);
+    Py_XDECREF(h_o);
+    Py_XDECREF(two);
+    if (ss == NULL) return ERR;
+    int r = NOFIT;
+    int64_t tdone, f, sse;
+    if (PyTuple_CheckExact(ss) && PyTuple_GET_SIZE(ss) == 4) {
+        r = to_i64(PyTuple_GET_ITEM(ss, 0), &tdone);
+        if (r == FIT) r = to_i64(PyTuple_GET_ITEM(ss, 1), &f);
+        if (r == FIT) r = ss_entry(t, PyTuple_GET_ITEM(ss, 3), tdone, PyTuple_GET_ITEM(ss, 2), &sse);
+    }
+    Py_DECREF(ss);
+    if (r != FIT) return r;
+    if (e < 0) {
+        int fresh;
+        if ((e = map_add(&t->halves, h, &fresh)) < 0) return ERR;
+        size_t c = t->cap_h;
+        if (grow((void **)&t->h_t, &c, (size_t)e + 1, sizeof(int64_t)) < 0) return ERR;
+        c = t->cap_h;
+        if (grow((void **)&t->h_f, &c, (size_t)e + 1, sizeof(int64_t)) < 0) return ERR;
+        c = t->cap_h;
+        if (grow((void **)&t->h_ss, &c, (size_t)e + 1, sizeof(int64_t)) < 0) return ERR;
+        t->cap_h = c;
+    }
+    t->h_t[e] = tdone;
+    t->h_f[e] = f;
+    t->h_ss[e] = sse;
+    *out = e;
+    return FIT;
+}
+
+/* The gathered sums (id, need tn) of suffix-sum entry sse: Tail.gathers[tn] of its sums, made once
+ * per (id, need).  FIT (*out), NOFIT or ERR. */
+static int gathered_entry(tail_t *t, int64_t sse, int64_t tn, int64_t *out) {
+    Py_ssize_t size = t->size;
+    u128 spt = t->ssids.keys[sse] * (u128)t->stride + (u128)tn;
+    int fresh;
+    Py_ssize_t e = map_add(&t->spts, spt, &fresh);
+    if (e < 0) return ERR;
+    if (fresh) {
+        size_t c = t->cap_g;
+        if (grow((void **)&t->gath, &c, (size_t)(e + 1) * (size_t)size, sizeof(int64_t)) < 0) return ERR;
+        t->cap_g = c;
+        const int64_t *idx = t->gidx + tn * size, *v = t->ss_v[sse];
+        int64_t *g = t->gath + e * size;
+        for (Py_ssize_t j = 0; j < size; j++) {
+            if (idx[j] >= t->ss_len[sse]) return NOFIT;
+            g[j] = v[idx[j]];
+        }
+    }
+    *out = e;
+    return FIT;
+}
+
+/* Each key's steps whose half's factor is not 0 (Tail.resolved, in the keys' order and the steps'
+ * order, calling Tail.ss_of where the pure code does). */
+static int resolve_keys(tail_t *t, PyObject *ss_of) {
+    size_t nk = t->keys.used;
+    t->key_step = PyMem_Calloc(nk + 2, sizeof(int64_t));
+    if (t->key_step == NULL || map_init(&t->halves, 256) < 0 || map_init(&t->ssids, 64) < 0 ||
+        map_init(&t->spts, 256) < 0) {
+        if (!PyErr_Occurred()) PyErr_NoMemory();
+        return ERR;
+    }
+    for (size_t k = 0; k < nk; k++) {
+        t->key_step[k] = (int64_t)t->n_rs;
+        int64_t sid = t->sid[k];
+        if (sid < 0 || sid >= t->n_sets) return NOFIT;
+        u128 half = t->keys.keys[k] & t->high;
+        for (int64_t s = t->set_start[sid]; s < t->set_start[sid + 1]; s++) {
+            u128 h = half + t->st_inc[s];
+            Py_ssize_t he;
+            int64_t g;
+            if (h < half) return NOFIT;
+            int r = half_entry(t, ss_of, h, t->st_t[s], t->st_cap[s], &he);
+            if (r != FIT) return r;
+            int64_t f = t->h_f[he];
+            if (!f) continue;
+            if ((r = gathered_entry(t, t->h_ss[he], t->st_t[s], &g)) != FIT) return r;
+            if (t->n_rs + 1 > t->cap_rs) {
+                size_t c1 = t->cap_rs, c2 = t->cap_rs, c3 = t->cap_rs, c4 = t->cap_rs;
+                if (grow((void **)&t->rs_j, &c1, t->n_rs + 1, sizeof(int32_t)) < 0 ||
+                    grow((void **)&t->rs_g, &c2, t->n_rs + 1, sizeof(int64_t)) < 0 ||
+                    grow((void **)&t->rs_f, &c3, t->n_rs + 1, sizeof(int64_t)) < 0 ||
+                    grow((void **)&t->rs_fw, &c4, t->n_rs + 1, sizeof(i128)) < 0)
+                    return ERR;
+                t->cap_rs = c1;
+            }
+            t->rs_j[t->n_rs] = (int32_t)(s - t->set_start[sid]);
+            t->rs_g[t->n_rs] = g;
+            t->rs_f[t->n_rs] = f;
+            t->rs_fw[t->n_rs] = (i128)f * t->st_w[s];
+            t->n_rs++;
+        }
+    }
+    t->key_step[nk] = (int64_t)t->n_rs;
     return FIT;
 }
 
 /* T of key k: sum over its steps of (factor times weight) times the step's gathered sums. */
 static int t_vector(const tail_t *t, size_t k, i128 *out) {
     Py_ssize_t size = t->size;
-    PyObject *res = t->res[k], *fws = PyTuple_GET_ITEM(res, 3);
     memset(out, 0, sizeof(i128) * (size_t)size);
-    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(fws); j++) {
-        const int64_t *g;
-        int64_t fw;
-        int r = step_of(t, res, j, &g);
-        if (r == FIT) r = to_i64(PyTuple_GET_ITEM(fws, j), &fw);
-        if (r != FIT) return r;
+    for (int64_t s = t->key_step[k]; s < t->key_step[k + 1]; s++) {
+        const int64_t *g = t->gath + t->rs_g[s] * size;
+        i128 fw = t->rs_fw[s];
         for (Py_ssize_t e = 0; e < size; e++)
             if (!mad(&out[e], fw, g[e])) return NOFIT;
     }
@@ -608,10 +918,10 @@ static int nonzero(const i128 *v, Py_ssize_t size) {
 }
 
 /* The layer's high tallies: per item set (in the order their keys with sums come), per step, the
- * sum over its keys of factor * <gathered sums, key's acc>, as {sid: [int, ...]} (lengths[sid]
- * entries).  FIT (*out), NOFIT or ERR. */
-static int high_sums(const tail_t *t, PyObject *lengths, PyObject **out) {
-    Py_ssize_t size = t->size, n_sets = PyList_GET_SIZE(lengths);
+ * sum over its keys of factor * <gathered sums, key's acc>, as {sid: [int, ...]} (one per step of
+ * the set).  FIT (*out), NOFIT or ERR. */
+static int high_sums(const tail_t *t, PyObject **out) {
+    Py_ssize_t size = t->size, n_sets = t->n_sets;
     size_t nk = t->keys.used, n_x = 0, cap_x = 0;
     int64_t *start = PyMem_Malloc(((size_t)n_sets + 1) * sizeof(int64_t));
     int64_t *len_of = PyMem_Malloc(((size_t)n_sets + 1) * sizeof(int64_t));
@@ -633,12 +943,7 @@ static int high_sums(const tail_t *t, PyObject *lengths, PyObject **out) {
             break;
         }
         if (start[sid] < 0) {
-            int64_t len;
-            if ((r = to_i64(PyList_GET_ITEM(lengths, sid), &len)) != FIT) break;
-            if (len < 0) {
-                r = NOFIT;
-                break;
-            }
+            int64_t len = t->set_start[sid + 1] - t->set_start[sid];
             if (grow((void **)&x, &cap_x, n_x + (size_t)len + 1, sizeof(i128)) < 0) {
                 r = ERR;
                 break;
@@ -649,21 +954,17 @@ static int high_sums(const tail_t *t, PyObject *lengths, PyObject **out) {
             seen[n_seen++] = sid;
             n_x += (size_t)len;
         }
-        PyObject *res = t->res[k], *js = PyTuple_GET_ITEM(res, 0), *fs = PyTuple_GET_ITEM(res, 2);
-        for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(js) && r == FIT; j++) {
-            const int64_t *g;
-            int64_t jj, f;
+        for (int64_t s = t->key_step[k]; s < t->key_step[k + 1] && r == FIT; s++) {
+            const int64_t *g = t->gath + t->rs_g[s] * size;
+            int64_t jj = t->rs_j[s];
             i128 d = 0;
-            if ((r = step_of(t, res, j, &g)) != FIT) break;
-            if ((r = to_i64(PyTuple_GET_ITEM(js, j), &jj)) != FIT) break;
-            if ((r = to_i64(PyTuple_GET_ITEM(fs, j), &f)) != FIT) break;
-            if (jj < 0 || jj >= len_of[sid]) {
+            if (jj >= len_of[sid]) {
                 r = NOFIT;
                 break;
             }
             for (Py_ssize_t e = 0; e < size && r == FIT; e++)
                 if (!mad(&d, g[e], acc[e])) r = NOFIT;
-            if (r == FIT && d && !mad(&x[start[sid] + jj], f, d)) r = NOFIT;
+            if (r == FIT && d && !mad(&x[start[sid] + jj], t->rs_f[s], d)) r = NOFIT;
         }
     }
     PyObject *dict = NULL;
@@ -719,50 +1020,51 @@ static int high_total(const tail_t *t, PyObject **out) {
 
 /* The body: FIT with *out, NOFIT or ERR. */
 static int run(tail_t *t, PyObject *const *args, PyObject **out) {
-    PyObject *states = args[0], *sig_ids = args[1], *lflats = args[5], *low_part = args[6];
-    PyObject *resolved = args[7], *gathered = args[8], *lengths = args[9];
+    PyObject *states = args[0], *sig_ids = args[1], *lflats = args[5];
+    PyObject *ss_of = args[8], *steps = args[9], *gidx = args[10];
     int64_t shift, size, count = 0;
+    t->flat_fn = args[6];
+    t->t_of_fn = args[7];
     int r = mask_of(args[2], &t->reads);
     if (r == FIT) r = mask_of(args[3], &t->high);
     if (r == FIT) r = mask_of(args[4], &t->low);
-    if (r == FIT) r = to_i64(args[10], &shift);
-    if (r == FIT) r = to_i64(args[11], &size);
+    if (r == FIT) r = to_i64(args[12], &shift);
+    if (r == FIT) r = to_i64(args[13], &size);
     if (r != FIT) return r;
     if (shift < 0 || shift > 96 || size < 1 || size > 4096) return NOFIT;
-    if (lengths != Py_None && !PyList_CheckExact(lengths)) return NOFIT;
     t->shift = (int)shift;
     t->size = (Py_ssize_t)size;
-    t->layer = lengths != Py_None;
+    if ((t->layer = PyObject_IsTrue(args[11])) < 0) return ERR;
+    if ((r = read_gidx(t, gidx)) != FIT) return r;
+    if ((r = read_steps(t, steps)) != FIT) return r;
     if ((r = read_sigs(t, sig_ids)) != FIT) return r;
     if ((r = read_lows(t, lflats)) != FIT) return r;
-    if (map_init(&t->keys, 64) < 0) return ERR;
-    if ((r = walk_sources(t, states, low_part, &count)) != FIT) return r;
-    if ((r = resolve_keys(t, resolved, gathered)) != FIT) return r;
-    PyObject *cnt = PyLong_FromLongLong((long long)count);
+    if (map_init(&t->keys, 64) < 0 || map_init(&t->lkeys, 16) < 0 || map_init(&t->hflats, 16) < 0) return ERR;
+    if ((r = walk_sources(t, states, &count)) != FIT) return r;
+    if ((r = resolve_keys(t, ss_of)) != FIT) return r;
+    PyObject *cnt = PyLong_FromLongLong((long long)count), *lows = NULL, *head = NULL, *sums = NULL;
     if (cnt == NULL) return ERR;
     if (t->layer) {
-        PyObject *sums = NULL, *back = NULL;
-        if ((r = member_dots(t)) == FIT && (r = high_sums(t, lengths, &sums)) == FIT) {
-            back = back_dict(t);
-            if (back == NULL) r = ERR;
-        }
-        if (r == FIT) *out = PyTuple_Pack(3, back, sums, cnt);
-        Py_XDECREF(back);
-        Py_XDECREF(sums);
-        if (r == FIT && *out == NULL) r = ERR;
+        if ((r = member_dots(t)) == FIT && (r = high_sums(t, &sums)) == FIT && (head = back_dict(t)) == NULL) r = ERR;
     } else {
-        PyObject *total = NULL;
-        if ((r = high_total(t, &total)) == FIT && (*out = PyTuple_Pack(2, total, cnt)) == NULL) r = ERR;
-        Py_XDECREF(total);
+        r = high_total(t, &head);
     }
+    if (r == FIT && (lows = low_sums(t)) == NULL) r = ERR;
+    if (r == FIT) {
+        *out = t->layer ? PyTuple_Pack(4, head, sums, lows, cnt) : PyTuple_Pack(3, head, lows, cnt);
+        if (*out == NULL) r = ERR;
+    }
+    Py_XDECREF(head);
+    Py_XDECREF(sums);
+    Py_XDECREF(lows);
     Py_DECREF(cnt);
     return r;
 }
 
 static PyObject *tail_bilinear(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "tail_bilinear takes 12 positional arguments");
+    if (nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "tail_bilinear takes 14 positional arguments");
         return NULL;
     }
     tail_t t;
@@ -781,10 +1083,152 @@ static PyObject *tail_bilinear(PyObject *self, PyObject *const *args, Py_ssize_t
     return out;
 }
 
+/* ------------------------------------------------------------------ a half's suffix sums */
+
+typedef struct {
+    Py_ssize_t rows, n_pairs;
+    int64_t *start; /* per row its first pair (rows + 1) */
+    int64_t *e, *x; /* per pair: even cards, weight */
+} rows_t;
+
+static void rows_free(rows_t *r) {
+    PyMem_Free(r->start);
+    PyMem_Free(r->e);
+    PyMem_Free(r->x);
+}
+
+/* A group's rows (a list of lists of (even cards, weight) pairs).  FIT, NOFIT or ERR. */
+static int read_rows(PyObject *o, rows_t *out) {
+    memset(out, 0, sizeof(*out));
+    if (!PyList_CheckExact(o)) return NOFIT;
+    Py_ssize_t rows = PyList_GET_SIZE(o), pairs = 0;
+    for (Py_ssize_t k = 0; k < rows; k++) {
+        PyObject *row = PyList_GET_ITEM(o, k);
+        if (!PyList_CheckExact(row)) return NOFIT;
+        pairs += PyList_GET_SIZE(row);
+    }
+    out->rows = rows;
+    out->n_pairs = pairs;
+    out->start = PyMem_Calloc((size_t)rows + 1, sizeof(int64_t));
+    out->e = PyMem_Calloc((size_t)pairs + 1, sizeof(int64_t));
+    out->x = PyMem_Calloc((size_t)pairs + 1, sizeof(int64_t));
+    if (out->start == NULL || out->e == NULL || out->x == NULL) {
+        PyErr_NoMemory();
+        return ERR;
+    }
+    Py_ssize_t c = 0;
+    for (Py_ssize_t k = 0; k < rows; k++) {
+        PyObject *row = PyList_GET_ITEM(o, k);
+        out->start[k] = c;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(row); j++, c++) {
+            PyObject *pair = PyList_GET_ITEM(row, j);
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) return NOFIT;
+            int r = to_i64(PyTuple_GET_ITEM(pair, 0), &out->e[c]);
+            if (r == FIT) r = to_i64(PyTuple_GET_ITEM(pair, 1), &out->x[c]);
+            if (r != FIT) return r;
+            if (out->e[c] < 0) return NOFIT;
+        }
+    }
+    out->start[rows] = c;
+    return FIT;
+}
+
+/* COMB[a][b] from the table (a list of lists of ints).  FIT, NOFIT or ERR. */
+static int comb_of(PyObject *comb, int64_t a, int64_t b, int64_t *out) {
+    if (a < 0 || a >= PyList_GET_SIZE(comb)) return NOFIT;
+    PyObject *row = PyList_GET_ITEM(comb, a);
+    if (!PyList_CheckExact(row) || b < 0 || b >= PyList_GET_SIZE(row)) return NOFIT;
+    return to_i64(PyList_GET_ITEM(row, b), out);
+}
+
+/* The body of suffixes: FIT (out filled), NOFIT or ERR. */
+static int suffix_sums(const rows_t *p, const rows_t *q, int64_t n, int64_t top, int totals, int low,
+                       PyObject *comb, i128 *out) {
+    int64_t stride = top + 1;
+    for (int64_t k0 = 0; k0 < p->rows; k0++) {
+        if (p->start[k0] == p->start[k0 + 1]) continue;
+        for (int64_t k1 = 0; k1 < q->rows && k0 + k1 <= n; k1++) {
+            int64_t a = k0 + k1, c1, c2 = 1;
+            if (q->start[k1] == q->start[k1 + 1]) continue;
+            int r = comb_of(comb, a, k0, &c1);
+            if (r == FIT && low) r = comb_of(comb, n, a, &c2);
+            if (r != FIT) return r;
+            i128 c = (i128)c1 * c2, *base = out + a * stride;
+            for (int64_t i = p->start[k0]; i < p->start[k0 + 1]; i++) {
+                i128 xv;
+                if (__builtin_mul_overflow(c, (i128)p->x[i], &xv)) return NOFIT;
+                for (int64_t j = q->start[k1]; j < q->start[k1 + 1]; j++) {
+                    int64_t f = totals ? 0 : p->e[i] + q->e[j];
+                    if (!mad(&base[f < top ? f : top], xv, q->x[j])) return NOFIT;
+                }
+            }
+        }
+    }
+    if (!totals)
+        for (int64_t a = 0; a <= n; a++) {
+            i128 run = 0, *row = out + a * stride;
+            for (int64_t j = top; j >= 0; j--) {
+                if (__builtin_add_overflow(run, row[j], &run)) return NOFIT;
+                row[j] = run;
+            }
+        }
+    return FIT;
+}
+
+/* suffixes(p, q, n, top, t, low, comb): Tail._suffixes's sums of the rows p and q (need t: 0 for
+ * the rows' totals alone), as a tuple, or None when a value leaves the native range. */
+static PyObject *suffixes(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "suffixes takes 7 positional arguments");
+        return NULL;
+    }
+    rows_t p, q;
+    int64_t n, top, t;
+    int low = PyObject_IsTrue(args[5]);
+    if (low < 0) return NULL;
+    int r = read_rows(args[0], &p);
+    if (r == FIT) r = read_rows(args[1], &q);
+    else memset(&q, 0, sizeof(q));
+    if (r == FIT) r = to_i64(args[2], &n);
+    if (r == FIT) r = to_i64(args[3], &top);
+    if (r == FIT) r = to_i64(args[4], &t);
+    if (r == FIT && (n < 0 || top < 0 || n > 4096 || top > 4096 || !PyList_CheckExact(args[6]))) r = NOFIT;
+    i128 *out = NULL;
+    PyObject *tup = NULL;
+    if (r == FIT) {
+        out = PyMem_Calloc((size_t)((n + 1) * (top + 1)), sizeof(i128));
+        if (out == NULL) {
+            PyErr_NoMemory();
+            r = ERR;
+        }
+    }
+    if (r == FIT) r = suffix_sums(&p, &q, n, top, t == 0, low, args[6], out);
+    if (r == FIT) {
+        Py_ssize_t m = (Py_ssize_t)((n + 1) * (top + 1));
+        if ((tup = PyTuple_New(m)) == NULL) r = ERR;
+        for (Py_ssize_t k = 0; k < m && r == FIT; k++) {
+            PyObject *v = from_i128(out[k]);
+            if (v == NULL) r = ERR;
+            else PyTuple_SET_ITEM(tup, k, v);
+        }
+    }
+    PyMem_Free(out);
+    rows_free(&p);
+    rows_free(&q);
+    if (r == FIT) return tup;
+    Py_XDECREF(tup);
+    if (r == ERR) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef METHODS[] = {
     {"tail_bilinear", (PyCFunction)(void (*)(void))tail_bilinear, METH_FASTCALL,
-     "tail_bilinear(states, sig_ids, reads, high, low, lflats, low_part, resolved, gathered, lengths, "
+     "tail_bilinear(states, sig_ids, reads, high, low, lflats, flat, t_of, ss_of, steps, gidx, layer, "
      "shift, size): the last layer's per-source and per-key sums (see tail_sums); None when a value "
+     "leaves the native range."},
+    {"suffixes", (PyCFunction)(void (*)(void))suffixes, METH_FASTCALL,
+     "suffixes(p, q, n, top, t, low, comb): a half's suffix sums (Tail._suffixes); None when a value "
      "leaves the native range."},
     {NULL, NULL, 0, NULL},
 };

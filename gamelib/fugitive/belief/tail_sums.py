@@ -295,8 +295,14 @@ class Tail:
     def _suffixes(
         self, first: int, p: list[list[tuple[int, int]]], q: list[list[tuple[int, int]]], t: int
     ) -> tuple[int, Flat]:
-        """:meth:`ss_of` of the rows ``p`` and ``q`` (need ``t``: 0 or top): (the need, the sums)."""
+        """:meth:`ss_of` of the rows ``p`` and ``q`` (need ``t``: 0 or top): (the need, the sums).
+        Compiled when the kernel is (``_tail.suffixes``: the same loops on 128-bit ints, None when
+        a value leaves them: then these loops run)."""
         top, n = self.top, self.n
+        if _tail is not None and kernel.COMPILED:
+            hit = _tail.suffixes(p, q, n, top, t, first == 0, COMB)
+            if hit is not None:
+                return (top if t else 0), hit
         stride = top + 1
         out = [0] * ((n + 1) * stride)
         low = first == 0
@@ -485,9 +491,9 @@ def tail_total(
         return None
     if _tail is not None and kernel.COMPILED:
         tail = Tail(prog, i, states)
-        hit, low = _bilinear(tail, states, False)
+        hit = _bilinear(tail, states, False)
         if hit is not None:
-            high, moves = hit
+            high, low, moves = hit
             return high + _low_total(tail, low), moves
     tail = Tail(prog, i, states)
     sig_ids, add_low = tail.sig_ids, tail.add_low
@@ -537,9 +543,9 @@ def tail_layer(
         return None
     if _tail is not None and kernel.COMPILED:
         tail = Tail(prog, i, states)
-        hit, low = _bilinear(tail, states, True)
+        hit = _bilinear(tail, states, True)
         if hit is not None:
-            done, sums, moves = hit
+            done, sums, low, moves = hit
             prog.tail_tally = _tally(tail, sums, low)
             return done, sum(prog.tail_tally), moves
     tail = Tail(prog, i, states)
@@ -608,34 +614,17 @@ def _tally(tail: Tail, sums: dict[int, list[int]], acc_low: dict[int, list[int]]
     return tally
 
 
-def _bilinear(tail: Tail, states: dict[int, int], layer: bool) -> tuple[Any, dict[int, list[int]]]:
+def _bilinear(tail: Tail, states: dict[int, int], layer: bool) -> Any:
     """The compiled call (``_tail.tail_bilinear``): the per-source and per-key sums of
-    :func:`tail_layer` (``layer``: back, per item set and step the high half's sums, moves) or of
-    :func:`tail_total` (the high half's total, moves) on native integers (weights, flats and suffix
-    sums within 64 bits, every sum within 128; else it returns None and the caller runs the pure
-    sums).  The Python parts (a low-half source's part, a key's resolved steps) are called back
-    in the pure code's order.  Returns its result and the low half's sums (``acc_low``)."""
+    :func:`tail_layer` (``layer``: back, per item set and step the high half's sums, the low keys'
+    sums ``acc_low``, moves) or of :func:`tail_total` (the high half's total, ``acc_low``, moves)
+    on native integers (weights, flats and suffix sums within 64 bits, every sum within 128; else
+    it returns None and the caller runs the pure sums).  The Python parts (a half's flat, a key's
+    suffix sums, a low key's ``T``) are called back in the pure code's order."""
     assert _tail is not None
     cache = tail.flats[0]
     lflats = {h: cache.get(h) or tail.flat(0, h) for h in tail.lows}
-    acc_low: dict[int, list[int]] = {}
-    lows: dict[int, Flat] = {}
-    add_low, t_of = tail.add_low, tail.t_of
-
-    def low_part(src: int, weight: int, lo: int) -> int:
-        """A source's completions through its hideouts in the low half (:func:`tail_layer`'s loop)."""
-        k = lo | (src & LOW)
-        hf = add_low(acc_low, k, weight, src & HIGH)
-        if not layer:
-            return 0
-        u = lows.get(k)
-        if u is None:
-            u = lows[k] = t_of(0, k)
-        return sum(map(mul, hf, u))
-
-    lengths = [len(steps) for steps in tail.items] if layer else None
-    hit = _tail.tail_bilinear(
-        states, tail.sig_ids, VALUE_READS, HIGH, LOW, lflats, low_part, tail.resolved, tail.gathered,
-        lengths, ID, tail.size,
+    return _tail.tail_bilinear(
+        states, tail.sig_ids, VALUE_READS, HIGH, LOW, lflats, tail.flat, tail.t_of, tail.ss_of,
+        tail.steps, tail.gidx, layer, ID, tail.size,
     )  # fmt: skip
-    return hit, acc_low
