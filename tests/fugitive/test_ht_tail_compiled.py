@@ -228,10 +228,11 @@ def test_values_outside_the_native_range_hand_back() -> None:
     tail = tail_sums.Tail(prog, i, states)
     lflats = {h: tail.flats[0].get(h) or tail.flat(0, h) for h in tail.lows}
 
-    def call(states: dict[int, int], ss_of: Any = tail.ss_of) -> Any:
+    def call(states: dict[int, int], scaled: Any = tail._scaled, suffixes: Any = tail._suffixes) -> Any:
         return tail_sums._tail.tail_bilinear(  # type: ignore[union-attr]
             states, tail.sig_ids, tail_sums.VALUE_READS, tail_sums.HIGH, tail_sums.LOW, lflats,
-            tail.flat, tail.t_of, ss_of, tail.steps, tail.gidx, True, tail_sums.ID, tail.size,
+            tail.flat, tail.t_of, scaled, suffixes, tail_sums.GROUP_KEYS[2], tail_sums.GROUP_KEYS[3],
+            tail.steps, tail.gidx, True, tail_sums.ID, tail.size,
         )  # fmt: skip
 
     assert call(states) is not None
@@ -240,47 +241,13 @@ def test_values_outside_the_native_range_hand_back() -> None:
     assert call({-1: 1, **states}) is None
     assert call({(1 << 128) + src: 1, **states}) is None
 
-    def wide(first: int, h: int, t: int) -> tuple[int, int, tuple[int, ...], int]:
-        need, factor, sums, sid = tail.ss_of(first, h, t)
-        return need, factor, tuple(x + (1 << 63) for x in sums), sid
+    def wide(first: int, p: Any, q: Any, t: int) -> tuple[int, tuple[int, ...]]:
+        need, sums = tail._suffixes(first, p, q, t)
+        return need, tuple(x + (1 << 63) for x in sums)
 
-    def big_factor(first: int, h: int, t: int) -> tuple[int, int, tuple[int, ...], int]:
-        need, _, sums, sid = tail.ss_of(first, h, t)
-        return need, 1 << 64, sums, sid
+    def big_factor(g: int, h: int) -> tuple[int, int, Any]:
+        _, sid, rows = tail._scaled(g, h)
+        return 1 << 64, sid, rows
 
-    assert call(states, wide) is None
-    assert call(states, big_factor) is None
-
-
-ROWS = st.lists(
-    st.lists(
-        st.tuples(
-            st.integers(0, 12),
-            st.one_of(st.integers(-(1 << 40), 1 << 40), st.integers(-(1 << 70), 1 << 70), st.just(0)),
-        ),
-        max_size=4,
-    ),
-    max_size=7,
-)
-
-
-@compiled_only
-@settings(max_examples=60, deadline=None)
-@given(ROWS, ROWS, st.sampled_from([0, 1]), st.sampled_from([0, 2]))
-def test_suffixes_equal_the_loops(
-    p: list[list[tuple[int, int]]], q: list[list[tuple[int, int]]], cap: int, first: int
-) -> None:
-    """A half's suffix sums (``Tail._suffixes``) compiled equal the pure loops for rows with
-    weights up to 2**70 of either sign (the compiled call hands back what leaves 128 bits)."""
-    _, prog, i, states = small_layers()[0]
-    tail = tail_sums.Tail(prog, i, states)
-    t = cap * tail.top
-    with switch(False):
-        pure = tail._suffixes(first, p, q, t)
-    with switch(True):
-        assert tail._suffixes(first, p, q, t) == pure
-    native = tail_sums._tail.suffixes(p, q, tail.n, tail.top, t, first == 0, tail_sums.COMB)  # type: ignore[union-attr]
-    assert native is None or native == pure[1]
-    small = all(abs(x) < 1 << 40 for rows in (p, q) for row in rows for _, x in row)
-    if small:
-        assert native == pure[1]  # (products within 2**80 * C(n, a) * C(a, k): no hand-back)
+    assert call(states, suffixes=wide) is None
+    assert call(states, scaled=big_factor) is None

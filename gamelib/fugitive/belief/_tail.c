@@ -280,6 +280,14 @@ typedef struct {
     /* Tail.gidx: per need, the size entries of a half's suffix sums a gathered vector reads */
     int64_t stride;
     int64_t *gidx;
+    int64_t *st_capv;
+    /* per group 2 and 3: its rows by counts (Tail._scaled): gcd, shape id, the rows (held) */
+    PyObject *scaled_fn, *suffixes_fn;
+    u128 gmask[2];
+    map_t sc[2];
+    size_t cap_sc[2];
+    int64_t *sc_common[2], *sc_sid[2];
+    PyObject **sc_rows[2];
     /* the high half's suffix sums by counts h (Tail.ss_of): need done, factor, their sums */
     map_t halves;
     size_t cap_h;
@@ -334,6 +342,15 @@ static void tail_free(tail_t *t) {
     PyMem_Free(t->st_t);
     PyMem_Free(t->st_w);
     PyMem_Free(t->st_cap);
+    PyMem_Free(t->st_capv);
+    for (int w = 0; w < 2; w++) {
+        if (t->sc_rows[w] != NULL)
+            for (size_t k = 0; k < t->sc[w].used; k++) Py_XDECREF(t->sc_rows[w][k]);
+        map_free(&t->sc[w]);
+        PyMem_Free(t->sc_common[w]);
+        PyMem_Free(t->sc_sid[w]);
+        PyMem_Free(t->sc_rows[w]);
+    }
     PyMem_Free(t->gidx);
     map_free(&t->halves);
     PyMem_Free(t->h_t);
@@ -628,7 +645,8 @@ static int read_steps(tail_t *t, PyObject *steps) {
     t->st_t = PyMem_Calloc((size_t)total + 1, sizeof(int64_t));
     t->st_w = PyMem_Calloc((size_t)total + 1, sizeof(int64_t));
     t->st_cap = PyMem_Calloc((size_t)total + 1, sizeof(PyObject *));
-    if (!t->set_start || !t->st_inc || !t->st_t || !t->st_w || !t->st_cap) {
+    t->st_capv = PyMem_Calloc((size_t)total + 1, sizeof(int64_t));
+    if (!t->set_start || !t->st_inc || !t->st_t || !t->st_w || !t->st_cap || !t->st_capv) {
         PyErr_NoMemory();
         return ERR;
     }
@@ -645,6 +663,7 @@ static int read_steps(tail_t *t, PyObject *steps) {
             if (r != FIT) return r;
             if (t->st_t[c] < 0 || t->st_t[c] >= t->stride) return NOFIT;
             t->st_cap[c] = PyTuple_GET_ITEM(step, 3);
+            if ((r = to_i64(t->st_cap[c], &t->st_capv[c])) != FIT) return r;
         }
     }
     t->set_start[n] = c;
@@ -674,79 +693,114 @@ static int read_gidx(tail_t *t, PyObject *gidx) {
     return FIT;
 }
 
-/* The suffix sums with id sid and need done tdone (a tuple): their entry, read if new or summed
- * for a larger need now.  FIT (*out), NOFIT or ERR. */
-static int ss_entry(tail_t *t, PyObject *id_o, int64_t tdone, PyObject *sums, int64_t *out) {
-    u128 id;
-    int fresh, r = to_u128(id_o, &id);
-    if (r != FIT) return r;
-    if (id >> 64) return NOFIT;
-    if (!PyTuple_CheckExact(sums)) return NOFIT;
-    Py_ssize_t e = map_add(&t->ssids, id, &fresh);
+/* Group 2 + w's rows at counts h: their entry (Tail._scaled(g, h) called on the first visit of
+ * the group's counts, as Tail.ss_of does).  FIT (*out), NOFIT or ERR. */
+static int scaled_entry(tail_t *t, int w, u128 h, Py_ssize_t *out) {
+    int fresh;
+    Py_ssize_t e = map_add(&t->sc[w], h & t->gmask[w], &fresh);
     if (e < 0) return ERR;
-    size_t cap = t->cap_ss;
+    *out = e;
+    if (!fresh) return FIT;
+    size_t c1 = t->cap_sc[w], c2 = t->cap_sc[w], c3 = t->cap_sc[w];
+    if (grow((void **)&t->sc_common[w], &c1, (size_t)e + 1, sizeof(int64_t)) < 0 ||
+        grow((void **)&t->sc_sid[w], &c2, (size_t)e + 1, sizeof(int64_t)) < 0 ||
+        grow((void **)&t->sc_rows[w], &c3, (size_t)e + 1, sizeof(PyObject *)) < 0)
+        return ERR;
+    t->cap_sc[w] = c1;
+    t->sc_rows[w][e] = NULL;
+    PyObject *g = PyLong_FromLong(2 + w), *h_o = from_u128(h), *hit = NULL;
+    if (g != NULL && h_o != NULL) hit = PyObject_CallFunctionObjArgs(t->scaled_fn, g, h_o, NULL);
+    Py_XDECREF(g);
+    Py_XDECREF(h_o);
+    if (hit == NULL) return ERR;
+    int r = PyTuple_CheckExact(hit) && PyTuple_GET_SIZE(hit) == 3 ? FIT : NOFIT;
+    if (r == FIT) r = to_i64(PyTuple_GET_ITEM(hit, 0), &t->sc_common[w][e]);
+    if (r == FIT) r = to_i64(PyTuple_GET_ITEM(hit, 1), &t->sc_sid[w][e]);
+    if (r == FIT && t->sc_sid[w][e] < 0) r = NOFIT;
+    if (r == FIT) t->sc_rows[w][e] = Py_NewRef(PyTuple_GET_ITEM(hit, 2));
+    Py_DECREF(hit);
+    return r;
+}
+
+/* The suffix sums of the shapes (ip, iq) for need cap at least: their entry (Tail._suffixes(2, p,
+ * q, cap) called when new or summed for a smaller need, as Tail.ss_of does).  FIT, NOFIT, ERR. */
+static int ss_entry(tail_t *t, Py_ssize_t ep, Py_ssize_t eq, int64_t capv, PyObject *cap, int64_t *out) {
+    int fresh;
+    u128 key = ((u128)(uint64_t)t->sc_sid[0][ep] << 64) | (uint64_t)t->sc_sid[1][eq];
+    Py_ssize_t e = map_add(&t->ssids, key, &fresh);
+    if (e < 0) return ERR;
+    *out = e;
     if (fresh) {
-        if (grow((void **)&t->ss_t, &cap, (size_t)e + 1, sizeof(int64_t)) < 0) return ERR;
-        cap = t->cap_ss;
-        if (grow((void **)&t->ss_v, &cap, (size_t)e + 1, sizeof(int64_t *)) < 0) return ERR;
-        cap = t->cap_ss;
-        if (grow((void **)&t->ss_len, &cap, (size_t)e + 1, sizeof(Py_ssize_t)) < 0) return ERR;
-        t->cap_ss = cap;
+        size_t c1 = t->cap_ss, c2 = t->cap_ss, c3 = t->cap_ss;
+        if (grow((void **)&t->ss_t, &c1, (size_t)e + 1, sizeof(int64_t)) < 0 ||
+            grow((void **)&t->ss_v, &c2, (size_t)e + 1, sizeof(int64_t *)) < 0 ||
+            grow((void **)&t->ss_len, &c3, (size_t)e + 1, sizeof(Py_ssize_t)) < 0)
+            return ERR;
+        t->cap_ss = c1;
         t->ss_v[e] = NULL;
         t->ss_t[e] = -1;
+        t->ss_len[e] = 0;
+    } else if (t->ss_t[e] >= capv) {
+        return FIT;
     }
-    if (t->ss_t[e] < tdone) {
+    PyObject *two = PyLong_FromLong(2), *hit = NULL;
+    if (two != NULL)
+        hit = PyObject_CallFunctionObjArgs(t->suffixes_fn, two, t->sc_rows[0][ep], t->sc_rows[1][eq], cap, NULL);
+    Py_XDECREF(two);
+    if (hit == NULL) return ERR;
+    int64_t tdone;
+    int r = PyTuple_CheckExact(hit) && PyTuple_GET_SIZE(hit) == 2 ? FIT : NOFIT;
+    if (r == FIT) r = to_i64(PyTuple_GET_ITEM(hit, 0), &tdone);
+    PyObject *sums = r == FIT ? PyTuple_GET_ITEM(hit, 1) : NULL;
+    if (r == FIT && !PyTuple_CheckExact(sums)) r = NOFIT;
+    if (r == FIT) {
         Py_ssize_t n = PyTuple_GET_SIZE(sums);
         int64_t *v = PyMem_Realloc(t->ss_v[e], ((size_t)n + 1) * sizeof(int64_t));
         if (v == NULL) {
             PyErr_NoMemory();
-            return ERR;
+            r = ERR;
+        } else {
+            t->ss_v[e] = v;
+            t->ss_len[e] = 0;
+            r = read_vector(sums, n, v);
+            if (r == FIT) {
+                t->ss_len[e] = n;
+                t->ss_t[e] = tdone;
+            }
         }
-        t->ss_v[e] = v;
-        t->ss_len[e] = 0;
-        if ((r = read_vector(sums, n, v)) != FIT) return r;
-        t->ss_len[e] = n;
-        t->ss_t[e] = tdone;
     }
-    *out = e;
-    return FIT;
+    Py_DECREF(hit);
+    return r;
 }
 
-/* The high half at counts h summed for need tn at least (Tail.ss_of(2, h, cap) when it is not yet):
- * its entry in halves.  FIT (*out), NOFIT or ERR. */
-static int half_entry(tail_t *t, PyObject *ss_of, u128 h, int64_t tn, PyObject *cap, Py_ssize_t *out) {
-    Py_ssize_t e = map_get(&t->halves, h);
+/* The high half at counts h summed for need tn at least (Tail.ss_of(2, h, cap)'s work when it is
+ * not yet): its entry in halves.  FIT (*out), NOFIT or ERR. */
+static int half_entry(tail_t *t, u128 h, int64_t tn, int64_t capv, PyObject *cap, Py_ssize_t *out) {
+    Py_ssize_t e = map_get(&t->halves, h), ep, eq;
     if (e >= 0 && t->h_t[e] >= tn) {
         *out = e;
         return FIT;
     }
-    PyObject *h_o = from_u128(h), *two = PyLong_FromLong(2), *ss = NULL;
-    if (h_o != NULL && two != NULL) ss = PyObject_CallFunctionObjArgs(ss_of, two, h_o, cap, NULL);
-    Py_XDECREF(h_o);
-    Py_XDECREF(two);
-    if (ss == NULL) return ERR;
-    int r = NOFIT;
-    int64_t tdone, f, sse;
-    if (PyTuple_CheckExact(ss) && PyTuple_GET_SIZE(ss) == 4) {
-        r = to_i64(PyTuple_GET_ITEM(ss, 0), &tdone);
-        if (r == FIT) r = to_i64(PyTuple_GET_ITEM(ss, 1), &f);
-        if (r == FIT) r = ss_entry(t, PyTuple_GET_ITEM(ss, 3), tdone, PyTuple_GET_ITEM(ss, 2), &sse);
-    }
-    Py_DECREF(ss);
+    int64_t sse;
+    i128 f;
+    int r = scaled_entry(t, 0, h, &ep);
+    if (r == FIT) r = scaled_entry(t, 1, h, &eq);
+    if (r == FIT) r = ss_entry(t, ep, eq, capv, cap, &sse);
     if (r != FIT) return r;
+    f = (i128)t->sc_common[0][ep] * t->sc_common[1][eq];
+    if (f != (int64_t)f) return NOFIT;
     if (e < 0) {
         int fresh;
         if ((e = map_add(&t->halves, h, &fresh)) < 0) return ERR;
-        size_t c = t->cap_h;
-        if (grow((void **)&t->h_t, &c, (size_t)e + 1, sizeof(int64_t)) < 0) return ERR;
-        c = t->cap_h;
-        if (grow((void **)&t->h_f, &c, (size_t)e + 1, sizeof(int64_t)) < 0) return ERR;
-        c = t->cap_h;
-        if (grow((void **)&t->h_ss, &c, (size_t)e + 1, sizeof(int64_t)) < 0) return ERR;
-        t->cap_h = c;
+        size_t c1 = t->cap_h, c2 = t->cap_h, c3 = t->cap_h;
+        if (grow((void **)&t->h_t, &c1, (size_t)e + 1, sizeof(int64_t)) < 0 ||
+            grow((void **)&t->h_f, &c2, (size_t)e + 1, sizeof(int64_t)) < 0 ||
+            grow((void **)&t->h_ss, &c3, (size_t)e + 1, sizeof(int64_t)) < 0)
+            return ERR;
+        t->cap_h = c1;
     }
-    t->h_t[e] = tdone;
-    t->h_f[e] = f;
+    t->h_t[e] = t->ss_t[sse];
+    t->h_f[e] = (int64_t)f;
     t->h_ss[e] = sse;
     *out = e;
     return FIT;
@@ -756,7 +810,7 @@ static int half_entry(tail_t *t, PyObject *ss_of, u128 h, int64_t tn, PyObject *
  * per (id, need).  FIT (*out), NOFIT or ERR. */
 static int gathered_entry(tail_t *t, int64_t sse, int64_t tn, int64_t *out) {
     Py_ssize_t size = t->size;
-    u128 spt = t->ssids.keys[sse] * (u128)t->stride + (u128)tn;
+    u128 spt = (u128)sse * (u128)t->stride + (u128)tn;
     int fresh;
     Py_ssize_t e = map_add(&t->spts, spt, &fresh);
     if (e < 0) return ERR;
@@ -777,11 +831,11 @@ static int gathered_entry(tail_t *t, int64_t sse, int64_t tn, int64_t *out) {
 
 /* Each key's steps whose half's factor is not 0 (Tail.resolved, in the keys' order and the steps'
  * order, calling Tail.ss_of where the pure code does). */
-static int resolve_keys(tail_t *t, PyObject *ss_of) {
+static int resolve_keys(tail_t *t) {
     size_t nk = t->keys.used;
     t->key_step = PyMem_Calloc(nk + 2, sizeof(int64_t));
     if (t->key_step == NULL || map_init(&t->halves, 256) < 0 || map_init(&t->ssids, 64) < 0 ||
-        map_init(&t->spts, 256) < 0) {
+        map_init(&t->spts, 256) < 0 || map_init(&t->sc[0], 64) < 0 || map_init(&t->sc[1], 64) < 0) {
         if (!PyErr_Occurred()) PyErr_NoMemory();
         return ERR;
     }
@@ -795,7 +849,7 @@ static int resolve_keys(tail_t *t, PyObject *ss_of) {
             Py_ssize_t he;
             int64_t g;
             if (h < half) return NOFIT;
-            int r = half_entry(t, ss_of, h, t->st_t[s], t->st_cap[s], &he);
+            int r = half_entry(t, h, t->st_t[s], t->st_capv[s], t->st_cap[s], &he);
             if (r != FIT) return r;
             int64_t f = t->h_f[he];
             if (!f) continue;
@@ -1021,27 +1075,31 @@ static int high_total(const tail_t *t, PyObject **out) {
 /* The body: FIT with *out, NOFIT or ERR. */
 static int run(tail_t *t, PyObject *const *args, PyObject **out) {
     PyObject *states = args[0], *sig_ids = args[1], *lflats = args[5];
-    PyObject *ss_of = args[8], *steps = args[9], *gidx = args[10];
+    PyObject *steps = args[12], *gidx = args[13];
     int64_t shift, size, count = 0;
     t->flat_fn = args[6];
     t->t_of_fn = args[7];
+    t->scaled_fn = args[8];
+    t->suffixes_fn = args[9];
     int r = mask_of(args[2], &t->reads);
     if (r == FIT) r = mask_of(args[3], &t->high);
     if (r == FIT) r = mask_of(args[4], &t->low);
-    if (r == FIT) r = to_i64(args[12], &shift);
-    if (r == FIT) r = to_i64(args[13], &size);
+    if (r == FIT) r = mask_of(args[10], &t->gmask[0]);
+    if (r == FIT) r = mask_of(args[11], &t->gmask[1]);
+    if (r == FIT) r = to_i64(args[15], &shift);
+    if (r == FIT) r = to_i64(args[16], &size);
     if (r != FIT) return r;
     if (shift < 0 || shift > 96 || size < 1 || size > 4096) return NOFIT;
     t->shift = (int)shift;
     t->size = (Py_ssize_t)size;
-    if ((t->layer = PyObject_IsTrue(args[11])) < 0) return ERR;
+    if ((t->layer = PyObject_IsTrue(args[14])) < 0) return ERR;
     if ((r = read_gidx(t, gidx)) != FIT) return r;
     if ((r = read_steps(t, steps)) != FIT) return r;
     if ((r = read_sigs(t, sig_ids)) != FIT) return r;
     if ((r = read_lows(t, lflats)) != FIT) return r;
     if (map_init(&t->keys, 64) < 0 || map_init(&t->lkeys, 16) < 0 || map_init(&t->hflats, 16) < 0) return ERR;
     if ((r = walk_sources(t, states, &count)) != FIT) return r;
-    if ((r = resolve_keys(t, ss_of)) != FIT) return r;
+    if ((r = resolve_keys(t)) != FIT) return r;
     PyObject *cnt = PyLong_FromLongLong((long long)count), *lows = NULL, *head = NULL, *sums = NULL;
     if (cnt == NULL) return ERR;
     if (t->layer) {
@@ -1063,8 +1121,8 @@ static int run(tail_t *t, PyObject *const *args, PyObject **out) {
 
 static PyObject *tail_bilinear(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
-    if (nargs != 14) {
-        PyErr_SetString(PyExc_TypeError, "tail_bilinear takes 14 positional arguments");
+    if (nargs != 17) {
+        PyErr_SetString(PyExc_TypeError, "tail_bilinear takes 17 positional arguments");
         return NULL;
     }
     tail_t t;
@@ -1224,8 +1282,8 @@ static PyObject *suffixes(PyObject *self, PyObject *const *args, Py_ssize_t narg
 
 static PyMethodDef METHODS[] = {
     {"tail_bilinear", (PyCFunction)(void (*)(void))tail_bilinear, METH_FASTCALL,
-     "tail_bilinear(states, sig_ids, reads, high, low, lflats, flat, t_of, ss_of, steps, gidx, layer, "
-     "shift, size): the last layer's per-source and per-key sums (see tail_sums); None when a value "
+     "tail_bilinear(states, sig_ids, reads, high, low, lflats, flat, t_of, scaled, suffixes, mask2, "
+     "mask3, steps, gidx, layer, shift, size): the last layer's per-source and per-key sums (see tail_sums); None when a value "
      "leaves the native range."},
     {"suffixes", (PyCFunction)(void (*)(void))suffixes, METH_FASTCALL,
      "suffixes(p, q, n, top, t, low, comb): a half's suffix sums (Tail._suffixes); None when a value "

@@ -12,7 +12,12 @@ def tail_bilinear(
     lflats: dict[int, tuple[int, ...]],
     flat: Callable[[int, int], tuple[int, ...]],
     t_of: Callable[[int, int], tuple[int, ...]],
-    ss_of: Callable[[int, int, int], tuple[int, int, tuple[int, ...], int]],
+    scaled: Callable[[int, int], tuple[int, int, list[list[tuple[int, int]]]]],
+    suffixes: Callable[
+        [int, list[list[tuple[int, int]]], list[list[tuple[int, int]]], int], tuple[int, tuple[int, ...]]
+    ],
+    mask2: int,
+    mask3: int,
     steps: list[tuple[tuple[int, int, int, int], ...]],
     gidx: list[list[int]],
     layer: bool,

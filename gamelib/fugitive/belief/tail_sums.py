@@ -68,6 +68,9 @@ ID = 68
 """Item-set ids sit above the counts in the keys (:data:`~.bits.PREV` and up: the keys hold counts only)."""
 INC = ~(63 << LEFT)
 """What a move adds to the counts, without the stack's size."""
+GROUP_KEYS = [GROUP_BITS[g] | (31 << U_SH[g]) for g in range(4)]
+"""Per group, the bits of a state :meth:`Tail._scaled` reads (its rows' key: the group's counts and
+its unseen cards, disjoint bit fields)."""
 
 Flat = tuple[int, ...]
 """A half's rows by (cards it takes, even cards capped at the largest need), one flat tuple."""
@@ -619,12 +622,13 @@ def _bilinear(tail: Tail, states: dict[int, int], layer: bool) -> Any:
     :func:`tail_layer` (``layer``: back, per item set and step the high half's sums, the low keys'
     sums ``acc_low``, moves) or of :func:`tail_total` (the high half's total, ``acc_low``, moves)
     on native integers (weights, flats and suffix sums within 64 bits, every sum within 128; else
-    it returns None and the caller runs the pure sums).  The Python parts (a half's flat, a key's
-    suffix sums, a low key's ``T``) are called back in the pure code's order."""
+    it returns None and the caller runs the pure sums).  The Python parts (a half's flat, a group's
+    scaled rows, a pair of shapes' suffix sums, a low key's ``T``) are called back in the pure
+    code's order (:meth:`Tail.ss_of`'s memos kept natively for the high half)."""
     assert _tail is not None
     cache = tail.flats[0]
     lflats = {h: cache.get(h) or tail.flat(0, h) for h in tail.lows}
     return _tail.tail_bilinear(
-        states, tail.sig_ids, VALUE_READS, HIGH, LOW, lflats, tail.flat, tail.t_of, tail.ss_of,
-        tail.steps, tail.gidx, layer, ID, tail.size,
+        states, tail.sig_ids, VALUE_READS, HIGH, LOW, lflats, tail.flat, tail.t_of, tail._scaled,
+        tail._suffixes, GROUP_KEYS[2], GROUP_KEYS[3], tail.steps, tail.gidx, layer, ID, tail.size,
     )  # fmt: skip
