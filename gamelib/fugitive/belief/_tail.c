@@ -1199,10 +1199,11 @@ static int comb_of(PyObject *comb, int64_t a, int64_t b, int64_t *out) {
     return to_i64(PyList_GET_ITEM(row, b), out);
 }
 
-/* The body of suffixes: FIT (out filled), NOFIT or ERR. */
-static int suffix_sums(const rows_t *p, const rows_t *q, int64_t n, int64_t top, int totals, int low,
-                       PyObject *comb, i128 *out) {
-    int64_t stride = top + 1;
+/* out[base[a] + min(e + f, last[a])] += C(a, k0) (* C(n, a) for the low half) * x * y over the
+ * pairs (e, x) of p's row k0 and (f, y) of q's row a - k0, a <= n (the rows' totals alone at
+ * base[a] with totals): Tail.flat's and Tail._suffixes's loops.  FIT, NOFIT or ERR. */
+static int convolve(const rows_t *p, const rows_t *q, int64_t n, const int64_t *base, const int64_t *last,
+                    int totals, int low, PyObject *comb, i128 *out) {
     for (int64_t k0 = 0; k0 < p->rows; k0++) {
         if (p->start[k0] == p->start[k0 + 1]) continue;
         for (int64_t k1 = 0; k1 < q->rows && k0 + k1 <= n; k1++) {
@@ -1211,26 +1212,120 @@ static int suffix_sums(const rows_t *p, const rows_t *q, int64_t n, int64_t top,
             int r = comb_of(comb, a, k0, &c1);
             if (r == FIT && low) r = comb_of(comb, n, a, &c2);
             if (r != FIT) return r;
-            i128 c = (i128)c1 * c2, *base = out + a * stride;
+            i128 c = (i128)c1 * c2, *row = out + base[a];
+            int64_t cap = last[a];
             for (int64_t i = p->start[k0]; i < p->start[k0 + 1]; i++) {
                 i128 xv;
                 if (__builtin_mul_overflow(c, (i128)p->x[i], &xv)) return NOFIT;
                 for (int64_t j = q->start[k1]; j < q->start[k1 + 1]; j++) {
                     int64_t f = totals ? 0 : p->e[i] + q->e[j];
-                    if (!mad(&base[f < top ? f : top], xv, q->x[j])) return NOFIT;
+                    if (!mad(&row[f < cap ? f : cap], xv, q->x[j])) return NOFIT;
                 }
             }
         }
     }
-    if (!totals)
-        for (int64_t a = 0; a <= n; a++) {
-            i128 run = 0, *row = out + a * stride;
-            for (int64_t j = top; j >= 0; j--) {
-                if (__builtin_add_overflow(run, row[j], &run)) return NOFIT;
-                row[j] = run;
-            }
-        }
     return FIT;
+}
+
+/* The body of suffixes: FIT (out filled), NOFIT or ERR. */
+static int suffix_sums(const rows_t *p, const rows_t *q, int64_t n, int64_t top, int totals, int low,
+                       PyObject *comb, i128 *out) {
+    int64_t stride = top + 1;
+    int64_t *base = PyMem_Calloc((size_t)n + 1, sizeof(int64_t)), *last = PyMem_Calloc((size_t)n + 1, sizeof(int64_t));
+    if (base == NULL || last == NULL) {
+        PyMem_Free(base);
+        PyMem_Free(last);
+        PyErr_NoMemory();
+        return ERR;
+    }
+    for (int64_t a = 0; a <= n; a++) {
+        base[a] = a * stride;
+        last[a] = top;
+    }
+    int r = convolve(p, q, n, base, last, totals, low, comb, out);
+    PyMem_Free(base);
+    PyMem_Free(last);
+    if (r != FIT || totals) return r;
+    for (int64_t a = 0; a <= n; a++) {
+        i128 run = 0, *row = out + a * stride;
+        for (int64_t j = top; j >= 0; j--) {
+            if (__builtin_add_overflow(run, row[j], &run)) return NOFIT;
+            row[j] = run;
+        }
+    }
+    return FIT;
+}
+
+/* A tuple of the m values out[0:m] (NULL: an exception). */
+static PyObject *tuple_of(const i128 *out, Py_ssize_t m) {
+    PyObject *tup = PyTuple_New(m);
+    for (Py_ssize_t k = 0; k < m && tup != NULL; k++) {
+        PyObject *v = from_i128(out[k]);
+        if (v == NULL)
+            Py_CLEAR(tup);
+        else
+            PyTuple_SET_ITEM(tup, k, v);
+    }
+    return tup;
+}
+
+/* flat_rows(p, q, n, off, width, low, comb): Tail.flat's sums of the rows p and q (entry off[a] + e
+ * for a cards with e even ones, e capped at width[a] - 1), as a tuple, or None when a value leaves
+ * the native range. */
+static PyObject *flat_rows(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "flat_rows takes 7 positional arguments");
+        return NULL;
+    }
+    rows_t p, q;
+    int64_t n = -1;
+    memset(&q, 0, sizeof(q));
+    int low = PyObject_IsTrue(args[5]);
+    if (low < 0) return NULL;
+    int r = read_rows(args[0], &p);
+    if (r == FIT) r = read_rows(args[1], &q);
+    if (r == FIT) r = to_i64(args[2], &n);
+    PyObject *off = args[3], *width = args[4];
+    if (r == FIT && (n < 0 || n > 4096 || !PyList_CheckExact(off) || !PyList_CheckExact(width) ||
+                     PyList_GET_SIZE(off) < n + 2 || PyList_GET_SIZE(width) < n + 1 || !PyList_CheckExact(args[6])))
+        r = NOFIT;
+    int64_t *base = NULL, *last = NULL, size = 0;
+    i128 *out = NULL;
+    PyObject *tup = NULL;
+    if (r == FIT) {
+        base = PyMem_Calloc((size_t)n + 2, sizeof(int64_t));
+        last = PyMem_Calloc((size_t)n + 2, sizeof(int64_t));
+        if (base == NULL || last == NULL) {
+            PyErr_NoMemory();
+            r = ERR;
+        }
+    }
+    for (int64_t a = 0; a <= n + 1 && r == FIT; a++) r = to_i64(PyList_GET_ITEM(off, a), &base[a]);
+    for (int64_t a = 0; a <= n && r == FIT; a++) {
+        int64_t w = 0;
+        r = to_i64(PyList_GET_ITEM(width, a), &w);
+        if (r == FIT && (w < 1 || base[a] < 0 || base[a] + w > base[n + 1])) r = NOFIT;
+        last[a] = w - 1;
+    }
+    if (r == FIT) {
+        size = base[n + 1];
+        if (size < 0 || size > (1 << 20)) r = NOFIT;
+    }
+    if (r == FIT && (out = PyMem_Calloc((size_t)size + 1, sizeof(i128))) == NULL) {
+        PyErr_NoMemory();
+        r = ERR;
+    }
+    if (r == FIT) r = convolve(&p, &q, n, base, last, 0, low, args[6], out);
+    if (r == FIT && (tup = tuple_of(out, (Py_ssize_t)size)) == NULL) r = ERR;
+    PyMem_Free(out);
+    PyMem_Free(base);
+    PyMem_Free(last);
+    rows_free(&p);
+    rows_free(&q);
+    if (r == FIT) return tup;
+    if (r == ERR) return NULL;
+    Py_RETURN_NONE;
 }
 
 /* suffixes(p, q, n, top, t, low, comb): Tail._suffixes's sums of the rows p and q (need t: 0 for
@@ -1285,6 +1380,9 @@ static PyMethodDef METHODS[] = {
      "tail_bilinear(states, sig_ids, reads, high, low, lflats, flat, t_of, scaled, suffixes, mask2, "
      "mask3, steps, gidx, layer, shift, size): the last layer's per-source and per-key sums (see tail_sums); None when a value "
      "leaves the native range."},
+    {"flat_rows", (PyCFunction)(void (*)(void))flat_rows, METH_FASTCALL,
+     "flat_rows(p, q, n, off, width, low, comb): a half's flat (Tail.flat); None when a value leaves "
+     "the native range."},
     {"suffixes", (PyCFunction)(void (*)(void))suffixes, METH_FASTCALL,
      "suffixes(p, q, n, top, t, low, comb): a half's suffix sums (Tail._suffixes); None when a value "
      "leaves the native range."},

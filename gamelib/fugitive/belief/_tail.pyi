@@ -35,3 +35,13 @@ def suffixes(
     comb: list[list[int]],
     /,
 ) -> tuple[int, ...] | None: ...
+def flat_rows(
+    p: list[list[tuple[int, int]]],
+    q: list[list[tuple[int, int]]],
+    n: int,
+    off: list[int],
+    width: list[int],
+    low: bool,
+    comb: list[list[int]],
+    /,
+) -> tuple[int, ...] | None: ...

@@ -224,12 +224,18 @@ class Tail:
 
     def flat(self, first: int, state: int) -> Flat:
         """Groups ``first`` and ``first + 1`` of the last stack at ``state``'s counts, by (cards
-        they take, even cards capped at top) (times ``C(n, a)`` for the low half)."""
+        they take, even cards capped at top) (times ``C(n, a)`` for the low half).  Compiled when
+        the kernel is (``_tail.flat_rows``: these loops on 128-bit ints, None past them)."""
         n, width, off = self.n, self.width, self.off
-        out = [0] * self.size
         p = self._poly(first, state)
         q = self._poly(first + 1, state)
         low = first == 0
+        if _tail is not None and kernel.COMPILED:
+            done = _tail.flat_rows(p, q, n, off, width, low, COMB)
+            if done is not None:
+                self.flats[first >> 1][state & HALVES[first]] = done
+                return done
+        out = [0] * self.size
         for k0, x in enumerate(p):
             if not x:
                 continue
