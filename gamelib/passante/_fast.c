@@ -21,6 +21,15 @@ static PyObject *FREE_SIGNALS; /* _free_signals(char, player, n) */
 static unsigned long long VISIBLE[8][5]; /* VISIBLE_IF_AT: the wishes character c on location z leaves possible */
 static int VISIBLE_SET;
 static long PHASE_OVER = -1, PHASE_WINDOW = -1;
+static PyObject *LAYS;  /* (None, lay 1, ..., lay 38): LAYS by wish number */
+static PyObject *PASS;
+static long ANY_MOMENT_MASK; /* the characters whose privilege is given between moves too */
+/* _apply's envelope (configure_apply) */
+static PyObject *ROLES;  /* _ROLES: action class -> role bits */
+static PyObject *ALLOW_KIND, *WHO; /* the Allow class; _WHO: who acts, by phase */
+static long REST_MASK, PHASE_MAIN = -1, PHASE_VETO = -1, ROLE_PROPOSAL, ROLE_SHOWS, ROLE_ANSWERED,
+    POLICIER_CHAR;
+static PyObject *CHANCE_INT, *EMPTY_TUPLE;
 
 static PyObject *s_turn_player, *s_game, *s_options, *s_num_players, *s_auto_lay, *s_anytime,
     *s_shown, *s_char_hand, *s_fresh, *s_drew, *s_char_deck, *s_char_under, *s_vetoed, *s_moves,
@@ -28,13 +37,16 @@ static PyObject *s_turn_player, *s_game, *s_options, *s_num_players, *s_auto_lay
     *s_draw_first, *s_omnibus_must_leave, *s_privileges, *s_must_move_twice,
     *s_omnibus_carries_controlled, *s_none, *s_cards, *s_laid, *s_dealt_to, *s_phase, *s_hands,
     *s_window_asks, *s_holders, *s_layable, *s_asking, *s_window_return, *s_to_move, *s_history,
-    *s_apply, *s_sample_chance, *s_random, *s_pending, *s_legal_actions;
+    *s_apply, *s_sample_chance, *s_random, *s_pending, *s_legal_actions, *s_signalled, *s_veto_used,
+    *s_vetoable, *s_proposed, *s_vetoer, *s_settle, *s_wish_deck;
 
 /* the last game's options, read once (a search plays one game) */
 static PyObject *cached_game; /* a strong reference: the pointer is never reused while kept */
 static int o_draw_first, o_must_leave, o_privileges, o_must_twice, o_carries, o_holders;
 static long o_players;
 
+#define CHANCE (-1)
+#define TERMINAL (-4)
 #define PLAY_BIT 9
 #define OMNIBUS 8
 #define POETE 6
@@ -151,6 +163,42 @@ static PyObject *call_seat(PyObject *state, PyObject *method, long p) {
     return r;
 }
 
+/* Refusals._lays(seat) (a new list): none when laid automatically; with lay_wishes="anytime" the
+   wishes of the seat's hand shown at the last moment between moves, in hand order; "choice": asked
+   of the Python method (it reads the board) */
+static PyObject *lays(PyObject *state, PyObject *d, long seat, int auto_lay, int anytime) {
+    if (auto_lay) return PyList_New(0);
+    PyObject *hands = anytime && LAYS != NULL ? field(d, s_hands) : NULL;
+    if (hands == NULL) {
+        if (PyErr_Occurred()) return NULL;
+        return call_seat(state, s_lays, seat);
+    }
+    PyObject *shown_obj = field(d, s_shown);
+    if (shown_obj == NULL) return NULL;
+    unsigned long long shown = PyLong_AsUnsignedLongLong(shown_obj);
+    if (shown == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+    PyObject *hand = PyList_Check(hands) && seat >= 0 && seat < PyList_GET_SIZE(hands)
+                         ? PyList_GET_ITEM(hands, seat) : NULL;
+    if (hand == NULL || !PyTuple_Check(hand)) return call_seat(state, s_lays, seat);
+    Py_ssize_t n = PyTuple_GET_SIZE(hand), k = 0;
+    long wish[64];
+    if (n > 64) return call_seat(state, s_lays, seat);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long w = PyLong_AsLong(PyTuple_GET_ITEM(hand, i));
+        if (w == -1 && PyErr_Occurred()) return NULL;
+        if (w < 1 || w >= PyTuple_GET_SIZE(LAYS)) return call_seat(state, s_lays, seat);
+        if (shown >> w & 1) wish[k++] = w;
+    }
+    PyObject *out = PyList_New(k);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < k; i++) {
+        PyObject *lay = PyTuple_GET_ITEM(LAYS, wish[i]);
+        Py_INCREF(lay);
+        PyList_SET_ITEM(out, i, lay);
+    }
+    return out;
+}
+
 static PyObject *build(PyObject *state, PyObject *d) {
     long p, card, vetoed, moves, moved, bus;
     if (int_field(d, s_turn_player, &p) < 0) return NULL;
@@ -159,7 +207,7 @@ static PyObject *build(PyObject *state, PyObject *d) {
     int auto_lay = true_field(d, s_auto_lay), anytime = true_field(d, s_anytime);
     int shown = true_field(d, s_shown);
     if (auto_lay < 0 || anytime < 0 || shown < 0) return NULL;
-    PyObject *acts = (auto_lay || (anytime && !shown)) ? PyList_New(0) : call_seat(state, s_lays, p);
+    PyObject *acts = (auto_lay || (anytime && !shown)) ? PyList_New(0) : lays(state, d, p, auto_lay, anytime);
     if (acts == NULL) return NULL;
     if (!PyList_CheckExact(acts)) {
         PyObject *l = PySequence_List(acts);
@@ -425,14 +473,196 @@ static PyObject *configure_window(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* PassanteState._apply(action) with `steps` (type(state)._steps: class -> (transition, role)):
+   a move or card the Policier's player may stop is announced; the Policier's answer; the
+   transition; wishes laid (automatic) or none owed from an empty deck; a draw owed first; the
+   moment between moves (compiled); who acts.  The same steps, in C around the Python transitions. */
+static int who_acts(PyObject *state, PyObject *d, long phase) {
+    PyObject *who;
+    if (phase == PHASE_MAIN) {
+        who = field(d, s_turn_player);
+        if (who == NULL) return -1;
+        return PyDict_SetItem(d, s_to_move, who);
+    }
+    if (phase < 0 || phase >= PyTuple_GET_SIZE(WHO)) {
+        PyErr_SetString(PyExc_IndexError, "phase out of _WHO");
+        return -1;
+    }
+    who = PyObject_CallOneArg(PyTuple_GET_ITEM(WHO, phase), state);
+    if (who == NULL) return -1;
+    int r = PyDict_SetItem(d, s_to_move, who);
+    Py_DECREF(who);
+    return r;
+}
+
+static int to_move_after(PyObject *state, PyObject *d) {
+    /* CHANCE if a draw is owed, else who acts in the phase */
+    long phase;
+    int owed = true_field(d, s_pending);
+    if (owed < 0) return -1;
+    if (owed) return PyDict_SetItem(d, s_to_move, CHANCE_INT);
+    if (int_field(d, s_phase, &phase) < 0) return -1;
+    return who_acts(state, d, phase);
+}
+
+static long role_of(PyObject *kind) {
+    PyObject *r = PyDict_GetItemWithError(ROLES, kind);
+    if (r == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, kind);
+        return -1;
+    }
+    return PyLong_AsLong(r);
+}
+
+static int c_apply(PyObject *state, PyObject *d, PyObject *action, PyObject *steps) {
+    PyObject *kind = (PyObject *)Py_TYPE(action);
+    PyObject *pair = PyDict_GetItemWithError(steps, kind);
+    if (pair == NULL) {
+        if (!PyErr_Occurred()) PyErr_SetObject(PyExc_KeyError, kind);
+        return -1;
+    }
+    if (!PyTuple_Check(pair) || PyTuple_GET_SIZE(pair) != 2) {
+        PyErr_SetString(PyExc_TypeError, "_steps holds (transition, role) pairs");
+        return -1;
+    }
+    PyObject *step = PyTuple_GET_ITEM(pair, 0);
+    long role = PyLong_AsLong(PyTuple_GET_ITEM(pair, 1));
+    if (role == -1 && PyErr_Occurred()) return -1;
+    PyObject *res;
+    if (role & ROLE_ANSWERED) {
+        if (role & ROLE_PROPOSAL) {
+            int used = true_field(d, s_veto_used);
+            if (used < 0) return -1;
+            if (!used) {
+                PyObject *hearts = field(d, s_hearts), *pol = PyLong_FromLong(POLICIER_CHAR);
+                int in = (hearts != NULL && pol != NULL) ? PySequence_Contains(hearts, pol) : -1;
+                Py_XDECREF(pol);
+                if (in < 0) return -1;
+                if (in) {
+                    PyObject *v = PyObject_CallMethodOneArg(state, s_vetoable, action);
+                    int stop = v == NULL ? -1 : PyObject_IsTrue(v);
+                    Py_XDECREF(v);
+                    if (stop < 0) return -1;
+                    if (stop) {
+                        if (PyDict_SetItem(d, s_proposed, action) < 0 || set_int(d, s_phase, PHASE_VETO) < 0)
+                            return -1;
+                        int owed = true_field(d, s_pending);
+                        if (owed < 0) return -1;
+                        PyObject *who = owed ? CHANCE_INT : field(d, s_vetoer);
+                        if (who == NULL) return -1;
+                        return PyDict_SetItem(d, s_to_move, who);
+                    }
+                }
+            }
+        } else if (kind == ALLOW_KIND) {
+            PyObject *proposed = field(d, s_proposed);
+            if (proposed == NULL) return -1;
+            if (proposed == Py_None) {
+                PyErr_SetString(PyExc_AssertionError, "allow with nothing proposed");
+                return -1;
+            }
+            role = role_of((PyObject *)Py_TYPE(proposed));
+            if (role == -1 && PyErr_Occurred()) return -1;
+        } else { /* Veto */
+            res = PyObject_CallFunctionObjArgs(step, state, action, NULL);
+            if (res == NULL) return -1;
+            Py_DECREF(res);
+            return to_move_after(state, d);
+        }
+    }
+    res = PyObject_CallFunctionObjArgs(step, state, action, NULL);
+    if (res == NULL) return -1;
+    Py_DECREF(res);
+    int auto_lay = true_field(d, s_auto_lay);
+    if (auto_lay < 0) return -1;
+    if (auto_lay) {
+        res = PyObject_CallMethodNoArgs(state, s_settle);
+        if (res == NULL) return -1;
+        Py_DECREF(res);
+    } else {
+        int deck = true_field(d, s_wish_deck);
+        if (deck < 0) return -1;
+        if (!deck && PyDict_SetItem(d, s_pending, EMPTY_TUPLE) < 0) return -1;
+    }
+    int owed = true_field(d, s_pending);
+    if (owed < 0) return -1;
+    if (owed) return PyDict_SetItem(d, s_to_move, CHANCE_INT);
+    long phase;
+    if (int_field(d, s_phase, &phase) < 0) return -1;
+    int anytime = true_field(d, s_anytime);
+    if (anytime < 0) return -1;
+    if (anytime && phase >= 0 && phase < 64 && (REST_MASK >> phase & 1)) {
+        int dealt = (role & ROLE_SHOWS) ? 1 : true_field(d, s_dealt_to);
+        if (dealt < 0) return -1;
+        if (dealt) {
+            if (window(state, d) < 0 || int_field(d, s_phase, &phase) < 0) return -1;
+        }
+    }
+    return who_acts(state, d, phase);
+}
+
+static PyObject *apply(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *state, *action, *steps;
+    if (!PyArg_ParseTuple(args, "OOO!:apply", &state, &action, &PyDict_Type, &steps)) return NULL;
+    if (ROLES == NULL || !VISIBLE_SET) {
+        PyErr_SetString(PyExc_RuntimeError, "gamelib.passante._fast: configure_apply() first");
+        return NULL;
+    }
+    PyObject *d = PyObject_GenericGetDict(state, NULL);
+    if (d == NULL) return NULL;
+    int r = c_apply(state, d, action, steps);
+    Py_DECREF(d);
+    if (r < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *configure_apply(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *roles, *allow, *who, *rest;
+    long main_phase, veto_phase, proposal, shows, answered, policier;
+    if (!PyArg_ParseTuple(args, "O!OO!Ollllll:configure_apply", &PyDict_Type, &roles, &allow, &PyTuple_Type,
+                          &who, &rest, &main_phase, &veto_phase, &proposal, &shows, &answered, &policier))
+        return NULL;
+    long mask = 0;
+    PyObject *it = PyObject_GetIter(rest), *item;
+    if (it == NULL) return NULL;
+    while ((item = PyIter_Next(it)) != NULL) {
+        long ph = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (ph < 0 || ph > 62) {
+            Py_DECREF(it);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "configure_apply: phases 0..62");
+            return NULL;
+        }
+        mask |= 1L << ph;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) return NULL;
+    if (CHANCE_INT == NULL && (CHANCE_INT = PyLong_FromLong(CHANCE)) == NULL) return NULL;
+    if (EMPTY_TUPLE == NULL && (EMPTY_TUPLE = PyTuple_New(0)) == NULL) return NULL;
+    Py_INCREF(roles);
+    Py_XSETREF(ROLES, roles);
+    Py_INCREF(allow);
+    Py_XSETREF(ALLOW_KIND, allow);
+    Py_INCREF(who);
+    Py_XSETREF(WHO, who);
+    REST_MASK = mask;
+    PHASE_MAIN = main_phase;
+    PHASE_VETO = veto_phase;
+    ROLE_PROPOSAL = proposal;
+    ROLE_SHOWS = shows;
+    ROLE_ANSWERED = answered;
+    POLICIER_CHAR = policier;
+    Py_RETURN_NONE;
+}
+
 /* mcts._uniform_rollout for a PassanteState: uniform random moves to the end (or `limit` actions),
    the same calls in the same order (the moves from the phase's legal moves, `_LEGAL[phase]`, which
    is `_legal_actions` when no wish draw is owed: a player is to move; `rng.random()` once a
    decision; `_apply`; the history appended), without the Python loop around them. */
-#define CHANCE (-1)
-#define TERMINAL (-4)
 
-static int play(PyObject *state, PyObject *d, PyObject *rng, long limit, PyObject *legal) {
+static int play(PyObject *state, PyObject *d, PyObject *rng, long limit, PyObject *legal, PyObject *steps) {
     PyObject *step = PyObject_GetAttr(state, s_apply);
     PyObject *sample = step ? PyObject_GetAttr(state, s_sample_chance) : NULL;
     PyObject *uniform = sample ? PyObject_GetAttr(rng, s_random) : NULL;
@@ -491,13 +721,20 @@ static int play(PyObject *state, PyObject *d, PyObject *rng, long limit, PyObjec
             Py_INCREF(action);
             Py_DECREF(actions);
         }
-        PyObject *res = PyObject_CallOneArg(step, action);
-        if (res == NULL || PyList_Append(history, action) < 0) {
-            Py_XDECREF(res);
-            Py_DECREF(action);
-            goto out;
+        if (steps != Py_None) { /* PassanteState._apply, in C */
+            if (c_apply(state, d, action, steps) < 0 || PyList_Append(history, action) < 0) {
+                Py_DECREF(action);
+                goto out;
+            }
+        } else {
+            PyObject *res = PyObject_CallOneArg(step, action);
+            if (res == NULL || PyList_Append(history, action) < 0) {
+                Py_XDECREF(res);
+                Py_DECREF(action);
+                goto out;
+            }
+            Py_DECREF(res);
         }
-        Py_DECREF(res);
         Py_DECREF(action);
     }
     r = 0;
@@ -512,18 +749,105 @@ done:
 
 static PyObject *rollout(PyObject *module, PyObject *args) {
     (void)module;
-    PyObject *state, *rng, *legal;
+    PyObject *state, *rng, *legal, *steps = Py_None;
     long limit;
-    if (!PyArg_ParseTuple(args, "OOlO:rollout", &state, &rng, &limit, &legal)) return NULL;
+    if (!PyArg_ParseTuple(args, "OOlO|O:rollout", &state, &rng, &limit, &legal, &steps)) return NULL;
+    if (steps != Py_None && (!PyDict_Check(steps) || ROLES == NULL || !VISIBLE_SET)) {
+        PyErr_SetString(PyExc_TypeError, "rollout: steps is a _steps dict (after configure_apply) or None");
+        return NULL;
+    }
     if (legal != Py_None && !PyList_Check(legal)) {
         PyErr_SetString(PyExc_TypeError, "rollout: legal is the list _LEGAL or None");
         return NULL;
     }
     PyObject *d = PyObject_GenericGetDict(state, NULL);
     if (d == NULL) return NULL;
-    int r = play(state, d, rng, limit, legal);
+    int r = play(state, d, rng, limit, legal, steps);
     Py_DECREF(d);
     if (r < 0) return NULL;
+    Py_RETURN_NONE;
+}
+
+/* PassanteState._window_actions: the asked seat lays a shown wish of its hand, gives an
+   any-moment privilege's signal (once a turn, privileges="cards"), or passes */
+static PyObject *window_build(PyObject *state, PyObject *d) {
+    PyObject *asking = field(d, s_asking);
+    if (asking == NULL) return NULL;
+    if (!PyTuple_Check(asking) || PyTuple_GET_SIZE(asking) < 1) {
+        PyErr_SetString(PyExc_IndexError, "no seat is asked");
+        return NULL;
+    }
+    long q = PyLong_AsLong(PyTuple_GET_ITEM(asking, 0));
+    if (q == -1 && PyErr_Occurred()) return NULL;
+    int shown = true_field(d, s_shown), auto_lay = true_field(d, s_auto_lay), anytime = true_field(d, s_anytime);
+    if (shown < 0 || auto_lay < 0 || anytime < 0) return NULL;
+    PyObject *acts = shown ? lays(state, d, q, auto_lay, anytime) : PyList_New(0);
+    if (acts == NULL) return NULL;
+    if (!PyList_CheckExact(acts)) {
+        PyObject *l = PySequence_List(acts);
+        Py_DECREF(acts);
+        if (l == NULL) return NULL;
+        acts = l;
+    }
+    PyObject *hearts = field(d, s_hearts), *game = field(d, s_game);
+    long ch, signalled;
+    if (hearts == NULL || game == NULL || read_game(game) < 0) goto fail;
+    if ((ch = list_int(hearts, q)) == -2) goto fail;
+    if (ch >= 0 && ch < 8 && (ANY_MOMENT_MASK >> ch & 1)) {
+        if (int_field(d, s_signalled, &signalled) < 0) goto fail;
+        if (!(signalled >> q & 1) && o_privileges == 2) {
+            PyObject *more = PyObject_CallFunction(FREE_SIGNALS, "lll", ch, q, o_players);
+            if (more == NULL) goto fail;
+            int r = extend(acts, more);
+            Py_DECREF(more);
+            if (r < 0) goto fail;
+        }
+    }
+    if (PyList_Append(acts, PASS) < 0) goto fail;
+    return acts;
+fail:
+    Py_DECREF(acts);
+    return NULL;
+}
+
+static PyObject *window_actions(PyObject *module, PyObject *state) {
+    (void)module;
+    if (LAYS == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "gamelib.passante._fast: configure_lays() first");
+        return NULL;
+    }
+    PyObject *d = PyObject_GenericGetDict(state, NULL);
+    if (d == NULL) return NULL;
+    PyObject *r = window_build(state, d);
+    Py_DECREF(d);
+    return r;
+}
+
+static PyObject *configure_lays(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *lays_table, *pass, *any_moment;
+    if (!PyArg_ParseTuple(args, "O!OO!:configure_lays", &PyTuple_Type, &lays_table, &pass, &PyTuple_Type,
+                          &any_moment))
+        return NULL;
+    long mask = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(any_moment); i++) {
+        long c = PyLong_AsLong(PyTuple_GET_ITEM(any_moment, i));
+        if (c == -1 && PyErr_Occurred()) return NULL;
+        if (c < 0 || c > 7) {
+            PyErr_SetString(PyExc_ValueError, "configure_lays: characters are 0..7");
+            return NULL;
+        }
+        mask |= 1L << c;
+    }
+    if (PyTuple_GET_SIZE(lays_table) < 2 || PyTuple_GET_SIZE(lays_table) > 64) {
+        PyErr_SetString(PyExc_ValueError, "configure_lays: (None, lay 1, ...) up to 63 wishes");
+        return NULL;
+    }
+    Py_INCREF(lays_table);
+    Py_XSETREF(LAYS, lays_table);
+    Py_INCREF(pass);
+    Py_XSETREF(PASS, pass);
+    ANY_MOMENT_MASK = mask;
     Py_RETURN_NONE;
 }
 
@@ -602,6 +926,12 @@ static PyMethodDef methods[] = {
     {"configure_window", configure_window, METH_VARARGS, "configure_window(VISIBLE_IF_AT, OVER, WINDOW)"},
     {"rollout", rollout, METH_VARARGS,
      "rollout(state, rng, limit, legal): uniform random moves, as mcts._uniform_rollout plays them"},
+    {"window_actions", window_actions, METH_O,
+     "window_actions(state): PassanteState._window_actions(state), the same list"},
+    {"configure_lays", configure_lays, METH_VARARGS, "configure_lays((None, *LAYS by number), PASS, ANY_MOMENT)"},
+    {"apply", apply, METH_VARARGS, "apply(state, action, steps): PassanteState._apply(state, action)"},
+    {"configure_apply", configure_apply, METH_VARARGS,
+     "configure_apply(_ROLES, Allow, _WHO, _REST, MAIN, VETO_PHASE, _PROPOSAL, _SHOWS, _ANSWERED, POLICIER)"},
     {"forget", forget, METH_NOARGS, "drop the game whose options are kept (tests)"},
     {NULL, NULL, 0, NULL},
 };
@@ -628,7 +958,9 @@ PyMODINIT_FUNC PyInit__fast(void) {
         {&s_layable, "_layable"}, {&s_asking, "asking"}, {&s_window_return, "window_return"},
         {&s_to_move, "_to_move"}, {&s_history, "history"}, {&s_apply, "_apply"},
         {&s_sample_chance, "sample_chance"}, {&s_random, "random"}, {&s_pending, "pending"},
-        {&s_legal_actions, "_legal_actions"},
+        {&s_legal_actions, "_legal_actions"}, {&s_signalled, "signalled"}, {&s_veto_used, "veto_used"},
+        {&s_vetoable, "_vetoable"}, {&s_proposed, "proposed"}, {&s_vetoer, "vetoer"},
+        {&s_settle, "_settle"}, {&s_wish_deck, "wish_deck"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         *names[i].slot = PyUnicode_InternFromString(names[i].text);

@@ -58,6 +58,7 @@ from gamelib.passante.actions import (
     END,
     FREE,
     HINTS,
+    LAYS,
     MOVE_TABLE,
     NAMES,
     NOTATION,
@@ -68,6 +69,7 @@ from gamelib.passante.actions import (
     VETO,
     VISIBLE_IF_AT,
     WISH_MASK,
+    WISH_NUMBERS,
     WISH_ZONE,
     Allow,
     Board,
@@ -651,49 +653,6 @@ _LEGAL: list[Callable[[PassanteState], list[Action]]] = [
 ]
 """The legal actions of each phase (when no wish draw is owed), by phase number (the turn's:
 :func:`use_compiled` picks the compiled ``_fast.main_actions`` or ``_main_actions``)."""
-COMPILED = False
-"""Are the turn's legal moves listed by the compiled ``gamelib.passante._fast`` (built from
-``_fast.c`` when a C compiler was there; the same lists as ``_main_actions``, the reference)?"""
-
-
-def use_compiled(on: bool) -> bool:
-    """Lists the turn's legal moves with the compiled module (when it is there) or the pure
-    ``_main_actions``; returns :data:`COMPILED`.  ``GAMELIB_PURE_PYTHON=1`` in the environment
-    turns it off at import, as it does the Fugitive belief's kernel."""
-    global COMPILED, _open_window
-    COMPILED = _fast is not None and on
-    if _fast is not None and COMPILED:
-        _LEGAL[MAIN], _open_window = _fast.main_actions, _fast.open_window
-        PassanteState._uniform_rollout = _compiled_rollout
-    else:
-        _LEGAL[MAIN], _open_window = PassanteState._main_actions, PassanteState._open_window
-        PassanteState._uniform_rollout = None
-    return COMPILED
-
-
-def _compiled_rollout(state: PassanteState, rng: random.Random, limit: int) -> None:
-    """The search agents' uniform rollout (``gamelib.agents.mcts._uniform_rollout``: the same
-    moves from the same ``rng``, the same calls of the rules' hooks) in the compiled loop; the
-    turn's moves from ``_LEGAL`` unless a subclass lists its own."""
-    assert _fast is not None
-    state._legal_cache = None
-    own = type(state)._legal_actions is not PassanteState._legal_actions
-    _fast.rollout(state, rng, limit, None if own else _LEGAL)
-
-
-_open_window: Callable[[PassanteState], None] = PassanteState._open_window
-"""The moment between moves ``_apply`` opens: :meth:`~gamelib.passante.effects.Effects._open_window`
-or its compiled copy (the same fields written)."""
-
-
-try:
-    from gamelib.passante import _fast
-except ImportError:  # no C compiler where it was installed: the pure path
-    _fast = None  # type: ignore[assignment]
-if _fast is not None:
-    _fast.configure(MOVE_TABLE, BOARD_SETS, DRIVES, DRIVES_AWAY, PLAYS, DRAW, END, _free_signals)
-    _fast.configure_window(VISIBLE_IF_AT, OVER, WINDOW)
-use_compiled(os.environ.get("GAMELIB_PURE_PYTHON") != "1")
 _PROPOSALS = frozenset({Move, Play, Board, Drive})
 """The actions the Policier's player may stop (``_vetoable`` says when)."""
 _MAY_SHOW = frozenset({Move, Drive, Play, Target, Send, DieRoll, RoundEvent})
@@ -720,6 +679,58 @@ def _steps_of(cls: type[PassanteState]) -> dict[type, tuple[Callable[..., None],
 
 
 PassanteState._steps = _steps_of(PassanteState)
+
+
+COMPILED = False
+"""Are the turn's legal moves listed by the compiled ``gamelib.passante._fast`` (built from
+``_fast.c`` when a C compiler was there; the same lists as ``_main_actions``, the reference)?"""
+
+
+def use_compiled(on: bool) -> bool:
+    """Lists the turn's legal moves with the compiled module (when it is there) or the pure
+    ``_main_actions``; returns :data:`COMPILED`.  ``GAMELIB_PURE_PYTHON=1`` in the environment
+    turns it off at import, as it does the Fugitive belief's kernel."""
+    global COMPILED, _open_window
+    COMPILED = _fast is not None and on
+    if _fast is not None and COMPILED:
+        _LEGAL[MAIN], _LEGAL[WINDOW] = _fast.main_actions, _fast.window_actions
+        _open_window, PassanteState._uniform_rollout = _fast.open_window, _compiled_rollout
+    else:
+        _LEGAL[MAIN], _LEGAL[WINDOW] = PassanteState._main_actions, PassanteState._window_actions
+        _open_window, PassanteState._uniform_rollout = PassanteState._open_window, None
+    return COMPILED
+
+
+def _compiled_rollout(state: PassanteState, rng: random.Random, limit: int) -> None:
+    """The search agents' uniform rollout (``gamelib.agents.mcts._uniform_rollout``: the same
+    moves from the same ``rng``, the same calls of the rules' hooks) in the compiled loop; the
+    turn's moves from ``_LEGAL`` unless a subclass lists its own, each applied by ``_fast.apply``
+    (``_apply``'s steps around the Python transitions) unless a subclass applies its own."""
+    assert _fast is not None
+    state._legal_cache = None
+    cls = type(state)
+    own = cls._legal_actions is not PassanteState._legal_actions
+    plain = cls._apply is PassanteState._apply  # then its steps in C around the transitions
+    _fast.rollout(state, rng, limit, None if own else _LEGAL, cls._steps if plain else None)
+
+
+_open_window: Callable[[PassanteState], None] = PassanteState._open_window
+"""The moment between moves ``_apply`` opens: :meth:`~gamelib.passante.effects.Effects._open_window`
+or its compiled copy (the same fields written)."""
+
+
+try:
+    from gamelib.passante import _fast
+except ImportError:  # no C compiler where it was installed: the pure path
+    _fast = None  # type: ignore[assignment]
+if _fast is not None:
+    _fast.configure(MOVE_TABLE, BOARD_SETS, DRIVES, DRIVES_AWAY, PLAYS, DRAW, END, _free_signals)
+    _fast.configure_window(VISIBLE_IF_AT, OVER, WINDOW)
+    _fast.configure_lays((None, *(LAYS[w] for w in WISH_NUMBERS)), PASS, ANY_MOMENT)
+    _fast.configure_apply(
+        _ROLES, Allow, tuple(_WHO), _REST, MAIN, VETO_PHASE, _PROPOSAL, _SHOWS, _ANSWERED, POLICIER
+    )
+use_compiled(os.environ.get("GAMELIB_PURE_PYTHON") != "1")
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import pytest
 import gamelib
 from gamelib.core.game import CHANCE, Action
 from gamelib.passante import rules
-from gamelib.passante.options import MAIN
+from gamelib.passante.options import MAIN, WINDOW
 from gamelib.passante.rules import PassanteState
 
 fast = pytest.importorskip("gamelib.passante._fast", reason="the C extension is not built here")
@@ -105,10 +105,12 @@ def test_use_compiled_switches_the_turns_legal_moves() -> None:
     try:
         assert rules.use_compiled(False) is False
         assert rules._LEGAL[MAIN] is PassanteState._main_actions
+        assert rules._LEGAL[WINDOW] is PassanteState._window_actions
         assert rules._open_window is PassanteState._open_window
         pure = [tuple(map(str, s.legal_actions())) for s in turn_positions({}, 3, 2)]
         assert rules.use_compiled(True) is True
         assert rules._LEGAL[MAIN] is fast.main_actions
+        assert rules._LEGAL[WINDOW] is fast.window_actions
         assert rules._open_window is fast.open_window
         compiled = [tuple(map(str, s.legal_actions())) for s in turn_positions({}, 3, 2)]
         assert compiled == pure
@@ -287,3 +289,90 @@ def test_the_agents_search_the_same_with_the_compiled_rollout() -> None:
         assert found[True] == found[False]
     finally:
         rules.use_compiled(was)
+
+
+@pytest.mark.parametrize("options", WINDOWS, ids=[",".join(o) or "defaults" for o in WINDOWS])
+def test_compiled_window_moves_are_the_pure_ones(options: dict[str, object]) -> None:
+    """At every window of random games, and with the hand's shown wishes, the asked seat's heart
+    and its signal edited: the same lays (hand order), signals and ``pass``."""
+    rng = random.Random(5)
+    seen = 0
+    for players in (2, 3, 4):
+        game = gamelib.make("passante", players=players, options=options)
+        for seed in range(3):
+            state, play = game.new_game(seed=seed), random.Random(seed)
+            assert isinstance(state, PassanteState)
+            while not state.is_terminal():
+                if state.current_player >= 0 and state.phase == WINDOW:
+                    for k in range(4):
+                        world = state.clone()
+                        assert isinstance(world, PassanteState)
+                        if k:
+                            world.shown = rng.getrandbits(39) & ~1
+                            world.hearts = [rng.randrange(-1, 8) for _ in range(players)]
+                            world.signalled = rng.getrandbits(players)
+                        compiled = fast.window_actions(world)
+                        pure = PassanteState._window_actions(world)
+                        assert all(a is b for a, b in zip(compiled, pure, strict=True)), (compiled, pure)
+                        seen += 1
+                if state.current_player == CHANCE:
+                    state.apply(state.sample_chance(play))
+                else:
+                    state.apply(play.choice(state.legal_actions()))
+    assert seen > 100
+
+
+APPLY: list[dict[str, object]] = [
+    {},
+    {"lay_wishes": "automatic"},
+    {"lay_wishes": "choice", "privileges": "hint", "round_event_chooser": "next"},
+    {"window_asks": "holders", "final_round_event": True, "comedienne_die": "swap"},
+    {"policier_veto": False, "must_move_twice": True, "solo_hand_size": 10},
+]
+
+
+@pytest.mark.parametrize("options", APPLY, ids=[",".join(o) or "defaults" for o in APPLY])
+def test_compiled_apply_changes_what_apply_changes(options: dict[str, object]) -> None:
+    """Every action of random games (vetoes and allows, windows, automatic lays, round cards)
+    applied by ``_fast.apply`` and by ``_apply``: every field equal after."""
+    kinds = set()
+    for players in (1, 2, 3, 4):
+        game = gamelib.make("passante", players=players, options=options)
+        for seed in range(3):
+            state, play = game.new_game(seed=seed), random.Random(seed)
+            assert isinstance(state, PassanteState)
+            while not state.is_terminal():
+                action = (
+                    state.sample_chance(play)
+                    if state.current_player == CHANCE
+                    else play.choice(state.legal_actions())
+                )
+                mine, theirs = state.clone(), state.clone()
+                assert isinstance(theirs, PassanteState)
+                fast.apply(mine, action, PassanteState._steps)
+                PassanteState._apply(theirs, action)
+                assert vars(mine) == vars(theirs), action
+                kinds.add(type(action).__name__)
+                state.apply(action)
+    assert {"Move", "End", "WishCard"} <= kinds
+    if not options:
+        assert {"Veto", "Allow", "Pass", "Lay"} <= kinds
+
+
+def test_compiled_rollout_calls_a_subclass_own_apply() -> None:
+    from gamelib.agents.mcts import _uniform_rollout
+
+    class Counting(PassanteState):
+        applied = 0
+
+        def _apply(self, action: Action) -> None:
+            type(self).applied += 1
+            super()._apply(action)
+
+    game = gamelib.make("passante")
+    assert isinstance(game, rules.PassanteGame)
+    mine, theirs = Counting(game, 2), Counting(game, 2)
+    rules._compiled_rollout(mine, random.Random(2), 10_000)
+    assert Counting.applied == len(mine.history) > 50
+    _uniform_rollout(theirs, random.Random(2), 10_000)
+    assert mine.history == theirs.history
