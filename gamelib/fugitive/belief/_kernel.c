@@ -565,6 +565,217 @@ static PyObject *slot_value(const table_t *t, const slot_t *s) {
     return value_of(s->val, t->wide ? t->wide[s - t->slots] : NULL);
 }
 
+/* The destinations as a dict, in the order they were first reached. */
+static PyObject *table_dict(const table_t *t) {
+#if PY_VERSION_HEX < 0x030C0000
+    PyObject *dict = _PyDict_NewPresized((Py_ssize_t)t->used); /* no resize on the way (3.11) */
+#else
+    PyObject *dict = PyDict_New();
+#endif
+    if (dict == NULL) return NULL;
+    for (size_t k = 0; k < t->used; k++) {
+        const slot_t *s = &t->slots[k];
+        PyObject *key = from_u128(s->key);
+        PyObject *val = key ? slot_value(t, s) : NULL;
+        int bad = val == NULL || SET_KEY(dict, key, s->key, val) < 0;
+        Py_XDECREF(key);
+        Py_XDECREF(val);
+        if (bad) {
+            Py_DECREF(dict);
+            return NULL;
+        }
+    }
+    return dict;
+}
+
+/* ------------------------------------------------------------------ states kept native */
+
+/* A layer's states kept natively between the layers of a pass: the table of a push's
+ * destinations or of a pull's kept sources, in the order of the dict it stands for.  Why: a dict
+ * of Python ints made per layer by one call and read again by the next costs most of what the
+ * native loop spends per edge.  push, pull and pull_tally keep their result native when their
+ * states (sources) are a States (native() makes the first one); to_dict() gives the dict, and the
+ * mapping reads (iteration, [], get, keys, items, values, in, ==) read a dict made once, for
+ * callers that inspect a layer (tests, benchmarks).  Immutable.  An entry's value is val when
+ * wide is NULL, else wide (val 0): the wide part holds values beyond i128 only. */
+typedef struct {
+    PyObject_HEAD
+    table_t t;
+    PyObject *dict; /* the mapping reads' dict, made when first asked */
+} StatesObject;
+
+static PyTypeObject STATES_TYPE;
+
+#define STATES_CHECK(o) (Py_TYPE(o) == &STATES_TYPE)
+
+static void states_dealloc(PyObject *self) {
+    table_free(&((StatesObject *)self)->t);
+    Py_XDECREF(((StatesObject *)self)->dict);
+    Py_TYPE(self)->tp_free(self);
+}
+
+static Py_ssize_t states_len(PyObject *self) { return (Py_ssize_t)((StatesObject *)self)->t.used; }
+
+static PyObject *states_to_dict(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return table_dict(&((StatesObject *)self)->t);
+}
+
+/* The mapping reads' dict (borrowed), or NULL with an exception. */
+static PyObject *states_view(PyObject *self) {
+    StatesObject *o = (StatesObject *)self;
+    if (o->dict == NULL) o->dict = table_dict(&o->t);
+    return o->dict;
+}
+
+static PyObject *states_iter(PyObject *self) {
+    PyObject *d = states_view(self);
+    return d ? PyObject_GetIter(d) : NULL;
+}
+
+static PyObject *states_getitem(PyObject *self, PyObject *key) {
+    PyObject *d = states_view(self);
+    return d ? PyObject_GetItem(d, key) : NULL;
+}
+
+static int states_contains(PyObject *self, PyObject *key) {
+    PyObject *d = states_view(self);
+    return d ? PyDict_Contains(d, key) : -1;
+}
+
+/* keys, items, values, get: the dict's own. */
+static PyObject *states_forward(PyObject *self, const char *name, PyObject *const *args, Py_ssize_t nargs) {
+    PyObject *d = states_view(self);
+    if (d == NULL) return NULL;
+    PyObject *method = PyObject_GetAttrString(d, name);
+    if (method == NULL) return NULL;
+    PyObject *r = PyObject_Vectorcall(method, args, (size_t)nargs, NULL);
+    Py_DECREF(method);
+    return r;
+}
+
+static PyObject *states_keys(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return states_forward(self, "keys", NULL, 0);
+}
+
+static PyObject *states_items(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return states_forward(self, "items", NULL, 0);
+}
+
+static PyObject *states_values(PyObject *self, PyObject *unused) {
+    (void)unused;
+    return states_forward(self, "values", NULL, 0);
+}
+
+static PyObject *states_get(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    return states_forward(self, "get", args, nargs);
+}
+
+static PyObject *states_richcompare(PyObject *self, PyObject *other, int op) {
+    if ((op != Py_EQ && op != Py_NE) || !(PyDict_Check(other) || STATES_CHECK(other))) Py_RETURN_NOTIMPLEMENTED;
+    PyObject *d = states_view(self);
+    PyObject *e = d && STATES_CHECK(other) ? states_view(other) : other;
+    return d && e ? PyObject_RichCompare(d, e, op) : NULL;
+}
+
+static PyObject *states_repr(PyObject *self) {
+    PyObject *d = states_view(self);
+    return d ? PyUnicode_FromFormat("States(%R)", d) : NULL;
+}
+
+/* An entry's value as the pair (val, wide), wide normalised: NULL when the value fits i128, and
+ * then val holds it.  0, or -1 with an exception. */
+static int slot_settle(table_t *t, slot_t *s) {
+    PyObject **w = t->wide ? &t->wide[s - t->slots] : NULL;
+    if (w == NULL || *w == NULL) return 0;
+    PyObject *v = value_of(s->val, *w);
+    if (v == NULL) return -1;
+    i128 n;
+    int r = to_i128(v, &n);
+    if (r == ERR) {
+        Py_DECREF(v);
+        return -1;
+    }
+    if (r == FIT) {
+        s->val = n;
+        Py_DECREF(v);
+        Py_CLEAR(*w);
+    } else {
+        s->val = 0;
+        Py_SETREF(*w, v);
+    }
+    return 0;
+}
+
+/* A States object that takes the table over (*t left empty); NULL with an exception (the table
+ * then freed). */
+static PyObject *states_wrap(table_t *t) {
+    for (size_t k = 0; t->wide != NULL && k < t->used; k++)
+        if (slot_settle(t, &t->slots[k]) < 0) {
+            table_free(t);
+            return NULL;
+        }
+    StatesObject *o = PyObject_New(StatesObject, &STATES_TYPE);
+    if (o == NULL) {
+        table_free(t);
+        return NULL;
+    }
+    o->dict = NULL;
+    o->t = *t;
+    memset(t, 0, sizeof(*t));
+    return (PyObject *)o;
+}
+
+static PySequenceMethods STATES_SEQ = {.sq_length = states_len, .sq_contains = states_contains};
+
+static PyMappingMethods STATES_MAP = {.mp_length = states_len, .mp_subscript = states_getitem};
+
+static PyMethodDef STATES_METHODS[] = {
+    {"to_dict", states_to_dict, METH_NOARGS,
+     "to_dict() -> the states as a new dict of ints, in the order the loop reached them."},
+    {"keys", states_keys, METH_NOARGS, "keys() -> the dict's keys."},
+    {"items", states_items, METH_NOARGS, "items() -> the dict's items."},
+    {"values", states_values, METH_NOARGS, "values() -> the dict's values."},
+    {"get", (PyCFunction)(void (*)(void))states_get, METH_FASTCALL, "get(key, default=None) -> the dict's get."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyTypeObject STATES_TYPE = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "gamelib.fugitive.belief._kernel.States",
+    .tp_basicsize = sizeof(StatesObject),
+    .tp_dealloc = states_dealloc,
+    .tp_repr = states_repr,
+    .tp_as_sequence = &STATES_SEQ,
+    .tp_as_mapping = &STATES_MAP,
+    .tp_hash = PyObject_HashNotImplemented,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A layer's states kept natively along a pass (see native()): to_dict() gives the dict.",
+    .tp_richcompare = states_richcompare,
+    .tp_iter = states_iter,
+    .tp_methods = STATES_METHODS,
+};
+
+/* The pure function called with the arguments as given, each States among them as its dict. */
+static PyObject *call_pure(PyObject *fn, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    Py_ssize_t n = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0), i;
+    for (i = 0; i < n && !(args[i] != NULL && STATES_CHECK(args[i])); i++) {
+    }
+    if (i == n) return PyObject_Vectorcall(fn, args, (size_t)nargs, kwnames);
+    PyObject *copy[8];
+    if (n > 8) return PyErr_Format(PyExc_TypeError, "too many arguments");
+    for (i = 0; i < n; i++) copy[i] = NULL;
+    PyObject *result = NULL;
+    for (i = 0; i < n; i++) {
+        copy[i] = args[i] != NULL && STATES_CHECK(args[i]) ? states_to_dict(args[i], NULL) : Py_XNewRef(args[i]);
+        if (copy[i] == NULL && args[i] != NULL) break;
+    }
+    if (i == n) result = PyObject_Vectorcall(fn, copy, (size_t)nargs, kwnames);
+    for (i = 0; i < n; i++) Py_XDECREF(copy[i]);
+    return result;
+}
+
 /* ------------------------------------------------------------------ the moves, converted once */
 
 #define NO_LABEL INT64_MIN
@@ -771,80 +982,77 @@ static inline int push_source(table_t *out, const moves_t *m, size_t rec, u128 b
     return FIT;
 }
 
-/* The walk over the sources; FIT, NOFIT or ERR, the edges in *count. */
+/* One source of push_walk: its edges.  FIT, NOFIT or ERR. */
+static inline int push_one(u128 src, i128 wn, PyObject *wo, masks_t mk, PyObject *memo, PyObject *miss, moves_t *m,
+                           table_t *out, Py_ssize_t *count) {
+    size_t rec = 0;
+    int r = moves_of(m, src & mk.reads, memo, miss, &rec);
+    if (r != FIT) return r;
+    *count += m->recs[rec].n;
+    return push_source(out, m, rec, src & mk.keep, wn, wo);
+}
+
+/* The walk over the sources (a dict, or a States read natively); FIT, NOFIT or ERR, the edges in
+ * *count. */
 static int push_walk(PyObject *states, masks_t mk, PyObject *memo, PyObject *miss, moves_t *m, table_t *out,
                      Py_ssize_t *count) {
+    if (STATES_CHECK(states)) {
+        const table_t *in = &((StatesObject *)states)->t; /* immutable; the caller holds it */
+        for (size_t k = 0; k < in->used; k++) {
+            int r = push_one(in->slots[k].key, in->slots[k].val, in->wide ? in->wide[k] : NULL, mk, memo, miss, m,
+                             out, count);
+            if (r != FIT) return r;
+        }
+        return FIT;
+    }
     Py_ssize_t pos = 0;
     PyObject *key, *value;
     while (PyDict_Next(states, &pos, &key, &value)) {
         u128 src;
         i128 wn;
         PyObject *wo;
-        size_t rec = 0;
         int r = to_u128(key, &src);
         if (r == FIT) r = weight_of(value, &wn, &wo);
         Py_INCREF(value); /* a miss runs Python code: keep the weight alive */
-        if (r == FIT) r = moves_of(m, src & mk.reads, memo, miss, &rec);
-        if (r == FIT) {
-            *count += m->recs[rec].n;
-            r = push_source(out, m, rec, src & mk.keep, wn, wo);
-        }
+        if (r == FIT) r = push_one(src, wn, wo, mk, memo, miss, m, out, count);
         Py_DECREF(value);
         if (r != FIT) return r;
     }
     return FIT;
 }
 
-/* The destinations as a dict, in the order they were first reached. */
-static PyObject *table_dict(const table_t *t) {
-#if PY_VERSION_HEX < 0x030C0000
-    PyObject *dict = _PyDict_NewPresized((Py_ssize_t)t->used); /* no resize on the way (3.11) */
-#else
-    PyObject *dict = PyDict_New();
-#endif
-    if (dict == NULL) return NULL;
-    for (size_t k = 0; k < t->used; k++) {
-        const slot_t *s = &t->slots[k];
-        PyObject *key = from_u128(s->key);
-        PyObject *val = key ? slot_value(t, s) : NULL;
-        int bad = val == NULL || SET_KEY(dict, key, s->key, val) < 0;
-        Py_XDECREF(key);
-        Py_XDECREF(val);
-        if (bad) {
-            Py_DECREF(dict);
-            return NULL;
-        }
-    }
-    return dict;
-}
-
 static const char *const PUSH_KW[] = {"states", "reads", "keep", "memo", "miss"};
 
+/* The destinations as a dict, or as a States when the states are one (kept native along a pass). */
 static PyObject *push(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
     PyObject *a[5];
     if (parse_args("push", args, nargs, kwnames, PUSH_KW, 4, 5, a) < 0) return NULL;
     PyObject *states = a[0], *memo = a[3], *miss = a[4] ? a[4] : Py_None;
+    int native = STATES_CHECK(states);
     if (PUSH_PURE == NULL) return PyErr_Format(PyExc_RuntimeError, "_kernel.configure was not called");
     masks_t mk;
     int r = NOFIT;
-    if (ENABLED && PyDict_CheckExact(states) && PyDict_CheckExact(memo)) r = masks_of(a[1], a[2], &mk);
+    if (ENABLED && (PyDict_CheckExact(states) || STATES_CHECK(states)) && PyDict_CheckExact(memo))
+        r = masks_of(a[1], a[2], &mk);
     if (r == ERR) return NULL;
-    if (r == NOFIT) return PyObject_Vectorcall(PUSH_PURE, args, (size_t)nargs, kwnames);
+    if (r == NOFIT) return call_pure(PUSH_PURE, args, nargs, kwnames);
     moves_t m;
     table_t out = {0};
     Py_ssize_t count = 0;
     PyObject *result = NULL;
-    if (moves_init(&m, 0) == 0 && table_init(&out, (size_t)PyDict_GET_SIZE(states)) == 0) {
+    Py_INCREF(states);
+    if (moves_init(&m, 0) == 0 && table_init(&out, (size_t)PyObject_Length(states)) == 0) {
         r = push_walk(states, mk, memo, miss, &m, &out, &count);
         if (r == FIT) {
-            PyObject *dict = table_dict(&out);
-            PyObject *edges = dict ? PyLong_FromSsize_t(count) : NULL;
+            PyObject *made = native ? states_wrap(&out) : table_dict(&out);
+            PyObject *edges = made ? PyLong_FromSsize_t(count) : NULL;
             result = edges ? PyTuple_New(2) : NULL;
             if (result != NULL) {
-                PyTuple_SET_ITEM(result, 0, dict);
+                PyTuple_SET_ITEM(result, 0, made);
                 PyTuple_SET_ITEM(result, 1, edges);
             } else {
-                Py_XDECREF(dict);
+                Py_XDECREF(made);
                 Py_XDECREF(edges);
             }
         }
@@ -853,7 +1061,8 @@ static PyObject *push(PyObject *self, PyObject *const *args, Py_ssize_t nargs, P
     }
     moves_free(&m);
     table_free(&out);
-    if (r == NOFIT) return PyObject_Vectorcall(PUSH_PURE, args, (size_t)nargs, kwnames);
+    Py_DECREF(states);
+    if (r == NOFIT) return call_pure(PUSH_PURE, args, nargs, kwnames);
     return result;
 }
 
@@ -895,7 +1104,8 @@ static int pull_table(PyObject *nxt, table_t *t, int *wide_keys) {
 /* What pull and pull_tally share: the memo, nxt's table, the tally's sums (pull_tally). */
 typedef struct {
     moves_t m;
-    table_t t;
+    table_t t;        /* nxt as a table, when nxt is a dict */
+    const table_t *nt; /* the table read: &t, or nxt's own (a States) */
     int wide_keys;
     PyObject *tally;  /* the caller's list, or NULL (pull) */
     Py_ssize_t n_tally;
@@ -906,6 +1116,8 @@ typedef struct {
     PyObject **kept;  /* the sources whose sum is not 0, and their sums (owned, in pairs) */
     u128 *kept_keys;
     size_t n_kept, cap_kept;
+    int native;       /* the kept sources go into out (the sources are a States), not into kept */
+    table_t out;
 } pull_t;
 
 /* One edge of pull_tally, x * w beyond i128: b += x * w, tally[label] += fw * x * w.  0 or -1. */
@@ -934,10 +1146,11 @@ static int pull_source(pull_t *p, size_t rec, u128 base, i128 fwn, PyObject *fwo
             if (p->wide_keys) return NOFIT; /* nxt might hold that key */
             continue;
         }
-        const slot_t *s = table_get(&p->t, dst);
+        const slot_t *s = table_get(p->nt, dst);
         if (s == NULL) continue;
-        PyObject *xo = p->t.wide ? p->t.wide[s - p->t.slots] : NULL, *wo = m->moves[k].wobj;
+        PyObject *xo = p->nt->wide ? p->nt->wide[s - p->nt->slots] : NULL, *wo = m->moves[k].wobj;
         i128 xn = s->val, wn = m->moves[k].w, yn = 0;
+        if (xo == NULL && xn == 0) continue; /* a States keeps its zero weights: no term, as in the pure loop */
         int native = xo == NULL && wo == NULL && native_mul_add(&yn, xn, wn);
         if (p->tally == NULL) {
             if (native && native_mul_add(bn, yn, 1)) continue;
@@ -991,29 +1204,64 @@ static PyObject *kept_dict(const pull_t *p) {
     return dict;
 }
 
-/* One source: its sum kept when not 0.  FIT, NOFIT or ERR. */
-static int pull_one(pull_t *p, PyObject *src_o, PyObject *fw_o, masks_t mk, PyObject *memo, PyObject *miss) {
-    u128 src;
-    i128 fwn = 0, bn = 0;
-    PyObject *fwo = NULL, *bw = NULL;
+/* Keeps a source's sum natively (into out).  0 or -1. */
+static int keep_native(pull_t *p, u128 src, i128 bn, PyObject *b) {
+    int fresh;
+    slot_t *s = table_add(&p->out, src, &fresh);
+    if (s == NULL) return -1;
+    s->val = bn;
+    if (b == NULL) {
+        if (!fresh && p->out.wide != NULL) Py_CLEAR(p->out.wide[s - p->out.slots]);
+        return 0;
+    }
+    PyObject **w = table_wide(&p->out, s);
+    if (w == NULL) return -1;
+    Py_XSETREF(*w, Py_NewRef(b));
+    return slot_settle(&p->out, s);
+}
+
+/* One source (src_o its int, or NULL: made if the dict needs it): its sum kept when not 0.  FIT,
+ * NOFIT or ERR. */
+static int pull_one(pull_t *p, u128 src, PyObject *src_o, i128 fwn, PyObject *fwo, masks_t mk, PyObject *memo,
+                    PyObject *miss) {
+    i128 bn = 0;
+    PyObject *bw = NULL;
     size_t rec = 0;
-    int r = to_u128(src_o, &src);
-    if (r == FIT && fw_o != NULL) r = weight_of(fw_o, &fwn, &fwo);
-    if (r == FIT) r = moves_of(&p->m, src & mk.reads, memo, miss, &rec);
+    int r = moves_of(&p->m, src & mk.reads, memo, miss, &rec);
     if (r == FIT) r = pull_source(p, rec, src & mk.keep, fwn, fwo, &bn, &bw);
-    if (r == FIT && (bn != 0 || bw != NULL || p->bl.n != 0)) {
+    if (r == FIT && p->native && bw == NULL && p->bl.n == 0) {
+        if (bn != 0 && keep_native(p, src, bn, NULL) < 0) r = ERR;
+    } else if (r == FIT && (bn != 0 || bw != NULL || p->bl.n != 0)) {
         PyObject *b = sum_value(bn, bw, &p->bl);
         int truth = b ? PyObject_IsTrue(b) : -1;
-        if (truth < 0 || (truth && keep_source(p, src_o, src, b) < 0)) r = ERR;
+        if (truth < 0) {
+            r = ERR;
+        } else if (truth && p->native) {
+            if (keep_native(p, src, 0, b) < 0) r = ERR;
+        } else if (truth) {
+            PyObject *key = src_o ? Py_NewRef(src_o) : from_u128(src);
+            if (key == NULL || keep_source(p, key, src, b) < 0) r = ERR;
+            Py_XDECREF(key);
+        }
         Py_XDECREF(b);
     }
     Py_XDECREF(bw);
     return r;
 }
 
+/* The walk over the sources: a States (read natively), a dict, or a list of ints. */
 static int pull_walk(pull_t *p, PyObject *seq, masks_t mk, PyObject *memo, PyObject *miss) {
+    if (STATES_CHECK(seq)) {
+        const table_t *in = &((StatesObject *)seq)->t; /* immutable; the caller holds it */
+        for (size_t k = 0; k < in->used; k++) {
+            PyObject *fwo = p->tally != NULL && in->wide ? in->wide[k] : NULL;
+            int r = pull_one(p, in->slots[k].key, NULL, in->slots[k].val, fwo, mk, memo, miss);
+            if (r != FIT) return r;
+        }
+        return FIT;
+    }
     Py_ssize_t pos = 0, idx = 0;
-    PyObject *src_o, *fw_o;
+    PyObject *src_o, *fw_o = NULL;
     for (;;) {
         if (PyDict_CheckExact(seq)) {
             if (!PyDict_Next(seq, &pos, &src_o, &fw_o)) break;
@@ -1023,7 +1271,12 @@ static int pull_walk(pull_t *p, PyObject *seq, masks_t mk, PyObject *memo, PyObj
         }
         Py_INCREF(src_o); /* a miss runs Python code: keep the source (and its weight) alive */
         if (p->tally != NULL) Py_INCREF(fw_o);
-        int r = pull_one(p, src_o, p->tally != NULL ? fw_o : NULL, mk, memo, miss);
+        u128 src;
+        i128 fwn = 0;
+        PyObject *fwo = NULL;
+        int r = to_u128(src_o, &src);
+        if (r == FIT && p->tally != NULL) r = weight_of(fw_o, &fwn, &fwo);
+        if (r == FIT) r = pull_one(p, src, src_o, fwn, fwo, mk, memo, miss);
         Py_DECREF(src_o);
         if (p->tally != NULL) Py_DECREF(fw_o);
         if (r != FIT) return r;
@@ -1075,10 +1328,16 @@ static int pull_run(pull_t *p, PyObject *seq, PyObject *reads, PyObject *keep, P
         }
     }
     if (moves_init(&p->m, p->tally != NULL) < 0) return ERR;
-    r = pull_table(nxt, &p->t, &p->wide_keys);
-    if (r != FIT) return r;
+    if (p->native && table_init(&p->out, (size_t)PyObject_Length(seq)) < 0) return ERR;
+    if (STATES_CHECK(nxt)) {
+        p->nt = &((StatesObject *)nxt)->t; /* (its keys are all within 128 bits) */
+    } else {
+        p->nt = &p->t;
+        r = pull_table(nxt, &p->t, &p->wide_keys);
+        if (r != FIT) return r;
+    }
     r = pull_walk(p, seq, mk, memo, miss);
-    if (r == FIT && (*cur = kept_dict(p)) == NULL) r = ERR;
+    if (r == FIT && (*cur = p->native ? states_wrap(&p->out) : kept_dict(p)) == NULL) r = ERR;
     if (r == FIT && p->tally != NULL) r = tally_write(p);
     if (r == ERR && p->tally != NULL) {
         /* a miss raised (or a signature was missing): the pure loop leaves the tally as it was
@@ -1094,6 +1353,7 @@ static int pull_run(pull_t *p, PyObject *seq, PyObject *reads, PyObject *keep, P
 static void pull_free(pull_t *p) {
     moves_free(&p->m);
     table_free(&p->t);
+    table_free(&p->out);
     if (p->tw != NULL)
         for (Py_ssize_t i = 0; i < p->n_tally; i++) Py_XDECREF(p->tw[i]);
     if (p->tl != NULL)
@@ -1109,50 +1369,102 @@ static void pull_free(pull_t *p) {
 
 static const char *const PULL_KW[] = {"sources", "reads", "keep", "memo", "nxt", "miss"};
 
+#define DICT_OR_STATES(o) (PyDict_CheckExact(o) || STATES_CHECK(o))
+
+/* The kept sources as a dict, or as a States when the sources are one (kept native along a pass). */
 static PyObject *pull(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
     PyObject *a[6];
     if (parse_args("pull", args, nargs, kwnames, PULL_KW, 5, 6, a) < 0) return NULL;
     if (a[5] == NULL) a[5] = Py_None;
     PyObject *sources = a[0], *memo = a[3], *nxt = a[4];
+    int native = STATES_CHECK(sources);
     if (PULL_PURE == NULL) return PyErr_Format(PyExc_RuntimeError, "_kernel.configure was not called");
-    if (!ENABLED || !PyDict_CheckExact(memo) || !PyDict_CheckExact(nxt))
-        return PyObject_Vectorcall(PULL_PURE, args, (size_t)nargs, kwnames);
+    if (!ENABLED || !PyDict_CheckExact(memo) || !DICT_OR_STATES(nxt))
+        return call_pure(PULL_PURE, args, nargs, kwnames);
     /* any other iterable is read once, into a list, which the pure loop reads if it must run */
-    PyObject *seq = PyDict_CheckExact(sources) ? Py_NewRef(sources) : PySequence_Fast(sources, "sources");
+    PyObject *seq = DICT_OR_STATES(sources) ? Py_NewRef(sources) : PySequence_Fast(sources, "sources");
     if (seq == NULL) return NULL;
+    Py_INCREF(nxt);
     pull_t p;
     memset(&p, 0, sizeof(p));
+    p.native = native;
     PyObject *cur = NULL;
     int r = pull_run(&p, seq, a[1], a[2], memo, nxt, a[5], &cur);
     pull_free(&p);
     if (r != FIT) Py_CLEAR(cur);
     if (r == NOFIT) {
         a[0] = seq;
-        cur = PyObject_Vectorcall(PULL_PURE, a, 6, NULL);
+        cur = call_pure(PULL_PURE, a, 6, NULL);
     }
     Py_DECREF(seq);
+    Py_DECREF(nxt);
     return cur;
 }
 
 static const char *const TALLY_KW[] = {"states", "reads", "keep", "memo", "nxt", "tally", "miss"};
 
+/* The kept sources as a dict, or as a States when the states are one (kept native along a pass). */
 static PyObject *pull_tally(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    (void)self;
     PyObject *a[7];
     if (parse_args("pull_tally", args, nargs, kwnames, TALLY_KW, 6, 7, a) < 0) return NULL;
     PyObject *states = a[0], *memo = a[3], *nxt = a[4], *tally = a[5], *miss = a[6] ? a[6] : Py_None;
+    int native = STATES_CHECK(states);
     if (TALLY_PURE == NULL) return PyErr_Format(PyExc_RuntimeError, "_kernel.configure was not called");
-    if (!ENABLED || !PyDict_CheckExact(states) || !PyDict_CheckExact(memo) || !PyDict_CheckExact(nxt) ||
+    if (!ENABLED || !DICT_OR_STATES(states) || !PyDict_CheckExact(memo) || !DICT_OR_STATES(nxt) ||
         !PyList_CheckExact(tally))
-        return PyObject_Vectorcall(TALLY_PURE, args, (size_t)nargs, kwnames);
+        return call_pure(TALLY_PURE, args, nargs, kwnames);
+    Py_INCREF(states);
+    Py_INCREF(nxt);
     pull_t p;
     memset(&p, 0, sizeof(p));
     p.tally = tally;
+    p.native = native;
     PyObject *cur = NULL;
     int r = pull_run(&p, states, a[1], a[2], memo, nxt, miss, &cur);
     pull_free(&p);
     if (r != FIT) Py_CLEAR(cur);
-    if (r == NOFIT) return PyObject_Vectorcall(TALLY_PURE, args, (size_t)nargs, kwnames);
+    if (r == NOFIT) cur = call_pure(TALLY_PURE, args, nargs, kwnames);
+    Py_DECREF(states);
+    Py_DECREF(nxt);
     return cur;
+}
+
+/* ------------------------------------------------------------------ native() */
+
+/* states (a dict) as a States, or states itself when the loops are off or a key or weight is not
+ * an int in range (a pass then runs on dicts, as before). */
+static PyObject *native_states(PyObject *self, PyObject *states) {
+    (void)self;
+    if (!ENABLED || !PyDict_CheckExact(states)) return Py_NewRef(states);
+    table_t t;
+    if (table_init(&t, (size_t)PyDict_GET_SIZE(states)) < 0) return NULL;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    int r = FIT;
+    while (r == FIT && PyDict_Next(states, &pos, &key, &value)) {
+        u128 k;
+        i128 vn;
+        PyObject *vo;
+        r = to_u128(key, &k);
+        if (r == FIT) r = weight_of(value, &vn, &vo);
+        int fresh;
+        slot_t *s = r == FIT ? table_add(&t, k, &fresh) : NULL;
+        if (r == FIT && s == NULL) r = ERR;
+        if (r != FIT) break;
+        s->val = vn;
+        if (vo != NULL) {
+            PyObject **w = table_wide(&t, s);
+            if (w == NULL) r = ERR;
+            else Py_XSETREF(*w, Py_NewRef(vo));
+        }
+    }
+    if (r != FIT) {
+        table_free(&t);
+        return r == ERR ? NULL : Py_NewRef(states);
+    }
+    return states_wrap(&t);
 }
 
 /* ------------------------------------------------------------------ the module */
@@ -1178,6 +1490,9 @@ static PyMethodDef METHODS[] = {
     {"pull_tally", (PyCFunction)(void (*)(void))pull_tally, METH_FASTCALL | METH_KEYWORDS,
      "pull_tally(states, reads, keep, memo, nxt, tally, miss=None) -> cur: kernel.pull_tally_pure on native "
      "integers."},
+    {"native", native_states, METH_O,
+     "native(states) -> a States holding the dict states (states itself if it does not fit or the loops are "
+     "turned off): push, pull and pull_tally then keep their results native."},
     {"configure", configure, METH_VARARGS,
      "configure(push_pure, pull_pure, pull_tally_pure, enabled): the pure functions run when a value does not "
      "fit (always, if not enabled)."},
@@ -1195,6 +1510,8 @@ static struct PyModuleDef MODULE = {
 
 PyMODINIT_FUNC PyInit__kernel(void) {
     ALL128 = PyLong_FromString("340282366920938463463374607431768211455", NULL, 10);
-    if (ALL128 == NULL) return NULL;
-    return PyModule_Create(&MODULE);
+    if (ALL128 == NULL || PyType_Ready(&STATES_TYPE) < 0) return NULL;
+    PyObject *module = PyModule_Create(&MODULE);
+    if (module != NULL && PyModule_AddObjectRef(module, "States", (PyObject *)&STATES_TYPE) < 0) Py_CLEAR(module);
+    return module;
 }

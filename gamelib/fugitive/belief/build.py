@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import bisect
 import math
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, SupportsIndex, overload
 
 from gamelib.fugitive.belief import kernel, tail_sums
 from gamelib.fugitive.belief.bits import (
@@ -63,6 +64,50 @@ class ByReads:
         if self._memo is None:
             self._memo = parts_of(self.deltas or {})
         return self._memo
+
+
+class Layers(list[dict[int, int]]):
+    """A programme's states per layer (``forward``, ``back``): dicts of ints, as every reader
+    sees them.  The compiled kernel keeps a layer's states native between the layers of a pass
+    (:func:`~.kernel.native`: no dict of Python ints made by one layer and read again by the
+    next, most of what its loop spent per edge); such a layer is made a dict here when a reader
+    first asks for it (card locations, sampling), and the dict then kept in its place.  The
+    passes of this module read the stored item as it is (:func:`_states`)."""
+
+    __slots__ = ()
+
+    @overload
+    def __getitem__(self, t: SupportsIndex) -> dict[int, int]: ...
+    @overload
+    def __getitem__(self, t: slice) -> list[dict[int, int]]: ...
+    def __getitem__(self, t: SupportsIndex | slice) -> dict[int, int] | list[dict[int, int]]:
+        if isinstance(t, slice):
+            return [self[k] for k in range(len(self))[t]]
+        item = list.__getitem__(self, t)
+        if type(item) is not dict:
+            item = kernel.as_dict(item)
+            list.__setitem__(self, t, item)
+        return item
+
+    def __iter__(self) -> Iterator[dict[int, int]]:
+        return (self[k] for k in range(len(self)))
+
+    def __reversed__(self) -> Iterator[dict[int, int]]:
+        return (self[k] for k in range(len(self) - 1, -1, -1))
+
+    def __eq__(self, other: object) -> bool:
+        return list(self) == (list(other) if isinstance(other, list) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def _states(layers: list[dict[int, int]], t: int) -> Any:
+    """Layer ``t`` of ``layers`` as stored (a dict, or the compiled kernel's native states): what
+    the next :func:`~.kernel.push` or :func:`~.kernel.pull` reads without a dict."""
+    return list.__getitem__(layers, t)
 
 
 Edges = Any
@@ -268,20 +313,20 @@ def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
     """Forward over the layers, keeping each layer's edges for the backward pass.  The layers'
     loops over their edges are :func:`~.kernel.push` (and, backward, :func:`~.kernel.pull`): a
     compiled implementation of them, when importable, does that work on native integers."""
-    forward: list[dict[int, int]] = [{0: 1}] if start_ok else [{}]
+    forward = Layers([kernel.native({0: 1} if start_ok else {})])  # native along the pass when compiled
     saved: list[Edges] = []
     edges = total = 0
     layers = prog.layers
     count_only = prog.count_only
     for t in range(len(layers)):
         if prog.tail and t == len(layers) - 1:
-            if count_only:
+            if count_only:  # (forward[-1]: the tail sums read the states as a dict)
                 kept, total, count = None, *_tail_total(prog, layers[t][0], forward[-1])
             else:
                 kept, total, count = _tail_layer(prog, layers[t][0], forward[-1])
             forward.append({})
         else:
-            layer, kept, count = _layer(prog, layers[t], forward[-1])
+            layer, kept, count = _layer(prog, layers[t], _states(forward, -1))
             # keep states whose signed weight (the footprint identity) cancels to 0: the paths of
             # one hideout value through them need not cancel, and the marginals walk them backward
             forward.append(layer)
@@ -306,10 +351,9 @@ def _run(prog: Programme, start_ok: bool, max_edges: int | None) -> None:
     prog.total = total
 
 
-def _layer(
-    prog: Programme, layer: tuple[int, int, int], states: dict[int, int]
-) -> tuple[dict[int, int], Edges, int]:
-    """One layer forward: the next states' weights, the edges, their number."""
+def _layer(prog: Programme, layer: tuple[int, int, int], states: Any) -> tuple[Any, Edges, int]:
+    """One layer forward: the next states' weights, the edges, their number.  The states (in and
+    out) are dicts, or the compiled kernel's native states (:func:`~.kernel.native`)."""
     i, kind, g = layer
     if kind == PAIR:
         return _pair_layer(prog, i, g, states)
@@ -318,9 +362,7 @@ def _layer(
     return _group_layer(prog, i, g, states)
 
 
-def _group_layer(
-    prog: Programme, i: int, g: int, states: dict[int, int]
-) -> tuple[dict[int, int], Edges, int]:
+def _group_layer(prog: Programme, i: int, g: int, states: Any) -> tuple[Any, Edges, int]:
     """A group layer forward (a full programme's stack, one group at a time): a source's moves add
     to it what depends only on the bits ``GROUP_READS[g]`` names (the stack's scratch, the counts
     the group's moves read; nothing closes in a full programme), so they are ``(delta, weight)``
@@ -336,7 +378,7 @@ def _group_layer(
     return out_states, ByReads(GROUP_READS[g], None, memo), count
 
 
-def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
+def _value_layer(prog: Programme, i: int, states: Any) -> tuple[Any, Edges, int]:
     """A value layer forward.  A source's moves are ``base + delta`` for ``(delta, weight, value)``
     in a list memoised on the bits the moves read (``VALUE_READS``) and shared by every source with
     them, ``base`` the source's counts: the layer keeps that memo (:class:`ByReads`), the backward
@@ -356,6 +398,7 @@ def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[
 
             out_states, count = kernel.push(states, -1, 0, {}, moves_of)
             return out_states, kept, count
+        states = kernel.as_dict(states)
         acc: dict[int, int] = {}  # (the pure loop: no call or memo entry per source)
         get = acc.get
         count = 0
@@ -375,7 +418,7 @@ def _value_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[dict[
     return out_states, ByReads(VALUE_READS, memo), count
 
 
-def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tuple[dict[int, int], Edges, int]:
+def _pair_layer(prog: Programme, i: int, g: int, states: Any) -> tuple[Any, Edges, int]:
     """A pair of group layers forward (counting only): each source's moves are a memoised list of
     parts that complete the source's rest (:meth:`~.programme.Programme._pair_moves`, inlined); a
     large layer's are deltas (:func:`_delta_layer`)."""
@@ -394,9 +437,7 @@ def _pair_layer(prog: Programme, i: int, g: int, states: dict[int, int]) -> tupl
     return out_states, ByReads(reads, memo), count
 
 
-def _delta_layer(
-    prog: Programme, i: int, g: int, states: dict[int, int], closing: bool
-) -> tuple[dict[int, int], Edges, int]:
+def _delta_layer(prog: Programme, i: int, g: int, states: Any, closing: bool) -> tuple[Any, Edges, int]:
     """A large pair layer: a source's moves are a ``(delta, weight)`` list, the destination
     ``source + delta`` (no rest split off per source).  Unclosed, the list is shared by every
     signature whose moves add the same (``Programme.delta_memo``); closing, by the signatures
@@ -524,32 +565,33 @@ def _tail_total(prog: Programme, i: int, states: dict[int, int]) -> tuple[int, i
     return total, count
 
 
-def _back_moves(prog: Programme, t: int, kept: ByReads, nxt: dict[int, int]) -> dict[int, int]:
+def _back_moves(prog: Programme, t: int, kept: ByReads, nxt: Any) -> Any:
     """The completions from each source of a pair of group layers or of a group layer (no label to
     tally there): a source's moves are its signature's memoised parts, added to the rest of its
     bits, or (a large pair layer, a group layer) its signature's deltas, added to it."""
     reads, deltas = kept.reads, kept.deltas
     if deltas is not None:  # a source's moves add to it (_delta_layer, _group_layer)
-        return kernel.pull(prog.forward[t], reads, -1, deltas, nxt)
+        return kernel.pull(_states(prog.forward, t), reads, -1, deltas, nxt)
     # rest | part, the rest the source's bits outside reads: (src & ~reads) + part (see _pair_layer)
-    return kernel.pull(prog.forward[t], reads, ~reads, kept.memo, nxt)
+    return kernel.pull(_states(prog.forward, t), reads, ~reads, kept.memo, nxt)
 
 
-def _back_value(prog: Programme, t: int, nxt: dict[int, int], tally: list[int] | None) -> dict[int, int]:
+def _back_value(prog: Programme, t: int, nxt: Any, tally: list[int] | None) -> Any:
     """The completions from each source of a value layer, and the values' tallies if the
-    position is face down (``tally``)."""
+    position is face down (``tally``).  ``nxt`` and the result: dicts, or native states."""
     kept = prog.saved[t] if prog.saved is not None else None
+    states = _states(prog.forward, t)
     if isinstance(kept, ByReads):
         if tally is None:
-            return kernel.pull(prog.forward[t], VALUE_READS, KEEP, kept.memo, nxt)
-        return kernel.pull_tally(prog.forward[t], VALUE_READS, KEEP, kept.memo, nxt, tally)
+            return kernel.pull(states, VALUE_READS, KEEP, kept.memo, nxt)
+        return kernel.pull_tally(states, VALUE_READS, KEEP, kept.memo, nxt, tally)
     if kept is not None and kernel.COMPILED:  # a value layer that closes: its moves by source
         moves = {src: out for src, (_, out) in kept.items()}
         if tally is None:
-            return kernel.pull(prog.forward[t], -1, 0, moves, nxt)
-        return kernel.pull_tally(prog.forward[t], -1, 0, moves, nxt, tally)
+            return kernel.pull(states, -1, 0, moves, nxt)
+        return kernel.pull_tally(states, -1, 0, moves, nxt, tally)
     cur: dict[int, int] = {}
-    get = nxt.get
+    get = kernel.as_dict(nxt).get
     for src, fw in prog.forward[t].items():  # (the pure loop: no dict of the moves by source)
         base, out = kept[src] if kept is not None else (0, prog.moves(t, src))
         b = 0
@@ -572,12 +614,12 @@ def backward(prog: Programme) -> list[dict[int, int]]:
     if prog.count_only:
         raise ValueError("a programme built with count_only has no backward pass")
     count = len(prog.layers)
-    back: list[dict[int, int]] = [{} for _ in range(count + 1)]
+    back = Layers([{} for _ in range(count + 1)])
     back[count] = dict(prog.finals)
     marginals: dict[int, list[int]] = {}
     for t in range(count - 1, -1, -1):
         i, kind, _ = prog.layers[t]
-        nxt, cur = back[t + 1], back[t]
+        nxt, cur = _states(back, t + 1), _states(back, t)
         tally = None
         if kind == VALUE and prog.hidden[i]:
             tally = marginals.setdefault(i, [0] * 43)
@@ -595,7 +637,7 @@ def backward(prog: Programme) -> list[dict[int, int]]:
         elif isinstance(kept, ByReads):  # a pair of group layers, or a group layer
             back[t] = _back_moves(prog, t, kept, nxt)
         else:
-            get = nxt.get
+            get = kernel.as_dict(nxt).get
             for src in prog.forward[t]:
                 b = 0
                 for dst, w, _ in prog.moves(t, src):

@@ -19,7 +19,11 @@ product or sum beyond is added on Python ints, in C (exact: only the value is ke
 addition is associative), so the card locations' wide packed sums stay compiled.  What the native
 loop cannot take (a key or destination outside [0, 2**128), a move that is not a tuple of ints, a
 container of another type) makes it run the pure function instead, from the start, so the results
-never depend on which ran.  ``GAMELIB_PURE_PYTHON=1`` in the environment, or :func:`use_compiled`,
+never depend on which ran.  Along a pass the states may stay native: given a compiled ``States``
+object (:func:`native`), the compiled functions answer with another, which the next call reads
+directly (a dict of Python ints made by one layer and read again by the next cost most of what the
+native loop spent per edge); :func:`as_dict` gives the dict where a caller reads the states.
+``GAMELIB_PURE_PYTHON=1`` in the environment, or :func:`use_compiled`,
 keeps the pure functions (to compare, or to debug them).
 """
 
@@ -135,6 +139,20 @@ def pull_tally_pure(
         if b:
             cur[src] = b
     return cur
+
+
+def native(states: dict[int, int]) -> Any:
+    """The first states of a pass, kept native when :data:`COMPILED`: a compiled ``States``
+    object, which :func:`push` (:func:`pull`, :func:`pull_tally`: their sources) reads without a
+    dict and answers with another (the pass stays native from layer to layer); else ``states``
+    itself (then every call takes and gives dicts, as the pure functions do)."""
+    return _compiled.native(states) if COMPILED and _compiled is not None else states
+
+
+def as_dict(states: Any) -> dict[int, int]:
+    """``states`` as a dict: itself, or the dict a compiled ``States`` stands for (the same ints
+    in the same order, made anew)."""
+    return states if type(states) is dict else states.to_dict()
 
 
 push = push_pure
