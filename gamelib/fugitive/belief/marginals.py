@@ -34,14 +34,19 @@ Everything is an exact integer until the last division.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 
-from gamelib.fugitive.belief import kernel
+from gamelib.fugitive.belief import kernel, marginals_tail
 from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, PAIR_READS, VALUE, VALUE_READS
 from gamelib.fugitive.belief.build import backward
 from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
 from gamelib.fugitive.belief.marginals_tail import tail_shares
 from gamelib.fugitive.belief.programme import DeltaMoves, Programme
 from gamelib.fugitive.belief.tables import GROUPS
+
+ONE_PULL = True
+"""Whether a closing pair layer's two sums run in one pull (the completions added to the share sums'
+dict at flagged keys) when ``_shares`` is built."""
 
 Closed = tuple[int, int, int, int]
 """A closed edge: (destination bits, weight, share weight, hideout value or 0)."""
@@ -510,55 +515,87 @@ class _Walk:
     def _pull_closing_pairs(
         self, t: int, closer: Closer, reads: int, both: int, closing: bool
     ) -> dict[int, int]:
-        """:meth:`_closing_pairs` through the compiled kernel: two pulls, ``wf S(dst)`` over the share
-        sums after and ``wfs B(dst)`` over the completions after, a source's closed moves summed by
-        destination (:meth:`_closed`; the count closed this layer, per the same bits, the same way).
-        A destination whose summed ``wf`` cancels (the count dropped that edge: it may be a state the
-        count never reached) brings ``0 * S(dst)`` and ``wfs B(dst)``: read per source here, its
-        completions walked on demand if the count never reached it."""
+        """:meth:`_closing_pairs` through the compiled kernel: ``wf S(dst)`` over the share sums after
+        and ``wfs B(dst)`` over the completions after, a source's closed moves summed by destination
+        (:meth:`_closed`; the count closed this layer, per the same bits, the same way).  With
+        ``_shares`` built (:mod:`~.marginals_tail`) in one pull: the moves to ``dst | flag`` (a bit
+        above every state) read ``B(dst)`` from the share sums' dict with the completions added at
+        those keys, and the closing is compiled; else in two pulls.  A destination whose summed ``wf``
+        cancels (the count dropped that edge: it may be a state the count never reached) brings ``0 *
+        S(dst)`` and ``wfs B(dst)``: read per source here, its completions walked on demand if the
+        count never reached it."""
         prog = self.prog
         assert prog.back is not None
         i, _, g = prog.layers[t]
         pmemo, sources = self.pmemo[t], prog.forward[t]
-        completions, reached = prog.back[t + 1], prog.forward[t + 1]
+        completions, reached, after = prog.back[t + 1], prog.forward[t + 1], self.sums[t + 1]
         shares: dict[int, list[tuple[int, int]]] = {}
         odd: dict[int, list[tuple[int, int]]] = {}
+        fast = marginals_tail._shares
+        # destinations are a source's rest (below it) with a move's bits (state bits, below NEXT's 96)
+        flag = 1 << max(max(sources, default=0).bit_length(), 96) if fast is not None and ONE_PULL else 0
+        shut = partial(self.shut, closer)
 
         def miss(key: int) -> list[tuple[int, int]]:
             sig = key & reads
             hit = pmemo.get(sig)
             if hit is None:
                 hit = pmemo[sig] = prog._pair_hit(i, g, sig, closing)
-            moves: list[tuple[int, int]] = []
-            settled: list[tuple[int, int]] = []
-            for bits, wf, wfs, _ in self._closed(closer, hit, key ^ sig):  # summed by destination
-                if wf:
-                    moves.append((bits, wf))
-                    if wfs:
-                        settled.append((bits, wfs))
-                else:
-                    odd.setdefault(key, []).append((bits, wfs))
+            split = (
+                NotImplemented
+                if fast is None
+                else fast.closed(hit, key ^ sig, closer.mask, closer.memo, shut, flag)
+            )
+            if split is NotImplemented:
+                split = self._split(closer, hit, key ^ sig, flag)
+            moves, settled, cancelled = split
+            if cancelled:
+                odd[key] = cancelled
             shares[key] = settled
             return moves
 
         # a source's closed edges depend on its bits ``both`` (its signature and held counts) and
         # add to the rest: (src & ~both) + bits = (src ^ key) | bits
-        cur = kernel.pull(sources, both, ~both, {}, self.sums[t + 1], miss)
-        for src, x in kernel.pull(sources, both, ~both, shares, completions).items():
-            y = cur.get(src)
-            cur[src] = x if y is None else x + y
-        if odd:
-            for src in sources:
-                key = src & both
-                entries = odd.get(key)
-                if entries is not None:
-                    rest = src ^ key
-                    for bits, wfs in entries:
-                        dst = rest | bits
-                        b = completions.get(dst, 0) if dst in reached else self.missing(t + 1, dst)[0]
-                        if b:
-                            cur[src] = cur.get(src, 0) + wfs * b
+        if flag:
+            nxt = dict(after)
+            nxt.update({dst | flag: b for dst, b in completions.items()})
+            cur = kernel.pull(sources, both, ~both, {}, nxt, miss)
+        else:
+            cur = kernel.pull(sources, both, ~both, {}, after, miss)
+            for src, x in kernel.pull(sources, both, ~both, shares, completions).items():
+                y = cur.get(src)
+                cur[src] = x if y is None else x + y
+        if not odd:
+            return cur if flag else {src: x for src, x in cur.items() if x}
+        for src in sources:
+            key = src & both
+            entries = odd.get(key)
+            if entries is not None:
+                rest = src ^ key
+                for bits, wfs in entries:
+                    dst = rest | bits
+                    b = completions.get(dst, 0) if dst in reached else self.missing(t + 1, dst)[0]
+                    if b:
+                        cur[src] = cur.get(src, 0) + wfs * b
         return {src: x for src, x in cur.items() if x}
+
+    def _split(
+        self, closer: Closer, hit: list[tuple[int, int]], held: int, flag: int
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]:
+        """A source's closed moves (:meth:`_closed`) as :meth:`_pull_closing_pairs` reads them:
+        ``(bits, wf)`` where ``wf`` is not 0, each followed by ``(bits | flag, wfs)`` where ``wfs`` is
+        not 0 with a ``flag`` (else those go to the second list), and the cancelled ``(bits, wfs)``."""
+        moves: list[tuple[int, int]] = []
+        settled: list[tuple[int, int]] = []
+        cancelled: list[tuple[int, int]] = []
+        for bits, wf, wfs, _ in self._closed(closer, hit, held):  # summed by destination
+            if wf:
+                moves.append((bits, wf))
+                if wfs:
+                    (moves if flag else settled).append((bits | flag, wfs))
+            else:
+                cancelled.append((bits, wfs))
+        return moves, settled, cancelled
 
     def _closed(self, closer: Closer, hit: list[tuple[int, int]], held: int) -> list[Closed]:
         """A pair layer's moves ``hit`` closed, for a source holding ``held`` of the closer's bits:

@@ -21,6 +21,12 @@ the value's own class, of group 2 or 3: the ``A Hs`` part.  Sources' forward wei
 per (item set, high half, low half), dotted with the low half's weights, then with the suffix sums
 once per (item set, high half, move class, need).  Moves of a hideout in groups 0 or 1 (rare late
 in a game) are read per final state as before.  Exact: the same integers.
+
+The dot products (one per source, ~850-bit share sums) and an item set's ``Y``/``Z`` (per item set
+and high half) are most of the layer's time on the hardest positions, spent allocating big ints:
+when the compiled kernel is on (:data:`~.kernel.COMPILED`, read per call) and ``_shares`` (an
+optional C extension) is built, they are summed on 128-bit lanes over the ints' digits
+(:func:`_dot` and :func:`_dots` below stay the reference; a call the extension refuses runs them).
 """
 
 from __future__ import annotations
@@ -29,9 +35,18 @@ import math
 from collections.abc import Callable
 from typing import Any
 
+from gamelib.fugitive.belief import kernel
 from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, KEEP, LEFT, PREV, U_SH, VALUE_READS
 from gamelib.fugitive.belief.marginals_shares import Entries
 from gamelib.fugitive.belief.tables import COMB, GROUPS
+
+ALL = (1 << 128) - 1
+"""Masks read modulo 2**128 by the compiled loop (the states are below it)."""
+
+try:
+    from gamelib.fugitive.belief import _shares
+except ImportError:  # no C compiler at install, or another interpreter: the pure loops serve
+    _shares = None  # type: ignore[assignment]
 
 FROM = 100
 """Sources of the last layer from which it is summed here (below, the meets per final state cost
@@ -157,12 +172,25 @@ def tail_shares(
     slots = [(j // stride, j % stride, j) for j in sorted(used)]
     shift = 2 * GROUPS * finals.width  # groups 2 and 3's share digits start there
     suffixes = _Suffixes(finals, n, sorted({b for b, _, _ in slots}), shift)
-    packed_lows, width = _packed_lows(lows, slots, sources) if tally is not None else ({}, 0)
     set_needs = [_needs(moves) for moves in set_moves]
     by_b = [(b, [(e1, j) for b2, e1, j in slots if b2 == b]) for b in sorted({b for b, _, _ in slots})]
     dots: dict[int, tuple[list[int], list[int]]] = {}
-    packed_q: dict[int, int] = {}
     out, tables, by_need = walk.sums[t], finals.tables, finals.by_need
+    fast = _shares if _shares is not None and kernel.COMPILED else None
+    if fast is not None:  # the loop below, compiled (it returns the tallies' x by slot per key)
+        xs = fast.last_layer(
+            sources, VALUE_READS & ALL, per_sig, HIGH, LOW, left, lows, dots,
+            lambda h_key: _dots(h_key & HIGH, set_needs[h_key >> ID], suffixes, n, by_b, fast),
+            lambda src, fw, low: _low_moves(src & KEEP, fw, low, tables, by_need, tally),
+            shift, stride * stride, tally is not None, out,
+        )  # fmt: skip
+        if xs is not NotImplemented:  # (refused, nothing done: a source beyond 128 bits)
+            if tally is not None:
+                live = {h_key: [(b, e1, x[j]) for b, e1, j in slots if x[j]] for h_key, x in xs.items()}
+                _tally(tally, live, set_moves, suffixes, shift, fast)
+            return True
+    packed_lows, width = _packed_lows(lows, slots, sources) if tally is not None else ({}, 0)
+    packed_q: dict[int, int] = {}
     for src, fw in sources.items():
         set_key, low = per_sig[src & VALUE_READS]
         s = 0
@@ -185,7 +213,9 @@ def tail_shares(
         if s:
             out[src] = s
     if tally is not None:
-        _tally(tally, packed_q, width, slots, set_moves, suffixes, shift)
+        _tally(
+            tally, {key: _unpack(q, width, slots) for key, q in packed_q.items()}, set_moves, suffixes, shift
+        )
     return True
 
 
@@ -250,11 +280,25 @@ def _dots(
     suffixes: _Suffixes,
     n: int,
     by_b: list[tuple[int, list[tuple[int, int]]]],
+    fast: Any = None,
 ) -> tuple[list[int], list[int]]:
     """``Y`` (shares) and ``Z`` (weights) of one item set (its moves by need, :func:`_needs`) and
     high half (its counts ``high``) at the slots the low halves read (``by_b``: per row ``b``, its ``(e1, b * (n + 1) +
-    e1)``): the moves' weights times the high half's suffix sums from ``need - e1`` evens on."""
+    e1)``): the moves' weights times the high half's suffix sums from ``need - e1`` evens on.
+    ``fast``: the compiled module, which sums them (each need's weight times its count) on lanes."""
     stride = n + 1
+    if fast is not None:
+        moves = []
+        for inc, w, by_need in needs:
+            factor, weights, shares, _ = suffixes(high + inc)
+            w *= factor
+            moves.append(
+                (weights, shares, [(need, w if count == 1 else w * count) for need, count in by_need])
+            )
+        try:
+            return fast.dots(moves, by_b, stride * stride)  # type: ignore[no-any-return]
+        except (TypeError, IndexError):  # refused (never on the layer's lists): the loop below
+            pass
     y, z = [0] * (stride * stride), [0] * (stride * stride)
     for inc, w, by_need in needs:
         factor, weights, shares, live = suffixes(high + inc)
@@ -302,32 +346,45 @@ def _packed_lows(
     return packed, width
 
 
+def _unpack(packed: int, width: int, slots: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
+    """A key's packed sums (:func:`_packed_lows`) read back: per slot ``(b, e1, x)``, its signed
+    digit ``x`` (the sources' forward weights times their low halves' weights), the nonzero ones."""
+    digit, half, carry = (1 << width) - 1, 1 << (width - 1), 1 << width
+    live_q = []
+    for b, e1, _ in slots:  # the signed digits, lowest first
+        x = packed & digit
+        packed >>= width
+        if x >= half:
+            x -= carry
+            packed += 1
+        if x:
+            live_q.append((b, e1, x))
+    return live_q
+
+
 def _tally(
     tally: list[int],
-    packed_q: dict[int, int],
-    width: int,
-    slots: list[tuple[int, int, int]],
+    live: dict[int, list[tuple[int, int, int]]],
     set_moves: list[list[tuple[int, int, list[tuple[int, int]]]]],
     suffixes: _Suffixes,
     shift: int,
+    fast: Any = None,
 ) -> None:
     """The last position's values' tallies from the high moves (their class's digits: ``A Hs``):
-    per item set and high half (``packed_q``'s keys: the set's id above the half's counts), the
-    sources' forward weights times their low halves' weights
-    (summed packed, :func:`_packed_lows`), dotted with each move's suffix sums per need (shifted
-    down by ``shift``: shifted back up here)."""
-    digit, half, carry = (1 << width) - 1, 1 << (width - 1), 1 << width
-    for h_key, packed in packed_q.items():
-        live_q = []
-        for b, e1, _ in slots:  # the signed digits, lowest first
-            x = packed & digit
-            packed >>= width
-            if x >= half:
-                x -= carry
-                packed += 1
-            if x:
-                live_q.append((b, e1, x))
+    per item set and high half (``live``'s keys: the set's id above the half's counts), the
+    sources' forward weights times their low halves' weights by slot (:func:`_unpack`, or summed
+    compiled), dotted with each move's suffix sums per need (shifted down by ``shift``: shifted
+    back up here).  ``fast``: the compiled module, which sums each need's dot on lanes (its errors
+    are not caught: it would have added part of the tallies)."""
+    for h_key, live_q in live.items():
         high_bits = h_key & HIGH
+        if fast is not None:
+            moves = []
+            for inc, w, items in set_moves[h_key >> ID]:
+                factor, _, shares, _ = suffixes(high_bits + inc)
+                moves.append((w * factor, shares, items))
+            fast.tally(live_q, moves, shift, tally)
+            continue
         for inc, w, items in set_moves[h_key >> ID]:
             factor, _, shares, _ = suffixes(high_bits + inc)
             w *= factor
