@@ -309,3 +309,18 @@ def test_flats_equal_the_loops(
     assert native is None or native == pure
     if all(abs(x) < 1 << 40 for rows in (p, q) for row in rows for _, x in row):
         assert native == pure
+
+
+@compiled_only
+def test_distinct_pairs_in_the_same_order() -> None:
+    """``_tail.distinct`` gives the set ``Tail`` makes of the sources' (signature, low half)
+    pairs, iterated in the same order (its item sets are numbered in that order), and None for a
+    key outside [0, 2**128)."""
+    assert tail_sums._tail is not None
+    for _, _, _, states in small_layers():
+        for mask in (tail_sums.KEY_LOW, tail_sums.LOW, tail_sums.VALUE_READS, (1 << 130) - 1):
+            native = tail_sums._tail.distinct(states, mask)
+            assert native is not None
+            assert list(native) == list(set(map(mask.__and__, states)))
+    assert tail_sums._tail.distinct({5: 1, -1: 1}, tail_sums.KEY_LOW) is None
+    assert tail_sums._tail.distinct({1 << 128: 1}, tail_sums.KEY_LOW) is None

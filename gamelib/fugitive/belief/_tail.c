@@ -1375,11 +1375,50 @@ static PyObject *suffixes(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Py_RETURN_NONE;
 }
 
+/* distinct(states, mask): the set of src & mask over the keys of states, its items inserted in
+ * the order they first come (the same set, and iteration order, as set(map(mask.__and__, states))),
+ * or None when a key is not an int in [0, 2**128). */
+static PyObject *distinct(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, "distinct takes 2 positional arguments");
+        return NULL;
+    }
+    PyObject *states = args[0], *out = NULL, *k, *v;
+    u128 mask;
+    map_t seen;
+    memset(&seen, 0, sizeof(seen));
+    int r = PyDict_CheckExact(states) ? mask_of(args[1], &mask) : NOFIT;
+    if (r == FIT && (map_init(&seen, 64) < 0 || (out = PySet_New(NULL)) == NULL)) r = ERR;
+    Py_ssize_t pos = 0;
+    while (r == FIT && PyDict_Next(states, &pos, &k, &v)) {
+        u128 src;
+        int fresh;
+        if ((r = to_u128(k, &src)) != FIT) break;
+        if (map_add(&seen, src & mask, &fresh) < 0) {
+            r = ERR;
+            break;
+        }
+        if (fresh) {
+            PyObject *o = from_u128(src & mask);
+            if (o == NULL || PySet_Add(out, o) < 0) r = ERR;
+            Py_XDECREF(o);
+        }
+    }
+    map_free(&seen);
+    if (r == FIT) return out;
+    Py_XDECREF(out);
+    if (r == ERR) return NULL;
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef METHODS[] = {
     {"tail_bilinear", (PyCFunction)(void (*)(void))tail_bilinear, METH_FASTCALL,
      "tail_bilinear(states, sig_ids, reads, high, low, lflats, flat, t_of, scaled, suffixes, mask2, "
      "mask3, steps, gidx, layer, shift, size): the last layer's per-source and per-key sums (see tail_sums); None when a value "
      "leaves the native range."},
+    {"distinct", (PyCFunction)(void (*)(void))distinct, METH_FASTCALL,
+     "distinct(states, mask): set(map(mask.__and__, states)), or None past 128-bit keys."},
     {"flat_rows", (PyCFunction)(void (*)(void))flat_rows, METH_FASTCALL,
      "flat_rows(p, q, n, off, width, low, comb): a half's flat (Tail.flat); None when a value leaves "
      "the native range."},

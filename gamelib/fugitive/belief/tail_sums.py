@@ -134,7 +134,9 @@ class Tail:
         extra = prog.hand_count if prog.facts.pending else 0  # the hand's marked evens, per group
         self.bound = n + 4 * extra  # even cards a completion can hold: a larger need weighs 0
         # one pass over the sources: their signatures and low halves (the keys' other parts)
-        pairs = set(map(KEY_LOW.__and__, states))
+        pairs = _tail.distinct(states, KEY_LOW) if _tail is not None and kernel.COMPILED else None
+        if pairs is None:
+            pairs = set(map(KEY_LOW.__and__, states))
         self.lows = {pair & LOW for pair in pairs}
         moves = {sig: prog._tail_moves(i, sig) for sig in {pair & VALUE_READS for pair in pairs}}
         top = self.top = max(
