@@ -377,7 +377,9 @@ static int window(PyObject *state, PyObject *d) {
     }
     PyObject *asked[64];
     Py_ssize_t n = 0, seats = PyList_GET_SIZE(hands);
+    Py_INCREF(hands); /* _layable (Python) runs below */
     if (seats > 64) {
+        Py_DECREF(hands);
         PyErr_SetString(PyExc_ValueError, "too many seats");
         return -1;
     }
@@ -428,6 +430,7 @@ static int window(PyObject *state, PyObject *d) {
         }
     }
     for (Py_ssize_t i = 0; i < n; i++) Py_DECREF(asked[i]);
+    Py_DECREF(hands);
     return r;
 }
 
@@ -694,7 +697,10 @@ static int play(PyObject *state, PyObject *d, PyObject *rng, long limit, PyObjec
                     PyErr_SetString(PyExc_IndexError, "phase out of the legal moves' table");
                     goto out;
                 }
-                actions = PyObject_CallOneArg(PyList_GET_ITEM(legal, phase), state);
+                PyObject *lister = PyList_GET_ITEM(legal, phase);
+                Py_INCREF(lister);
+                actions = PyObject_CallOneArg(lister, state);
+                Py_DECREF(lister);
             }
             if (actions == NULL) goto out;
             if (!PyList_Check(actions)) {
