@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 
 import gamelib
 from gamelib.fugitive import belief as belief_module
-from gamelib.fugitive.belief import kernel
-from gamelib.fugitive.belief.build import Layers, _states, backward, build
+from gamelib.fugitive.belief import kernel, tail_sums
+from gamelib.fugitive.belief.build import Layers, _states, _tail_layer, _tail_total, backward, build
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.rules import FugitiveState
 
@@ -299,3 +299,25 @@ def test_layers_make_a_dict_when_read() -> None:
     assert layers == [{0: 1}, {1: 2}, {3: 4}, {5: 6}] and Fake.made == 3
     assert stored(layers) == {"dict"}
     assert _states(layers, 1) is layers[1]
+
+
+def test_the_tail_sums_read_a_dict(compiled: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A caller's native states (the world count's own pass) reach the last layer's sums as a
+    dict, the form their compiled loop reads; the totals equal the dict's."""
+    progs = [build(facts, "deals") for facts in positions(("random-225", "random-5"))]
+    seen: list[str] = []
+    for name in ("tail_total", "tail_layer"):
+        real = getattr(tail_sums, name)
+
+        def spy(prog: Programme, i: int, states: Any, *rest: Any, real: Any = real) -> Any:
+            seen.append(type(states).__name__)
+            return real(prog, i, states, *rest)
+
+        monkeypatch.setattr(tail_sums, name, spy)
+    for prog in progs:
+        t = len(prog.layers) - 1
+        states, i = prog.forward[t], prog.layers[t][0]
+        assert _tail_total(prog, i, compiled.native(states)) == _tail_total(prog, i, states)
+        fast, slow = _tail_layer(prog, i, compiled.native(states)), _tail_layer(prog, i, states)
+        assert (list(fast[0].items()), fast[1:]) == (list(slow[0].items()), slow[1:])
+    assert set(seen) == {"dict"} and len(seen) == 8

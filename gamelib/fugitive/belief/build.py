@@ -468,6 +468,7 @@ def _tail_layer(prog: Programme, i: int, states: dict[int, int]) -> tuple[Edges,
     grouped by the counts the hideout adds; a final weight depends on the counts and on the need
     only, so each source looks its weights up once per group (by need), not once per move.  A large
     layer is summed as a bilinear form of the last stack's halves instead (:mod:`~.tail_sums`)."""
+    states = kernel.as_dict(states)  # (a caller's native states: the tail sums read a dict)
     hit = tail_sums.tail_layer(prog, i, states)
     if hit is not None:
         return hit
@@ -521,6 +522,7 @@ def _tail_total(prog: Programme, i: int, states: dict[int, int]) -> tuple[int, i
     class are summed by need first (the values' tallies are not wanted), no completion kept by
     source.  Returns the total weight and the number of edges.  A large layer is summed as a
     bilinear form of the last stack's halves instead (:mod:`~.tail_sums`)."""
+    states = kernel.as_dict(states)  # (a caller's native states: the tail sums read a dict)
     hit = tail_sums.tail_total(prog, i, states)
     if hit is not None:
         return hit
