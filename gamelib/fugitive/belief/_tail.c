@@ -28,9 +28,52 @@ typedef __int128 i128;
 
 /* ------------------------------------------------------------------ ints <-> native */
 
+/* CPython 3.11-3.13 (with the GIL): a key's digits are read directly (a source is read per call
+ * and its key is ~100 bits: the byte-array conversion below costs several times more); any other
+ * build takes the public conversions.  (The layout is the one belief/_kernel.c reads.) */
+#if !defined(Py_LIMITED_API) && !defined(Py_GIL_DISABLED) && !defined(TAIL_NO_DIGITS) && \
+    PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030E0000
+#define DIGITS 1
+#if PY_VERSION_HEX >= 0x030C0000
+static inline Py_ssize_t n_digits(PyLongObject *v) { return (Py_ssize_t)(v->long_value.lv_tag >> 3); }
+static inline int is_negative(PyLongObject *v) { return (v->long_value.lv_tag & 3) == 2; }
+static inline digit *digits_of(PyLongObject *v) { return v->long_value.ob_digit; }
+#else
+static inline Py_ssize_t n_digits(PyLongObject *v) { return Py_SIZE(v) < 0 ? -Py_SIZE(v) : Py_SIZE(v); }
+static inline int is_negative(PyLongObject *v) { return Py_SIZE(v) < 0; }
+static inline digit *digits_of(PyLongObject *v) { return v->ob_digit; }
+#endif
+#endif
+
+/* The dict insert with the key's hash known (a non-negative int's hash is its value modulo
+ * 2**61 - 1, folded natively instead of over its digits): CPython 3.11 and 3.12. */
+#if defined(DIGITS) && PY_VERSION_HEX < 0x030D0000 && _PyHASH_BITS == 61
+static inline Py_hash_t hash_u128(u128 v) {
+    const uint64_t m = ((uint64_t)1 << 61) - 1;
+    uint64_t h = (uint64_t)(v >> 122) + ((uint64_t)(v >> 61) & m) + ((uint64_t)v & m);
+    h = (h & m) + (h >> 61);
+    return (Py_hash_t)(h >= m ? h - m : h);
+}
+#define SET_KEY(dict, key, native, val) _PyDict_SetItem_KnownHash(dict, key, val, hash_u128(native))
+#else
+#define SET_KEY(dict, key, native, val) PyDict_SetItem(dict, key, val)
+#endif
+
 /* o as an unsigned 128-bit key: FIT, NOFIT (negative, too large, not an int) or ERR. */
 static int to_u128(PyObject *o, u128 *out) {
     if (!PyLong_CheckExact(o)) return NOFIT;
+#ifdef DIGITS
+    PyLongObject *v = (PyLongObject *)o;
+    if (is_negative(v)) return NOFIT;
+    const digit *d = digits_of(v);
+    u128 r = 0;
+    for (Py_ssize_t i = n_digits(v) - 1; i >= 0; i--) {
+        if (r >> (128 - PyLong_SHIFT)) return NOFIT;
+        r = (r << PyLong_SHIFT) | d[i];
+    }
+    *out = r;
+    return FIT;
+#endif
     int overflow;
     long long small = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (!overflow) {
@@ -261,6 +304,7 @@ typedef struct {
     /* sources */
     Py_ssize_t n;
     PyObject **src;   /* held */
+    u128 *srcv;       /* their values */
     int32_t *key_of;  /* per source: its key, or -1 */
     int32_t *low_of;  /* per source: its low flat */
     PyObject **low_b; /* per source: what its low half gave (held, NULL: 0 or none) */
@@ -330,6 +374,7 @@ static void tail_free(tail_t *t) {
         Py_XDECREF(t->low_b ? t->low_b[i] : NULL);
     }
     PyMem_Free(t->src);
+    PyMem_Free(t->srcv);
     PyMem_Free(t->key_of);
     PyMem_Free(t->low_of);
     PyMem_Free(t->low_b);
@@ -577,9 +622,10 @@ static PyObject *low_sums(const tail_t *t) {
 /* One source: its key and low flat, its weight times that flat added to its key, its low-half
  * part (low_source).  FIT, NOFIT or ERR. */
 static int one_source(tail_t *t, Py_ssize_t i, PyObject *src_o, PyObject *w_o, int64_t *count) {
-    u128 src;
+    u128 src = 0;
     int64_t w;
     int r = to_u128(src_o, &src);
+    t->srcv[i] = src;
     if (r == FIT) r = to_i64(w_o, &w);
     if (r != FIT) return r;
     Py_ssize_t s = map_get(&t->sigs, src & t->reads);
@@ -611,9 +657,10 @@ static int walk_sources(tail_t *t, PyObject *states, int64_t *count) {
     Py_ssize_t n = PyDict_GET_SIZE(states), pos = 0;
     t->src = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
     t->low_b = PyMem_Calloc((size_t)n + 1, sizeof(PyObject *));
+    t->srcv = PyMem_Calloc((size_t)n + 1, sizeof(u128));
     t->key_of = PyMem_Calloc((size_t)n + 1, sizeof(int32_t));
     t->low_of = PyMem_Calloc((size_t)n + 1, sizeof(int32_t));
-    if (t->src == NULL || t->low_b == NULL || t->key_of == NULL || t->low_of == NULL) {
+    if (t->src == NULL || t->low_b == NULL || t->srcv == NULL || t->key_of == NULL || t->low_of == NULL) {
         PyErr_NoMemory();
         return ERR;
     }
@@ -937,7 +984,7 @@ static PyObject *back_dict(const tail_t *t) {
         } else {
             v = Py_NewRef(b);
         }
-        int r = v ? PyDict_SetItem(back, t->src[i], v) : -1;
+        int r = v ? SET_KEY(back, t->src[i], t->srcv[i], v) : -1;
         Py_XDECREF(v);
         if (r < 0) goto fail;
     }
@@ -950,7 +997,7 @@ static PyObject *back_dict(const tail_t *t) {
         Py_ssize_t i = order[c];
         if (t->low_b[i] != NULL || t->high_b[i] == 0) continue;
         PyObject *v = from_i128(t->high_b[i]);
-        int r = v ? PyDict_SetItem(back, t->src[i], v) : -1;
+        int r = v ? SET_KEY(back, t->src[i], t->srcv[i], v) : -1;
         Py_XDECREF(v);
         if (r < 0) goto fail;
     }
