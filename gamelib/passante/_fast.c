@@ -30,6 +30,11 @@ static PyObject *ALLOW_KIND, *WHO; /* the Allow class; _WHO: who acts, by phase 
 static long REST_MASK, PHASE_MAIN = -1, PHASE_VETO = -1, ROLE_PROPOSAL, ROLE_SHOWS, ROLE_ANSWERED,
     POLICIER_CHAR;
 static PyObject *CHANCE_INT, *EMPTY_TUPLE;
+/* PassanteState.sample_chance (configure_chance) */
+static PyObject *CHARACTER_CARDS, *DIE_DRAWS, *EVENTS, *WISH_CARDS; /* WISH_CARDS: (None, wish 1, ...) */
+static double CUMULATIVE[64][64];  /* _CUMULATIVE[n][i], n = 1..NCUM */
+static Py_ssize_t NCUM;
+static long PHASE_CARD_DRAW = -1, PHASE_DIE = -1, PHASE_EVENT = -1;
 
 static PyObject *s_turn_player, *s_game, *s_options, *s_num_players, *s_auto_lay, *s_anytime,
     *s_shown, *s_char_hand, *s_fresh, *s_drew, *s_char_deck, *s_char_under, *s_vetoed, *s_moves,
@@ -660,12 +665,142 @@ static PyObject *configure_apply(PyObject *module, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* PassanteState.sample_chance(rng): one of n equally likely outcomes, the one that
+   core.rng.pick draws with u = rng.random(): bisect_right over _CUMULATIVE[n] (the same doubles).
+   Returns a new reference; NULL with no error set: not a case handled here (the caller asks the
+   Python method). */
+static Py_ssize_t bisect_right(Py_ssize_t n, double u) {
+    Py_ssize_t lo = 0, hi = n;
+    while (lo < hi) {
+        Py_ssize_t mid = (lo + hi) / 2;
+        if (u < CUMULATIVE[n][mid]) hi = mid;
+        else lo = mid + 1;
+    }
+    return lo < n ? lo : n - 1;
+}
+
+static PyObject *chance_pick(PyObject *d, PyObject *uniform) {
+    int owed = true_field(d, s_pending);
+    if (owed < 0) return NULL;
+    PyObject *draws[64];
+    Py_ssize_t n = 0;
+    unsigned long long deck = 0;
+    if (owed) {
+        PyObject *w = field(d, s_wish_deck);
+        if (w == NULL) return NULL;
+        deck = PyLong_AsUnsignedLongLong(w);
+        if (deck == (unsigned long long)-1 && PyErr_Occurred()) return NULL;
+        for (Py_ssize_t b = 1; b < PyTuple_GET_SIZE(WISH_CARDS) && b < 64; b++)
+            if (deck >> b & 1) draws[n++] = PyTuple_GET_ITEM(WISH_CARDS, b);
+        if (deck >> PyTuple_GET_SIZE(WISH_CARDS)) return NULL; /* a card beyond the table: Python */
+    } else {
+        long phase, cards;
+        if (int_field(d, s_phase, &phase) < 0) return NULL;
+        if (phase == PHASE_CARD_DRAW || phase == PHASE_EVENT) {
+            PyObject *under = field(d, s_char_under);
+            if (under == NULL || int_field(d, s_char_deck, &cards) < 0) return NULL;
+            if (!PyTuple_Check(under) || cards < 0 || cards > 255) return NULL;
+            if (phase == PHASE_EVENT) { /* _event_deck: char_deck | sum of the bits under it */
+                long below = 0;
+                for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(under); i++) {
+                    long c = PyLong_AsLong(PyTuple_GET_ITEM(under, i));
+                    if (c == -1 && PyErr_Occurred()) return NULL;
+                    if (c < 0 || c > 7) return NULL;
+                    below += 1L << c;
+                }
+                if (below > 255) return NULL; /* a card twice under the deck: the Python method */
+                cards |= below;
+                for (int c = 0; c < 8; c++)
+                    if (cards >> c & 1) draws[n++] = PyTuple_GET_ITEM(EVENTS, c);
+            } else if (cards) {
+                for (int c = 0; c < 8; c++)
+                    if (cards >> c & 1) draws[n++] = PyTuple_GET_ITEM(CHARACTER_CARDS, c);
+            } else {
+                if (PyTuple_GET_SIZE(under) < 1) return NULL;
+                long c = PyLong_AsLong(PyTuple_GET_ITEM(under, 0));
+                if (c == -1 && PyErr_Occurred()) return NULL;
+                if (c < 0 || c > 7) return NULL;
+                draws[n++] = PyTuple_GET_ITEM(CHARACTER_CARDS, c);
+            }
+        } else if (phase == PHASE_DIE) {
+            for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(DIE_DRAWS); i++) draws[n++] = PyTuple_GET_ITEM(DIE_DRAWS, i);
+        }
+    }
+    if (n == 0 || n > NCUM) return NULL; /* nothing to draw: the Python method says why */
+    PyObject *u = PyObject_CallNoArgs(uniform);
+    if (u == NULL) return NULL;
+    double x = PyFloat_AsDouble(u);
+    Py_DECREF(u);
+    if (x == -1.0 && PyErr_Occurred()) return NULL;
+    PyObject *pick = draws[bisect_right(n, x)];
+    Py_INCREF(pick);
+    return pick;
+}
+
+static PyObject *configure_chance(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *cards, *die, *events, *wishes, *cumulative;
+    long card_draw, die_phase, event_phase;
+    if (!PyArg_ParseTuple(args, "O!O!O!O!O!lll:configure_chance", &PyTuple_Type, &cards, &PyTuple_Type, &die,
+                          &PyTuple_Type, &events, &PyTuple_Type, &wishes, &PyTuple_Type, &cumulative,
+                          &card_draw, &die_phase, &event_phase))
+        return NULL;
+    if (PyTuple_GET_SIZE(cards) != 8 || PyTuple_GET_SIZE(events) != 8 || PyTuple_GET_SIZE(die) > 63 ||
+        PyTuple_GET_SIZE(wishes) > 63 || PyTuple_GET_SIZE(cumulative) > 64 || PyTuple_GET_SIZE(cumulative) < 2) {
+        PyErr_SetString(PyExc_ValueError, "configure_chance: tables of unexpected sizes");
+        return NULL;
+    }
+    Py_ssize_t ncum = PyTuple_GET_SIZE(cumulative) - 1;
+    for (Py_ssize_t k = 1; k <= ncum; k++) {
+        PyObject *row = PyTuple_GET_ITEM(cumulative, k);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != k) {
+            PyErr_SetString(PyExc_ValueError, "configure_chance: _CUMULATIVE[n] has n sums");
+            return NULL;
+        }
+        for (Py_ssize_t i = 0; i < k; i++) {
+            double v = PyFloat_AsDouble(PyTuple_GET_ITEM(row, i));
+            if (v == -1.0 && PyErr_Occurred()) return NULL;
+            CUMULATIVE[k][i] = v;
+        }
+    }
+    NCUM = ncum;
+    PyObject **slots[] = {&CHARACTER_CARDS, &DIE_DRAWS, &EVENTS, &WISH_CARDS};
+    PyObject *values[] = {cards, die, events, wishes};
+    for (int i = 0; i < 4; i++) {
+        Py_INCREF(values[i]);
+        Py_XSETREF(*slots[i], values[i]);
+    }
+    PHASE_CARD_DRAW = card_draw;
+    PHASE_DIE = die_phase;
+    PHASE_EVENT = event_phase;
+    Py_RETURN_NONE;
+}
+
+static PyObject *sample(PyObject *module, PyObject *args) {
+    (void)module;
+    PyObject *state, *rng;
+    if (!PyArg_ParseTuple(args, "OO:sample", &state, &rng)) return NULL;
+    if (WISH_CARDS == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "gamelib.passante._fast: configure_chance() first");
+        return NULL;
+    }
+    PyObject *d = PyObject_GenericGetDict(state, NULL);
+    if (d == NULL) return NULL;
+    PyObject *uniform = PyObject_GetAttr(rng, s_random);
+    PyObject *r = uniform ? chance_pick(d, uniform) : NULL;
+    Py_XDECREF(uniform);
+    Py_DECREF(d);
+    if (r == NULL && !PyErr_Occurred()) Py_RETURN_NONE;
+    return r;
+}
+
 /* mcts._uniform_rollout for a PassanteState: uniform random moves to the end (or `limit` actions),
    the same calls in the same order (the moves from the phase's legal moves, `_LEGAL[phase]`, which
    is `_legal_actions` when no wish draw is owed: a player is to move; `rng.random()` once a
    decision; `_apply`; the history appended), without the Python loop around them. */
 
-static int play(PyObject *state, PyObject *d, PyObject *rng, long limit, PyObject *legal, PyObject *steps) {
+static int play(PyObject *state, PyObject *d, PyObject *rng, long limit, PyObject *legal, PyObject *steps,
+                int own_chance) {
     PyObject *step = PyObject_GetAttr(state, s_apply);
     PyObject *sample = step ? PyObject_GetAttr(state, s_sample_chance) : NULL;
     PyObject *uniform = sample ? PyObject_GetAttr(rng, s_random) : NULL;
@@ -683,7 +818,8 @@ static int play(PyObject *state, PyObject *d, PyObject *rng, long limit, PyObjec
         PyObject *action;
         if (player == TERMINAL) break;
         if (player == CHANCE) {
-            action = PyObject_CallOneArg(sample, rng);
+            action = own_chance ? NULL : chance_pick(d, uniform);
+            if (action == NULL && !PyErr_Occurred()) action = PyObject_CallOneArg(sample, rng);
             if (action == NULL) goto out;
         } else {
             PyObject *actions;
@@ -757,7 +893,12 @@ static PyObject *rollout(PyObject *module, PyObject *args) {
     (void)module;
     PyObject *state, *rng, *legal, *steps = Py_None;
     long limit;
-    if (!PyArg_ParseTuple(args, "OOlO|O:rollout", &state, &rng, &limit, &legal, &steps)) return NULL;
+    int own_chance = 1;
+    if (!PyArg_ParseTuple(args, "OOlO|Op:rollout", &state, &rng, &limit, &legal, &steps, &own_chance)) return NULL;
+    if (!own_chance && WISH_CARDS == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "gamelib.passante._fast: configure_chance() first");
+        return NULL;
+    }
     if (steps != Py_None && (!PyDict_Check(steps) || ROLES == NULL || !VISIBLE_SET)) {
         PyErr_SetString(PyExc_TypeError, "rollout: steps is a _steps dict (after configure_apply) or None");
         return NULL;
@@ -768,7 +909,7 @@ static PyObject *rollout(PyObject *module, PyObject *args) {
     }
     PyObject *d = PyObject_GenericGetDict(state, NULL);
     if (d == NULL) return NULL;
-    int r = play(state, d, rng, limit, legal, steps);
+    int r = play(state, d, rng, limit, legal, steps, own_chance);
     Py_DECREF(d);
     if (r < 0) return NULL;
     Py_RETURN_NONE;
@@ -938,6 +1079,10 @@ static PyMethodDef methods[] = {
     {"apply", apply, METH_VARARGS, "apply(state, action, steps): PassanteState._apply(state, action)"},
     {"configure_apply", configure_apply, METH_VARARGS,
      "configure_apply(_ROLES, Allow, _WHO, _REST, MAIN, VETO_PHASE, _PROPOSAL, _SHOWS, _ANSWERED, POLICIER)"},
+    {"sample", sample, METH_VARARGS,
+     "sample(state, rng): PassanteState.sample_chance(state, rng), or None (the method's own case)"},
+    {"configure_chance", configure_chance, METH_VARARGS,
+     "configure_chance(CHARACTER_CARDS, DIE_DRAWS, EVENTS, (None, *WISH_CARDS), _CUMULATIVE, CARD_DRAW, DIE, EVENT)"},
     {"forget", forget, METH_NOARGS, "drop the game whose options are kept (tests)"},
     {NULL, NULL, 0, NULL},
 };

@@ -23,6 +23,7 @@ def rollout(
     limit: int,
     legal: list[Any] | None,
     steps: dict[type, tuple[Any, int]] | None = None,
+    own_chance: bool = True,
 ) -> None: ...
 def window_actions(state: Any) -> list[Any]: ...
 def configure_lays(lays: tuple[Any, ...], pass_: Any, any_moment: tuple[int, ...]) -> None: ...
@@ -38,4 +39,15 @@ def configure_apply(
     shows: int,
     answered: int,
     policier: int,
+) -> None: ...
+def sample(state: Any, rng: Any) -> Any | None: ...
+def configure_chance(
+    character_cards: tuple[Any, ...],
+    die_draws: tuple[Any, ...],
+    events: tuple[Any, ...],
+    wish_cards: tuple[Any, ...],
+    cumulative: tuple[tuple[float, ...], ...],
+    card_draw: int,
+    die: int,
+    event: int,
 ) -> None: ...

@@ -44,6 +44,7 @@ from gamelib.passante import actions as _actions
 from gamelib.passante import board as _board
 from gamelib.passante import options as _options
 from gamelib.passante.actions import (
+    _CUMULATIVE,
     ALL_WISHES,
     ALLOW,
     ANY_MOMENT,
@@ -56,6 +57,7 @@ from gamelib.passante.actions import (
     DRIVES,
     DRIVES_AWAY,
     END,
+    EVENTS,
     FREE,
     HINTS,
     LAYS,
@@ -68,6 +70,7 @@ from gamelib.passante.actions import (
     STARTS,
     VETO,
     VISIBLE_IF_AT,
+    WISH_CARDS,
     WISH_MASK,
     WISH_NUMBERS,
     WISH_ZONE,
@@ -705,13 +708,19 @@ def _compiled_rollout(state: PassanteState, rng: random.Random, limit: int) -> N
     """The search agents' uniform rollout (``gamelib.agents.mcts._uniform_rollout``: the same
     moves from the same ``rng``, the same calls of the rules' hooks) in the compiled loop; the
     turn's moves from ``_LEGAL`` unless a subclass lists its own, each applied by ``_fast.apply``
-    (``_apply``'s steps around the Python transitions) unless a subclass applies its own."""
+    (``_apply``'s steps around the Python transitions) unless a subclass applies its own, the
+    chance outcomes drawn by ``_fast.sample`` (``sample_chance``'s) unless a subclass draws its own."""
     assert _fast is not None
     state._legal_cache = None
     cls = type(state)
     own = cls._legal_actions is not PassanteState._legal_actions
     plain = cls._apply is PassanteState._apply  # then its steps in C around the transitions
-    _fast.rollout(state, rng, limit, None if own else _LEGAL, cls._steps if plain else None)
+    chance = all(getattr(cls, name) is getattr(PassanteState, name) for name in _CHANCE_METHODS)
+    _fast.rollout(state, rng, limit, None if own else _LEGAL, cls._steps if plain else None, not chance)
+
+
+_CHANCE_METHODS = ("sample_chance", "_card_draws", "_event_deck", "_chance_outcomes", "_card_outcomes")
+"""What ``sample_chance`` reads: a subclass changing none of them draws in C (``_fast.sample``)."""
 
 
 _open_window: Callable[[PassanteState], None] = PassanteState._open_window
@@ -729,6 +738,16 @@ if _fast is not None:
     _fast.configure_lays((None, *(LAYS[w] for w in WISH_NUMBERS)), PASS, ANY_MOMENT)
     _fast.configure_apply(
         _ROLES, Allow, tuple(_WHO), _REST, MAIN, VETO_PHASE, _PROPOSAL, _SHOWS, _ANSWERED, POLICIER
+    )
+    _fast.configure_chance(
+        CHARACTER_CARDS,
+        DIE_DRAWS,
+        EVENTS,
+        (None, *(WISH_CARDS[w] for w in WISH_NUMBERS)),
+        _CUMULATIVE,
+        CARD_DRAW,
+        DIE,
+        EVENT,
     )
 use_compiled(os.environ.get("GAMELIB_PURE_PYTHON") != "1")
 

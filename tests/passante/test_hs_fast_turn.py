@@ -359,20 +359,64 @@ def test_compiled_apply_changes_what_apply_changes(options: dict[str, object]) -
         assert {"Veto", "Allow", "Pass", "Lay"} <= kinds
 
 
-def test_compiled_rollout_calls_a_subclass_own_apply() -> None:
+def test_compiled_rollout_calls_a_subclass_own_apply_and_draw() -> None:
     from gamelib.agents.mcts import _uniform_rollout
 
     class Counting(PassanteState):
-        applied = 0
+        applied = drawn = 0
 
         def _apply(self, action: Action) -> None:
             type(self).applied += 1
             super()._apply(action)
+
+        def sample_chance(self, rng: random.Random | None = None) -> Action:
+            type(self).drawn += 1
+            return super().sample_chance(rng)
 
     game = gamelib.make("passante")
     assert isinstance(game, rules.PassanteGame)
     mine, theirs = Counting(game, 2), Counting(game, 2)
     rules._compiled_rollout(mine, random.Random(2), 10_000)
     assert Counting.applied == len(mine.history) > 50
+    assert 0 < Counting.drawn < Counting.applied
     _uniform_rollout(theirs, random.Random(2), 10_000)
     assert mine.history == theirs.history
+
+
+@pytest.mark.parametrize("options", APPLY, ids=[",".join(o) or "defaults" for o in APPLY])
+def test_compiled_draw_is_sample_chance(options: dict[str, object]) -> None:
+    """At every chance node of random games (wish deals, character cards from the deck and from
+    under it, the die, the round's card) ``_fast.sample`` draws what ``sample_chance`` draws from
+    the same generator, and leaves it in the same state."""
+    kinds = set()
+    for players in (1, 2, 3, 4):
+        game = gamelib.make("passante", players=players, options={**options, "final_round_event": True})
+        for seed in range(3):
+            state, play = game.new_game(seed=seed), random.Random(seed)
+            while not state.is_terminal():
+                if state.current_player == CHANCE:
+                    mine, theirs = random.Random(len(state.history)), random.Random(len(state.history))
+                    drawn = fast.sample(state, mine)
+                    assert drawn is state.sample_chance(theirs)
+                    assert mine.getstate() == theirs.getstate()
+                    kinds.add(type(drawn).__name__)
+                    state.apply(state.sample_chance(play))
+                else:
+                    state.apply(play.choice(state.legal_actions()))
+    assert {"WishCard", "CharacterCard", "RoundEvent"} <= kinds
+
+
+def test_compiled_draw_leaves_the_odd_cases_to_the_method() -> None:
+    """No card to draw, or a deck the tables do not hold: None, and no number drawn."""
+    game = gamelib.make("passante")
+    state = game.new_game(seed=1)
+    assert isinstance(state, PassanteState)
+    assert state.current_player == CHANCE and state.pending
+    rng = random.Random(0)
+    before = rng.getstate()
+    for deck in (0, 1, 1 << 40 | 1 << 3):
+        odd = state.clone()
+        assert isinstance(odd, PassanteState)
+        odd.wish_deck = deck
+        assert fast.sample(odd, rng) is None
+        assert rng.getstate() == before
