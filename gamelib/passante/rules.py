@@ -685,14 +685,18 @@ PassanteState._steps = _steps_of(PassanteState)
 
 
 COMPILED = False
-"""Are the turn's legal moves listed by the compiled ``gamelib.passante._fast`` (built from
-``_fast.c`` when a C compiler was there; the same lists as ``_main_actions``, the reference)?"""
+"""Is the rollout path compiled (``gamelib.passante._fast``, built from ``_fast.c`` when a C
+compiler was there)?  The turn's and the window's legal moves, the moment between moves, and the
+search agents' uniform rollout (moves applied by ``_apply``'s steps in C around the Python
+transitions, chance drawn as ``sample_chance`` draws).  Why: a rollout is ~80% of an IS-MCTS
+iteration (issue 24: 1,600 iterations a second).  The pure methods are the reference; the tests
+compare both on every position of random games."""
 
 
 def use_compiled(on: bool) -> bool:
-    """Lists the turn's legal moves with the compiled module (when it is there) or the pure
-    ``_main_actions``; returns :data:`COMPILED`.  ``GAMELIB_PURE_PYTHON=1`` in the environment
-    turns it off at import, as it does the Fugitive belief's kernel."""
+    """Runs the rollout path compiled (when the module is there) or pure; returns
+    :data:`COMPILED`.  ``GAMELIB_PURE_PYTHON=1`` in the environment turns it off at import, as it
+    does the Fugitive belief's kernel."""
     global COMPILED, _open_window
     COMPILED = _fast is not None and on
     if _fast is not None and COMPILED:
