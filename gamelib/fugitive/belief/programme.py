@@ -11,7 +11,9 @@ import bisect
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamelib.fugitive.belief import kernel
 from gamelib.fugitive.belief.bits import (
+    GROUP_BITS,
     HALVES,
     HE_SH,
     JM,
@@ -35,6 +37,11 @@ from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
 from gamelib.fugitive.belief.weights import FinalWeights, Rows, Vec
 from gamelib.fugitive.rules import STEP_LIMIT
 
+try:
+    from gamelib.fugitive.belief import _pairs
+except ImportError:  # installed without a C compiler: the pure methods serve
+    _pairs = None  # type: ignore[assignment]
+
 PAIR_KEEPS = {first: ~sum((15 << HE_SH[h]) | (15 << M_SH[h]) for h in (first, first + 1)) for first in (0, 2)}
 """Per pair of groups: a signature's bits but their even hideouts and marks (:meth:`Programme._delta_key`)."""
 
@@ -47,6 +54,14 @@ MASK_GROUPS = tuple(tuple(g for g in range(GROUPS) if mask >> g & 1) for mask in
 PairMoves = tuple[int, int, list[tuple[int, int]]]
 """A source's moves through a pair of group layers: (rest, factor, [(part, weight)]), see
 :meth:`Programme._pair_moves`."""
+
+
+Split = tuple[
+    list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]], int, dict[int, list[tuple[int, int]]]
+]
+"""A closing pair layer's moves of one :meth:`Programme._delta_key`: its unclosed moves, those no
+closing changes, those that may close, the counts closing them reads (a mask), and the closed
+lists by those counts (:meth:`Programme._closed_deltas`)."""
 
 
 def parts_of(deltas: dict[int, list[tuple[int, int]]]) -> dict[int, list[tuple[int, int]]]:
@@ -133,9 +148,8 @@ class Programme(FinalWeights):
     closed_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_groups by counts
     part_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _close_part by a pair's counts
     delta_memo: dict[int, list[tuple[int, int]]] | None = None  # _open_deltas, once a pair layer is large
-    split_memo: dict[int, tuple[list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int]]]] = field(
-        default_factory=dict
-    )  # _closed_deltas: a delta key's unclosed moves, and those split by whether they may close
+    split_memo: dict[int, Split] = field(default_factory=dict)
+    # _closed_deltas: a delta key's unclosed moves, those split by whether they may close, and closed
     fits_memo: dict[int, tuple[int, int]] = field(default_factory=dict)  # _stack_fits: (room, evens)
     marginals: dict[int, list[int]] | None = None
     # per position: sorted values, hidden stack size, footprint span, and per-group data
@@ -267,7 +281,18 @@ class Programme(FinalWeights):
         of the second from each of its destinations, in one pass.  A destination is linear in the
         cards and marks each group takes (the last group clears the scratch), and distinct takes
         give distinct destinations, so nothing is summed; no intermediate state, list or call is
-        made per move (the moves were ~70% of the hardest closing pair layers' time)."""
+        made per move (the moves were ~70% of the hardest closing pair layers' time).
+
+        When the compiled kernel runs (:data:`.kernel.COMPILED`, read at each call), the frame and
+        the loops run natively (``_pairs.pair_deltas``: the same tuples in the same order); the
+        loops below are the reference, and run when it is off, missing, or the call does not fit."""
+        if _pairs is not None and kernel.COMPILED:
+            caps = self.ahead_caps[i][(sig >> NEXT) & 7]
+            hit = _pairs.pair_deltas(
+                sig, g, caps[0], caps[1], self.avail, self.slots[i], i == self.pending_pos, COMB, FALL, COEFS
+            )
+            if hit is not None:
+                return hit
         frame = self._pair_frame(i, g, sig)
         if frame is None:
             return []
@@ -393,17 +418,28 @@ class Programme(FinalWeights):
         ``_pair_hit(i, g, sig, True)``: a closing depends on the destination only, so summing
         equal destinations first changes no sum.  A signature that none of its moves closes
         shares its key's list.  ``bare_moves`` collects each signature's unclosed moves without
-        the hideout counts (the card locations' walk reads them again)."""
+        the hideout counts (the card locations' walk reads them again).
+
+        The closed list is memoised in the key's split too, on the hideout, even hideout and mark
+        counts of the groups its moves can fill (``sig & fills``): a move that closes a group
+        changes only that group's counts and weighs by them alone (:meth:`_close_part`), so the
+        deltas do not depend on the other group's (the large layers' signatures differ mostly by
+        those: fresh-K-211 closes 7,170 signatures' moves, 4,218 distinct)."""
         bare = sig & ~PAIR_HIDEOUTS[g]
+        memo = self.split_memo
         key = self._delta_key(i, g, bare)
-        split = self.split_memo.get(key)
+        split = memo.get(key)
         if split is None:  # (the key's moves are its own: an open layer's keys are other layers')
             deltas = self._pair_deltas(i, g, bare)
-            split = self.split_memo[key] = (deltas, *self._split_closable(g, bare, deltas))
-        deltas, plain, closable = split
+            split = memo[key] = (deltas, *self._split_closable(g, bare, deltas), {})
+        deltas, plain, closable, fills, closed = split
         bare_moves[bare] = deltas
         if not closable:
             return plain
+        sub = sig & fills
+        hit = closed.get(sub)
+        if hit is not None:
+            return hit
         acc: dict[int, int] = {}
         part_memo, fields, tag = self.part_memo, HALVES[g], g << LEFT
         for d, w in closable:
@@ -415,25 +451,36 @@ class Programme(FinalWeights):
             if shut[1]:
                 d = ((dst ^ part) | shut[0]) - sig
                 acc[d] = acc.get(d, 0) + w * shut[1]
-        return plain + [(d, w) for d, w in acc.items() if w]  # (a generator: 1.5x the time)
+        hit = closed[sub] = plain + [(d, w) for d, w in acc.items() if w]  # (a generator: 1.5x the time)
+        return hit
 
     def _split_closable(
         self, g: int, bare: int, deltas: list[tuple[int, int]]
-    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    ) -> tuple[list[tuple[int, int]], list[tuple[int, int]], int]:
         """The unclosed moves ``deltas`` of a pair's signature ``bare`` split by whether a
         destination fills a group of the pair (closing may change it) or not (closing leaves it as
         it is: it is the destination whatever the hideout counts held; and no closed destination
-        equals it, whose filled group's count differs)."""
+        equals it, whose filled group's count differs); and the hideout, even hideout and mark
+        bits of the groups the closable moves fill (what closing them reads beyond the key).
+        Natively (``_pairs.split_closable``: the same lists and mask) when the compiled kernel runs."""
+        if _pairs is not None and kernel.COMPILED:
+            hit = _pairs.split_closable(bare, g, self.full_u[g], self.full_u[g + 1], deltas)
+            if hit is not None:
+                return hit
         plain: list[tuple[int, int]] = []
         closable: list[tuple[int, int]] = []
         full_a, full_b, sh_a, sh_b = self.full_u[g], self.full_u[g + 1], U_SH[g], U_SH[g + 1]
+        fills = 0
         for move in deltas:
             dst = bare + move[0]
-            if (dst >> sh_a) & 31 >= full_a or (dst >> sh_b) & 31 >= full_b:
+            fill_a = (dst >> sh_a) & 31 >= full_a
+            fill_b = (dst >> sh_b) & 31 >= full_b
+            if fill_a or fill_b:
                 closable.append(move)
+                fills |= (GROUP_BITS[g] if fill_a else 0) | (GROUP_BITS[g + 1] if fill_b else 0)
             else:
                 plain.append(move)
-        return plain, closable
+        return plain, closable, fills
 
     def _open_deltas(self, i: int, g: int, sig: int) -> list[tuple[int, int]]:
         """``_pair_hit(i, g, sig, False)`` as ``(delta, weight)``, the destination ``sig + delta``,
@@ -453,10 +500,17 @@ class Programme(FinalWeights):
         (``evens``, read by :meth:`_group_moves` and :meth:`_later_room`), and that only as far as
         it matters: none when no even card is needed (``need`` 0: no mark is made, only a group
         with fewer than none has no move), else at most the cards left to allocate (a group
-        marks at most the cards it takes; a later group's marks are capped by the rest too)."""
-        left, need, h, avail = (sig >> LEFT) & 63, (sig >> NEED) & 127, g + 1, self.avail
-        ev_a = avail[2 * g + 1] - ((sig >> HE_SH[g]) & 15) - ((sig >> M_SH[g]) & 15)
-        ev_b = avail[2 * h + 1] - ((sig >> HE_SH[h]) & 15) - ((sig >> M_SH[h]) & 15)
+        marks at most the cards it takes; a later group's marks are capped by the rest too).
+        Natively (``_pairs.delta_key``: the same int) when the compiled kernel runs."""
+        if _pairs is not None and kernel.COMPILED:
+            hit = _pairs.delta_key(sig, i, g, self.avail)
+            if hit is not None:
+                return hit
+        scratch = sig >> LEFT  # (small ints from here: the counts read in two pieces)
+        left, need, avail = scratch & 63, (scratch >> (NEED - LEFT)) & 127, self.avail
+        counts = (sig >> HE_SH[g]) & 0xFF00FF  # the pair's even hideouts (low byte) and marks
+        ev_a = avail[2 * g + 1] - (counts & 15) - ((counts >> 16) & 15)
+        ev_b = avail[2 * g + 3] - ((counts >> 4) & 15) - ((counts >> 20) & 15)
         code = i << 2 | g  # a pair's signature holds no progress bits
         if ev_a < 0:
             code |= 127 << 8
