@@ -324,3 +324,40 @@ def test_distinct_pairs_in_the_same_order() -> None:
             assert list(native) == list(set(map(mask.__and__, states)))
     assert tail_sums._tail.distinct({5: 1, -1: 1}, tail_sums.KEY_LOW) is None
     assert tail_sums._tail.distinct({1 << 128: 1}, tail_sums.KEY_LOW) is None
+
+
+@compiled_only
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.lists(
+            st.tuples(
+                st.integers(0, 12),
+                st.one_of(
+                    st.integers(-(1 << 62), 1 << 62).map(lambda x: x * 6),
+                    st.integers(-(1 << 64), 1 << 64),
+                    st.sampled_from([1, -1, 0, -(1 << 63), (1 << 63) - 1]),
+                ),
+            ),
+            max_size=4,
+        ),
+        max_size=6,
+    )
+)
+def test_scaled_rows_equal_the_loops(rows: list[list[tuple[int, int]]]) -> None:
+    """A group's rows divided by their gcd (``Tail._scaled``): compiled, the same gcd, rows and
+    shape id as the pure loops (weights past 64 bits hand back to them)."""
+    _, prog, i, states = small_layers()[0]
+    state = next(iter(states))
+    got = []
+    for on in (False, True):
+        tail = tail_sums.Tail(prog, i, states)
+        tail.polys[(2, (state >> U_SH[2]) & 31, state & GROUP_BITS[2])] = rows
+        with switch(on):
+            got.append((tail._scaled(2, state), list(tail.shapes)))
+    assert got[0] == got[1]
+    native = tail_sums._tail.scaled(rows)  # type: ignore[union-attr]
+    if all(-(1 << 63) < x < 1 << 63 for row in rows for _, x in row):
+        assert native is not None and native[0] == got[0][0][0] and native[1] == got[0][0][2]
+    else:
+        assert native is None

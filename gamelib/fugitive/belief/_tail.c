@@ -1459,6 +1459,75 @@ static PyObject *distinct(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Py_RETURN_NONE;
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b) {
+    while (b) {
+        uint64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    return a;
+}
+
+/* scaled(rows): Tail._scaled's work on a group's rows (a list of lists of (even cards, weight)
+ * pairs): (the gcd of the weights, the rows divided by it (the same list when the gcd is 0 or 1),
+ * the divided rows as a tuple of tuples), or None when a weight is not an int within 64 bits. */
+static PyObject *scaled(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "scaled takes 1 positional argument");
+        return NULL;
+    }
+    PyObject *rows = args[0];
+    if (!PyList_CheckExact(rows)) Py_RETURN_NONE;
+    Py_ssize_t n = PyList_GET_SIZE(rows);
+    uint64_t common = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *row = PyList_GET_ITEM(rows, k);
+        if (!PyList_CheckExact(row)) Py_RETURN_NONE;
+        for (Py_ssize_t j = 0; j < PyList_GET_SIZE(row); j++) {
+            PyObject *pair = PyList_GET_ITEM(row, j);
+            int64_t x;
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2) Py_RETURN_NONE;
+            int r = to_i64(PyTuple_GET_ITEM(pair, 1), &x);
+            if (r == ERR) return NULL;
+            if (r == NOFIT || x == INT64_MIN) Py_RETURN_NONE;
+            common = gcd64(common, (uint64_t)(x < 0 ? -x : x));
+        }
+    }
+    PyObject *out_rows = common > 1 ? PyList_New(n) : Py_NewRef(rows), *shape = PyTuple_New(n);
+    int ok = out_rows != NULL && shape != NULL;
+    for (Py_ssize_t k = 0; k < n && ok; k++) {
+        PyObject *row = PyList_GET_ITEM(rows, k), *new_row = row;
+        Py_ssize_t m = PyList_GET_SIZE(row);
+        if (common > 1) {
+            new_row = PyList_New(m);
+            for (Py_ssize_t j = 0; j < m && new_row != NULL; j++) {
+                PyObject *pair = PyList_GET_ITEM(row, j);
+                int64_t x = PyLong_AsLongLong(PyTuple_GET_ITEM(pair, 1)); /* (read above: fits) */
+                PyObject *xo = PyLong_FromLongLong((long long)(x / (int64_t)common));
+                PyObject *np = xo ? PyTuple_Pack(2, PyTuple_GET_ITEM(pair, 0), xo) : NULL;
+                Py_XDECREF(xo);
+                if (np == NULL) Py_CLEAR(new_row);
+                else PyList_SET_ITEM(new_row, j, np);
+            }
+            if (new_row == NULL) {
+                ok = 0;
+                break;
+            }
+            PyList_SET_ITEM(out_rows, k, new_row); /* steals */
+        }
+        PyObject *tup = PyList_AsTuple(new_row);
+        if (tup == NULL) ok = 0;
+        else PyTuple_SET_ITEM(shape, k, tup);
+    }
+    PyObject *result = NULL, *c = ok ? PyLong_FromUnsignedLongLong((unsigned long long)common) : NULL;
+    if (c != NULL) result = PyTuple_Pack(3, c, out_rows, shape);
+    Py_XDECREF(c);
+    Py_XDECREF(out_rows);
+    Py_XDECREF(shape);
+    return result;
+}
+
 static PyMethodDef METHODS[] = {
     {"tail_bilinear", (PyCFunction)(void (*)(void))tail_bilinear, METH_FASTCALL,
      "tail_bilinear(states, sig_ids, reads, high, low, lflats, flat, t_of, scaled, suffixes, mask2, "
@@ -1466,6 +1535,8 @@ static PyMethodDef METHODS[] = {
      "leaves the native range."},
     {"distinct", (PyCFunction)(void (*)(void))distinct, METH_FASTCALL,
      "distinct(states, mask): set(map(mask.__and__, states)), or None past 128-bit keys."},
+    {"scaled", (PyCFunction)(void (*)(void))scaled, METH_FASTCALL,
+     "scaled(rows): (gcd, rows divided by it, their tuple of tuples), or None past 64-bit weights."},
     {"flat_rows", (PyCFunction)(void (*)(void))flat_rows, METH_FASTCALL,
      "flat_rows(p, q, n, off, width, low, comb): a half's flat (Tail.flat); None when a value leaves "
      "the native range."},

@@ -277,10 +277,14 @@ class Tail:
         hit = self.scaled.get(pkey)
         if hit is None:
             rows = self._poly(g, state)
-            common = math.gcd(*(x for row in rows for _, x in row))
-            if common > 1:
-                rows = [[(e, x // common) for e, x in row] for row in rows]
-            shape = tuple(tuple(row) for row in rows)
+            done = _tail.scaled(rows) if _tail is not None and kernel.COMPILED else None
+            if done is not None:  # (the same three, made in C)
+                common, rows, shape = done
+            else:
+                common = math.gcd(*(x for row in rows for _, x in row))
+                if common > 1:
+                    rows = [[(e, x // common) for e, x in row] for row in rows]
+                shape = tuple(tuple(row) for row in rows)
             sid = self.shapes.setdefault(shape, len(self.shapes))
             hit = self.scaled[pkey] = (common, sid, rows)
         return hit
