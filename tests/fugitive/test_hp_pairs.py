@@ -3,8 +3,8 @@
 * ``Programme._closed_deltas`` memoises a closed list in its delta key's split, on the hideout,
   even hideout and mark counts of the groups its moves can fill: the lists equal the per-signature
   closing (the code before, written out below) on real positions, and signatures share them.
-* With the compiled kernel on (``kernel.COMPILED``), ``_pair_deltas``, ``_split_closable`` and
-  ``_delta_key`` run natively (``belief._pairs``): the same tuples in the same order as the pure methods, on every
+* With the compiled kernel on (``kernel.COMPILED``), ``_pair_deltas``, ``_split_closable``,
+  ``_delta_key`` and the closing loop of ``_closed_deltas`` run natively (``belief._pairs``): the same tuples in the same order as the pure methods, on every
   call real counts make and on drawn signatures (weights of every size, pending stacks); a
   signature that does not fit runs the pure method; with the kernel off the module is not called.
 """
@@ -219,6 +219,12 @@ def test_what_does_not_fit_runs_pure(monkeypatch: pytest.MonkeyPatch) -> None:
     assert pairs.pair_deltas(sig, g, caps[0], caps[1], prog.avail, prog.slots[i], False, (), [], []) is None
     assert pairs.pair_deltas(sig, g, (1, 2), caps[1], prog.avail, prog.slots[i], False, [], [], []) is None
     assert pairs.split_closable(sig, g, 1, 1, [(1 << 130, 1)]) is None
+    memo: dict[int, tuple[int, int]] = {}
+    assert pairs.close_moves(sig, g, [], [(1 << 130, 1)], memo, prog._close_part) is None
+    assert pairs.close_moves(sig, g, [], [(0, 1, 2)], memo, prog._close_part) is None
+    assert pairs.close_moves(1 << 100, g, [], [], memo, prog._close_part) is None
+    assert pairs.close_moves(sig, g, [], [(0, 1)], memo, lambda part, g: [part, 1]) is None  # not a tuple
+    assert list(memo.values()) == [[sig & HALVES[g], 1]]  # (kept, as the loop keeps what it made)
     assert pairs.delta_key(1 << 100, i, g, prog.avail) is None
     assert pairs.delta_key(sig, 1 << 40, g, prog.avail) is None
     assert pairs.delta_key(sig, i, g, (1, 2)) is None
@@ -237,3 +243,7 @@ def test_what_does_not_fit_runs_pure(monkeypatch: pytest.MonkeyPatch) -> None:
     prog._pair_deltas(i, g, sig)
     prog._split_closable(g, sig, [])
     prog._delta_key(i, g, sig)
+    bare_moves: dict[int, Moves] = {}
+    prog.split_memo = {}
+    prog._closed_deltas(i, g, sig, bare_moves)
+    prog.split_memo = {}

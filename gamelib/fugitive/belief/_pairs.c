@@ -1,5 +1,6 @@
 /* A pair layer's moves made natively: gamelib.fugitive.belief.programme's Programme._pair_frame
- * and Programme._pair_deltas in one call, and Programme._split_closable.
+ * and Programme._pair_deltas in one call; Programme._split_closable, Programme._delta_key and the closing
+ * loop of Programme._closed_deltas (close_moves: part_memo filled as the loop fills it).
  *
  * Why: a large pair layer makes each of its delta keys' moves once, but the hardest held-back
  * positions have thousands of keys (fresh-K-211: ~5,000 keys, 4.3 moves each) and the Python
@@ -517,7 +518,168 @@ static PyObject *delta_key(PyObject *self, PyObject *const *args, Py_ssize_t nar
     return from_u128(key_of(sig, i, (int)g, avail));
 }
 
+/* an int (exact) as a signed 128-bit value: 1, 0 if it does not fit, -1 on error */
+static int read_i128(PyObject *o, i128 *out) {
+    if (!PyLong_CheckExact(o)) return 0;
+    int overflow;
+    long long small = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (!overflow) {
+        if (small == -1 && PyErr_Occurred()) return -1;
+        *out = small;
+        return 1;
+    }
+    unsigned char bytes[16];
+#if PY_VERSION_HEX >= 0x030D0000
+    Py_ssize_t n = PyLong_AsNativeBytes(o, bytes, 16, Py_ASNATIVEBYTES_LITTLE_ENDIAN);
+    if (n < 0) return -1;
+    if (n > 16) return 0;
+#else
+    if (_PyLong_AsByteArray((PyLongObject *)o, bytes, 16, 1, 1) < 0) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) return -1;
+        PyErr_Clear();
+        return 0;
+    }
+#endif
+    u128 v = 0;
+    for (int b = 15; b >= 0; b--) v = (v << 8) | bytes[b];
+    *out = (i128)v;
+    return 1;
+}
+
+/* the closing of one move (d, w) of sig into acc (a dict by delta, summed as the loop sums):
+ * 0, -1 on error, NOFIT_RETURN */
+static int close_one(PyObject *acc, u128 sig, int g, u128 fields, PyObject *move, PyObject *part_memo,
+                     PyObject *close_part, PyObject *g_obj) {
+    if (!PyTuple_CheckExact(move) || PyTuple_GET_SIZE(move) != 2) return NOFIT_RETURN;
+    i128 d;
+    int rc = read_i128(PyTuple_GET_ITEM(move, 0), &d);
+    if (rc <= 0) return rc < 0 ? -1 : NOFIT_RETURN;
+    u128 dst = sig + (u128)d;
+    u128 part = dst & fields;
+    PyObject *key = from_u128(part | ((u128)g << LEFT));
+    if (key == NULL) return -1;
+    PyObject *shut = PyDict_GetItemWithError(part_memo, key); /* borrowed */
+    if (shut != NULL) {
+        Py_INCREF(shut);
+    } else if (PyErr_Occurred()) {
+        Py_DECREF(key);
+        return -1;
+    } else {
+        PyObject *p = from_u128(part);
+        if (p == NULL) {
+            Py_DECREF(key);
+            return -1;
+        }
+        PyObject *args[2] = {p, g_obj};
+        shut = PyObject_Vectorcall(close_part, args, 2, NULL);
+        Py_DECREF(p);
+        if (shut == NULL || PyDict_SetItem(part_memo, key, shut) < 0) {
+            Py_XDECREF(shut);
+            Py_DECREF(key);
+            return -1;
+        }
+    }
+    Py_DECREF(key);
+    rc = NOFIT_RETURN;
+    if (!PyTuple_CheckExact(shut) || PyTuple_GET_SIZE(shut) != 2) goto done;
+    PyObject *factor = PyTuple_GET_ITEM(shut, 1);
+    int nz = PyObject_IsTrue(factor);
+    if (nz <= 0) {
+        rc = nz;
+        goto done;
+    }
+    u128 closed;
+    int ok = read_sig(PyTuple_GET_ITEM(shut, 0), &closed);
+    if (ok <= 0) {
+        rc = ok < 0 ? -1 : NOFIT_RETURN;
+        goto done;
+    }
+    PyObject *dd = from_i128((i128)((((dst ^ part) | closed) - sig)));
+    if (dd == NULL) {
+        rc = -1;
+        goto done;
+    }
+    PyObject *term = PyNumber_Multiply(PyTuple_GET_ITEM(move, 1), factor);
+    PyObject *had = term == NULL ? NULL : PyDict_GetItemWithError(acc, dd);
+    PyObject *sum = NULL;
+    if (term != NULL && (had != NULL || !PyErr_Occurred())) {
+        if (had == NULL) {
+            PyObject *zero = PyLong_FromLong(0);
+            sum = zero == NULL ? NULL : PyNumber_Add(zero, term);
+            Py_XDECREF(zero);
+        } else {
+            sum = PyNumber_Add(had, term);
+        }
+    }
+    rc = sum == NULL || PyDict_SetItem(acc, dd, sum) < 0 ? -1 : 0;
+    Py_XDECREF(sum);
+    Py_XDECREF(term);
+    Py_DECREF(dd);
+done:
+    Py_DECREF(shut);
+    return rc;
+}
+
+/* close_moves(sig, g, plain, closable, part_memo, close_part): Programme._closed_deltas' closing loop
+ * (plain + the closable moves closed, equal destinations summed, zero sums dropped); part_memo
+ * filled as the loop fills it (close_part(part, g) on a miss); None if something does not fit */
+static PyObject *close_moves(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "close_moves takes 6 positional arguments");
+        return NULL;
+    }
+    u128 sig;
+    int rc = read_sig(args[0], &sig);
+    if (rc < 0) return NULL;
+    long g = PyLong_AsLong(args[1]);
+    if (g == -1 && PyErr_Occurred()) return NULL;
+    PyObject *plain = args[2], *closable = args[3], *part_memo = args[4];
+    if (!rc || (g != 0 && g != 2) || !PyList_CheckExact(plain) || !PyList_CheckExact(closable) ||
+        !PyDict_CheckExact(part_memo))
+        Py_RETURN_NONE;
+    u128 fields = 0;
+    for (int x = (int)g; x < g + 2; x++)
+        fields |= ((u128)31 << U_SH[x]) | ((u128)15 << H_SH[x]) | ((u128)15 << HE_SH[x]) | ((u128)15 << M_SH[x]);
+    PyObject *acc = PyDict_New();
+    if (acc == NULL) return NULL;
+    for (Py_ssize_t a = 0; a < PyList_GET_SIZE(closable); a++) {
+        rc = close_one(acc, sig, (int)g, fields, PyList_GET_ITEM(closable, a), part_memo, args[5], args[1]);
+        if (rc) {
+            Py_DECREF(acc);
+            if (rc < 0) return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    PyObject *out = PyList_GetSlice(plain, 0, PyList_GET_SIZE(plain));
+    if (out == NULL) {
+        Py_DECREF(acc);
+        return NULL;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *d, *w;
+    while (PyDict_Next(acc, &pos, &d, &w)) {
+        int nz = PyObject_IsTrue(w);
+        if (nz < 0) goto fail;
+        if (!nz) continue;
+        PyObject *t = PyTuple_Pack(2, d, w);
+        if (t == NULL) goto fail;
+        rc = PyList_Append(out, t);
+        Py_DECREF(t);
+        if (rc < 0) goto fail;
+    }
+    Py_DECREF(acc);
+    return out;
+fail:
+    Py_DECREF(acc);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef METHODS[] = {
+    {"close_moves", (PyCFunction)(void (*)(void))close_moves, METH_FASTCALL,
+     "close_moves(sig, g, plain, closable, part_memo, close_part): Programme._closed_deltas' closing loop;\n"
+     "None if something does not fit."},
     {"delta_key", (PyCFunction)(void (*)(void))delta_key, METH_FASTCALL,
      "delta_key(sig, i, g, avail): Programme._delta_key (None if something does not fit)."},
     {"pair_deltas", (PyCFunction)(void (*)(void))pair_deltas, METH_FASTCALL,

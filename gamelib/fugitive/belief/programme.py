@@ -440,6 +440,11 @@ class Programme(FinalWeights):
         hit = closed.get(sub)
         if hit is not None:
             return hit
+        if _pairs is not None and kernel.COMPILED:  # the loop below, natively (the same list)
+            hit = _pairs.close_moves(sig, g, plain, closable, self.part_memo, self._close_part)
+            if hit is not None:
+                closed[sub] = hit
+                return hit
         acc: dict[int, int] = {}
         part_memo, fields, tag = self.part_memo, HALVES[g], g << LEFT
         for d, w in closable:
