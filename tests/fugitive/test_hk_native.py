@@ -154,6 +154,46 @@ def test_a_native_pass_equals_the_pure_one(
     assert fast == chain(kernel.push_pure, kernel.pull_pure, kernel.pull_tally_pure, states, masks, pools)
 
 
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(
+    states=st.dictionaries(KEYS, WEIGHTS, max_size=10),
+    nxt=st.dictionaries(KEYS, WEIGHTS, max_size=10),
+    masks=st.tuples(MASKS, MASKS),
+    pool=POOLS,
+)
+def test_mixed_dicts_and_states_equal_the_pure_loops(
+    compiled: Any,
+    states: dict[int, int],
+    nxt: dict[int, int],
+    masks: tuple[int, int],
+    pool: list[list[tuple[Any, ...]]],
+) -> None:
+    """Sources as a dict, a list or a States, nxt as a dict or a States, in every combination: the
+    same sums and tallies as the pure loops (a States in gives a States out, else a dict)."""
+    memo = {sig: pool[sig % len(pool)] for sig in {src & masks[0] for src in states}}
+
+    def run(fn: Callable[..., Any], *args: Any) -> Any:
+        try:
+            return ("ok", items(fn(*args)))
+        except Exception as exc:
+            return (type(exc).__name__, exc.args)
+
+    for sources in (states, list(states), compiled.native(states)):
+        for after in (nxt, compiled.native(nxt)):
+            expect = run(kernel.pull_pure, list(states), *masks, memo, nxt)
+            assert run(compiled.pull, sources, *masks, memo, after) == expect
+            if isinstance(sources, list):
+                continue
+            tally, expected_tally = [0] * 4, [0] * 4
+            expect = run(kernel.pull_tally_pure, states, *masks, memo, nxt, expected_tally)
+            assert run(compiled.pull_tally, sources, *masks, memo, after, tally) == expect
+            assert tally == expected_tally
+
+
 def test_native_keeps_what_it_cannot_hold_as_a_dict(compiled: Any) -> None:
     """A key beyond 128 bits, a weight that is not an int, a turned-off kernel: ``native`` gives
     the dict itself (the pass runs on dicts).  Wide weights are held."""
