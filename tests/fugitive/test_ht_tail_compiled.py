@@ -361,3 +361,15 @@ def test_scaled_rows_equal_the_loops(rows: list[list[tuple[int, int]]]) -> None:
         assert native is not None and native[0] == got[0][0][0] and native[1] == got[0][0][2]
     else:
         assert native is None
+
+
+@compiled_only
+@given(st.lists(st.lists(st.one_of(st.just(0), st.integers(-(1 << 130), 1 << 130)), max_size=8), max_size=6))
+def test_nonzero_pairs_equal_the_listcomp(rows: list[list[int]]) -> None:
+    """A group's rows as their nonzero (even cards, weight) pairs (``Tail._poly``), compiled: the
+    same lists as the list comprehension, for any ints, rows given as lists or tuples."""
+    assert tail_sums._tail is not None
+    expected = [[(e, x) for e, x in enumerate(row) if x] for row in rows]
+    assert tail_sums._tail.nonzero_pairs(rows) == expected
+    assert tail_sums._tail.nonzero_pairs(tuple(map(tuple, rows))) == expected
+    assert tail_sums._tail.nonzero_pairs({0: 1}) is None  # type: ignore[arg-type]

@@ -1528,6 +1528,46 @@ static PyObject *scaled(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return result;
 }
 
+/* nonzero_pairs(rows): [[(e, x) for e, x in enumerate(row) if x] for row in rows] for rows a tuple
+ * or list of tuples or lists (Tail._poly), the x objects themselves; None for other containers. */
+static PyObject *nonzero_pairs(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 1) {
+        PyErr_SetString(PyExc_TypeError, "nonzero_pairs takes 1 positional argument");
+        return NULL;
+    }
+    PyObject *rows = args[0];
+    if (!PyTuple_CheckExact(rows) && !PyList_CheckExact(rows)) Py_RETURN_NONE;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(rows);
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(rows, k);
+        if (!PyTuple_CheckExact(row) && !PyList_CheckExact(row)) Py_RETURN_NONE;
+    }
+    PyObject *out = PyList_New(n);
+    for (Py_ssize_t k = 0; k < n && out != NULL; k++) {
+        PyObject *row = PySequence_Fast_GET_ITEM(rows, k), *pairs = PyList_New(0);
+        if (pairs == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyList_SET_ITEM(out, k, pairs);
+        for (Py_ssize_t e = 0; e < PySequence_Fast_GET_SIZE(row); e++) {
+            PyObject *x = PySequence_Fast_GET_ITEM(row, e);
+            int truth = PyObject_IsTrue(x);
+            PyObject *eo = truth > 0 ? PyLong_FromSsize_t(e) : NULL;
+            PyObject *pair = eo ? PyTuple_Pack(2, eo, x) : NULL;
+            Py_XDECREF(eo);
+            if (truth < 0 || (truth > 0 && (pair == NULL || PyList_Append(pairs, pair) < 0))) {
+                Py_XDECREF(pair);
+                Py_CLEAR(out);
+                break;
+            }
+            Py_XDECREF(pair);
+        }
+    }
+    return out;
+}
+
 static PyMethodDef METHODS[] = {
     {"tail_bilinear", (PyCFunction)(void (*)(void))tail_bilinear, METH_FASTCALL,
      "tail_bilinear(states, sig_ids, reads, high, low, lflats, flat, t_of, scaled, suffixes, mask2, "
@@ -1535,6 +1575,8 @@ static PyMethodDef METHODS[] = {
      "leaves the native range."},
     {"distinct", (PyCFunction)(void (*)(void))distinct, METH_FASTCALL,
      "distinct(states, mask): set(map(mask.__and__, states)), or None past 128-bit keys."},
+    {"nonzero_pairs", (PyCFunction)(void (*)(void))nonzero_pairs, METH_FASTCALL,
+     "nonzero_pairs(rows): each row's nonzero (index, value) pairs, or None for other containers."},
     {"scaled", (PyCFunction)(void (*)(void))scaled, METH_FASTCALL,
      "scaled(rows): (gcd, rows divided by it, their tuple of tuples), or None past 64-bit weights."},
     {"flat_rows", (PyCFunction)(void (*)(void))flat_rows, METH_FASTCALL,

@@ -1,6 +1,6 @@
 """The compiled sums of :mod:`gamelib.fugitive.belief.tail_sums` (``_tail.c``)."""
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 def tail_bilinear(
@@ -49,3 +49,4 @@ def distinct(states: dict[int, int], mask: int, /) -> set[int] | None: ...
 def scaled(
     rows: list[list[tuple[int, int]]], /
 ) -> tuple[int, list[list[tuple[int, int]]], tuple[tuple[tuple[int, int], ...], ...]] | None: ...
+def nonzero_pairs(rows: Sequence[Sequence[int]], /) -> list[list[tuple[int, int]]] | None: ...

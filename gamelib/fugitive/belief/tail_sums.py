@@ -156,7 +156,7 @@ class Tail:
         stride = top + 1
         # per need t, the entries (y, e2) of B_t(h) = sum_{e >= t - e2} flat(h)[(n - y, e)] in ss_of(h)
         self.gidx = [
-            [(n - y) * stride + max(t - e2, 0) for y in range(n + 1) for e2 in range(width[y])]
+            [(n - y) * stride + (t - e2 if t > e2 else 0) for y in range(n + 1) for e2 in range(width[y])]
             for t in range(top + 1)
         ]
         self.gathers: list[Callable[[Flat], Any]] = [itemgetter(*idx) for idx in self.gidx]
@@ -267,7 +267,10 @@ class Tail:
             rows = prog.even_polys.get(pkey)
             if rows is None:
                 rows = prog.even_polys[pkey] = prog._even_poly(g, state)
-            hit = self.polys[pkey] = [[(e, x) for e, x in enumerate(row) if x] for row in rows]
+            hit = _tail.nonzero_pairs(rows) if _tail is not None and kernel.COMPILED else None
+            if hit is None:
+                hit = [[(e, x) for e, x in enumerate(row) if x] for row in rows]
+            self.polys[pkey] = hit
         return hit
 
     def _scaled(self, g: int, state: int) -> tuple[int, int, list[list[tuple[int, int]]]]:
