@@ -302,3 +302,50 @@ def test_tally_is_exact(nd: tuple[int, Any], shift: int) -> None:
     shares_c.tally(live, moves, shift, compiled)
     tally_pure(live, moves, shift, pure)
     assert compiled == pure
+
+
+def pure_convolve(p: list[Any], q: list[Any], k: int) -> list[Any]:
+    """marginals_shares._convolve with the kernel off (its loop, the reference)."""
+    from gamelib.fugitive.belief import marginals_shares
+
+    was = kernel.COMPILED
+    kernel.use_compiled(False)
+    try:
+        return marginals_shares._convolve(p, q, k)
+    finally:
+        kernel.use_compiled(was)
+
+
+@st.composite
+def group_rows(draw: Any) -> list[list[tuple[int, int, int]]]:
+    """A group's rows by cards taken, each the nonzero (evens, weight, shares) in order of evens."""
+    out = []
+    for _ in range(draw(st.integers(1, 4))):
+        evens = sorted(draw(st.sets(st.integers(0, 4), max_size=3)))
+        out.append([(e, draw(wide()), draw(wide())) for e in evens])
+    return out
+
+
+@settings(max_examples=200, deadline=None)
+@given(group_rows(), group_rows(), st.integers(0, 6))
+def test_convolve_is_exact(p: list[Any], q: list[Any], k: int) -> None:
+    from gamelib.fugitive.belief.tables import COMB
+
+    assert shares_c.convolve(p, q, k, COMB[k]) == pure_convolve(p, q, k)
+
+
+def test_rows_out_of_order_raise() -> None:
+    from gamelib.fugitive.belief.tables import COMB
+
+    with pytest.raises(IndexError):
+        shares_c.convolve([[(3, 1, 1), (0, 1, 1)]], [[(2, 1, 1), (0, 1, 1)]], 0, COMB[0])
+
+
+def test_flag_into_adds_the_completions_above_the_flag() -> None:
+    nxt = {5: 1 << 900}
+    shares_c.flag_into(nxt, {5: 7, 1 << 99: -3}, 1 << 100)
+    assert nxt == {5: 1 << 900, 5 | 1 << 100: 7, 1 << 99 | 1 << 100: -3}
+    assert shares_c.flag_into(nxt, {1 << 100: 1}, 1 << 100) is NotImplemented  # not below the flag
+    assert shares_c.flag_into(nxt, {1: 1}, 6) is NotImplemented  # not a power of two
+    assert shares_c.flag_into(nxt, {1: 1}, 1 << 128) is NotImplemented  # beyond 128 bits
+    assert len(nxt) == 3

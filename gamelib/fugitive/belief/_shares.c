@@ -1,5 +1,8 @@
-/* The card locations' last layer (gamelib.fugitive.belief.marginals_tail): its wide dot products
- * and its (item set, high half) vectors, summed on 128-bit lanes over the ints' 30-bit digits.
+/* The card locations' wide sums (gamelib.fugitive.belief.marginals_tail, marginals_shares,
+ * marginals) on 128-bit lanes over the ints' 30-bit digits: the last layer's loop over its sources
+ * (last_layer: a dot product each, dot), an item set's vectors at a high half (dots), the values'
+ * tallies (tally), two groups' rows met (convolve); and a closing pair layer's moves closed and
+ * summed by destination (closed), its completions added at flagged keys for one pull (flag_into).
  *
  * Why: the last layer's share sums are 400-1,000-bit ints; per source the pure loop makes a dozen
  * products and sums of them (each a new Python int), per item set and high half a few hundred.
@@ -335,6 +338,121 @@ done:
     Py_XDECREF(zlist);
     for (Py_ssize_t j = 0; j < 2 * size; j++) lanes_free(&ys[j]);
     PyMem_Free(ys);
+    return result;
+}
+
+/* ------------------------------------------------------------------ convolve */
+
+/* The last stack of rows (e, w, x) entries: the evens of entry i of a row list, or -1 with an
+ * exception. */
+static Py_ssize_t entry_evens(PyObject *e) {
+    if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 3 || !is_int(PyTuple_GET_ITEM(e, 1)) ||
+        !is_int(PyTuple_GET_ITEM(e, 2))) {
+        type_error("convolve: an entry is not an (evens, w, x) tuple of ints");
+        return -1;
+    }
+    return index_of(PyTuple_GET_ITEM(e, 0));
+}
+
+/* convolve(p, q, k, comb) -> [(t, w, x)]: marginals_shares._convolve, entry k of two groups' rows
+ * met: for k0 in range(max(0, k - len(q) + 1), min(k, len(p) - 1) + 1), c = comb[k0], every (t1,
+ * xw, xs) of p[k0] and (t2, yw, ys) of q[k - k0]: w[t1 + t2] += c xw yw, x[t1 + t2] += c xw ys +
+ * yw c xs; the nonzero ones in order of t. */
+static PyObject *convolve(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 4) return type_error("convolve takes 4 arguments");
+    PyObject *p = args[0], *q = args[1], *comb = args[3];
+    if (!PyList_CheckExact(p) || !PyList_CheckExact(q) || !PyList_CheckExact(comb) || !is_int(args[2]))
+        return type_error("convolve(list, list, int, list)");
+    Py_ssize_t k = PyLong_AsSsize_t(args[2]);
+    if (k < 0) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "_shares: negative k");
+        return NULL;
+    }
+    Py_ssize_t lp = PyList_GET_SIZE(p), lq = PyList_GET_SIZE(q);
+    Py_ssize_t first = k - lq + 1 > 0 ? k - lq + 1 : 0, last = k < lp - 1 ? k : lp - 1;
+    Py_ssize_t size = 0;
+    for (Py_ssize_t k0 = first; k0 <= last; k0++) { /* shapes checked, the size found */
+        PyObject *a = PyList_GET_ITEM(p, k0), *b = PyList_GET_ITEM(q, k - k0);
+        if (!PyList_CheckExact(a) || !PyList_CheckExact(b)) return type_error("convolve: a row is not a list");
+        Py_ssize_t ta = 0, tb = 0;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(a); i++)
+            if ((ta = entry_evens(PyList_GET_ITEM(a, i))) < 0) return NULL;
+        for (Py_ssize_t i = 0; i < PyList_GET_SIZE(b); i++)
+            if ((tb = entry_evens(PyList_GET_ITEM(b, i))) < 0) return NULL;
+        if (PyList_GET_SIZE(a) && PyList_GET_SIZE(b) && ta + tb + 1 > size) size = ta + tb + 1;
+    }
+    if (last >= PyList_GET_SIZE(comb) && last >= first) {
+        PyErr_SetString(PyExc_IndexError, "_shares: comb too short");
+        return NULL;
+    }
+    lanes_t *acc = PyMem_Calloc((size_t)(2 * size + 1), sizeof(lanes_t));
+    if (acc == NULL) return PyErr_NoMemory();
+    lanes_t *ws = acc, *xs = acc + size;
+    PyObject *result = NULL;
+    for (Py_ssize_t k0 = first; k0 <= last; k0++) {
+        PyObject *a = PyList_GET_ITEM(p, k0), *b = PyList_GET_ITEM(q, k - k0), *c = PyList_GET_ITEM(comb, k0);
+        if (!is_int(c)) {
+            type_error("convolve: comb is not ints");
+            goto done;
+        }
+        Py_ssize_t na = PyList_GET_SIZE(a), nb = PyList_GET_SIZE(b);
+        if (!na || !nb) continue;
+        for (Py_ssize_t i = 0; i < na; i++) {
+            PyObject *e = PyList_GET_ITEM(a, i);
+            Py_ssize_t t1 = PyLong_AsSsize_t(PyTuple_GET_ITEM(e, 0));
+            PyObject *cxw = PyNumber_Multiply(c, PyTuple_GET_ITEM(e, 1));
+            PyObject *cxs = cxw == NULL ? NULL : PyNumber_Multiply(c, PyTuple_GET_ITEM(e, 2));
+            if (cxs == NULL) {
+                Py_XDECREF(cxw);
+                goto done;
+            }
+            int bad = 0;
+            for (Py_ssize_t j = 0; j < nb && !bad; j++) {
+                PyObject *f = PyList_GET_ITEM(b, j);
+                Py_ssize_t t = t1 + PyLong_AsSsize_t(PyTuple_GET_ITEM(f, 0));
+                PyObject *yw = PyTuple_GET_ITEM(f, 1), *ys = PyTuple_GET_ITEM(f, 2);
+                if (t >= size) { /* (rows not in order of evens) */
+                    PyErr_SetString(PyExc_IndexError, "_shares: evens beyond the rows' last");
+                    bad = 1;
+                    break;
+                }
+                bad = lanes_mul_add(&ws[t], cxw, yw) < 0 || lanes_mul_add(&xs[t], cxw, ys) < 0 ||
+                      lanes_mul_add(&xs[t], yw, cxs) < 0;
+            }
+            Py_DECREF(cxw);
+            Py_DECREF(cxs);
+            if (bad) goto done;
+        }
+    }
+    result = PyList_New(0);
+    if (result == NULL) goto done;
+    for (Py_ssize_t t = 0; t < size; t++) {
+        PyObject *w = lanes_value(&ws[t]), *x = w == NULL ? NULL : lanes_value(&xs[t]);
+        if (x == NULL) {
+            Py_XDECREF(w);
+            Py_CLEAR(result);
+            goto done;
+        }
+        if (n_digits((PyLongObject *)w) || n_digits((PyLongObject *)x)) {
+            PyObject *ti = PyLong_FromSsize_t(t);
+            PyObject *entry = ti == NULL ? NULL : PyTuple_Pack(3, ti, w, x);
+            Py_XDECREF(ti);
+            if (entry == NULL || PyList_Append(result, entry) < 0) {
+                Py_XDECREF(entry);
+                Py_DECREF(w);
+                Py_DECREF(x);
+                Py_CLEAR(result);
+                goto done;
+            }
+            Py_DECREF(entry);
+        }
+        Py_DECREF(w);
+        Py_DECREF(x);
+    }
+done:
+    for (Py_ssize_t t = 0; t < 2 * size; t++) lanes_free(&acc[t]);
+    PyMem_Free(acc);
     return result;
 }
 
@@ -819,15 +937,48 @@ done:
     return result;
 }
 
+/* ------------------------------------------------------------------ flag_into */
+
+/* flag_into(nxt, completions, flag): nxt[dst | flag] = b for every (dst, b) of completions (a
+ * closing pair layer's one pull reads them there).  Every dst and flag below 2**128 and every dst
+ * below the flag, else NotImplemented, nothing done. */
+static PyObject *flag_into(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs != 3) return type_error("flag_into takes 3 arguments");
+    PyObject *nxt = args[0], *completions = args[1];
+    u128 flag, dst = 0;
+    if (!PyDict_CheckExact(nxt) || !PyDict_CheckExact(completions) || !read_u128(args[2], &flag) || flag == 0 ||
+        (flag & (flag - 1)) != 0)
+        Py_RETURN_NOTIMPLEMENTED;
+    Py_ssize_t pos = 0;
+    PyObject *key, *value;
+    while (PyDict_Next(completions, &pos, &key, &value))
+        if (!read_u128(key, &dst) || dst >= flag) Py_RETURN_NOTIMPLEMENTED;
+    pos = 0;
+    while (PyDict_Next(completions, &pos, &key, &value)) {
+        read_u128(key, &dst);
+        PyObject *up = int_of(dst | flag);
+        if (up == NULL) return NULL;
+        int bad = PyDict_SetItem(nxt, up, value) < 0;
+        Py_DECREF(up);
+        if (bad) return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef METHODS[] = {
     {"dot", (PyCFunction)(void (*)(void))dot, METH_FASTCALL,
      "dot(entries, y, z, shift): sum(aw * y[j]) << shift + sum(as_ * z[j]) over (j, aw, as_)."},
     {"dots", (PyCFunction)(void (*)(void))dots, METH_FASTCALL,
      "dots(moves, by_b, size) -> (y, z): an item set's vectors at a high half (marginals_tail._dots)."},
+    {"convolve", (PyCFunction)(void (*)(void))convolve, METH_FASTCALL,
+     "convolve(p, q, k, comb) -> [(t, w, x)]: entry k of two groups' rows met (marginals_shares._convolve)."},
     {"tally", (PyCFunction)(void (*)(void))tally, METH_FASTCALL,
      "tally(live, moves, shift, out): the last position's values' tallies (marginals_tail._tally)."},
     {"closed", (PyCFunction)(void (*)(void))closed, METH_FASTCALL,
      "closed(hit, held, mask, memo, shut) -> (moves, settled, odd): a pair layer's moves closed (marginals)."},
+    {"flag_into", (PyCFunction)(void (*)(void))flag_into, METH_FASTCALL,
+     "flag_into(nxt, completions, flag): nxt[dst | flag] = b for every (dst, b) of completions."},
     {"last_layer", (PyCFunction)(void (*)(void))last_layer, METH_FASTCALL,
      "last_layer(...): marginals_tail.tail_shares' loop over the sources (see _shares.c)."},
     {NULL, NULL, 0, NULL},

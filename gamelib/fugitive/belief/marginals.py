@@ -556,10 +556,10 @@ class _Walk:
 
         # a source's closed edges depend on its bits ``both`` (its signature and held counts) and
         # add to the rest: (src & ~both) + bits = (src ^ key) | bits
-        if flag:
-            nxt = dict(after)
-            nxt.update({dst | flag: b for dst, b in completions.items()})
-            cur = kernel.pull(sources, both, ~both, {}, nxt, miss)
+        if flag:  # (the share sums' dict is only read by state: flagged keys stay out of the way)
+            if fast is None or fast.flag_into(after, completions, flag) is NotImplemented:
+                after.update({dst | flag: b for dst, b in completions.items()})
+            cur = kernel.pull(sources, both, ~both, {}, after, miss)
         else:
             cur = kernel.pull(sources, both, ~both, {}, after, miss)
             for src, x in kernel.pull(sources, both, ~both, shares, completions).items():

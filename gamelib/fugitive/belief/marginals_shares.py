@@ -24,10 +24,15 @@ import math
 from collections.abc import Sequence
 from itertools import accumulate
 
-from gamelib.fugitive.belief import bits
+from gamelib.fugitive.belief import bits, kernel
 from gamelib.fugitive.belief.bits import GROUP_BITS, HALVES, JM, LEFT, LOWER, NEED, U_SH
 from gamelib.fugitive.belief.programme import Programme
 from gamelib.fugitive.belief.tables import COEFS, COMB, FALL, GROUPS, falling
+
+try:
+    from gamelib.fugitive.belief import _shares
+except ImportError:  # no C compiler at install, or another interpreter: the pure loops serve
+    _shares = None  # type: ignore[assignment]
 
 DIGITS = 4 * GROUPS
 """Share sums carried per state: sprint and hand, odd and even, per group."""
@@ -444,7 +449,11 @@ class FinalShares:
 
 def _convolve(p: list[Entries], q: list[Entries], k: int) -> Entries:
     """Entry ``k`` of two groups' rows met: ``C(k, k0)`` ways to give ``k0`` of ``k`` cards to
-    the first group, by even cards (the nonzero (evens, weight, shares), in order of evens)."""
+    the first group, by even cards (the nonzero (evens, weight, shares), in order of evens).
+    Summed on lanes by ``_shares`` when it is built and the kernel on (the loop below is the
+    reference; the shares are ~900-bit ints)."""
+    if _shares is not None and kernel.COMPILED:
+        return _shares.convolve(p, q, k, COMB[k])
     first_k0, last_k0 = max(0, k - len(q) + 1), min(k, len(p) - 1)
     size = 1 + max(
         (p[k0][-1][0] + q[k - k0][-1][0] for k0 in range(first_k0, last_k0 + 1) if p[k0] and q[k - k0]),

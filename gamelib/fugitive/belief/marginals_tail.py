@@ -117,8 +117,22 @@ class _Suffixes:
         shares: list[list[int]] = [[]] * (n + 1)
         live: set[int] = set()
         lp, lq = len(p), len(q)
+        fast = _shares if _shares is not None and kernel.COMPILED else None
         for b in self.bs:
             if b > top:
+                continue
+            if fast is not None:  # the loop below, summed on lanes (marginals_shares._convolve)
+                entries = fast.convolve(p, q, b, COMB[b])
+                if not entries:
+                    continue
+                sw, ss = [0] * (n + 2), [0] * (n + 2)
+                for t, xw, xs in entries:
+                    sw[t], ss[t] = xw, xs
+                live.add(b)
+                for e in range(n, -1, -1):
+                    sw[e] += sw[e + 1]
+                    ss[e] += ss[e + 1]
+                weights[b], shares[b] = sw, ss
                 continue
             # row b of the two groups met (:func:`~.marginals_shares._convolve`), dense: evens
             # of a row are at most its cards (b <= n)
@@ -177,17 +191,20 @@ def tail_shares(
     dots: dict[int, tuple[list[int], list[int]]] = {}
     out, tables, by_need = walk.sums[t], finals.tables, finals.by_need
     fast = _shares if _shares is not None and kernel.COMPILED else None
+    scaled: dict[int, list[tuple[int, list[list[int]]]]] = {}  # by key: its moves' w * factor, suffix sums
     if fast is not None:  # the loop below, compiled (it returns the tallies' x by slot per key)
         xs = fast.last_layer(
             sources, VALUE_READS & ALL, per_sig, HIGH, LOW, left, lows, dots,
-            lambda h_key: _dots(h_key & HIGH, set_needs[h_key >> ID], suffixes, n, by_b, fast),
+            lambda h_key: _dots(
+                h_key & HIGH, set_needs[h_key >> ID], suffixes, n, by_b, fast, scaled.setdefault(h_key, [])
+            ),
             lambda src, fw, low: _low_moves(src & KEEP, fw, low, tables, by_need, tally),
             shift, stride * stride, tally is not None, out,
         )  # fmt: skip
         if xs is not NotImplemented:  # (refused, nothing done: a source beyond 128 bits)
             if tally is not None:
                 live = {h_key: [(b, e1, x[j]) for b, e1, j in slots if x[j]] for h_key, x in xs.items()}
-                _tally(tally, live, set_moves, suffixes, shift, fast)
+                _tally(tally, live, set_moves, suffixes, shift, fast, scaled)
             return True
     packed_lows, width = _packed_lows(lows, slots, sources) if tally is not None else ({}, 0)
     packed_q: dict[int, int] = {}
@@ -281,17 +298,23 @@ def _dots(
     n: int,
     by_b: list[tuple[int, list[tuple[int, int]]]],
     fast: Any = None,
+    scaled: list[tuple[int, list[list[int]]]] | None = None,
 ) -> tuple[list[int], list[int]]:
     """``Y`` (shares) and ``Z`` (weights) of one item set (its moves by need, :func:`_needs`) and
     high half (its counts ``high``) at the slots the low halves read (``by_b``: per row ``b``, its ``(e1, b * (n + 1) +
     e1)``): the moves' weights times the high half's suffix sums from ``need - e1`` evens on.
-    ``fast``: the compiled module, which sums them (each need's weight times its count) on lanes."""
+    ``fast``: the compiled module, which sums them (each need's weight times its count) on lanes;
+    then each move's weight times its factor and its suffix sums of shares are added to ``scaled``
+    (what :func:`_tally` reads of the same key)."""
     stride = n + 1
     if fast is not None:
         moves = []
+        memo = suffixes.memo  # (its hits read inline: one call less per move)
         for inc, w, by_need in needs:
-            factor, weights, shares, _ = suffixes(high + inc)
+            factor, weights, shares, _ = memo.get((high + inc) & HIGH) or suffixes(high + inc)
             w *= factor
+            if scaled is not None:
+                scaled.append((w, shares))
             moves.append(
                 (weights, shares, [(need, w if count == 1 else w * count) for need, count in by_need])
             )
@@ -369,20 +392,23 @@ def _tally(
     suffixes: _Suffixes,
     shift: int,
     fast: Any = None,
+    scaled: dict[int, list[tuple[int, list[list[int]]]]] | None = None,
 ) -> None:
     """The last position's values' tallies from the high moves (their class's digits: ``A Hs``):
     per item set and high half (``live``'s keys: the set's id above the half's counts), the
     sources' forward weights times their low halves' weights by slot (:func:`_unpack`, or summed
     compiled), dotted with each move's suffix sums per need (shifted down by ``shift``: shifted
     back up here).  ``fast``: the compiled module, which sums each need's dot on lanes (its errors
-    are not caught: it would have added part of the tallies)."""
+    are not caught: it would have added part of the tallies), reading a key's moves' scaled weights
+    and suffix sums from ``scaled`` (:func:`_dots` made them)."""
     for h_key, live_q in live.items():
         high_bits = h_key & HIGH
         if fast is not None:
-            moves = []
-            for inc, w, items in set_moves[h_key >> ID]:
-                factor, _, shares, _ = suffixes(high_bits + inc)
-                moves.append((w * factor, shares, items))
+            assert scaled is not None
+            moves = [
+                (w, shares, items)
+                for (w, shares), (_, _, items) in zip(scaled[h_key], set_moves[h_key >> ID], strict=True)
+            ]
             fast.tally(live_q, moves, shift, tally)
             continue
         for inc, w, items in set_moves[h_key >> ID]:
