@@ -93,7 +93,7 @@ def world_total(prog: Programme) -> int | None:
         return None
     setattr(prog, KEPT, None)  # served once: the belief keeps the count it gives
     view = worlds_view(prog)
-    states: dict[int, int] = {0: 1} if prog.forward and prog.forward[0] else {}
+    states: Any = kernel.native({0: 1} if prog.forward and prog.forward[0] else {})  # native when compiled
     layers = prog.layers
     last = len(layers) - 1
     for t, (i, kind, g) in enumerate(layers):
@@ -108,7 +108,7 @@ def world_total(prog: Programme) -> int | None:
         elif prog.closing and i != prog.npos and not prog.stack[i]:  # the value move closes (build)
             if not isinstance(kept, dict):
                 return None  # kept in a form this walk does not read: the caller counts again
-            states = _closing_pass(prog, i, kept, states)
+            states = kernel.native(_closing_pass(prog, i, kept, states))
         elif isinstance(kept, ByReads):
             states = _value_pass(kept, states)
         else:
