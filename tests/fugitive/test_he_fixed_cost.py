@@ -14,6 +14,7 @@ import pytest
 import gamelib
 from gamelib.fugitive.belief import direct, direct_early, facts_from_state, probabilities
 from gamelib.fugitive.belief.facts import Facts
+from gamelib.fugitive.belief.tables import FALL
 from gamelib.fugitive.rules import FugitiveState
 
 BENCH = Path(__file__).parents[2] / "benchmarks" / "data"
@@ -52,43 +53,27 @@ def test_pick_rows_are_the_rows_of_the_powers() -> None:
     assert checked > 2000
 
 
-def test_pair_rows_give_the_product_s_last_row() -> None:
-    """sum(map(mul, rows, reversed rows)) is the n-card row of the truncated product of two packed
-    tables whose row k holds at most k even cards (every group table and pair product)."""
-    width, n = 16, 5
+def plain_table(
+    width: int, n: int, evens: int, odds: int, left: int, hand_total: int, room: int, slots: int, drawn: bool
+) -> int:
+    """packed_table as before: the picks as powers of packed binomials, each row times its factor."""
     row_bits = width * (n + 1)
-    keep = (1 << (row_bits * (n + 1))) - 1
-
-    def table(seed: int) -> int:
-        out = 0
-        for k in range(n + 1):
-            for e in range(k + 1):
-                out += ((seed * (k + 3) * (e + 5)) % 97) << (row_bits * k + width * e)
-        return out
-
-    for a in range(1, 6):
-        for b in range(1, 6):
-            first, second = table(a), table(7 * b)
-            whole = ((first * second) & keep) >> (row_bits * n)
-            rows = direct.pair_rows(first, n, row_bits, False)
-            others = direct.pair_rows(second, n, row_bits, True)
-            assert isinstance(rows, list) and isinstance(others, list)
-            assert sum(x * y for x, y in zip(rows, others, strict=True)) == whole
-    assert direct.pair_rows(0, n, row_bits, True) == []
-
-
-def plain_end_weights(walk: Any, tables: list[int]) -> tuple[int, ...]:
-    """The last stack's weights by need as the code before: the four tables multiplied whole."""
-    prod = 1
-    for table in tables:
-        prod = (prod * table) & walk.keep
-    row = (prod >> walk.row_shift) & walk.row_mask
-    out = [0] * (walk.n + 1)
-    run = 0
-    for e in range(walk.n, -1, -1):
-        run += (row >> (walk.width * e)) & walk.digit
-        out[e] = run
-    return tuple(out)
+    row_mask = (1 << row_bits) - 1
+    picks = ((1 + (1 << (row_bits + width))) ** evens) * ((1 + (1 << row_bits)) ** odds)
+    out = 0
+    for k in range(room + 1):
+        hand = hand_total - k
+        w = direct._comb(left - k, hand)
+        if drawn:
+            if k:
+                if k > slots:
+                    break
+                w *= FALL[slots][k]
+            w *= direct._FACTORIALS[hand]
+        if w:
+            shift = row_bits * k
+            out |= (((picks >> shift) & row_mask) * w) << shift
+    return out
 
 
 def walks_of(facts: Facts) -> list[Any]:
@@ -112,25 +97,45 @@ def walks_of(facts: Facts) -> list[Any]:
     return []
 
 
-def test_the_end_weights_equal_the_whole_products() -> None:
-    """Every last-stack weight a direct or early count makes (kept in ENDS) equals the four group
-    tables multiplied whole, on every 3rd position of both v2 sets."""
+def test_the_packed_tables_equal_the_powers() -> None:
+    """Every packed group table the direct and early counts make (TABLES, from PICKS) equals the
+    table made from powers, on every 3rd position of both v2 sets (the memos cleared for each)."""
     checked = 0
     for state in states_of_sets(3):
-        facts = facts_from_state(state)
         direct.clear_shared()
+        if not walks_of(facts_from_state(state)):
+            continue
+        for key, table in direct.TABLES.items():
+            width, n, evens, odds, left, hand_total, room, slots, drawn = key
+            assert table == plain_table(width, n, evens, odds, left, hand_total, room, slots, bool(drawn))
+            checked += 1
+    assert checked > 1000
+
+
+def test_a_stackless_position_s_cloud_is_hidden_then_capped() -> None:
+    """hide_closed: the same dict (keys, order, weights of 0 kept) as hide() then the caps'
+    filter, at every face-down position without a stack of every early walk of the sample, for
+    every value's class, and for a face-up position the filter alone."""
+    checked = 0
+    for state in states_of_sets(5):
+        facts = facts_from_state(state)
         walks = walks_of(facts)
-        if not walks:
+        if not walks or not isinstance(walks[0], direct_early._Walk):
             continue
         (walk,) = walks
-        for key, weights in direct.ENDS.items():
-            if isinstance(walk, direct_early._Walk):
-                tables = [walk.group_table(g, key[1]) for g in range(4)]
-            else:
-                u, h, he = key[1:5], key[5:9], key[9:13]
-                tables = [walk.group_table(g, u[g], h[g], he[g]) for g in range(4)]
-            assert weights == plain_end_weights(walk, tables)
-            checked += 1
+        cloud = {0: 1, walk.hide_key[5]: 3, walk.hide_key[20] + walk.hide_key[33]: 0, 2 | 1 << 5: 7}
+        for i in range(1, walk.size):
+            if walk.stacks[i]:
+                continue
+            for v in range(1, facts.last):
+                if walk.group_of[v] < 0:
+                    continue
+                plain = {k: w for k, w in walk.hide(i, v, cloud).items() if walk.closes(k, i)}
+                got = walk.hide_closed(i, v, cloud, True)
+                assert list(got.items()) == list(plain.items())
+                checked += 1
+            plain = {k: w for k, w in cloud.items() if walk.closes(k, i)}
+            assert list(walk.hide_closed(i, 0, cloud, False).items()) == list(plain.items())
     assert checked > 1000
 
 

@@ -28,7 +28,6 @@ and to a brute-force enumeration (tests/fugitive/test_fugitive_belief_direct.py)
 from __future__ import annotations
 
 from bisect import bisect_right
-from operator import mul
 from typing import Any
 
 from gamelib.fugitive.belief.facts import Facts, active_series, advance, reachable_values
@@ -211,8 +210,8 @@ class _Walk:
             )
         )
         self.packed: dict[tuple[int, int, int, int], int] = {}
-        self.low_pairs: dict[tuple[int, ...], list[int]] = {}  # groups 0-1's tables multiplied (rows)
-        self.high_pairs: dict[tuple[int, ...], list[int]] = {}  # groups 2-3's (rows reversed)
+        self.low_pairs: dict[tuple[int, ...], int] = {}  # groups 0-1's tables multiplied, by counts
+        self.high_pairs: dict[tuple[int, ...], int] = {}  # groups 2-3's
         self.paths = 0
         self.path = [0] * (size + 1)
         self.total = 0
@@ -295,19 +294,16 @@ class _Walk:
         # groups 0-1's tables multiplied, then groups 2-3's, each pair memoised on its groups'
         # counts (a last hideout changes one group: the values of a class share the other pair)
         low = key[1:3] + key[5:7] + key[9:11]
-        rows = self.low_pairs.get(low)
-        if rows is None:
-            rows = self.low_pairs[low] = pair_rows(self._pair(0, u, h, he), self.n, self.row_bits, False)
-        row = 0
-        if rows:
+        prod = self.low_pairs.get(low)
+        if prod is None:
+            prod = self.low_pairs[low] = self._pair(0, u, h, he)
+        if prod:
             high = key[3:5] + key[7:9] + key[11:13]
             other = self.high_pairs.get(high)
             if other is None:
-                other = self.high_pairs[high] = pair_rows(
-                    self._pair(2, u, h, he), self.n, self.row_bits, True
-                )
-            if other:
-                row = sum(map(mul, rows, other))  # the n-card row of the product (:func:`pair_rows`)
+                other = self.high_pairs[high] = self._pair(2, u, h, he)
+            prod = (prod * other) & self.keep if other else 0
+        row = (prod >> self.row_shift) & self.row_mask
         n, width, digit = self.n, self.width, self.digit
         out = [0] * (n + 1)
         run = 0
@@ -472,21 +468,6 @@ TABLES_KEPT = 4_000
 and its key: under 4 MiB)."""
 _BOUNDS: dict[tuple[int, ...], int] = {}
 """A group's weights summed with nothing laid (:func:`group_bound`), by its counts."""
-
-
-def pair_rows(prod: int, n: int, row_bits: int, reverse: bool) -> list[int]:
-    """A packed pair product's rows (by cards given to the stack, 0..n), reversed for the second
-    pair, or [] when the product is 0: the n-card row of the two pairs' product is then
-    ``sum(map(mul, first, second))``, n + 1 small products instead of the whole product (a
-    3,000-bit multiplication, 9 us, of which one row is read).  The same ints: a row k holds
-    entries with at most k even cards, so no row's product reaches into the next row."""
-    if not prod:
-        return []
-    mask = (1 << row_bits) - 1
-    rows = [(prod >> (row_bits * k)) & mask for k in range(n + 1)]
-    if reverse:
-        rows.reverse()
-    return rows
 
 
 def pick_rows(width: int, n: int, evens: int, odds: int) -> tuple[int, ...]:

@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import functools
 from bisect import bisect_right
-from operator import mul
 from typing import Any
 
 from gamelib.fugitive.belief.direct import (
@@ -49,7 +48,6 @@ from gamelib.fugitive.belief.direct import (
     _position_tables,
     group_bound,
     packed_table,
-    pair_rows,
 )
 from gamelib.fugitive.belief.facts import Facts, advance, reachable_values
 from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
@@ -193,6 +191,7 @@ class _Walk:
             _bits(reach[i]) if known[i] < 0 or i == size else [] for i in range(1, size + 1)
         ]
         self.hidden_positions = [i for i in range(1, size + 1) if known[i] < 0]
+        self.hidden_before = [i for i in self.hidden_positions if i < size]
         self.tallies: dict[int, list[int]] = {i: [0] * 43 for i in self.hidden_positions}
         last_drawn, last_before = self.drawn[size], self.before[size]
         self.context = _context(
@@ -208,8 +207,8 @@ class _Walk:
         """The last stack's context, interned (:func:`~.direct._context`): its weights by need are
         kept in :data:`~.direct.ENDS` by (context, cloud key), shared between counts."""
         self.packed: list[dict[int, int]] = [{} for _ in range(GROUPS)]  # group tables by part of key
-        self.low_pairs: dict[int, list[int]] = {}  # groups 0-1's product's rows, by part of key
-        self.high_pairs: dict[int, list[int]] = {}  # groups 2-3's (rows reversed)
+        self.low_pairs: dict[int, int] = {}  # groups 0-1's tables multiplied, by their part of key
+        self.high_pairs: dict[int, int] = {}  # groups 2-3's
         self.shares: dict[tuple[int, int], list[tuple[int, int, int]]] = {}  # a stack's moves
         self.group_shares: dict[int, Shares] = {}
         self.late: dict[tuple[int, int], list[list[tuple[int, int, int]]]] = {}  # groups 2-3 paired
@@ -297,17 +296,16 @@ class _Walk:
         cloud's values lead to share the other pair), kept in :data:`~.direct.ENDS`."""
         self.work += END_WORK
         low = key & LOW_MASK
-        rows = self.low_pairs.get(low)
-        if rows is None:
-            rows = self.low_pairs[low] = pair_rows(self._pair(0, key), self.n, self.row_bits, False)
-        row = 0
-        if rows:
+        prod = self.low_pairs.get(low)
+        if prod is None:
+            prod = self.low_pairs[low] = self._pair(0, key)
+        if prod:
             high = key & HIGH_MASK
             other = self.high_pairs.get(high)
             if other is None:
-                other = self.high_pairs[high] = pair_rows(self._pair(2, key), self.n, self.row_bits, True)
-            if other:
-                row = sum(map(mul, rows, other))  # the n-card row of the product (:func:`~.direct.pair_rows`)
+                other = self.high_pairs[high] = self._pair(2, key)
+            prod = (prod * other) & self.keep if other else 0
+        row = (prod >> self.row_shift) & self.row_mask
         n, width, digit = self.n, self.width, self.digit
         out = [0] * (n + 1)
         if row:
@@ -408,6 +406,40 @@ class _Walk:
                     out[key + inc] = w
         return out
 
+    def hide_closed(self, i: int, v: int, cloud: Cloud, hidden: bool) -> Cloud:
+        """The cloud past position ``i`` (not the last, no stack) with hideout ``v``: :meth:`hide`
+        when face down, then the counts its caps allow (:meth:`closes`), in one pass (no cloud in
+        between, no call per count); the same dict, counts of weight 0 kept alike."""
+        cap0, cap1, cap2, cap3 = self.capg[i]
+        if not hidden:
+            return {
+                key: w
+                for key, w in cloud.items()
+                if key & 31 <= cap0
+                and (key >> 5) & 31 <= cap1
+                and (key >> 10) & 31 <= cap2
+                and (key >> 15) & 31 <= cap3
+            }
+        g = self.group_of[v]
+        cap = self.capg[i][g]
+        shift = U_BITS * g
+        inc = self.hide_key[v]
+        free = self.drawn[i][g - 1] - self.before[i][g - 1] if self.deals and g else -1
+        out = {}
+        for key, w in cloud.items():
+            ug = (key >> shift) & 31
+            if ug >= cap:
+                continue
+            key += inc
+            if (  # closes(), inline
+                key & 31 <= cap0
+                and (key >> 5) & 31 <= cap1
+                and (key >> 10) & 31 <= cap2
+                and (key >> 15) & 31 <= cap3
+            ):
+                out[key] = w * (free - ug) if free >= 0 else w
+        return out
+
     def share_out(self, i: int, n: int, need: int, cloud: Cloud) -> Cloud:
         """The cloud past the face-down stack of ``n`` cards at position ``i`` (not the last), at
         least ``need`` of them even: every share by group and parity, its picks and free draws."""
@@ -475,8 +507,14 @@ class _Walk:
         counts: the keys of a cloud share them), and each pair of groups 0 and 1 takes the list of
         the cards it leaves."""
         n = self.stacks[i]
-        group_shares = self._group_shares
-        first, second = group_shares(i, 0, key), group_shares(i, 1, key)
+        group_shares, memo = self._group_shares, self.group_shares.get
+        base = i << 2  # _group_shares's memo keys, looked up here first (most are there)
+        first = memo((key & GROUP_MASKS[0]) << 8 | base)
+        if first is None:
+            first = group_shares(i, 0, key)
+        second = memo((key & GROUP_MASKS[1]) << 8 | base | 1)
+        if second is None:
+            second = group_shares(i, 1, key)
         late_key = (i, key & LATE_MASK)
         late = self.late.get(late_key)
         if late is None:
@@ -519,6 +557,8 @@ class _Walk:
             self.done += part
             return self.work <= limit * self.done
         part /= len(values)
+        node_total = 0
+        last_tally = self.tallies[i] if last and hidden else []
         for v in values:
             new_progress = progress
             if acts:
@@ -545,21 +585,23 @@ class _Walk:
                     return False  # the rest would cost as much
                 continue
             self.done += part
-            if nxt:
-                path[i] = v
-                self.total += nxt
-                for j in self.hidden_positions:
-                    self.tallies[j][path[j]] += nxt
+            if nxt:  # the last position: its own tally per value, the path's once per node (below)
+                node_total += nxt
+                if hidden:
+                    last_tally[v] += nxt
+        if node_total:
+            self.total += node_total
+            tallies = self.tallies
+            for j in self.hidden_before:
+                tallies[j][path[j]] += node_total
         return self.work <= limit * self.done  # else the rest would cost as much
 
     def after(self, i: int, v: int, need: int, cloud: Cloud, hidden: bool, last: bool) -> Any:
         """The cloud past position ``i`` with hideout ``v``, or at the last position its weight."""
         if not last:
-            nxt = self.hide(i, v, cloud) if hidden else cloud
             if self.stacks[i]:
-                return self.share_out(i, self.stacks[i], need, nxt)
-            closes = self.closes
-            return {key: w for key, w in nxt.items() if closes(key, i)}
+                return self.share_out(i, self.stacks[i], need, self.hide(i, v, cloud) if hidden else cloud)
+            return self.hide_closed(i, v, cloud, hidden)
         if need > self.n:
             return 0
         if hidden:
