@@ -38,7 +38,7 @@ from functools import partial
 
 from gamelib.fugitive.belief import kernel, marginals_tail
 from gamelib.fugitive.belief.bits import HALVES, KEEP, PAIR, PAIR_READS, VALUE, VALUE_READS
-from gamelib.fugitive.belief.build import backward
+from gamelib.fugitive.belief.build import _states, backward
 from gamelib.fugitive.belief.marginals_shares import ClosingShares, FinalShares, digit, share_scale
 from gamelib.fugitive.belief.marginals_tail import tail_shares
 from gamelib.fugitive.belief.programme import DeltaMoves, Programme
@@ -295,15 +295,21 @@ class _Walk:
             self._delta_layer(t, deltas)
             return
         i, _, g = prog.layers[t]
-        out, after, reached, pmemo = self.sums[t], self.sums[t + 1], prog.forward[t + 1], self.pmemo[t]
-        get, reads = after.get, PAIR_READS[g]  # the walk's moves are unclosed: they read these bits
+        out, after, pmemo = self.sums[t], self.sums[t + 1], self.pmemo[t]
+        reads = PAIR_READS[g]  # the walk's moves are unclosed: they read these bits
         if (
             kernel.COMPILED
         ):  # (the rest of a source's bits and a part are disjoint: rest | part = rest + part)
             self.sums[t] = kernel.pull(
-                prog.forward[t], reads, ~reads, pmemo, after, lambda sig: prog._pair_hit(i, g, sig, False)
+                _states(prog.forward, t),
+                reads,
+                ~reads,
+                pmemo,
+                after,
+                lambda sig: prog._pair_hit(i, g, sig, False),
             )
             return
+        get, reached = after.get, prog.forward[t + 1]
         for src in prog.forward[t]:
             sig = src & reads
             hit = pmemo.get(sig)
@@ -329,13 +335,13 @@ class _Walk:
         delta``, as the count reached them (no ``(part, weight)`` lists made, no rest split off)."""
         prog = self.prog
         i, _, g = prog.layers[t]
-        out, after, reached = self.sums[t], self.sums[t + 1], prog.forward[t + 1]
-        get, reads, deltas_of = after.get, PAIR_READS[g], prog._open_deltas
+        out, after, reads, deltas_of = self.sums[t], self.sums[t + 1], PAIR_READS[g], prog._open_deltas
         if kernel.COMPILED:
             self.sums[t] = kernel.pull(
-                prog.forward[t], reads, -1, deltas, after, lambda sig: deltas_of(i, g, sig)
+                _states(prog.forward, t), reads, -1, deltas, after, lambda sig: deltas_of(i, g, sig)
             )
             return
+        get, reached = after.get, prog.forward[t + 1]
         for src in prog.forward[t]:
             sig = src & reads
             hit = deltas.get(sig)
@@ -361,11 +367,11 @@ class _Walk:
         prog = self.prog
         i = prog.layers[t][0]
         tally = self.joint if prog.hidden[i] else None
-        out, after, reached = self.sums[t], self.sums[t + 1], prog.forward[t + 1]
-        memo = self.vmemo[t]
         if kernel.COMPILED:
             self.sums[t] = self._pull_values(t, i, tally)
             return
+        out, after, reached = self.sums[t], self.sums[t + 1], prog.forward[t + 1]
+        memo = self.vmemo[t]
         for src, fw in prog.forward[t].items():
             sig = src & VALUE_READS
             hit = memo.get(sig)
@@ -397,10 +403,10 @@ class _Walk:
             prog._memo_value_moves(i, sig, memo, False)  # fills memo[sig]
             return memo[sig]
 
-        after = self.sums[t + 1]
+        after, sources = self.sums[t + 1], _states(prog.forward, t)
         if tally is None:
-            return kernel.pull(prog.forward[t], VALUE_READS, KEEP, memo, after, miss)
-        return kernel.pull_tally(prog.forward[t], VALUE_READS, KEEP, memo, after, tally, miss)
+            return kernel.pull(sources, VALUE_READS, KEEP, memo, after, miss)
+        return kernel.pull_tally(sources, VALUE_READS, KEEP, memo, after, tally, miss)
 
     def _closing_layer(self, t: int, closer: Closer) -> None:
         """A layer whose edges close the groups they complete (a value layer with no stack, a pair
@@ -426,7 +432,8 @@ class _Walk:
         i = prog.layers[t][0]
         tally = self.joint if prog.hidden[i] else None
         out, memo, shut, shut_memo = self.sums[t], self.vmemo[t], self.shut, closer.memo
-        after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
+        after = kernel.as_dict(self.sums[t + 1])  # (native when the layer after was pulled so)
+        completions, reached = prog.back[t + 1], prog.forward[t + 1]
         for src, fw in prog.forward[t].items():
             sig = src & VALUE_READS
             hit = memo.get(sig)
@@ -469,13 +476,13 @@ class _Walk:
         assert prog.back is not None
         i, _, g = prog.layers[t]
         out, pmemo, mask = self.sums[t], self.pmemo[t], closer.mask
-        after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
         closing = prog._pair_closes(i)  # as Programme._pair_moves reads a source (the walk's: unclosed)
         reads = PAIR_READS[g] | HALVES[g] if closing else PAIR_READS[g]
         both = reads | mask  # what a source's closed edges depend on: its signature, its held counts
         if kernel.COMPILED:
             self.sums[t] = self._pull_closing_pairs(t, closer, reads, both, closing)
             return
+        after, completions, reached = self.sums[t + 1], prog.back[t + 1], prog.forward[t + 1]
         closed: dict[int, list[Closed]] = {}
         for src in prog.forward[t]:
             key = src & both
@@ -527,8 +534,9 @@ class _Walk:
         prog = self.prog
         assert prog.back is not None
         i, _, g = prog.layers[t]
-        pmemo, sources = self.pmemo[t], prog.forward[t]
-        completions, reached, after = prog.back[t + 1], prog.forward[t + 1], self.sums[t + 1]
+        pmemo, sources, completions = self.pmemo[t], prog.forward[t], prog.back[t + 1]
+        # the share sums after: a dict (the flagged completions go into it), native when pulled so
+        after = self.sums[t + 1] = kernel.as_dict(self.sums[t + 1])
         shares: dict[int, list[tuple[int, int]]] = {}
         odd: dict[int, list[tuple[int, int]]] = {}
         fast = marginals_tail._shares
@@ -574,7 +582,7 @@ class _Walk:
                 rest = src ^ key
                 for bits, wfs in entries:
                     dst = rest | bits
-                    b = completions.get(dst, 0) if dst in reached else self.missing(t + 1, dst)[0]
+                    b = completions.get(dst, 0) if dst in prog.forward[t + 1] else self.missing(t + 1, dst)[0]
                     if b:
                         cur[src] = cur.get(src, 0) + wfs * b
         return {src: x for src, x in cur.items() if x}
