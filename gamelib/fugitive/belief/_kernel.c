@@ -251,8 +251,8 @@ static PyObject *value_of(i128 n, PyObject *w) {
 
 #ifdef DIGITS
 /* A wide sum (the card locations' packed sums: ~900 bits) kept as signed 128-bit lanes over the
- * ints' own digits: a term x * y adds its digit products to the lanes (each under 2**60: no lane
- * can overflow in fewer than 2**67 terms), with no allocation; carries are settled, and one int
+ * ints' own digits: a term x * y adds its digit products to the lanes (lanes_mul_add: no lane
+ * can overflow in fewer than 2**30 terms), with no allocation; carries are settled, and one int
  * made, when the sum is read. */
 typedef struct {
     i128 *lane;
@@ -301,16 +301,33 @@ static int lanes_reserve(lanes_t *a, Py_ssize_t n) {
     return 0;
 }
 
-/* a += x * y.  0, or -1 (MemoryError). */
+/* Digit products the lanes took (each a 30-bit digit times a 60-bit pair of digits): a count the
+ * tests read (lane_products), so that the pairing below is seen to run. */
+static unsigned long long LANE_PRODUCTS;
+
+/* a += x * y.  0, or -1 (MemoryError).  The shorter operand is read two digits at a time (a
+ * 60-bit chunk c at digit 2k): lane[i + 2k] += d[i] * c, a product under 2**90 (one 64x64->128
+ * multiply; a term adds under (n / 2 + 1) * 2**90 to a lane, n the shorter operand's digits, so a
+ * lane takes 2**30 terms of 2**3000-bit operands before it could overflow), and a 12-digit weight
+ * times a 30-digit share sum (the card locations' closing pairs) is 180 products, not 360.  The
+ * lanes stay at the digits' positions: lanes_value settles any lane below 2**127 exactly. */
 static int lanes_mul_add(lanes_t *a, const operand_t *x, const operand_t *y) {
     if (x->n == 0 || y->n == 0) return 0;
+    if (x->n < y->n) {
+        const operand_t *t = x;
+        x = y;
+        y = t;
+    }
     if (lanes_reserve(a, x->n + y->n + 1) < 0) return -1;
     int neg = x->neg ^ y->neg;
-    for (Py_ssize_t i = 0; i < x->n; i++) {
-        int64_t xi = neg ? -(int64_t)x->d[i] : (int64_t)x->d[i];
-        i128 *lane = a->lane + i;
-        for (Py_ssize_t j = 0; j < y->n; j++) lane[j] += xi * (int64_t)y->d[j];
+    for (Py_ssize_t k = 0; k < y->n; k += 2) {
+        int64_t c = (int64_t)y->d[k];
+        if (k + 1 < y->n) c |= (int64_t)y->d[k + 1] << PyLong_SHIFT;
+        if (neg) c = -c;
+        i128 *lane = a->lane + k;
+        for (Py_ssize_t i = 0; i < x->n; i++) lane[i] += (i128)c * (int64_t)x->d[i];
     }
+    LANE_PRODUCTS += (unsigned long long)(x->n * ((y->n + 1) / 2));
     if (x->n + y->n > a->n) a->n = x->n + y->n;
     return 0;
 }
@@ -1482,6 +1499,18 @@ static PyObject *configure(PyObject *self, PyObject *args) {
 
 static PyObject *enabled(PyObject *self, PyObject *unused) { return PyBool_FromLong(ENABLED && PUSH_PURE); }
 
+static PyObject *lane_products(PyObject *self, PyObject *unused) {
+    (void)self;
+    (void)unused;
+    return PyLong_FromUnsignedLongLong(
+#ifdef DIGITS
+        LANE_PRODUCTS
+#else
+        0
+#endif
+    );
+}
+
 static PyMethodDef METHODS[] = {
     {"push", (PyCFunction)(void (*)(void))push, METH_FASTCALL | METH_KEYWORDS,
      "push(states, reads, keep, memo, miss=None) -> (out, edges): kernel.push_pure on native integers."},
@@ -1497,6 +1526,9 @@ static PyMethodDef METHODS[] = {
      "configure(push_pure, pull_pure, pull_tally_pure, enabled): the pure functions run when a value does not "
      "fit (always, if not enabled)."},
     {"enabled", enabled, METH_NOARGS, "enabled() -> whether the loops run natively."},
+    {"lane_products", lane_products, METH_NOARGS,
+     "lane_products() -> how many digit products the wide sums' lanes took (a 30-bit digit times a 60-bit "
+     "pair of the shorter operand's digits) since the module loaded: 0 without digit access."},
     {NULL, NULL, 0, NULL},
 };
 
