@@ -39,9 +39,12 @@ GRAPH = import_graph("gamelib", ROOT / "gamelib")
 
 
 def folder_modules(game: str) -> set[str]:
-    """The modules directly in ``gamelib/<game>`` (a package such as ``belief`` counts as one)."""
+    """The modules directly in ``gamelib/<game>`` (a package such as ``belief`` counts as one; a
+    compiled extension, named by its ``.pyi`` stub such as A Une Passante's ``_fast``, is a part of
+    the rules: it imports nothing from the folder, and the rules' Python beside it is its reference)."""
     folder = ROOT / "gamelib" / game
-    return {p.stem for p in folder.glob("*.py")} | {p.parent.name for p in folder.glob("*/__init__.py")}
+    modules = {p.stem for p in folder.glob("*.py")} | {p.stem for p in folder.glob("*.pyi")}
+    return modules | {p.parent.name for p in folder.glob("*/__init__.py")}
 
 
 def rule_parts(game: str) -> set[str]:
