@@ -624,6 +624,7 @@ typedef struct {
 static PyTypeObject STATES_TYPE;
 
 #define STATES_CHECK(o) (Py_TYPE(o) == &STATES_TYPE)
+#define DICT_OR_STATES(o) (PyDict_CheckExact(o) || STATES_CHECK(o))
 
 static void states_dealloc(PyObject *self) {
     table_free(&((StatesObject *)self)->t);
@@ -636,6 +637,21 @@ static Py_ssize_t states_len(PyObject *self) { return (Py_ssize_t)((StatesObject
 static PyObject *states_to_dict(PyObject *self, PyObject *unused) {
     (void)unused;
     return table_dict(&((StatesObject *)self)->t);
+}
+
+/* The bit length of the largest state (0: none), read from the table: a caller that needs a bit
+ * above every state (the card locations' flag) reads it without making the dict. */
+static PyObject *states_bit_length(PyObject *self, PyObject *unused) {
+    (void)unused;
+    const table_t *t = &((StatesObject *)self)->t;
+    u128 top = 0;
+    for (size_t k = 0; k < t->used; k++) top |= t->slots[k].key;
+    int n = 0;
+    while (top) {
+        n++;
+        top >>= 1;
+    }
+    return PyLong_FromLong(n);
 }
 
 /* The mapping reads' dict (borrowed), or NULL with an exception. */
@@ -752,6 +768,8 @@ static PyMappingMethods STATES_MAP = {.mp_length = states_len, .mp_subscript = s
 static PyMethodDef STATES_METHODS[] = {
     {"to_dict", states_to_dict, METH_NOARGS,
      "to_dict() -> the states as a new dict of ints, in the order the loop reached them."},
+    {"bit_length", states_bit_length, METH_NOARGS,
+     "bit_length() -> the bit length of the largest state (0: none), without the dict."},
     {"keys", states_keys, METH_NOARGS, "keys() -> the dict's keys."},
     {"items", states_items, METH_NOARGS, "items() -> the dict's items."},
     {"values", states_values, METH_NOARGS, "values() -> the dict's values."},
@@ -1135,6 +1153,9 @@ typedef struct {
     size_t n_kept, cap_kept;
     int native;       /* the kept sources go into out (the sources are a States), not into kept */
     table_t out;
+    u128 flag;         /* pull's flagged: a destination with a bit of flag reads ft at dst ^ flag (0: none) */
+    table_t ftab;      /* flagged's states as a table, when they are a dict */
+    const table_t *ft; /* the table read: &ftab, or the States' own */
 } pull_t;
 
 /* One edge of pull_tally, x * w beyond i128: b += x * w, tally[label] += fw * x * w.  0 or -1. */
@@ -1163,9 +1184,14 @@ static int pull_source(pull_t *p, size_t rec, u128 base, i128 fwn, PyObject *fwo
             if (p->wide_keys) return NOFIT; /* nxt might hold that key */
             continue;
         }
-        const slot_t *s = table_get(p->nt, dst);
+        const table_t *nt = p->nt;
+        if (dst & p->flag) { /* (flag 0: never) */
+            nt = p->ft;
+            dst ^= p->flag;
+        }
+        const slot_t *s = table_get(nt, dst);
         if (s == NULL) continue;
-        PyObject *xo = p->nt->wide ? p->nt->wide[s - p->nt->slots] : NULL, *wo = m->moves[k].wobj;
+        PyObject *xo = nt->wide ? nt->wide[s - nt->slots] : NULL, *wo = m->moves[k].wobj;
         i128 xn = s->val, wn = m->moves[k].w, yn = 0;
         if (xo == NULL && xn == 0) continue; /* a States keeps its zero weights: no term, as in the pure loop */
         int native = xo == NULL && wo == NULL && native_mul_add(&yn, xn, wn);
@@ -1327,10 +1353,29 @@ static int tally_write(pull_t *p) {
 }
 
 /* The shared body of pull and pull_tally: FIT with *cur, NOFIT or ERR. */
+/* pull's flagged = (flag, states): flag in [0, 2**128), states a dict or a States (its table read, or
+ * made from the dict: keys beyond 128 bits noted in wide_keys, as nxt's).  FIT, NOFIT or ERR. */
+static int flagged_table(pull_t *p, PyObject *flagged) {
+    if (flagged == NULL || flagged == Py_None) return FIT;
+    if (!PyTuple_CheckExact(flagged) || PyTuple_GET_SIZE(flagged) != 2) return NOFIT; /* the pure one raises */
+    PyObject *flag = PyTuple_GET_ITEM(flagged, 0), *states = PyTuple_GET_ITEM(flagged, 1);
+    if (!exact_int(flag) || !DICT_OR_STATES(states)) return NOFIT;
+    int r = to_u128(flag, &p->flag);
+    if (r != FIT) return r;
+    if (STATES_CHECK(states)) {
+        p->ft = &((StatesObject *)states)->t;
+        return FIT;
+    }
+    p->ft = &p->ftab;
+    return pull_table(states, &p->ftab, &p->wide_keys);
+}
+
 static int pull_run(pull_t *p, PyObject *seq, PyObject *reads, PyObject *keep, PyObject *memo, PyObject *nxt,
-                    PyObject *miss, PyObject **cur) {
+                    PyObject *miss, PyObject *flagged, PyObject **cur) {
     masks_t mk;
     int r = masks_of(reads, keep, &mk);
+    if (r != FIT) return r;
+    r = flagged_table(p, flagged);
     if (r != FIT) return r;
     if (p->tally != NULL) {
         p->n_tally = PyList_GET_SIZE(p->tally);
@@ -1371,6 +1416,7 @@ static void pull_free(pull_t *p) {
     moves_free(&p->m);
     table_free(&p->t);
     table_free(&p->out);
+    table_free(&p->ftab);
     if (p->tw != NULL)
         for (Py_ssize_t i = 0; i < p->n_tally; i++) Py_XDECREF(p->tw[i]);
     if (p->tl != NULL)
@@ -1384,15 +1430,15 @@ static void pull_free(pull_t *p) {
     PyMem_Free(p->tl);
 }
 
-static const char *const PULL_KW[] = {"sources", "reads", "keep", "memo", "nxt", "miss"};
-
-#define DICT_OR_STATES(o) (PyDict_CheckExact(o) || STATES_CHECK(o))
+static const char *const PULL_KW[] = {"sources", "reads", "keep", "memo", "nxt", "miss", "flagged"};
 
 /* The kept sources as a dict, or as a States when the sources are one (kept native along a pass). */
 static PyObject *pull(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
     (void)self;
-    PyObject *a[6];
-    if (parse_args("pull", args, nargs, kwnames, PULL_KW, 5, 6, a) < 0) return NULL;
+    PyObject *a[7];
+    if (nargs > 6) /* flagged is keyword-only */
+        return PyErr_Format(PyExc_TypeError, "pull() takes at most 6 positional arguments (%zd given)", nargs);
+    if (parse_args("pull", args, nargs, kwnames, PULL_KW, 5, 7, a) < 0) return NULL;
     if (a[5] == NULL) a[5] = Py_None;
     PyObject *sources = a[0], *memo = a[3], *nxt = a[4];
     int native = STATES_CHECK(sources);
@@ -1407,12 +1453,14 @@ static PyObject *pull(PyObject *self, PyObject *const *args, Py_ssize_t nargs, P
     memset(&p, 0, sizeof(p));
     p.native = native;
     PyObject *cur = NULL;
-    int r = pull_run(&p, seq, a[1], a[2], memo, nxt, a[5], &cur);
+    int r = pull_run(&p, seq, a[1], a[2], memo, nxt, a[5], a[6], &cur);
     pull_free(&p);
     if (r != FIT) Py_CLEAR(cur);
     if (r == NOFIT) {
         a[0] = seq;
-        cur = call_pure(PULL_PURE, a, 6, NULL);
+        PyObject *kw = a[6] ? Py_BuildValue("(s)", "flagged") : NULL; /* a[6] follows as its value */
+        cur = a[6] && kw == NULL ? NULL : call_pure(PULL_PURE, a, 6, kw);
+        Py_XDECREF(kw);
     }
     Py_DECREF(seq);
     Py_DECREF(nxt);
@@ -1439,7 +1487,7 @@ static PyObject *pull_tally(PyObject *self, PyObject *const *args, Py_ssize_t na
     p.tally = tally;
     p.native = native;
     PyObject *cur = NULL;
-    int r = pull_run(&p, states, a[1], a[2], memo, nxt, miss, &cur);
+    int r = pull_run(&p, states, a[1], a[2], memo, nxt, miss, NULL, &cur);
     pull_free(&p);
     if (r != FIT) Py_CLEAR(cur);
     if (r == NOFIT) cur = call_pure(TALLY_PURE, args, nargs, kwnames);
@@ -1515,7 +1563,8 @@ static PyMethodDef METHODS[] = {
     {"push", (PyCFunction)(void (*)(void))push, METH_FASTCALL | METH_KEYWORDS,
      "push(states, reads, keep, memo, miss=None) -> (out, edges): kernel.push_pure on native integers."},
     {"pull", (PyCFunction)(void (*)(void))pull, METH_FASTCALL | METH_KEYWORDS,
-     "pull(sources, reads, keep, memo, nxt, miss=None) -> cur: kernel.pull_pure on native integers."},
+     "pull(sources, reads, keep, memo, nxt, miss=None, *, flagged=None) -> cur: kernel.pull_pure on native "
+     "integers."},
     {"pull_tally", (PyCFunction)(void (*)(void))pull_tally, METH_FASTCALL | METH_KEYWORDS,
      "pull_tally(states, reads, keep, memo, nxt, tally, miss=None) -> cur: kernel.pull_tally_pure on native "
      "integers."},

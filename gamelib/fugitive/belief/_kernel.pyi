@@ -15,6 +15,7 @@ class States(Mapping[int, int]):
     def __getitem__(self, key: int) -> int: ...
     def __iter__(self) -> Iterator[int]: ...
     def to_dict(self) -> dict[int, int]: ...
+    def bit_length(self) -> int: ...
 
 def native(states: dict[int, int]) -> States | dict[int, int]: ...
 @overload
@@ -41,6 +42,8 @@ def pull(  # type: ignore[overload-overlap]
     memo: dict[int, Moves],
     nxt: dict[int, int] | States,
     miss: Callable[[int], Moves] | None = None,
+    *,
+    flagged: tuple[int, Mapping[int, int]] | None = None,
 ) -> States | dict[int, int]: ...
 @overload
 def pull(
@@ -50,6 +53,8 @@ def pull(
     memo: dict[int, Moves],
     nxt: dict[int, int] | States,
     miss: Callable[[int], Moves] | None = None,
+    *,
+    flagged: tuple[int, Mapping[int, int]] | None = None,
 ) -> dict[int, int]: ...
 @overload
 def pull_tally(

@@ -30,7 +30,7 @@ keeps the pure functions (to compare, or to debug them).
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 try:
@@ -81,12 +81,20 @@ def pull_pure(
     memo: dict[int, Moves],
     nxt: dict[int, int],
     miss: Callable[[int], Moves] | None = None,
+    *,
+    flagged: tuple[int, Mapping[int, int]] | None = None,
 ) -> dict[int, int]:
     """One layer backward: for every source, ``b = sum(w * nxt[(src & keep) + d])`` over the
     moves ``(d, w, ...)`` of ``memo[src & reads]`` whose destination ``nxt`` holds; returns the
     sources with ``b != 0``, in the order of ``sources``.  A signature missing from ``memo`` is
     filled with ``miss(sig)``, as :func:`push_pure` does (the card locations' walk meets signatures
-    the count did not)."""
+    the count did not).
+
+    ``flagged = (flag, other)``: a destination with a bit of ``flag`` reads ``other[dst ^ flag]``
+    instead of ``nxt`` (the card locations' closing pair layers sum ``w S(dst)`` and ``w' B(dst)``
+    in one pull, the second kind of move flagged: no dict of both made per layer)."""
+    if flagged is not None:
+        return _pull_flagged(sources, reads, keep, memo, nxt, miss, *flagged)
     cur: dict[int, int] = {}
     get = nxt.get
     for src in sources:
@@ -100,6 +108,38 @@ def pull_pure(
         b = 0
         for move in hit:
             x = get(base + move[0])
+            if x:
+                b += x * move[1]
+        if b:
+            cur[src] = b
+    return cur
+
+
+def _pull_flagged(
+    sources: Iterable[int],
+    reads: int,
+    keep: int,
+    memo: dict[int, Moves],
+    nxt: Mapping[int, int],
+    miss: Callable[[int], Moves] | None,
+    flag: int,
+    other: Mapping[int, int],
+) -> dict[int, int]:
+    """:func:`pull_pure` with ``flagged = (flag, other)`` (its own loop: the plain one stays as lean)."""
+    cur: dict[int, int] = {}
+    get, get_other = nxt.get, other.get
+    for src in sources:
+        sig = src & reads
+        hit = memo.get(sig)
+        if hit is None:
+            if miss is None:
+                raise KeyError(sig)
+            hit = memo[sig] = miss(sig)
+        base = src & keep
+        b = 0
+        for move in hit:
+            dst = base + move[0]
+            x = get_other(dst ^ flag) if dst & flag else get(dst)
             if x:
                 b += x * move[1]
         if b:

@@ -526,22 +526,29 @@ class _Walk:
         and ``wfs B(dst)`` over the completions after, a source's closed moves summed by destination
         (:meth:`_closed`; the count closed this layer, per the same bits, the same way).  With
         ``_shares`` built (:mod:`~.marginals_tail`) in one pull: the moves to ``dst | flag`` (a bit
-        above every state) read ``B(dst)`` from the share sums' dict with the completions added at
-        those keys, and the closing is compiled; else in two pulls.  A destination whose summed ``wf``
+        above every state) read ``B(dst)`` from the completions after (:func:`~.kernel.pull`'s
+        ``flagged``: the layers stay native, no dict of both is made), and the closing is compiled;
+        else in two pulls.  A destination whose summed ``wf``
         cancels (the count dropped that edge: it may be a state the count never reached) brings ``0 *
         S(dst)`` and ``wfs B(dst)``: read per source here, its completions walked on demand if the
         count never reached it."""
         prog = self.prog
         assert prog.back is not None
         i, _, g = prog.layers[t]
-        pmemo, sources, completions = self.pmemo[t], prog.forward[t], prog.back[t + 1]
-        # the share sums after: a dict (the flagged completions go into it), native when pulled so
-        after = self.sums[t + 1] = kernel.as_dict(self.sums[t + 1])
+        pmemo = self.pmemo[t]
         shares: dict[int, list[tuple[int, int]]] = {}
         odd: dict[int, list[tuple[int, int]]] = {}
         fast = marginals_tail._shares
-        # destinations are a source's rest (below it) with a move's bits (state bits, below NEXT's 96)
-        flag = 1 << max(max(sources, default=0).bit_length(), 96) if fast is not None and ONE_PULL else 0
+        flag = 0
+        if fast is not None and ONE_PULL:
+            # the layers as the count kept them (native States: no dict made of them), the flagged
+            # moves reading the completions after (kernel.pull's flagged)
+            sources, after = _states(prog.forward, t), self.sums[t + 1]
+            top = max(sources, default=0).bit_length() if type(sources) is dict else sources.bit_length()
+            # destinations are a source's rest (below it) with a move's bits (state bits, below NEXT's 96)
+            flag = 1 << max(top, 96)
+        else:
+            sources, after = prog.forward[t], self.sums[t + 1]
         shut = partial(self.shut, closer)
 
         def miss(key: int) -> list[tuple[int, int]]:
@@ -564,17 +571,18 @@ class _Walk:
 
         # a source's closed edges depend on its bits ``both`` (its signature and held counts) and
         # add to the rest: (src & ~both) + bits = (src ^ key) | bits
-        if flag:  # (the share sums' dict is only read by state: flagged keys stay out of the way)
-            if fast is None or fast.flag_into(after, completions, flag) is NotImplemented:
-                after.update({dst | flag: b for dst, b in completions.items()})
-            cur = kernel.pull(sources, both, ~both, {}, after, miss)
+        if flag:
+            cur = kernel.pull(
+                sources, both, ~both, {}, after, miss, flagged=(flag, _states(prog.back, t + 1))
+            )
         else:
-            cur = kernel.pull(sources, both, ~both, {}, after, miss)
-            for src, x in kernel.pull(sources, both, ~both, shares, completions).items():
+            cur = kernel.as_dict(kernel.pull(sources, both, ~both, {}, after, miss))
+            for src, x in kernel.pull(sources, both, ~both, shares, prog.back[t + 1]).items():
                 y = cur.get(src)
                 cur[src] = x if y is None else x + y
         if not odd:
             return cur if flag else {src: x for src, x in cur.items() if x}
+        cur, completions = kernel.as_dict(cur), prog.back[t + 1]
         for src in sources:
             key = src & both
             entries = odd.get(key)
