@@ -45,8 +45,8 @@ from gamelib.fugitive.belief.programme import DeltaMoves, Programme
 from gamelib.fugitive.belief.tables import GROUPS
 
 ONE_PULL = True
-"""Whether a closing pair layer's two sums run in one pull (the completions added to the share sums'
-dict at flagged keys) when ``_shares`` is built."""
+"""Whether a closing pair layer's two sums run in one pull (the completions read at flagged keys:
+:func:`~.kernel.pull`'s ``flagged``) when ``_shares`` is built."""
 
 Closed = tuple[int, int, int, int]
 """A closed edge: (destination bits, weight, share weight, hideout value or 0)."""
