@@ -37,6 +37,7 @@ import functools
 from bisect import bisect_right
 from typing import Any
 
+from gamelib.fugitive.belief import kernel
 from gamelib.fugitive.belief.direct import (
     _ALSO_CLEARED,
     ENDS,
@@ -52,6 +53,11 @@ from gamelib.fugitive.belief.direct import (
 from gamelib.fugitive.belief.facts import Facts, advance, reachable_values
 from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
 from gamelib.fugitive.rules import STEP_LIMIT
+
+try:
+    from gamelib.fugitive.belief import _early
+except ImportError:  # installed without a C compiler: the pure loops serve
+    _early = None  # type: ignore[assignment]
 
 EARLY_WORK = 5_000
 """The work (counts moved, shares made, end weights) before giving up: the programme is faster
@@ -104,6 +110,7 @@ LATE_MASK = GROUP_MASKS[2] | GROUP_MASKS[3]
 """The counts of groups 2 and 3 in a cloud's key: their shares of a stack depend on nothing else."""
 LOW_MASK, HIGH_MASK = GROUP_MASKS[0] | GROUP_MASKS[1], LATE_MASK
 """The counts of groups 0-1 and of groups 2-3 in a cloud's key (their tables' products)."""
+END_MASKS = (LOW_MASK, HIGH_MASK)
 
 
 def _by_cards(third: Shares, fourth: Shares, n: int) -> list[list[tuple[int, int, int]]]:
@@ -184,6 +191,8 @@ class _Walk:
         gavail = self.gavail = [avail[2 * g] + avail[2 * g + 1] for g in range(GROUPS)]
         self.fug = (gavail[0], *facts.hand_unknown)
         self.deals = measure == "deals"
+        self.fast = _early is not None and kernel.COMPILED
+        """The compiled loops (``_early.c``: the same Python-int sums in C, :mod:`~.kernel`'s switch)."""
         self.known_at, self.before, self.drawn, self.capg, self.fixed_fp = _position_tables(facts, gavail)
         reach = self.reach = reachable_values(facts)
         self.active = _open_series(facts, reach)
@@ -218,6 +227,23 @@ class _Walk:
         self.path = [0] * (size + 1)
         self.total = 0
         self.width = 0  # the packing's, set on the first group table (:meth:`_packing`)
+        self.share_params: dict[int, tuple[tuple[int, int, bool, int, int, int], ...]] = {}
+        """Per early stack, per group, what ``_early.group_shares`` reads of the position (its cap,
+        the stack's cards, whether and which free draws count, the group's even and odd cards)."""
+        if self.fast:
+            for i in range(1, size):
+                if stacks[i]:
+                    self.share_params[i] = tuple(
+                        (
+                            self.capg[i][g],
+                            stacks[i],
+                            self.deals and g > 0,
+                            self.drawn[i][g - 1] - self.before[i][g - 1] if g else 0,
+                            avail[2 * g + 1],
+                            avail[2 * g],
+                        )
+                        for g in range(GROUPS)
+                    )
 
     def _packing(self) -> None:
         """The groups' tables are multiplied as packed integers (Kronecker substitution): entry
@@ -249,6 +275,8 @@ class _Walk:
         self.row_shift, self.row_mask = row_bits * n, (1 << row_bits) - 1
         self.digit = (1 << width) - 1
         self.x_1 = 1 + (1 << row_bits)  # 1 + x (an odd card); 1 + xy is an even one
+        self.end_packing = (self.keep, self.row_shift, self.row_mask, n, width, self.digit)
+        """What ``_early.end_weights`` reads of the packing."""
 
     def closes(self, key: int, i: int) -> bool:
         cap = self.capg[i]
@@ -295,6 +323,20 @@ class _Walk:
         2-3's, each pair memoised on its groups' counts (a hideout changes one group: the keys a
         cloud's values lead to share the other pair), kept in :data:`~.direct.ENDS`."""
         self.work += END_WORK
+        if self.fast:
+            if not self.width:
+                self._packing()
+            ends = _early.end_weights(
+                key,
+                self.low_pairs,
+                self.high_pairs,
+                self._pair,
+                END_MASKS,
+                self.end_packing,
+                ENDS,
+                self.context,
+            )
+            return ends
         low = key & LOW_MASK
         prod = self.low_pairs.get(low)
         if prod is None:
@@ -352,6 +394,8 @@ class _Walk:
         if self.deals:
             at, dr, bf = self.known_at[i], self.drawn[i], self.before[i]
             terms = tuple((U_BITS * (d + 1), at[d], dr[d] - bf[d]) for d in range(3) if at[d])
+        if self.fast:
+            return _early.face_up(cloud, self.capg[i], terms, FALL)
         cap0, cap1, cap2, cap3 = self.capg[i]
         out = {}
         for key, w in cloud.items():
@@ -393,6 +437,9 @@ class _Walk:
         cap = self.capg[i][g]
         shift = U_BITS * g
         inc = self.hide_key[v]
+        if self.fast:
+            free = self.drawn[i][g - 1] - self.before[i][g - 1] if self.deals and g else 0
+            return _early.hide_step(cloud, shift, cap, inc, bool(self.deals and g), free, None)
         out = {}
         if self.deals and g:
             free = self.drawn[i][g - 1] - self.before[i][g - 1]
@@ -410,6 +457,8 @@ class _Walk:
         """The cloud past position ``i`` (not the last, no stack) with hideout ``v``: :meth:`hide`
         when face down, then the counts its caps allow (:meth:`closes`), in one pass (no cloud in
         between, no call per count); the same dict, counts of weight 0 kept alike."""
+        if self.fast and not hidden:
+            return _early.hide_step(cloud, -1, 0, 0, False, 0, self.capg[i])
         cap0, cap1, cap2, cap3 = self.capg[i]
         if not hidden:
             return {
@@ -425,6 +474,8 @@ class _Walk:
         shift = U_BITS * g
         inc = self.hide_key[v]
         free = self.drawn[i][g - 1] - self.before[i][g - 1] if self.deals and g else -1
+        if self.fast:
+            return _early.hide_step(cloud, shift, cap, inc, free >= 0, free, self.capg[i])
         out = {}
         for key, w in cloud.items():
             ug = (key >> shift) & 31
@@ -443,6 +494,8 @@ class _Walk:
     def share_out(self, i: int, n: int, need: int, cloud: Cloud) -> Cloud:
         """The cloud past the face-down stack of ``n`` cards at position ``i`` (not the last), at
         least ``need`` of them even: every share by group and parity, its picks and free draws."""
+        if self.fast:
+            return _early.share_out(cloud, need, i, self.shares, self._shares)
         out: Cloud = {}
         shares = self.shares
         for key, w in cloud.items():
@@ -468,6 +521,16 @@ class _Walk:
         hit = self.group_shares.get(memo_key)
         if hit is not None:
             return hit
+        if self.fast:
+            out = _early.group_shares(key, g, self.share_params[i][g], SHARES, SHARES_KEPT, FALL, COMB)
+        else:
+            out = self._new_group_shares(i, g, key)
+        self.group_shares[memo_key] = out
+        self.work += len(out)
+        return out
+
+    def _new_group_shares(self, i: int, g: int, key: int) -> Shares:
+        """:meth:`_group_shares` not memoised yet: made, or found in :data:`SHARES`."""
         shift = U_BITS * g
         ug, hg = (key >> shift) & 31, (key >> (HS + shift)) & 31
         heg, seg = (key >> (HE + shift)) & 31, (key >> (SE + shift)) & 31
@@ -497,8 +560,6 @@ class _Walk:
                     if x:
                         made.append((k, e, x, (k << shift) + (e << (SE + shift))))
             out = SHARES[shared_key] = tuple(made)  # tuples of ints: the collector stops tracking them
-        self.group_shares[memo_key] = out
-        self.work += len(out)
         return out
 
     def _shares(self, i: int, key: int) -> list[tuple[int, int, int]]:
@@ -507,6 +568,10 @@ class _Walk:
         counts: the keys of a cloud share them), and each pair of groups 0 and 1 takes the list of
         the cards it leaves."""
         n = self.stacks[i]
+        if self.fast:
+            out = _early.stack_shares(i, key, n, self.group_shares, self.late, self._group_shares)
+            self.work += len(out)
+            return out
         group_shares, memo = self._group_shares, self.group_shares.get
         base = i << 2  # _group_shares's memo keys, looked up here first (most are there)
         first = memo((key & GROUP_MASKS[0]) << 8 | base)
@@ -517,9 +582,15 @@ class _Walk:
             second = group_shares(i, 1, key)
         late_key = (i, key & LATE_MASK)
         late = self.late.get(late_key)
+        fast = self.fast
         if late is None:
-            late = self.late[late_key] = _by_cards(group_shares(i, 2, key), group_shares(i, 3, key), n)
-        out: list[tuple[int, int, int]] = []
+            pair = _early.by_cards if fast else _by_cards
+            late = self.late[late_key] = pair(group_shares(i, 2, key), group_shares(i, 3, key), n)
+        if fast:
+            out = _early.combine(first, second, late, n)
+            self.work += len(out)
+            return out
+        out = []
         for k0, e0, x0, s0 in first:
             for k1, e1, x1, s1 in second:
                 left = n - k0 - k1
@@ -606,6 +677,10 @@ class _Walk:
             return 0
         if hidden:
             return self.last_hidden(v, need, cloud)
+        if self.fast:
+            return _early.close_last(
+                cloud, -1, 0, 0, -1, self.capg[i], self.context, ENDS, self.new_end_weights, need
+            )
         x = 0
         cap0, cap1, cap2, cap3 = self.capg[i]
         context, kept, new_end_weights = self.context, ENDS.get, self.new_end_weights
@@ -628,6 +703,10 @@ class _Walk:
         shift = U_BITS * g
         inc = self.hide_key[v]
         free = self.drawn[i][g - 1] - self.before[i][g - 1] if self.deals and g else -1
+        if self.fast:
+            return _early.close_last(
+                cloud, shift, cap, inc, free, self.capg[i], self.context, ENDS, self.new_end_weights, need
+            )
         x = 0
         cap0, cap1, cap2, cap3 = self.capg[i]
         context, kept, new_end_weights = self.context, ENDS.get, self.new_end_weights

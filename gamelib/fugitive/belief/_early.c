@@ -1,0 +1,875 @@
+/* The compiled inner loops of gamelib.fugitive.belief.direct_early's walk (see that module).
+
+Why: an easy position's early count spends most of its time in the interpreter's per-item work on
+small clouds (2-20 counts) and short share lists (about 3 entries), not in arithmetic.  These
+functions run the same loops through the C API on the same Python ints (keys up to 80 bits,
+weights of any size): every sum and product is a Python int operation, so the results are the pure
+loops' exactly (same values, same dictionary order: a key is inserted when first reached), with no
+overflow to check.  The pure functions of direct_early.py stay the reference; this module is used
+only when it imports and the kernel's switch (kernel.COMPILED) says so.
+
+A count's fields are read from the key's low 64 bits (the laid cards of each group, bits 0-19).
+*/
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* A key's low 64 bits (keys are >= 0; -1 with an error set when it is not an int). */
+static int low_bits(PyObject *key, unsigned long long *out) {
+    if (!PyLong_Check(key)) {
+        PyErr_SetString(PyExc_TypeError, "_early: a cloud key must be an int");
+        return -1;
+    }
+    *out = PyLong_AsUnsignedLongLongMask(key);
+    if (*out == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    return 0;
+}
+
+/* out[k] = out.get(k, 0) + add (steals nothing; k, add borrowed). */
+static int add_into(PyObject *out, PyObject *k, PyObject *add) {
+    PyObject *old = PyDict_GetItemWithError(out, k);
+    if (old == NULL) {
+        if (PyErr_Occurred()) return -1;
+        return PyDict_SetItem(out, k, add);
+    }
+    PyObject *sum = PyNumber_Add(old, add);
+    if (sum == NULL) return -1;
+    int rc = PyDict_SetItem(out, k, sum);
+    Py_DECREF(sum);
+    return rc;
+}
+
+static int tuple_of(PyObject *item, Py_ssize_t n, const char *what) {
+    if (!PyTuple_Check(item) || PyTuple_GET_SIZE(item) != n) {
+        PyErr_Format(PyExc_TypeError, "_early: %s must be a tuple of %zd", what, n);
+        return -1;
+    }
+    return 0;
+}
+
+/* share_out(cloud, need, i, memo, make) -> dict: for each (key, w) of the cloud, its moves
+   memo[(i, key)] (made by make(i, key) and kept when missing), and for each move (step, f, evens)
+   with evens >= need: out[key + step] += w * f. */
+static PyObject *share_out(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cloud, *iobj, *memo, *make;
+    long need;
+    if (!PyArg_ParseTuple(args, "O!lOO!O:share_out", &PyDict_Type, &cloud, &need, &iobj, &PyDict_Type, &memo,
+                          &make))
+        return NULL;
+    PyObject *out = PyDict_New();
+    if (out == NULL) return NULL;
+    Py_ssize_t pos = 0;
+    PyObject *key, *w;
+    while (PyDict_Next(cloud, &pos, &key, &w)) {
+        PyObject *mk = PyTuple_Pack(2, iobj, key);
+        if (mk == NULL) goto fail;
+        PyObject *moves = PyDict_GetItemWithError(memo, mk); /* borrowed: the memo keeps it */
+        if (moves == NULL) {
+            if (PyErr_Occurred()) {
+                Py_DECREF(mk);
+                goto fail;
+            }
+            moves = PyObject_CallFunctionObjArgs(make, iobj, key, NULL);
+            if (moves == NULL || PyDict_SetItem(memo, mk, moves) < 0) {
+                Py_XDECREF(moves);
+                Py_DECREF(mk);
+                goto fail;
+            }
+            Py_DECREF(moves);
+        }
+        Py_DECREF(mk);
+        Py_INCREF(moves);
+        PyObject *seq = PySequence_Fast(moves, "_early: moves must be a sequence");
+        Py_DECREF(moves);
+        if (seq == NULL) goto fail;
+        Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+        PyObject **items = PySequence_Fast_ITEMS(seq);
+        for (Py_ssize_t j = 0; j < n; j++) {
+            PyObject *move = items[j];
+            if (tuple_of(move, 3, "a move") < 0) goto fail_seq;
+            if (need > 0) {
+                long evens = PyLong_AsLong(PyTuple_GET_ITEM(move, 2));
+                if (evens == -1 && PyErr_Occurred()) goto fail_seq;
+                if (evens < need) continue;
+            }
+            PyObject *k = PyNumber_Add(key, PyTuple_GET_ITEM(move, 0));
+            if (k == NULL) goto fail_seq;
+            PyObject *x = PyNumber_Multiply(w, PyTuple_GET_ITEM(move, 1));
+            if (x == NULL) {
+                Py_DECREF(k);
+                goto fail_seq;
+            }
+            int rc = add_into(out, k, x);
+            Py_DECREF(k);
+            Py_DECREF(x);
+            if (rc < 0) goto fail_seq;
+        }
+        Py_DECREF(seq);
+        continue;
+    fail_seq:
+        Py_DECREF(seq);
+        goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* combine(first, second, late, n) -> list: every share of a stack of n cards from groups 0 and
+   1's shares (k, e, x, s) and groups 2-3's paired by cards (late[left]: (e, x, s)), as
+   (s0 + s1 + s, x0 * x1 * x, e0 + e1 + e), in the pure loop's order (a pair of groups 0-1 past n
+   cards ends its row: shares are by cards). */
+static PyObject *combine(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *first, *second, *late;
+    long n;
+    if (!PyArg_ParseTuple(args, "O!O!O!l:combine", &PyTuple_Type, &first, &PyTuple_Type, &second, &PyList_Type,
+                          &late, &n))
+        return NULL;
+    PyObject *out = PyList_New(0);
+    if (out == NULL) return NULL;
+    Py_ssize_t nf = PyTuple_GET_SIZE(first), ns = PyTuple_GET_SIZE(second);
+    Py_ssize_t nl = PyList_GET_SIZE(late);
+    for (Py_ssize_t a = 0; a < nf; a++) {
+        PyObject *f0 = PyTuple_GET_ITEM(first, a);
+        if (tuple_of(f0, 4, "a share") < 0) goto fail;
+        long k0 = PyLong_AsLong(PyTuple_GET_ITEM(f0, 0));
+        long e0 = PyLong_AsLong(PyTuple_GET_ITEM(f0, 1));
+        if (PyErr_Occurred()) goto fail;
+        for (Py_ssize_t b = 0; b < ns; b++) {
+            PyObject *f1 = PyTuple_GET_ITEM(second, b);
+            if (tuple_of(f1, 4, "a share") < 0) goto fail;
+            long k1 = PyLong_AsLong(PyTuple_GET_ITEM(f1, 0));
+            long e1 = PyLong_AsLong(PyTuple_GET_ITEM(f1, 1));
+            if (PyErr_Occurred()) goto fail;
+            long left = n - k0 - k1;
+            if (left < 0) break;
+            if (left >= nl) {
+                PyErr_SetString(PyExc_IndexError, "_early: late has no row for these cards");
+                goto fail;
+            }
+            PyObject *rest = PyList_GET_ITEM(late, left);
+            if (!PyList_Check(rest)) {
+                PyErr_SetString(PyExc_TypeError, "_early: a late row must be a list");
+                goto fail;
+            }
+            Py_ssize_t nr = PyList_GET_SIZE(rest);
+            if (nr == 0) continue;
+            PyObject *x01 = PyNumber_Multiply(PyTuple_GET_ITEM(f0, 2), PyTuple_GET_ITEM(f1, 2));
+            if (x01 == NULL) goto fail;
+            PyObject *s01 = PyNumber_Add(PyTuple_GET_ITEM(f0, 3), PyTuple_GET_ITEM(f1, 3));
+            if (s01 == NULL) {
+                Py_DECREF(x01);
+                goto fail;
+            }
+            long e01 = e0 + e1;
+            int bad = 0;
+            for (Py_ssize_t c = 0; c < nr && !bad; c++) {
+                PyObject *r = PyList_GET_ITEM(rest, c);
+                if (tuple_of(r, 3, "a late share") < 0) {
+                    bad = 1;
+                    break;
+                }
+                long e = PyLong_AsLong(PyTuple_GET_ITEM(r, 0));
+                if (e == -1 && PyErr_Occurred()) {
+                    bad = 1;
+                    break;
+                }
+                PyObject *s = PyNumber_Add(s01, PyTuple_GET_ITEM(r, 2));
+                PyObject *x = s ? PyNumber_Multiply(x01, PyTuple_GET_ITEM(r, 1)) : NULL;
+                PyObject *ev = x ? PyLong_FromLong(e01 + e) : NULL;
+                PyObject *t = ev ? PyTuple_New(3) : NULL;
+                if (t == NULL) {
+                    Py_XDECREF(s);
+                    Py_XDECREF(x);
+                    Py_XDECREF(ev);
+                    bad = 1;
+                    break;
+                }
+                PyTuple_SET_ITEM(t, 0, s);
+                PyTuple_SET_ITEM(t, 1, x);
+                PyTuple_SET_ITEM(t, 2, ev);
+                if (PyList_Append(out, t) < 0) bad = 1;
+                Py_DECREF(t);
+            }
+            Py_DECREF(x01);
+            Py_DECREF(s01);
+            if (bad) goto fail;
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* by_cards(third, fourth, n) -> list of n + 1 lists: groups 2 and 3's shares (k, e, x, s) paired
+   by the cards they give, (e2 + e3, x2 * x3, s2 + s3) each (direct_early._by_cards). */
+static PyObject *by_cards(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *third, *fourth;
+    long n;
+    if (!PyArg_ParseTuple(args, "O!O!l:by_cards", &PyTuple_Type, &third, &PyTuple_Type, &fourth, &n)) return NULL;
+    if (n < 0 || n > 1000) {
+        PyErr_SetString(PyExc_ValueError, "_early: by_cards's n out of range");
+        return NULL;
+    }
+    PyObject *out = PyList_New(n + 1);
+    if (out == NULL) return NULL;
+    for (long k = 0; k <= n; k++) {
+        PyObject *row = PyList_New(0);
+        if (row == NULL) goto fail;
+        PyList_SET_ITEM(out, k, row);
+    }
+    Py_ssize_t n2 = PyTuple_GET_SIZE(third), n3 = PyTuple_GET_SIZE(fourth);
+    for (Py_ssize_t a = 0; a < n2; a++) {
+        PyObject *t2 = PyTuple_GET_ITEM(third, a);
+        if (tuple_of(t2, 4, "a share") < 0) goto fail;
+        long k2 = PyLong_AsLong(PyTuple_GET_ITEM(t2, 0));
+        long e2 = PyLong_AsLong(PyTuple_GET_ITEM(t2, 1));
+        if (PyErr_Occurred()) goto fail;
+        if (k2 > n) break;
+        for (Py_ssize_t b = 0; b < n3; b++) {
+            PyObject *t3 = PyTuple_GET_ITEM(fourth, b);
+            if (tuple_of(t3, 4, "a share") < 0) goto fail;
+            long k3 = PyLong_AsLong(PyTuple_GET_ITEM(t3, 0));
+            long e3 = PyLong_AsLong(PyTuple_GET_ITEM(t3, 1));
+            if (PyErr_Occurred()) goto fail;
+            long k = k2 + k3;
+            if (k > n) break;
+            if (k < 0) {
+                PyErr_SetString(PyExc_ValueError, "_early: a share gives fewer than 0 cards");
+                goto fail;
+            }
+            PyObject *ev = PyLong_FromLong(e2 + e3);
+            PyObject *x = ev ? PyNumber_Multiply(PyTuple_GET_ITEM(t2, 2), PyTuple_GET_ITEM(t3, 2)) : NULL;
+            PyObject *s = x ? PyNumber_Add(PyTuple_GET_ITEM(t2, 3), PyTuple_GET_ITEM(t3, 3)) : NULL;
+            PyObject *t = s ? PyTuple_New(3) : NULL;
+            if (t == NULL) {
+                Py_XDECREF(ev);
+                Py_XDECREF(x);
+                Py_XDECREF(s);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(t, 0, ev);
+            PyTuple_SET_ITEM(t, 1, x);
+            PyTuple_SET_ITEM(t, 2, s);
+            int rc = PyList_Append(PyList_GET_ITEM(out, k), t);
+            Py_DECREF(t);
+            if (rc < 0) goto fail;
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* close_last(cloud, shift, cap, inc, free, caps, context, ends, make, need) -> int: the weight of
+   the cloud at the last position.  With shift >= 0 (a face-down hideout of group shift / 5): the
+   counts under the group's cap, times free - (the group's laid cards) when free >= 0, the key
+   plus inc; then the counts the four caps allow, each times its end weights' entry need
+   (ends.get((context, key)) or make(key)). */
+static PyObject *close_last(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cloud, *inc, *context, *ends, *make;
+    long shift, cap, free, need;
+    long caps[4];
+    if (!PyArg_ParseTuple(args, "O!llOl(llll)OO!Ol:close_last", &PyDict_Type, &cloud, &shift, &cap, &inc, &free,
+                          &caps[0], &caps[1], &caps[2], &caps[3], &context, &PyDict_Type, &ends, &make, &need))
+        return NULL;
+    if (shift > 58 || need < 0) {
+        PyErr_SetString(PyExc_ValueError, "_early: close_last's shift or need out of range");
+        return NULL;
+    }
+    PyObject *total = PyLong_FromLong(0);
+    if (total == NULL) return NULL;
+    Py_ssize_t pos = 0;
+    PyObject *key, *w;
+    while (PyDict_Next(cloud, &pos, &key, &w)) {
+        unsigned long long low;
+        if (low_bits(key, &low) < 0) goto fail;
+        Py_INCREF(key);
+        Py_INCREF(w);
+        if (shift >= 0) {
+            long ug = (long)((low >> shift) & 31);
+            if (ug >= cap) {
+                Py_DECREF(key);
+                Py_DECREF(w);
+                continue;
+            }
+            if (free >= 0) {
+                PyObject *f = PyLong_FromLong(free - ug);
+                PyObject *w2 = f ? PyNumber_Multiply(w, f) : NULL;
+                Py_XDECREF(f);
+                Py_DECREF(w);
+                w = w2;
+                if (w == NULL) {
+                    Py_DECREF(key);
+                    goto fail;
+                }
+            }
+            PyObject *k2 = PyNumber_Add(key, inc);
+            Py_DECREF(key);
+            key = k2;
+            if (key == NULL || low_bits(key, &low) < 0) {
+                Py_XDECREF(key);
+                Py_DECREF(w);
+                goto fail;
+            }
+        }
+        if ((long)(low & 31) <= caps[0] && (long)((low >> 5) & 31) <= caps[1] &&
+            (long)((low >> 10) & 31) <= caps[2] && (long)((low >> 15) & 31) <= caps[3]) {
+            PyObject *ek = PyTuple_Pack(2, context, key);
+            PyObject *hit = ek ? PyDict_GetItemWithError(ends, ek) : NULL; /* borrowed */
+            Py_XDECREF(ek);
+            int truthy = 0;
+            if (hit != NULL) {
+                truthy = PyObject_IsTrue(hit);
+                if (truthy < 0) hit = NULL;
+            }
+            if (hit != NULL && truthy) {
+                Py_INCREF(hit);
+            } else if (!PyErr_Occurred()) {
+                hit = PyObject_CallOneArg(make, key);
+            } else {
+                hit = NULL;
+            }
+            PyObject *entry = hit ? PySequence_GetItem(hit, need) : NULL;
+            Py_XDECREF(hit);
+            PyObject *x = entry ? PyNumber_Multiply(w, entry) : NULL;
+            Py_XDECREF(entry);
+            PyObject *t2 = x ? PyNumber_Add(total, x) : NULL;
+            Py_XDECREF(x);
+            if (t2 == NULL) {
+                Py_DECREF(key);
+                Py_DECREF(w);
+                goto fail;
+            }
+            Py_DECREF(total);
+            total = t2;
+        }
+        Py_DECREF(key);
+        Py_DECREF(w);
+    }
+    return total;
+fail:
+    Py_DECREF(total);
+    return NULL;
+}
+
+static int caps_allow(unsigned long long low, const long *caps) {
+    return (long)(low & 31) <= caps[0] && (long)((low >> 5) & 31) <= caps[1] && (long)((low >> 10) & 31) <= caps[2] &&
+           (long)((low >> 15) & 31) <= caps[3];
+}
+
+/* hide_step(cloud, shift, cap, inc, mult, free, caps) -> dict: with shift >= 0 a hideout of the
+   group at shift: the counts whose group has fewer than cap cards laid, key + inc, weight times
+   free - (those cards) when mult; then, when caps is not None, only the counts the four caps
+   allow.  Weights of 0 are kept (direct_early._Walk.hide, hide_closed). */
+static PyObject *hide_step(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cloud, *inc, *capsobj;
+    long shift, cap, free;
+    int mult;
+    long caps[4];
+    if (!PyArg_ParseTuple(args, "O!llOplO:hide_step", &PyDict_Type, &cloud, &shift, &cap, &inc, &mult, &free, &capsobj))
+        return NULL;
+    int check = capsobj != Py_None;
+    if (check && !PyArg_ParseTuple(capsobj, "llll", &caps[0], &caps[1], &caps[2], &caps[3])) {
+        PyErr_Clear();
+        PyObject *t = PySequence_Tuple(capsobj);
+        if (t == NULL) return NULL;
+        int ok = PyArg_ParseTuple(t, "llll", &caps[0], &caps[1], &caps[2], &caps[3]);
+        Py_DECREF(t);
+        if (!ok) return NULL;
+    }
+    if (shift > 58) {
+        PyErr_SetString(PyExc_ValueError, "_early: hide_step's shift out of range");
+        return NULL;
+    }
+    PyObject *out = PyDict_New();
+    if (out == NULL) return NULL;
+    Py_ssize_t pos = 0;
+    PyObject *key, *w;
+    while (PyDict_Next(cloud, &pos, &key, &w)) {
+        unsigned long long low;
+        if (low_bits(key, &low) < 0) goto fail;
+        if (shift < 0) {
+            if (!check || caps_allow(low, caps)) {
+                if (PyDict_SetItem(out, key, w) < 0) goto fail;
+            }
+            continue;
+        }
+        long ug = (long)((low >> shift) & 31);
+        if (ug >= cap) continue;
+        PyObject *k = PyNumber_Add(key, inc);
+        if (k == NULL) goto fail;
+        if (check) {
+            if (low_bits(k, &low) < 0) {
+                Py_DECREF(k);
+                goto fail;
+            }
+            if (!caps_allow(low, caps)) {
+                Py_DECREF(k);
+                continue;
+            }
+        }
+        PyObject *x;
+        if (mult) {
+            PyObject *f = PyLong_FromLong(free - ug);
+            x = f ? PyNumber_Multiply(w, f) : NULL;
+            Py_XDECREF(f);
+        } else {
+            x = w;
+            Py_INCREF(x);
+        }
+        int rc = x ? PyDict_SetItem(out, k, x) : -1;
+        Py_DECREF(k);
+        Py_XDECREF(x);
+        if (rc < 0) goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* face_up(cloud, caps, terms, fall) -> dict: the counts the four caps allow, each weight times
+   fall[free - (the deck's laid cards)][c] (0 when negative) for each (shift, c, free) of terms;
+   counts of weight 0 dropped (direct_early._Walk.face_up). */
+static PyObject *face_up(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *cloud, *terms, *fall;
+    long caps[4];
+    if (!PyArg_ParseTuple(args, "O!(llll)O!O:face_up", &PyDict_Type, &cloud, &caps[0], &caps[1], &caps[2], &caps[3],
+                          &PyTuple_Type, &terms, &fall))
+        return NULL;
+    Py_ssize_t nt = PyTuple_GET_SIZE(terms);
+    if (nt > 3) {
+        PyErr_SetString(PyExc_ValueError, "_early: face_up takes at most 3 terms");
+        return NULL;
+    }
+    long tshift[3], tc[3], tfree[3];
+    for (Py_ssize_t j = 0; j < nt; j++) {
+        PyObject *t = PyTuple_GET_ITEM(terms, j);
+        if (!PyTuple_Check(t) || !PyArg_ParseTuple(t, "lll", &tshift[j], &tc[j], &tfree[j])) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_TypeError, "_early: a term must be a tuple of 3 ints");
+            return NULL;
+        }
+        if (tshift[j] < 0 || tshift[j] > 58) {
+            PyErr_SetString(PyExc_ValueError, "_early: a term's shift out of range");
+            return NULL;
+        }
+    }
+    PyObject *zero = PyLong_FromLong(0);
+    PyObject *out = zero ? PyDict_New() : NULL;
+    if (out == NULL) {
+        Py_XDECREF(zero);
+        return NULL;
+    }
+    Py_ssize_t pos = 0;
+    PyObject *key, *w;
+    while (PyDict_Next(cloud, &pos, &key, &w)) {
+        unsigned long long low;
+        if (low_bits(key, &low) < 0) goto fail;
+        if (!caps_allow(low, caps)) continue;
+        Py_INCREF(w);
+        for (Py_ssize_t j = 0; j < nt; j++) {
+            long x = tfree[j] - (long)((low >> tshift[j]) & 31);
+            PyObject *f;
+            if (x >= 0) {
+                PyObject *row = PySequence_GetItem(fall, x);
+                f = row ? PySequence_GetItem(row, tc[j]) : NULL;
+                Py_XDECREF(row);
+            } else {
+                f = zero;
+                Py_INCREF(f);
+            }
+            PyObject *w2 = f ? PyNumber_Multiply(w, f) : NULL;
+            Py_XDECREF(f);
+            Py_DECREF(w);
+            w = w2;
+            if (w == NULL) goto fail;
+        }
+        int nz = PyObject_IsTrue(w);
+        int rc = nz > 0 ? PyDict_SetItem(out, key, w) : nz;
+        Py_DECREF(w);
+        if (rc < 0) goto fail;
+    }
+    Py_DECREF(zero);
+    return out;
+fail:
+    Py_DECREF(zero);
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* A key's bits (keys are >= 0 and below 2**128: 80 bits here); -1 with an error set else. */
+static int key_bits(PyObject *key, unsigned __int128 *out) {
+    unsigned long long low;
+    if (low_bits(key, &low) < 0) return -1;
+    static PyObject *sixty_four = NULL;
+    if (sixty_four == NULL && (sixty_four = PyLong_FromLong(64)) == NULL) return -1;
+    PyObject *hi = PyNumber_Rshift(key, sixty_four);
+    if (hi == NULL) return -1;
+    unsigned long long high = PyLong_AsUnsignedLongLong(hi); /* OverflowError when < 0 or >= 2**128 */
+    Py_DECREF(hi);
+    if (high == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = ((unsigned __int128)high << 64) | low;
+    return 0;
+}
+
+/* item(table, a, b) = table[a][b] with Python's indexing (a negative index counts from the end,
+   as the pure code's would). New reference or NULL. */
+static PyObject *item2(PyObject *table, long a, long b) {
+    PyObject *row = PySequence_GetItem(table, a);
+    if (row == NULL) return NULL;
+    PyObject *x = PySequence_GetItem(row, b);
+    Py_DECREF(row);
+    return x;
+}
+
+/* group_shares(key, g, params, shares, kept, fall, comb) -> tuple: group g's shares of an early
+   stack from the counts key (direct_early._Walk._new_group_shares, with its shared memo shares:
+   cleared at kept entries).  params: (the group's cap at the stack, the stack's cards, whether
+   its free draws count (measure deals, a deck's group), those draws before the group's laid cards,
+   the group's even and odd cards). */
+static PyObject *group_shares(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *key, *shares, *fall, *comb;
+    long g, capg, stack, counted, draws, avail_e, avail_o;
+    Py_ssize_t kept;
+    if (!PyArg_ParseTuple(args, "Ol(llllll)O!nOO:group_shares", &key, &g, &capg, &stack, &counted, &draws, &avail_e,
+                          &avail_o, &PyDict_Type, &shares, &kept, &fall, &comb))
+        return NULL;
+    if (g < 0 || g > 3) {
+        PyErr_SetString(PyExc_ValueError, "_early: group out of range");
+        return NULL;
+    }
+    unsigned __int128 k128;
+    if (key_bits(key, &k128) < 0) return NULL;
+    int shift = 5 * (int)g;
+    long ug = (long)((k128 >> shift) & 31), hg = (long)((k128 >> (20 + shift)) & 31);
+    long heg = (long)((k128 >> (40 + shift)) & 31), seg = (long)((k128 >> (60 + shift)) & 31);
+    long seo = ug - hg - seg;
+    long free_e = avail_e - heg - seg, free_o = avail_o - (hg - heg) - seo;
+    long room = capg - ug;
+    if (stack < room) room = stack;
+    if (free_e + free_o < room) room = free_e + free_o;
+    long free = -1;
+    if (counted) {
+        free = draws - ug;
+        if (free < room) room = free;
+    }
+    PyObject *skey = Py_BuildValue("(lllllll)", g, room, free, free_e < room ? free_e : room,
+                                   free_o < room ? free_o : room, seg, seo);
+    if (skey == NULL) return NULL;
+    PyObject *out = PyDict_GetItemWithError(shares, skey);
+    if (out != NULL) {
+        Py_INCREF(out);
+        Py_DECREF(skey);
+        return out;
+    }
+    if (PyErr_Occurred()) {
+        Py_DECREF(skey);
+        return NULL;
+    }
+    if (PyDict_GET_SIZE(shares) >= kept) PyDict_Clear(shares);
+    PyObject *made = PyList_New(0);
+    if (made == NULL) {
+        Py_DECREF(skey);
+        return NULL;
+    }
+    for (long k = 0; k <= room; k++) {
+        PyObject *wk = free >= 0 ? item2(fall, free, k) : PyLong_FromLong(1);
+        if (wk == NULL) goto fail;
+        long e_lo = k > free_o ? k - free_o : 0, e_hi = k < free_e ? k : free_e;
+        for (long e = e_lo; e <= e_hi; e++) {
+            PyObject *c1 = item2(comb, seg + e, e);
+            PyObject *c2 = c1 ? item2(comb, seo + k - e, k - e) : NULL;
+            PyObject *a = c2 ? PyNumber_Multiply(wk, c1) : NULL;
+            PyObject *x = a ? PyNumber_Multiply(a, c2) : NULL;
+            Py_XDECREF(c1);
+            Py_XDECREF(c2);
+            Py_XDECREF(a);
+            if (x == NULL) {
+                Py_DECREF(wk);
+                goto fail;
+            }
+            int nz = PyObject_IsTrue(x);
+            if (nz > 0) {
+                unsigned __int128 step = ((unsigned __int128)k << shift) + ((unsigned __int128)e << (60 + shift));
+                PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)step);
+                PyObject *hi = lo ? PyLong_FromUnsignedLongLong((unsigned long long)(step >> 64)) : NULL;
+                PyObject *s64 = hi ? PyLong_FromLong(64) : NULL;
+                PyObject *hs = s64 ? PyNumber_Lshift(hi, s64) : NULL;
+                PyObject *st = hs ? PyNumber_Or(hs, lo) : NULL;
+                Py_XDECREF(lo);
+                Py_XDECREF(hi);
+                Py_XDECREF(s64);
+                Py_XDECREF(hs);
+                PyObject *t = st ? Py_BuildValue("(llNN)", k, e, x, st) : NULL;
+                if (t == NULL) {
+                    if (st == NULL) Py_DECREF(x);
+                    Py_DECREF(wk);
+                    goto fail;
+                }
+                x = NULL; /* stolen by the tuple */
+                int rc = PyList_Append(made, t);
+                Py_DECREF(t);
+                if (rc < 0) {
+                    Py_DECREF(wk);
+                    goto fail;
+                }
+            } else {
+                Py_DECREF(x);
+                if (nz < 0) {
+                    Py_DECREF(wk);
+                    goto fail;
+                }
+            }
+        }
+        Py_DECREF(wk);
+    }
+    out = PyList_AsTuple(made);
+    Py_DECREF(made);
+    if (out == NULL || PyDict_SetItem(shares, skey, out) < 0) {
+        Py_XDECREF(out);
+        Py_DECREF(skey);
+        return NULL;
+    }
+    Py_DECREF(skey);
+    return out;
+fail:
+    Py_DECREF(made);
+    Py_DECREF(skey);
+    return NULL;
+}
+
+/* memo.get(part) or memo[part] = pair(g, key): a pair of groups' tables multiplied. New ref. */
+static PyObject *pair_of(PyObject *memo, PyObject *part, PyObject *pair, long g, PyObject *key) {
+    PyObject *hit = PyDict_GetItemWithError(memo, part);
+    if (hit != NULL) {
+        Py_INCREF(hit);
+        return hit;
+    }
+    if (PyErr_Occurred()) return NULL;
+    PyObject *gobj = PyLong_FromLong(g);
+    hit = gobj ? PyObject_CallFunctionObjArgs(pair, gobj, key, NULL) : NULL;
+    Py_XDECREF(gobj);
+    if (hit != NULL && PyDict_SetItem(memo, part, hit) < 0) Py_CLEAR(hit);
+    return hit;
+}
+
+/* end_weights(key, low_pairs, high_pairs, pair, masks, packing, ends, context) -> tuple: the last
+   stack's weights by need from the counts key (direct_early._Walk.new_end_weights without its
+   work count): groups 0-1's tables times groups 2-3's (each pair memoised, made by pair(g, key)),
+   the product's top row read digit by digit from its highest, summed from the top, kept in
+   ends[(context, key)].  masks: (groups 0-1's part of a key, groups 2-3's); packing: (keep,
+   row_shift, row_mask, n, width, digit). */
+static PyObject *end_weights(PyObject *self, PyObject *args) {
+    (void)self;
+    PyObject *key, *low_pairs, *high_pairs, *pair, *low_mask, *high_mask, *keep, *row_shift, *row_mask, *digit;
+    PyObject *ends, *context;
+    long n, width;
+    if (!PyArg_ParseTuple(args, "OO!O!O(OO)(OOOllO)O!O:end_weights", &key, &PyDict_Type, &low_pairs, &PyDict_Type,
+                          &high_pairs, &pair, &low_mask, &high_mask, &keep, &row_shift, &row_mask, &n, &width, &digit,
+                          &PyDict_Type, &ends, &context))
+        return NULL;
+    if (n < 0 || n > 64 || width < 0 || width > 100000) {
+        PyErr_SetString(PyExc_ValueError, "_early: end_weights's n or width out of range");
+        return NULL;
+    }
+    PyObject *low = PyNumber_And(key, low_mask);
+    PyObject *prod = low ? pair_of(low_pairs, low, pair, 0, key) : NULL;
+    Py_XDECREF(low);
+    if (prod == NULL) return NULL;
+    int nz = PyObject_IsTrue(prod);
+    if (nz < 0) goto fail_prod;
+    if (nz) {
+        PyObject *high = PyNumber_And(key, high_mask);
+        PyObject *other = high ? pair_of(high_pairs, high, pair, 2, key) : NULL;
+        Py_XDECREF(high);
+        if (other == NULL) goto fail_prod;
+        int onz = PyObject_IsTrue(other);
+        PyObject *next = NULL;
+        if (onz > 0) {
+            PyObject *m = PyNumber_Multiply(prod, other);
+            next = m ? PyNumber_And(m, keep) : NULL;
+            Py_XDECREF(m);
+        } else if (onz == 0) {
+            next = PyLong_FromLong(0);
+        }
+        Py_DECREF(other);
+        if (next == NULL) goto fail_prod;
+        Py_DECREF(prod);
+        prod = next;
+    }
+    PyObject *shifted = PyNumber_Rshift(prod, row_shift);
+    Py_DECREF(prod);
+    PyObject *row = shifted ? PyNumber_And(shifted, row_mask) : NULL;
+    Py_XDECREF(shifted);
+    if (row == NULL) return NULL;
+    PyObject *out = PyTuple_New(n + 1);
+    if (out == NULL) {
+        Py_DECREF(row);
+        return NULL;
+    }
+    PyObject *zero = PyLong_FromLong(0);
+    if (zero == NULL) goto fail_out;
+    for (long e = 0; e <= n; e++) {
+        Py_INCREF(zero);
+        PyTuple_SET_ITEM(out, e, zero);
+    }
+    nz = PyObject_IsTrue(row);
+    if (nz < 0) goto fail_zero;
+    if (nz) {
+        PyObject *run = zero;
+        Py_INCREF(run);
+        for (long e = n; e >= 0; e--) {
+            PyObject *sh = PyLong_FromLong(width * e);
+            PyObject *r = sh ? PyNumber_Rshift(row, sh) : NULL;
+            PyObject *d = r ? PyNumber_And(r, digit) : NULL;
+            PyObject *run2 = d ? PyNumber_Add(run, d) : NULL;
+            Py_XDECREF(sh);
+            Py_XDECREF(r);
+            Py_XDECREF(d);
+            Py_DECREF(run);
+            if (run2 == NULL) goto fail_zero;
+            run = run2;
+            Py_INCREF(run);
+            PyObject *old = PyTuple_GET_ITEM(out, e);
+            PyTuple_SET_ITEM(out, e, run);
+            Py_DECREF(old);
+        }
+        Py_DECREF(run);
+    }
+    Py_DECREF(zero);
+    Py_DECREF(row);
+    PyObject *ek = PyTuple_Pack(2, context, key);
+    if (ek == NULL || PyDict_SetItem(ends, ek, out) < 0) {
+        Py_XDECREF(ek);
+        Py_DECREF(out);
+        return NULL;
+    }
+    Py_DECREF(ek);
+    return out;
+fail_zero:
+    Py_DECREF(zero);
+fail_out:
+    Py_DECREF(out);
+    Py_DECREF(row);
+    return NULL;
+fail_prod:
+    Py_DECREF(prod);
+    return NULL;
+}
+
+/* An int from 128 bits. New reference. */
+static PyObject *from_u128(unsigned __int128 x) {
+    unsigned long long hi = (unsigned long long)(x >> 64), lo = (unsigned long long)x;
+    if (hi == 0) return PyLong_FromUnsignedLongLong(lo);
+    PyObject *h = PyLong_FromUnsignedLongLong(hi), *l = PyLong_FromUnsignedLongLong(lo);
+    PyObject *s = PyLong_FromLong(64);
+    PyObject *hs = h && l && s ? PyNumber_Lshift(h, s) : NULL;
+    PyObject *out = hs ? PyNumber_Or(hs, l) : NULL;
+    Py_XDECREF(h);
+    Py_XDECREF(l);
+    Py_XDECREF(s);
+    Py_XDECREF(hs);
+    return out;
+}
+
+/* A group's counts in a key: its four fields (laid, hideouts, even hideouts, stacks' evens). */
+static unsigned __int128 group_mask(int g) {
+    unsigned __int128 m = 0;
+    for (int start = 0; start < 80; start += 20) m |= (unsigned __int128)31 << (start + 5 * g);
+    return m;
+}
+
+/* group_memo[(key & GROUP_MASKS[g]) << 8 | i << 2 | g] or make(i, g, key). New reference. */
+static PyObject *group_of_stack(PyObject *memo, PyObject *make, unsigned __int128 k128, long i, int g, PyObject *key) {
+    PyObject *mk = from_u128(((k128 & group_mask(g)) << 8) | ((unsigned __int128)i << 2) | (unsigned)g);
+    if (mk == NULL) return NULL;
+    PyObject *hit = PyDict_GetItemWithError(memo, mk);
+    Py_DECREF(mk);
+    if (hit != NULL) {
+        Py_INCREF(hit);
+        return hit;
+    }
+    if (PyErr_Occurred()) return NULL;
+    return PyObject_CallFunction(make, "liO", i, g, key);
+}
+
+static PyObject *by_cards(PyObject *self, PyObject *args);
+static PyObject *combine(PyObject *self, PyObject *args);
+
+/* stack_shares(i, key, n, group_memo, late, make) -> list: every share of the stack of n cards at
+   i from the counts key (direct_early._Walk._shares without its work count): groups 0 and 1's
+   shares from the walk's memo or make(i, g, key), groups 2-3's paired by cards memoised in
+   late[(i, key & LATE_MASK)] (made from make(i, 2, key) and make(i, 3, key)), combined. */
+static PyObject *stack_shares(PyObject *self, PyObject *args) {
+    PyObject *key, *memo, *late, *make;
+    long i, n;
+    if (!PyArg_ParseTuple(args, "lOlO!O!O:stack_shares", &i, &key, &n, &PyDict_Type, &memo, &PyDict_Type, &late, &make))
+        return NULL;
+    if (i < 0 || i > 63) {
+        PyErr_SetString(PyExc_ValueError, "_early: a position is below 64");
+        return NULL;
+    }
+    unsigned __int128 k128;
+    if (key_bits(key, &k128) < 0) return NULL;
+    PyObject *first = group_of_stack(memo, make, k128, i, 0, key);
+    PyObject *second = first ? group_of_stack(memo, make, k128, i, 1, key) : NULL;
+    PyObject *lk = NULL, *lpart = NULL, *rows = NULL, *out = NULL;
+    if (second == NULL) goto done;
+    lpart = from_u128(k128 & (group_mask(2) | group_mask(3)));
+    lk = lpart ? Py_BuildValue("(lO)", i, lpart) : NULL;
+    if (lk == NULL) goto done;
+    rows = PyDict_GetItemWithError(late, lk);
+    if (rows != NULL) {
+        Py_INCREF(rows);
+    } else if (!PyErr_Occurred()) {
+        PyObject *third = PyObject_CallFunction(make, "liO", i, 2, key);
+        PyObject *fourth = third ? PyObject_CallFunction(make, "liO", i, 3, key) : NULL;
+        PyObject *a = fourth ? Py_BuildValue("(OOl)", third, fourth, n) : NULL;
+        rows = a ? by_cards(self, a) : NULL;
+        Py_XDECREF(third);
+        Py_XDECREF(fourth);
+        Py_XDECREF(a);
+        if (rows != NULL && PyDict_SetItem(late, lk, rows) < 0) Py_CLEAR(rows);
+    }
+    if (rows == NULL) goto done;
+    PyObject *a = Py_BuildValue("(OOOl)", first, second, rows, n);
+    out = a ? combine(self, a) : NULL;
+    Py_XDECREF(a);
+done:
+    Py_XDECREF(first);
+    Py_XDECREF(second);
+    Py_XDECREF(lpart);
+    Py_XDECREF(lk);
+    Py_XDECREF(rows);
+    return out;
+}
+
+static PyMethodDef METHODS[] = {
+    {"stack_shares", stack_shares, METH_VARARGS, "Every share of an early stack (_Walk._shares)."},
+    {"end_weights", end_weights, METH_VARARGS, "The last stack's weights by need (_Walk.new_end_weights)."},
+    {"group_shares", group_shares, METH_VARARGS, "A group's shares of an early stack (_Walk._group_shares)."},
+    {"hide_step", hide_step, METH_VARARGS, "A cloud past a hideout and caps (_Walk.hide, hide_closed)."},
+    {"face_up", face_up, METH_VARARGS, "A cloud past a face-up position (_Walk.face_up)."},
+    {"share_out", share_out, METH_VARARGS, "A stack's shares of a cloud (direct_early._Walk.share_out)."},
+    {"combine", combine, METH_VARARGS, "A stack's shares from groups 0-1's and groups 2-3's (_Walk._shares)."},
+    {"by_cards", by_cards, METH_VARARGS, "Groups 2 and 3's shares paired by cards (direct_early._by_cards)."},
+    {"close_last", close_last, METH_VARARGS, "A cloud's weight at the last position (_Walk.last_hidden)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef MODULE = {
+    PyModuleDef_HEAD_INIT, "_early", "The compiled inner loops of direct_early's walk.", -1, METHODS,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC PyInit__early(void) { return PyModule_Create(&MODULE); }

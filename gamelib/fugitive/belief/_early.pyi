@@ -1,0 +1,86 @@
+"""The compiled inner loops of :mod:`gamelib.fugitive.belief.direct_early`'s walk (``_early.c``)."""
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+def share_out(
+    cloud: dict[int, int],
+    need: int,
+    i: int,
+    memo: dict[tuple[int, int], list[tuple[int, int, int]]],
+    make: Callable[[int, int], list[tuple[int, int, int]]],
+    /,
+) -> dict[int, int]: ...
+def combine(
+    first: tuple[tuple[int, int, int, int], ...],
+    second: tuple[tuple[int, int, int, int], ...],
+    late: list[list[tuple[int, int, int]]],
+    n: int,
+    /,
+) -> list[tuple[int, int, int]]: ...
+def by_cards(
+    third: tuple[tuple[int, int, int, int], ...],
+    fourth: tuple[tuple[int, int, int, int], ...],
+    n: int,
+    /,
+) -> list[list[tuple[int, int, int]]]: ...
+def close_last(
+    cloud: dict[int, int],
+    shift: int,
+    cap: int,
+    inc: int,
+    free: int,
+    caps: Sequence[int],
+    context: Any,
+    ends: dict[tuple[Any, ...], tuple[int, ...]],
+    make: Callable[[int], tuple[int, ...]],
+    need: int,
+    /,
+) -> int: ...
+def hide_step(
+    cloud: dict[int, int],
+    shift: int,
+    cap: int,
+    inc: int,
+    mult: bool,
+    free: int,
+    caps: Sequence[int] | None,
+    /,
+) -> dict[int, int]: ...
+def face_up(
+    cloud: dict[int, int],
+    caps: Sequence[int],
+    terms: tuple[tuple[int, int, int], ...],
+    fall: Sequence[Sequence[int]],
+    /,
+) -> dict[int, int]: ...
+def group_shares(
+    key: int,
+    g: int,
+    params: tuple[int, int, bool, int, int, int],
+    shares: dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]],
+    kept: int,
+    fall: Sequence[Sequence[int]],
+    comb: Sequence[Sequence[int]],
+    /,
+) -> tuple[tuple[int, int, int, int], ...]: ...
+def end_weights(
+    key: int,
+    low_pairs: dict[int, int],
+    high_pairs: dict[int, int],
+    pair: Callable[[int, int], int],
+    masks: tuple[int, int],
+    packing: tuple[int, int, int, int, int, int],
+    ends: dict[tuple[Any, ...], tuple[int, ...]],
+    context: Any,
+    /,
+) -> tuple[int, ...]: ...
+def stack_shares(
+    i: int,
+    key: int,
+    n: int,
+    group_memo: dict[int, tuple[tuple[int, int, int, int], ...]],
+    late: dict[tuple[int, int], list[list[tuple[int, int, int]]]],
+    make: Callable[[int, int, int], tuple[tuple[int, int, int, int], ...]],
+    /,
+) -> list[tuple[int, int, int]]: ...
