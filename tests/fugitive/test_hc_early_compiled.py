@@ -60,11 +60,10 @@ def test_compiled_counts_equal_pure_on_stored_positions(compiled: None, monkeypa
         name: 0
         for name in (
             "share_out",
-            "stack_shares",  # runs combine and by_cards (tested below) inside
+            "stack_shares",  # runs group_shares, combine and by_cards (tested below) inside
             "close_last",
             "hide_step",
             "face_up",
-            "group_shares",
             "end_weights",
         )
     }
@@ -376,28 +375,49 @@ def test_end_weights_equal_pure(keys: list[int], tables: list[int], n: int, widt
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(KEYS, min_size=1, max_size=8), st.lists(SHARES, min_size=4, max_size=4), st.integers(0, 8))
-def test_stack_shares_equal_pure(keys: list[int], by_group: list[Any], n: int) -> None:
-    """stack_shares = _shares's pure loop: the same shares, the group shares asked for in the same
-    order (the walk's memo read first, keys past 2**64), the same late rows kept, the same work."""
-    by_group = [tuple(sorted(s, key=lambda t: t[0])) for s in by_group]
+@given(
+    st.lists(st.lists(st.integers(0, 31), min_size=16, max_size=16), min_size=1, max_size=6),
+    st.booleans(),
+    CAPS,
+    DRAWS,
+    st.tuples(*(st.integers(0, 12) for _ in range(8))),
+    st.integers(0, 6),
+)
+def test_stack_shares_equal_pure(
+    fields: list[list[int]], deals: bool, caps: Any, draws: Any, avail: Any, stack: int
+) -> None:
+    """stack_shares = _shares's pure loop with _group_shares: the same shares, group shares memo
+    (keys past 2**64), SHARES, late rows and work; or both raise (fields no key holds)."""
 
     def walk(fast: bool) -> Any:
-        asked: list[tuple[int, int, int]] = []
-        ns = SimpleNamespace(fast=fast, work=0, stacks={5: n}, group_shares={}, late={}, asked=asked)
-
-        def group_shares(i: int, g: int, key: int) -> Any:
-            asked.append((i, g, key))
-            out = tuple((k, e, x ^ key, s) for k, e, x, s in by_group[g])
-            if key % 3:  # memoised as the walk does (or not: both ways read alike)
-                ns.group_shares[(key & direct_early.GROUP_MASKS[g]) << 8 | i << 2 | g] = out
-            return out
-
-        ns._group_shares = group_shares
+        ns = step_walk(fast, deals, caps, draws)
+        ns.avail, ns.stacks, ns.work, ns.group_shares, ns.late = avail, {2: stack}, 0, {}, {}
+        ns.share_params = {
+            2: tuple(
+                (caps[g], stack, deals and g > 0, draws[g - 1] if g else 0, avail[2 * g + 1], avail[2 * g])
+                for g in range(4)
+            )
+        }
+        ns._group_shares = lambda i, g, key: direct_early._Walk._group_shares(ns, i, g, key)
+        ns._new_group_shares = lambda i, g, key: direct_early._Walk._new_group_shares(ns, i, g, key)
         return ns
 
-    pure, fast = walk(False), walk(True)
-    for key in keys:
-        assert direct_early._Walk._shares(fast, 5, key) == direct_early._Walk._shares(pure, 5, key)
-    assert fast.asked == pure.asked and fast.work == pure.work
-    assert list(fast.late.items()) == list(pure.late.items())
+    kept = direct_early.SHARES
+    results = []
+    for fast in (False, True):
+        ns = walk(fast)
+        memo: dict[Any, Any] = {}
+        got: list[Any] = []
+        direct_early.SHARES = memo  # type: ignore[misc]
+        try:
+            for row in fields:
+                key = sum(f << (5 * j) for j, f in enumerate(row))
+                got.append(direct_early._Walk._shares(ns, 2, key))
+        except (IndexError, TypeError) as error:
+            got.append(type(error))
+        finally:
+            direct_early.SHARES = kept  # type: ignore[misc]
+        results.append(
+            (got, ns.work, list(ns.group_shares.items()), list(ns.late.items()), list(memo.items()))
+        )
+    assert results[0] == results[1]

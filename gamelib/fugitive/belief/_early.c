@@ -789,40 +789,65 @@ static unsigned __int128 group_mask(int g) {
     return m;
 }
 
-/* group_memo[(key & GROUP_MASKS[g]) << 8 | i << 2 | g] or make(i, g, key). New reference. */
-static PyObject *group_of_stack(PyObject *memo, PyObject *make, unsigned __int128 k128, long i, int g, PyObject *key) {
-    PyObject *mk = from_u128(((k128 & group_mask(g)) << 8) | ((unsigned __int128)i << 2) | (unsigned)g);
+static PyObject *group_shares(PyObject *self, PyObject *args);
+
+/* What stack_shares hands group_shares: the shared memo and tables, the work counted. */
+typedef struct {
+    PyObject *memo, *key, *params, *shares, *kept, *fall, *comb;
+    long i;
+    Py_ssize_t work;
+} GroupCtx;
+
+/* ctx->memo[(key & GROUP_MASKS[g]) << 8 | i << 2 | g], or made by group_shares (its params for
+   the group, the shared memo) and kept there, its shares counted as work
+   (direct_early._Walk._group_shares). New reference. */
+static PyObject *group_of_stack(GroupCtx *ctx, unsigned __int128 k128, int g) {
+    PyObject *mk = from_u128(((k128 & group_mask(g)) << 8) | ((unsigned __int128)ctx->i << 2) | (unsigned)g);
     if (mk == NULL) return NULL;
-    PyObject *hit = PyDict_GetItemWithError(memo, mk);
-    Py_DECREF(mk);
-    if (hit != NULL) {
-        Py_INCREF(hit);
+    PyObject *hit = PyDict_GetItemWithError(ctx->memo, mk);
+    if (hit != NULL || PyErr_Occurred()) {
+        Py_XINCREF(hit);
+        Py_DECREF(mk);
         return hit;
     }
-    if (PyErr_Occurred()) return NULL;
-    return PyObject_CallFunction(make, "liO", i, g, key);
+    if (!PyTuple_Check(ctx->params) || PyTuple_GET_SIZE(ctx->params) != 4) {
+        PyErr_SetString(PyExc_TypeError, "_early: a stack's params must be a tuple of 4");
+        Py_DECREF(mk);
+        return NULL;
+    }
+    PyObject *args = Py_BuildValue("(OiOOOOO)", ctx->key, g, PyTuple_GET_ITEM(ctx->params, g), ctx->shares, ctx->kept,
+                                   ctx->fall, ctx->comb);
+    PyObject *out = args ? group_shares(NULL, args) : NULL;
+    Py_XDECREF(args);
+    if (out != NULL && PyDict_SetItem(ctx->memo, mk, out) < 0) Py_CLEAR(out);
+    Py_DECREF(mk);
+    if (out != NULL) ctx->work += PyTuple_GET_SIZE(out);
+    return out;
 }
 
 static PyObject *by_cards(PyObject *self, PyObject *args);
 static PyObject *combine(PyObject *self, PyObject *args);
 
-/* stack_shares(i, key, n, group_memo, late, make) -> list: every share of the stack of n cards at
-   i from the counts key (direct_early._Walk._shares without its work count): groups 0 and 1's
-   shares from the walk's memo or make(i, g, key), groups 2-3's paired by cards memoised in
-   late[(i, key & LATE_MASK)] (made from make(i, 2, key) and make(i, 3, key)), combined. */
+/* stack_shares(i, key, n, group_memo, late, params, shares, kept, fall, comb) -> (list, work):
+   every share of the stack of n cards at i from the counts key (direct_early._Walk._shares):
+   groups 0 and 1's shares from the walk's memo or made (group_shares: params[g], the shared
+   memo shares, kept, fall, comb), groups 2-3's paired by cards memoised in
+   late[(i, key & LATE_MASK)], combined; work: the group shares made (their entries). */
 static PyObject *stack_shares(PyObject *self, PyObject *args) {
-    PyObject *key, *memo, *late, *make;
+    PyObject *key, *memo, *late, *params, *shares, *kept, *fall, *comb;
     long i, n;
-    if (!PyArg_ParseTuple(args, "lOlO!O!O:stack_shares", &i, &key, &n, &PyDict_Type, &memo, &PyDict_Type, &late, &make))
+    if (!PyArg_ParseTuple(args, "lOlO!O!OO!OOO:stack_shares", &i, &key, &n, &PyDict_Type, &memo, &PyDict_Type, &late,
+                          &params, &PyDict_Type, &shares, &kept, &fall, &comb))
         return NULL;
+    GroupCtx ctx = {memo, key, params, shares, kept, fall, comb, i, 0};
     if (i < 0 || i > 63) {
         PyErr_SetString(PyExc_ValueError, "_early: a position is below 64");
         return NULL;
     }
     unsigned __int128 k128;
     if (key_bits(key, &k128) < 0) return NULL;
-    PyObject *first = group_of_stack(memo, make, k128, i, 0, key);
-    PyObject *second = first ? group_of_stack(memo, make, k128, i, 1, key) : NULL;
+    PyObject *first = group_of_stack(&ctx, k128, 0);
+    PyObject *second = first ? group_of_stack(&ctx, k128, 1) : NULL;
     PyObject *lk = NULL, *lpart = NULL, *rows = NULL, *out = NULL;
     if (second == NULL) goto done;
     lpart = from_u128(k128 & (group_mask(2) | group_mask(3)));
@@ -832,8 +857,8 @@ static PyObject *stack_shares(PyObject *self, PyObject *args) {
     if (rows != NULL) {
         Py_INCREF(rows);
     } else if (!PyErr_Occurred()) {
-        PyObject *third = PyObject_CallFunction(make, "liO", i, 2, key);
-        PyObject *fourth = third ? PyObject_CallFunction(make, "liO", i, 3, key) : NULL;
+        PyObject *third = group_of_stack(&ctx, k128, 2);
+        PyObject *fourth = third ? group_of_stack(&ctx, k128, 3) : NULL;
         PyObject *a = fourth ? Py_BuildValue("(OOl)", third, fourth, n) : NULL;
         rows = a ? by_cards(self, a) : NULL;
         Py_XDECREF(third);
@@ -843,8 +868,9 @@ static PyObject *stack_shares(PyObject *self, PyObject *args) {
     }
     if (rows == NULL) goto done;
     PyObject *a = Py_BuildValue("(OOOl)", first, second, rows, n);
-    out = a ? combine(self, a) : NULL;
+    PyObject *made = a ? combine(self, a) : NULL;
     Py_XDECREF(a);
+    out = made ? Py_BuildValue("(Nn)", made, ctx.work) : NULL;
 done:
     Py_XDECREF(first);
     Py_XDECREF(second);

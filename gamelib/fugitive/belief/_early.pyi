@@ -81,6 +81,10 @@ def stack_shares(
     n: int,
     group_memo: dict[int, tuple[tuple[int, int, int, int], ...]],
     late: dict[tuple[int, int], list[list[tuple[int, int, int]]]],
-    make: Callable[[int, int, int], tuple[tuple[int, int, int, int], ...]],
+    params: tuple[tuple[int, int, bool, int, int, int], ...],
+    shares: dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]],
+    kept: int,
+    fall: Sequence[Sequence[int]],
+    comb: Sequence[Sequence[int]],
     /,
-) -> list[tuple[int, int, int]]: ...
+) -> tuple[list[tuple[int, int, int]], int]: ...

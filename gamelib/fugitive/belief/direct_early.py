@@ -569,8 +569,10 @@ class _Walk:
         the cards it leaves."""
         n = self.stacks[i]
         if self.fast:
-            out = _early.stack_shares(i, key, n, self.group_shares, self.late, self._group_shares)
-            self.work += len(out)
+            out, work = _early.stack_shares(
+                i, key, n, self.group_shares, self.late, self.share_params[i], SHARES, SHARES_KEPT, FALL, COMB
+            )
+            self.work += work + len(out)
             return out
         group_shares, memo = self._group_shares, self.group_shares.get
         base = i << 2  # _group_shares's memo keys, looked up here first (most are there)
