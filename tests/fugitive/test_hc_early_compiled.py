@@ -311,67 +311,53 @@ def test_group_shares_equal_pure(
         assert list(memo.items()) == list(want_memo.items())[1:]  # cleared at 1 entry, then kept
 
 
+WALKS: list[Facts] = []
+
+
+def sample_walks() -> list[Facts]:
+    """A few early-route positions (made once)."""
+    if not WALKS:
+        WALKS.extend(early_facts(50)[:12])
+    return WALKS
+
+
 @settings(max_examples=200, deadline=None)
 @given(
-    st.lists(CLOUD_KEYS, min_size=1, max_size=6),
-    st.lists(st.one_of(st.just(0), st.integers(0, 2**300)), min_size=2, max_size=2),
-    st.integers(0, 7),
-    st.integers(1, 70),
+    st.integers(0, 11),
+    st.booleans(),
+    st.lists(st.lists(st.integers(0, 31), min_size=16, max_size=16), min_size=1, max_size=6),
 )
-def test_end_weights_equal_pure(keys: list[int], tables: list[int], n: int, width: int) -> None:
-    """end_weights = new_end_weights: the same weights by need, the pairs made (and memoised) in
-    the same order, the same work, ENDS filled alike; products past 2**128 and empty tables."""
-    row_bits = width * (n + 1)
-
-    def walk(fast: bool) -> Any:
-        made: list[tuple[int, int]] = []
-
-        def pair(g: int, key: int) -> int:
-            made.append((g, key))
-            return (tables[g // 2] ^ key) if tables[g // 2] else 0
-
-        return SimpleNamespace(
-            fast=fast,
-            work=0,
-            low_pairs={},
-            high_pairs={},
-            _pair=pair,
-            made=made,
-            keep=(1 << (row_bits * (n + 1))) - 1,
-            row_shift=row_bits * n,
-            row_mask=(1 << row_bits) - 1,
-            n=n,
-            width=width,
-            digit=(1 << width) - 1,
-            end_packing=(
-                (1 << (row_bits * (n + 1))) - 1,
-                row_bits * n,
-                (1 << row_bits) - 1,
-                n,
-                width,
-                (1 << width) - 1,
-            ),
-            context="ctx",
-        )
-
-    pure, fast = walk(False), walk(True)
+def test_end_weights_equal_pure(which: int, deals: bool, rows: list[list[int]]) -> None:
+    """end_weights = new_end_weights on real walks, from any counts (fields to 31, keys past
+    2**64; negative COMB indices read as Python does, IndexError alike): the same weights by need,
+    the same pair products and group tables kept (dict order), the same work, ENDS alike."""
+    positions = sample_walks()
+    facts = positions[which % len(positions)]
+    measure = "deals" if deals else "worlds"
+    results = []
     kept = direct_early.ENDS
-    want_ends: dict[Any, Any] = {}
-    direct_early.ENDS = want_ends  # type: ignore[misc]
-    try:
-        want = [direct_early._Walk.new_end_weights(pure, key) for key in keys]
-    finally:
-        direct_early.ENDS = kept  # type: ignore[misc]
-    got_ends: dict[Any, Any] = {}
-    direct_early.ENDS = got_ends  # type: ignore[misc]
-    try:
-        got = [direct_early._Walk.new_end_weights(fast, key) for key in keys]
-    finally:
-        direct_early.ENDS = kept  # type: ignore[misc]
-    assert got == want and list(got_ends.items()) == list(want_ends.items())
-    assert fast.made == pure.made and fast.work == pure.work
-    assert list(fast.low_pairs.items()) == list(pure.low_pairs.items())
-    assert list(fast.high_pairs.items()) == list(pure.high_pairs.items())
+    for fast in (False, True):
+        stacks = [0] * (facts.size + 1)
+        for i in range(1, facts.size + 1):
+            stacks[i] = facts.sprint_counts[i] - len(facts.known_sprints[i])
+        walk = direct_early._Walk(facts, measure, stacks)
+        walk.fast = fast
+        ends: dict[Any, Any] = {}
+        direct_early.ENDS = ends  # type: ignore[misc]
+        got: list[Any] = []
+        try:
+            for row in rows:
+                key = sum(f << (5 * j) for j, f in enumerate(row))
+                try:
+                    got.append(walk.new_end_weights(key))
+                except IndexError:
+                    got.append(IndexError)
+        finally:
+            direct_early.ENDS = kept  # type: ignore[misc]
+        packed = [list(t.items()) for t in walk.packed]
+        pairs = (list(walk.low_pairs.items()), list(walk.high_pairs.items()))
+        results.append((got, list(ends.items()), packed, pairs, walk.work))
+    assert results[0] == results[1]
 
 
 @settings(max_examples=200, deadline=None)
