@@ -680,31 +680,144 @@ fail:
     return NULL;
 }
 
-/* memo.get(part) or memo[part] = pair(g, key): a pair of groups' tables multiplied. New ref. */
-static PyObject *pair_of(PyObject *memo, PyObject *part, PyObject *pair, long g, PyObject *key) {
+static unsigned __int128 group_mask(int g);
+static PyObject *from_u128(unsigned __int128 x);
+
+/* What the last stack's group tables read of a walk: the packed tables by group and part of key
+   (4 dicts), n, the packing's width, per group its cards, its hand, its cap at the last stack,
+   its even and odd cards, whether its free draws count and those draws (drawn less before), the
+   packed tables' maker (direct.packed_table), COMB, the product's mask. */
+typedef struct {
+    PyObject *packed, *packed_table, *comb, *keep;
+    long n, width, a[4], fug[4], cap[4], ae[4], ao[4], drawn[4], d[4];
+} Tables;
+
+static int tables_of(PyObject *tables, PyObject *keep, Tables *t) {
+    if (!PyTuple_Check(tables) || PyTuple_GET_SIZE(tables) != 4) {
+        PyErr_SetString(PyExc_TypeError, "_early: tables must be (packed, params, packed_table, comb)");
+        return -1;
+    }
+    t->packed = PyTuple_GET_ITEM(tables, 0);
+    t->packed_table = PyTuple_GET_ITEM(tables, 2);
+    t->comb = PyTuple_GET_ITEM(tables, 3);
+    t->keep = keep;
+    if (!PyList_Check(t->packed) || PyList_GET_SIZE(t->packed) != 4) {
+        PyErr_SetString(PyExc_TypeError, "_early: packed must be a list of 4 dicts");
+        return -1;
+    }
+    long v[30];
+    if (longs_arg(PyTuple_GET_ITEM(tables, 1), v, 30) < 0) return -1;
+    t->n = v[0];
+    t->width = v[1];
+    for (int g = 0; g < 4; g++) {
+        long *q = v + 2 + 7 * g;
+        t->a[g] = q[0], t->fug[g] = q[1], t->cap[g] = q[2], t->ae[g] = q[3], t->ao[g] = q[4];
+        t->drawn[g] = q[5], t->d[g] = q[6];
+    }
+    return 0;
+}
+
+/* Group g's packed table from the counts k (direct_early._Walk.group_table). New reference. */
+static PyObject *group_table(const Tables *t, unsigned __int128 k, int g) {
+    int shift = 5 * g;
+    long ug = (long)((k >> shift) & 31), hg = (long)((k >> (20 + shift)) & 31);
+    long heg = (long)((k >> (40 + shift)) & 31), seg = (long)((k >> (60 + shift)) & 31);
+    long hand_total = t->fug[g] - ug;
+    long room = t->n;
+    if (t->cap[g] - ug < room) room = t->cap[g] - ug;
+    if (hand_total < room) room = hand_total;
+    long evens = t->ae[g] - heg, odds = t->ao[g] - (hg - heg), seo = ug - hg - seg;
+    PyObject *c1 = item2(t->comb, evens, seg);
+    PyObject *c2 = c1 ? item2(t->comb, odds, seo) : NULL;
+    PyObject *early = c2 ? PyNumber_Multiply(c1, c2) : NULL;
+    Py_XDECREF(c1);
+    Py_XDECREF(c2);
+    if (early == NULL) return NULL;
+    int nz = PyObject_IsTrue(early);
+    if (nz < 0 || room < 0 || !nz) {
+        Py_DECREF(early);
+        return nz < 0 ? NULL : PyLong_FromLong(0);
+    }
+    long slots = t->drawn[g] ? t->d[g] - ug : -1;
+    PyObject *table = PyObject_CallFunction(t->packed_table, "llllllllO", t->width, t->n, evens - seg, odds - seo,
+                                            t->a[g] - ug, hand_total, room, slots, t->drawn[g] ? Py_True : Py_False);
+    PyObject *out = table ? PyNumber_Multiply(early, table) : NULL;
+    Py_DECREF(early);
+    Py_XDECREF(table);
+    return out;
+}
+
+/* packed[g][key & GROUP_MASKS[g]], made and kept when missing. New reference. */
+static PyObject *table_of(const Tables *t, unsigned __int128 k, int g) {
+    PyObject *tables = PyList_GET_ITEM(t->packed, g);
+    if (!PyDict_Check(tables)) {
+        PyErr_SetString(PyExc_TypeError, "_early: packed must be a list of 4 dicts");
+        return NULL;
+    }
+    PyObject *part = from_u128(k & group_mask(g));
+    if (part == NULL) return NULL;
+    PyObject *hit = PyDict_GetItemWithError(tables, part);
+    if (hit != NULL || PyErr_Occurred()) {
+        Py_XINCREF(hit);
+        Py_DECREF(part);
+        return hit;
+    }
+    hit = group_table(t, k, g);
+    if (hit != NULL && PyDict_SetItem(tables, part, hit) < 0) Py_CLEAR(hit);
+    Py_DECREF(part);
+    return hit;
+}
+
+/* Groups g and g + 1's tables multiplied (direct_early._Walk._pair). New reference. */
+static PyObject *pair_tables(const Tables *t, unsigned __int128 k, int g) {
+    PyObject *first = table_of(t, k, g);
+    if (first == NULL) return NULL;
+    int nz = PyObject_IsTrue(first);
+    if (nz <= 0) {
+        Py_DECREF(first);
+        return nz < 0 ? NULL : PyLong_FromLong(0);
+    }
+    PyObject *second = table_of(t, k, g + 1);
+    PyObject *out = NULL;
+    if (second != NULL) {
+        nz = PyObject_IsTrue(second);
+        if (nz > 0) {
+            PyObject *m = PyNumber_Multiply(first, second);
+            out = m ? PyNumber_And(m, t->keep) : NULL;
+            Py_XDECREF(m);
+        } else if (nz == 0) {
+            out = PyLong_FromLong(0);
+        }
+        Py_DECREF(second);
+    }
+    Py_DECREF(first);
+    return out;
+}
+
+/* memo.get(part) or memo[part] = the pair's product. New ref. */
+static PyObject *pair_of(PyObject *memo, PyObject *part, const Tables *t, unsigned __int128 k, int g) {
     PyObject *hit = PyDict_GetItemWithError(memo, part);
     if (hit != NULL) {
         Py_INCREF(hit);
         return hit;
     }
     if (PyErr_Occurred()) return NULL;
-    PyObject *gobj = PyLong_FromLong(g);
-    hit = gobj ? PyObject_CallFunctionObjArgs(pair, gobj, key, NULL) : NULL;
-    Py_XDECREF(gobj);
+    hit = pair_tables(t, k, g);
     if (hit != NULL && PyDict_SetItem(memo, part, hit) < 0) Py_CLEAR(hit);
     return hit;
 }
 
-/* end_weights(key, low_pairs, high_pairs, pair, masks, packing, ends, context) -> tuple: the last
+/* end_weights(key, low_pairs, high_pairs, tables, masks, packing, ends, context) -> tuple: the last
    stack's weights by need from the counts key (direct_early._Walk.new_end_weights without its
-   work count): groups 0-1's tables times groups 2-3's (each pair memoised, made by pair(g, key)),
+   work count): groups 0-1's tables times groups 2-3's (each pair memoised, made from the group
+   tables, themselves memoised by group: tables, see Tables),
    the product's top row read digit by digit from its highest, summed from the top, kept in
    ends[(context, key)].  masks: (groups 0-1's part of a key, groups 2-3's); packing: (keep,
    row_shift, row_mask, n, width, digit). */
 static PyObject *end_weights(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs_are(nargs, 8, "end_weights") < 0) return NULL;
-    PyObject *key = args[0], *low_pairs = args[1], *high_pairs = args[2], *pair = args[3];
+    PyObject *key = args[0], *low_pairs = args[1], *high_pairs = args[2];
     PyObject *ends = args[6], *context = args[7];
     PyObject *masks = args[4], *packing = args[5];
     if (dict_arg(low_pairs, "low_pairs") < 0 || dict_arg(high_pairs, "high_pairs") < 0 || dict_arg(ends, "ends") < 0)
@@ -720,19 +833,22 @@ static PyObject *end_weights(PyObject *self, PyObject *const *args, Py_ssize_t n
     long n, width;
     if (long_arg(PyTuple_GET_ITEM(packing, 3), &n) < 0 || long_arg(PyTuple_GET_ITEM(packing, 4), &width) < 0)
         return NULL;
+    Tables tab;
+    unsigned __int128 k128;
+    if (tables_of(args[3], keep, &tab) < 0 || key_bits(key, &k128) < 0) return NULL;
     if (n < 0 || n > 64 || width < 0 || width > 100000) {
         PyErr_SetString(PyExc_ValueError, "_early: end_weights's n or width out of range");
         return NULL;
     }
     PyObject *low = PyNumber_And(key, low_mask);
-    PyObject *prod = low ? pair_of(low_pairs, low, pair, 0, key) : NULL;
+    PyObject *prod = low ? pair_of(low_pairs, low, &tab, k128, 0) : NULL;
     Py_XDECREF(low);
     if (prod == NULL) return NULL;
     int nz = PyObject_IsTrue(prod);
     if (nz < 0) goto fail_prod;
     if (nz) {
         PyObject *high = PyNumber_And(key, high_mask);
-        PyObject *other = high ? pair_of(high_pairs, high, pair, 2, key) : NULL;
+        PyObject *other = high ? pair_of(high_pairs, high, &tab, k128, 2) : NULL;
         Py_XDECREF(high);
         if (other == NULL) goto fail_prod;
         int onz = PyObject_IsTrue(other);

@@ -68,7 +68,7 @@ def end_weights(
     key: int,
     low_pairs: dict[int, int],
     high_pairs: dict[int, int],
-    pair: Callable[[int, int], int],
+    tables: tuple[list[dict[int, int]], tuple[int, ...], Callable[..., int], Sequence[Sequence[int]]],
     masks: tuple[int, int],
     packing: tuple[int, int, int, int, int, int],
     ends: dict[tuple[Any, ...], tuple[int, ...]],

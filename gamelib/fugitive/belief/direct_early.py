@@ -276,7 +276,19 @@ class _Walk:
         self.digit = (1 << width) - 1
         self.x_1 = 1 + (1 << row_bits)  # 1 + x (an odd card); 1 + xy is an even one
         self.end_packing = (self.keep, self.row_shift, self.row_mask, n, width, self.digit)
-        """What ``_early.end_weights`` reads of the packing."""
+        """What ``_early.end_weights`` reads of the packing, and below of the group tables."""
+        params = [n, width]
+        for g in range(GROUPS):
+            drawn = self.deals and g > 0
+            params += (
+                gavail[g],
+                fug[g] if g else gavail[g],
+                last_cap[g],
+                self.avail[2 * g + 1],
+                self.avail[2 * g],
+            )
+            params += (drawn, last_drawn[g - 1] - last_before[g - 1] if g else 0)
+        self.end_tables = (self.packed, tuple(params), packed_table, COMB)
 
     def closes(self, key: int, i: int) -> bool:
         cap = self.capg[i]
@@ -330,7 +342,7 @@ class _Walk:
                 key,
                 self.low_pairs,
                 self.high_pairs,
-                self._pair,
+                self.end_tables,
                 END_MASKS,
                 self.end_packing,
                 ENDS,
