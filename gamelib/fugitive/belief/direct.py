@@ -289,19 +289,21 @@ class _Walk:
         :data:`ENDS` under the walk's :attr:`context`."""
         key = (self.context, *u, *h, *he)
         hit = ENDS.get(key)
-        if hit is not None:
-            return hit
-        # groups 0-1's tables multiplied, then groups 2-3's, each pair memoised on its groups'
-        # counts (a last hideout changes one group: the values of a class share the other pair)
+        return hit if hit is not None else self.new_end_weights(key)
+
+    def new_end_weights(self, key: tuple[int, ...]) -> tuple[int, ...]:
+        """:meth:`end_weights` not kept yet, from its key (context, then the counts u, h, he):
+        groups 0-1's tables multiplied, then groups 2-3's, each pair memoised on its groups'
+        counts (a last hideout changes one group: the values of a class share the other pair)."""
         low = key[1:3] + key[5:7] + key[9:11]
         prod = self.low_pairs.get(low)
         if prod is None:
-            prod = self.low_pairs[low] = self._pair(0, u, h, he)
+            prod = self.low_pairs[low] = self._pair(0, key)
         if prod:
             high = key[3:5] + key[7:9] + key[11:13]
             other = self.high_pairs.get(high)
             if other is None:
-                other = self.high_pairs[high] = self._pair(2, u, h, he)
+                other = self.high_pairs[high] = self._pair(2, key)
             prod = (prod * other) & self.keep if other else 0
         row = (prod >> self.row_shift) & self.row_mask
         n, width, digit = self.n, self.width, self.digit
@@ -313,12 +315,13 @@ class _Walk:
         kept = ENDS[key] = tuple(out)
         return kept
 
-    def _pair(self, g: int, u: list[int], h: list[int], he: list[int]) -> int:
-        """The product of groups ``g`` and ``g + 1``'s tables from these counts."""
-        first = self.group_table(g, u[g], h[g], he[g])
+    def _pair(self, g: int, key: tuple[int, ...]) -> int:
+        """The product of groups ``g`` and ``g + 1``'s tables from the counts of an :data:`ENDS`
+        key (u at 1.., h at 5.., he at 9..)."""
+        first = self.group_table(g, key[1 + g], key[5 + g], key[9 + g])
         if not first:
             return 0
-        return (first * self.group_table(g + 1, u[g + 1], h[g + 1], he[g + 1])) & self.keep
+        return (first * self.group_table(g + 1, key[2 + g], key[6 + g], key[10 + g])) & self.keep
 
     def face_up_weight(self, i: int, u: list[int]) -> int:
         """Measure deals: the ways to give the deck cards face up at position ``i`` a free draw."""
@@ -435,25 +438,33 @@ class _Walk:
     def closing(
         self, v: int, need: int, u: list[int], h: list[int], he: list[int], weight: int, hidden: bool
     ) -> int:
-        """The weight of the path so far closed by last hideout ``v`` and the last stack."""
+        """The weight of the path so far closed by last hideout ``v`` and the last stack: the
+        :data:`ENDS` key made at once from the path's counts (a face-down ``v`` added to its
+        group's; no list copied), the last position's caps read from it."""
         i = self.size
+        cap = self.capg[i]
         if hidden:
             g = self.group_of[v]
             ug = u[g]
-            if ug >= self.capg[i][g]:
+            if ug >= cap[g]:
                 return 0
             if self.deals and g:
                 weight *= self.drawn[i][g - 1] - ug - self.before[i][g - 1]
-            u, h, he = u.copy(), h.copy(), he.copy()
-            u[g] += 1
-            h[g] += 1
+            key = [self.context, *u, *h, *he]
+            key[1 + g] = ug + 1
+            key[5 + g] += 1
             if not v & 1:
-                he[g] += 1
-        elif self.deals:
-            weight *= self.face_up_weight(i, u)
-        if not weight or not self.closes(u, i):
+                key[9 + g] += 1
+        else:
+            if self.deals:
+                weight *= self.face_up_weight(i, u)
+            key = [self.context, *u, *h, *he]
+        if not weight or key[1] > cap[0] or key[2] > cap[1] or key[3] > cap[2] or key[4] > cap[3]:
             return 0
-        fins = self.end_weights(u, h, he)
+        ends = tuple(key)
+        fins = ENDS.get(ends)
+        if fins is None:
+            fins = self.new_end_weights(ends)
         return weight * fins[need] if need < len(fins) else 0
 
 

@@ -406,6 +406,13 @@ def probabilities_of(
     one division each.  The same floats as dividing every sum (Python divides integers exactly
     rounded)."""
     position_probs: dict[int, tuple[float, ...]] = {}
+    if len(marginals) == 1:  # one face-down hideout: its numbers' probabilities are its own (no sums)
+        for i, counts in marginals.items():
+            probs = [0.0] * 43
+            for v in compress(_NUMBERS, counts):
+                probs[v] = counts[v] / total
+            hideout = position_probs[i] = tuple(probs)
+        return position_probs, hideout
     sums = [0] * 43
     for i, counts in marginals.items():
         probs = [0.0] * 43
@@ -414,9 +421,6 @@ def probabilities_of(
             probs[v] = c / total
             sums[v] += c
         position_probs[i] = tuple(probs)
-    if len(position_probs) == 1:  # one face-down hideout: its numbers' probabilities are its own
-        (hideout,) = position_probs.values()
-        return position_probs, hideout
     probs = [0.0] * 43
     for v in compress(_NUMBERS, sums):
         probs[v] = sums[v] / total
