@@ -13,7 +13,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import gamelib
@@ -59,8 +59,7 @@ def test_compiled_counts_equal_pure_on_stored_positions(compiled: None, monkeypa
     calls = {
         name: 0
         for name in (
-            "share_out",
-            "stack_shares",  # runs group_shares, combine and by_cards (tested below) inside
+            "share_out",  # runs stack_shares, group_shares, combine, by_cards (tested below) inside
             "close_last",
             "hide_step",
             "face_up",
@@ -406,4 +405,60 @@ def test_stack_shares_equal_pure(
         results.append(
             (got, ns.work, list(ns.group_shares.items()), list(ns.late.items()), list(memo.items()))
         )
+    assert results[0] == results[1]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.integers(0, 11),
+    st.booleans(),
+    st.dictionaries(
+        st.lists(st.integers(0, 31), min_size=16, max_size=16).map(
+            lambda row: sum(f << (5 * j) for j, f in enumerate(row))
+        ),
+        WEIGHTS,
+        max_size=8,
+    ),
+    st.integers(1, 42),
+    st.integers(0, 3),
+)
+def test_walk_steps_equal_pure(which: int, deals: bool, cloud: dict[int, int], v: int, need: int) -> None:
+    """On real walks, from any cloud: share_out (its shares made in C, stack_shares's arguments)
+    and the last position's weight (end weights made in C once the packing is made) give the
+    pure walk's dicts, weights, work and memos, or both raise."""
+    facts = sample_walks()[which % len(sample_walks())]
+    assume(facts.tables.group_of[v] >= 0)  # a hideout value the walk can meet
+    measure = "deals" if deals else "worlds"
+    stacks = [0] * (facts.size + 1)
+    for i in range(1, facts.size + 1):
+        stacks[i] = facts.sprint_counts[i] - len(facts.known_sprints[i])
+    early = [i for i in range(1, facts.size) if stacks[i]]
+    results = []
+    kept_ends, kept_shares = direct_early.ENDS, direct_early.SHARES
+    before = kernel.COMPILED
+    for fast in (False, True):
+        if kernel.use_compiled(fast) != fast:
+            pytest.skip("the kernel's switch cannot turn compiled loops on here (no _kernel)")
+        walk = direct_early._Walk(facts, measure, stacks)  # its tables for the compiled loops too
+        kernel.use_compiled(before)
+        assert walk.fast == fast
+        direct_early.ENDS, direct_early.SHARES = {}, {}  # type: ignore[misc]
+        got: list[Any] = []
+        try:
+            for step in (
+                lambda w: w.share_out(early[0], stacks[early[0]], need, cloud),
+                lambda w: w.last_hidden(v, need, cloud),
+                lambda w: w._packing(),
+                lambda w: w.last_hidden(v, need, cloud),
+                lambda w: w.after(w.size, v, need, cloud, False, True),
+            ):
+                try:
+                    got.append(step(walk))
+                except (IndexError, KeyError) as error:
+                    got.append(type(error))
+            ends = list(direct_early.ENDS.items())
+        finally:
+            direct_early.ENDS, direct_early.SHARES = kept_ends, kept_shares  # type: ignore[misc]
+        memos = (list(walk.shares.items()), list(walk.group_shares.items()), list(walk.late.items()))
+        results.append((got, ends, memos, walk.work))
     assert results[0] == results[1]

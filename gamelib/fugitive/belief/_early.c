@@ -59,6 +59,9 @@ static int longs_arg(PyObject *o, long *out, Py_ssize_t n) {
     return rc;
 }
 
+static PyObject *end_weights(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *stack_shares(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+
 /* out[k] = out.get(k, 0) + add (steals nothing; k, add borrowed). */
 static int add_into(PyObject *out, PyObject *k, PyObject *add) {
     PyObject *old = PyDict_GetItemWithError(out, k);
@@ -83,7 +86,9 @@ static int tuple_of(PyObject *item, Py_ssize_t n, const char *what) {
 
 /* share_out(cloud, need, i, memo, make) -> dict: for each (key, w) of the cloud, its moves
    memo[(i, key)] (made by make(i, key) and kept when missing), and for each move (step, f, evens)
-   with evens >= need: out[key + step] += w * f. */
+   with evens >= need: out[key + step] += w * f.  make may instead be the tuple (n, group_memo,
+   late, params, shares, kept, fall, comb) of stack_shares, made here without a call back into
+   Python: then the answer is (the dict, the work: stack_shares's plus the moves made). */
 static PyObject *share_out(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs_are(nargs, 5, "share_out") < 0) return NULL;
@@ -91,6 +96,12 @@ static PyObject *share_out(PyObject *self, PyObject *const *args, Py_ssize_t nar
     long need;
     if (dict_arg(cloud, "the cloud") < 0 || long_arg(args[1], &need) < 0 || dict_arg(memo, "the memo") < 0)
         return NULL;
+    int bundle = PyTuple_Check(make);
+    if (bundle && PyTuple_GET_SIZE(make) != 8) {
+        PyErr_SetString(PyExc_TypeError, "_early: share_out's shares bundle must hold 8 items");
+        return NULL;
+    }
+    Py_ssize_t work = 0;
     PyObject *out = PyDict_New();
     if (out == NULL) return NULL;
     Py_ssize_t pos = 0;
@@ -104,7 +115,21 @@ static PyObject *share_out(PyObject *self, PyObject *const *args, Py_ssize_t nar
                 Py_DECREF(mk);
                 goto fail;
             }
-            moves = PyObject_CallFunctionObjArgs(make, iobj, key, NULL);
+            if (bundle) {
+                PyObject *vec[10] = {iobj, key};
+                for (int j = 0; j < 8; j++) vec[2 + j] = PyTuple_GET_ITEM(make, j);
+                PyObject *pair = stack_shares(self, vec, 10);
+                moves = NULL;
+                if (pair != NULL) {
+                    moves = PyTuple_GET_ITEM(pair, 0);
+                    Py_INCREF(moves);
+                    Py_ssize_t wk = PyLong_AsSsize_t(PyTuple_GET_ITEM(pair, 1));
+                    work += wk + PyList_GET_SIZE(moves);
+                    Py_DECREF(pair);
+                }
+            } else {
+                moves = PyObject_CallFunctionObjArgs(make, iobj, key, NULL);
+            }
             if (moves == NULL || PyDict_SetItem(memo, mk, moves) < 0) {
                 Py_XDECREF(moves);
                 Py_DECREF(mk);
@@ -145,6 +170,7 @@ static PyObject *share_out(PyObject *self, PyObject *const *args, Py_ssize_t nar
         Py_DECREF(seq);
         goto fail;
     }
+    if (bundle) return Py_BuildValue("(Nn)", out, work);
     return out;
 fail:
     Py_DECREF(out);
@@ -305,7 +331,9 @@ fail:
    the cloud at the last position.  With shift >= 0 (a face-down hideout of group shift / 5): the
    counts under the group's cap, times free - (the group's laid cards) when free >= 0, the key
    plus inc; then the counts the four caps allow, each times its end weights' entry need
-   (ends.get((context, key)) or make(key)). */
+   (ends.get((context, key)) or make(key)).  make may instead be the tuple (low_pairs, high_pairs,
+   tables, masks, packing) of end_weights, made here without a call back into Python: then the
+   answer is (the weight, how many end weights were made). */
 static PyObject *close_last(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     (void)self;
     if (nargs_are(nargs, 10, "close_last") < 0) return NULL;
@@ -320,6 +348,12 @@ static PyObject *close_last(PyObject *self, PyObject *const *args, Py_ssize_t na
         PyErr_SetString(PyExc_ValueError, "_early: close_last's shift or need out of range");
         return NULL;
     }
+    int bundle = PyTuple_Check(make);
+    if (bundle && PyTuple_GET_SIZE(make) != 5) {
+        PyErr_SetString(PyExc_TypeError, "_early: close_last's end weights bundle must hold 5 items");
+        return NULL;
+    }
+    Py_ssize_t made = 0;
     PyObject *total = PyLong_FromLong(0);
     if (total == NULL) return NULL;
     Py_ssize_t pos = 0;
@@ -368,6 +402,19 @@ static PyObject *close_last(PyObject *self, PyObject *const *args, Py_ssize_t na
             }
             if (hit != NULL && truthy) {
                 Py_INCREF(hit);
+            } else if (PyErr_Occurred()) {
+                hit = NULL;
+            } else if (bundle) {
+                PyObject *vec[8] = {key,
+                                    PyTuple_GET_ITEM(make, 0),
+                                    PyTuple_GET_ITEM(make, 1),
+                                    PyTuple_GET_ITEM(make, 2),
+                                    PyTuple_GET_ITEM(make, 3),
+                                    PyTuple_GET_ITEM(make, 4),
+                                    ends,
+                                    context};
+                hit = end_weights(NULL, vec, 8);
+                made++;
             } else if (!PyErr_Occurred()) {
                 hit = PyObject_CallOneArg(make, key);
             } else {
@@ -390,6 +437,7 @@ static PyObject *close_last(PyObject *self, PyObject *const *args, Py_ssize_t na
         Py_DECREF(key);
         Py_DECREF(w);
     }
+    if (bundle) return Py_BuildValue("(Nn)", total, made);
     return total;
 fail:
     Py_DECREF(total);

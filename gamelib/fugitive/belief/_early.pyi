@@ -1,8 +1,21 @@
 """The compiled inner loops of :mod:`gamelib.fugitive.belief.direct_early`'s walk (``_early.c``)."""
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, overload
 
+SharesBundle = tuple[
+    int,
+    dict[int, tuple[tuple[int, int, int, int], ...]],
+    dict[tuple[int, int], list[list[tuple[int, int, int]]]],
+    tuple[tuple[int, int, bool, int, int, int], ...],
+    dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]],
+    int,
+    Sequence[Sequence[int]],
+    Sequence[Sequence[int]],
+]
+"""stack_shares's arguments after (i, key): share_out makes the shares in C and answers (dict, work)."""
+
+@overload
 def share_out(
     cloud: dict[int, int],
     need: int,
@@ -11,6 +24,15 @@ def share_out(
     make: Callable[[int, int], list[tuple[int, int, int]]],
     /,
 ) -> dict[int, int]: ...
+@overload
+def share_out(
+    cloud: dict[int, int],
+    need: int,
+    i: int,
+    memo: dict[tuple[int, int], list[tuple[int, int, int]]],
+    make: SharesBundle,
+    /,
+) -> tuple[dict[int, int], int]: ...
 def combine(
     first: tuple[tuple[int, int, int, int], ...],
     second: tuple[tuple[int, int, int, int], ...],
@@ -24,6 +46,17 @@ def by_cards(
     n: int,
     /,
 ) -> list[list[tuple[int, int, int]]]: ...
+
+EndsBundle = tuple[
+    dict[int, int],
+    dict[int, int],
+    tuple[list[dict[int, int]], tuple[int, ...], Callable[..., int], Sequence[Sequence[int]]],
+    tuple[int, int],
+    tuple[int, int, int, int, int, int],
+]
+"""end_weights's arguments after the key: close_last makes end weights in C, answers (weight, made)."""
+
+@overload
 def close_last(
     cloud: dict[int, int],
     shift: int,
@@ -37,6 +70,20 @@ def close_last(
     need: int,
     /,
 ) -> int: ...
+@overload
+def close_last(
+    cloud: dict[int, int],
+    shift: int,
+    cap: int,
+    inc: int,
+    free: int,
+    caps: Sequence[int],
+    context: Any,
+    ends: dict[tuple[Any, ...], tuple[int, ...]],
+    make: EndsBundle,
+    need: int,
+    /,
+) -> tuple[int, int]: ...
 def hide_step(
     cloud: dict[int, int],
     shift: int,

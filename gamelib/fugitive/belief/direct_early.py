@@ -506,8 +506,11 @@ class _Walk:
     def share_out(self, i: int, n: int, need: int, cloud: Cloud) -> Cloud:
         """The cloud past the face-down stack of ``n`` cards at position ``i`` (not the last), at
         least ``need`` of them even: every share by group and parity, its picks and free draws."""
-        if self.fast:
-            return _early.share_out(cloud, need, i, self.shares, self._shares)
+        if self.fast:  # the stack's shares made in C too (stack_shares's arguments)
+            make = (n, self.group_shares, self.late, self.share_params[i], SHARES, SHARES_KEPT, FALL, COMB)
+            moved, work = _early.share_out(cloud, need, i, self.shares, make)
+            self.work += work
+            return moved
         out: Cloud = {}
         shares = self.shares
         for key, w in cloud.items():
@@ -692,9 +695,7 @@ class _Walk:
         if hidden:
             return self.last_hidden(v, need, cloud)
         if self.fast:
-            return _early.close_last(
-                cloud, -1, 0, 0, -1, self.capg[i], self.context, ENDS, self.new_end_weights, need
-            )
+            return self._close_last(cloud, -1, 0, 0, -1, need)
         x = 0
         cap0, cap1, cap2, cap3 = self.capg[i]
         context, kept, new_end_weights = self.context, ENDS.get, self.new_end_weights
@@ -718,9 +719,7 @@ class _Walk:
         inc = self.hide_key[v]
         free = self.drawn[i][g - 1] - self.before[i][g - 1] if self.deals and g else -1
         if self.fast:
-            return _early.close_last(
-                cloud, shift, cap, inc, free, self.capg[i], self.context, ENDS, self.new_end_weights, need
-            )
+            return self._close_last(cloud, shift, cap, inc, free, need)
         x = 0
         cap0, cap1, cap2, cap3 = self.capg[i]
         context, kept, new_end_weights = self.context, ENDS.get, self.new_end_weights
@@ -738,4 +737,19 @@ class _Walk:
                 and (key >> 15) & 31 <= cap3
             ):
                 x += w * (kept((context, key)) or new_end_weights(key))[need]
+        return x
+
+    def _close_last(self, cloud: Cloud, shift: int, cap: int, inc: int, free: int, need: int) -> int:
+        """``_early.close_last`` at the last position; once the packing is made (the first end
+        weight made calls it) the end weights are made in C too, each counted as work here."""
+        i = self.size
+        if not self.width:
+            return _early.close_last(
+                cloud, shift, cap, inc, free, self.capg[i], self.context, ENDS, self.new_end_weights, need
+            )
+        make = (self.low_pairs, self.high_pairs, self.end_tables, END_MASKS, self.end_packing)
+        x, made = _early.close_last(
+            cloud, shift, cap, inc, free, self.capg[i], self.context, ENDS, make, need
+        )
+        self.work += END_WORK * made
         return x
