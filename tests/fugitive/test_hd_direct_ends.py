@@ -145,3 +145,64 @@ def test_several_positions_sum_per_number(rows: list[list[int]]) -> None:
     marginals = {j + 1: row for j, row in enumerate(rows)}
     total = sum(map(sum, rows)) or 1
     assert probabilities_of(marginals, total) == plain(marginals, total)
+
+
+def bit_loop(mask: int) -> list[int]:
+    """The set bits' numbers, lowest bit first, one at a time (the loop _bits had)."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.integers(0, 2**43), st.integers(2**47, 2**49), st.integers(2**62, 2**130)))
+def test_bits_read_bytes_as_the_loop_reads_bits(mask: int) -> None:
+    """_bits (a byte at a time from _BYTE_BITS below 2**48, the loop beyond) = the bit loop."""
+    assert direct._bits(mask) == bit_loop(mask)
+    assert direct._BYTE_BITS[5][255] == tuple(range(40, 48))
+
+
+def summed_tables(facts: Facts, gavail: list[int]) -> Any:
+    """_position_tables as it was: a face-up stack's footprints summed by a generator."""
+    known, known_sprints, caps = facts.known, facts.known_sprints, facts.caps
+    group_of = facts.tables.group_of
+    a0, a1, a2, a3 = gavail
+    zero = (0, 0, 0)
+    cap = caps[0]
+    known_at, before, drawn = [zero], [zero], [cap]
+    capg = [(a0, min(cap[0], a1), min(cap[1], a2), min(cap[2], a3))]
+    fixed_fp = [0] * len(known)
+    r0 = r1 = r2 = 0
+    for i in range(1, len(known)):
+        before.append((r0, r1, r2))
+        k = known[i]
+        if k >= 0:
+            by_group = [0, 0, 0, 0, 0]
+            by_group[group_of[k]] += 1
+            shown = known_sprints[i]
+            if shown:
+                fixed_fp[i] = 2 * len(shown) - sum(c & 1 for c in shown)
+                for c in shown:
+                    by_group[group_of[c]] += 1
+            known_at.append((by_group[1], by_group[2], by_group[3]))
+            r0, r1, r2 = r0 + by_group[1], r1 + by_group[2], r2 + by_group[3]
+        else:
+            known_at.append(zero)
+        x0, x1, x2 = caps[i]
+        drawn.append((x0 + r0, x1 + r1, x2 + r2))
+        capg.append((a0, min(x0, a1), min(x1, a2), min(x2, a3)))
+    return known_at, before, drawn, capg, fixed_fp
+
+
+def test_position_tables_equal_the_summed_footprints() -> None:
+    """_position_tables (footprints and groups of a face-up stack in one pass) on real positions
+    with face-up stacks, any counts of free cards: the tables as they were made."""
+    seen = 0
+    for facts in direct_facts(3):
+        seen += any(facts.known_sprints)
+        for gavail in ([3, 8, 8, 8], [3, 2, 0, 5]):
+            assert direct._position_tables(facts, gavail) == summed_tables(facts, gavail)
+    assert seen > 20

@@ -105,9 +105,11 @@ def _position_tables(
             by_group[group_of[k]] += 1
             shown = known_sprints[i]
             if shown:
-                fixed_fp[i] = 2 * len(shown) - sum(c & 1 for c in shown)
+                odd = 0  # the footprints and groups in one pass (no generator per stack)
                 for c in shown:
                     by_group[group_of[c]] += 1
+                    odd += c & 1
+                fixed_fp[i] = 2 * len(shown) - odd
             c0, c1, c2 = by_group[1], by_group[2], by_group[3]
             known_at.append((c0, c1, c2))
             r0, r1, r2 = r0 + c0, r1 + c1, r2 + c2
@@ -206,7 +208,9 @@ class _Walk:
                 *avail,
                 *self.capg[size],
                 *self.fug,
-                *(last_drawn[d] - last_before[d] for d in range(3)),
+                last_drawn[0] - last_before[0],  # the free draws, one term per deck (no generator)
+                last_drawn[1] - last_before[1],
+                last_drawn[2] - last_before[2],
             )
         )
         self.packed: dict[tuple[int, int, int, int], int] = {}
@@ -564,7 +568,23 @@ def group_bound(a: int, hand_total: int, top: int, slots: int, drawn: bool) -> i
     return bound
 
 
+_BYTE_BITS = [[tuple(8 * k + b for b in range(8) if x >> b & 1) for x in range(256)] for k in range(6)]
+"""Per byte k of a mask below 2**48 and its value: the set bits' numbers (``8 k + b``), ascending."""
+
+
 def _bits(mask: int) -> list[int]:
+    """The numbers of ``mask``'s set bits, ascending: a mask of hideout values (below 2**48) read
+    a byte at a time from :data:`_BYTE_BITS` (one list display, no call or loop per bit)."""
+    if 0 <= mask < 1 << 48:
+        t0, t1, t2, t3, t4, t5 = _BYTE_BITS
+        return [
+            *t0[mask & 255],
+            *t1[mask >> 8 & 255],
+            *t2[mask >> 16 & 255],
+            *t3[mask >> 24 & 255],
+            *t4[mask >> 32 & 255],
+            *t5[mask >> 40],
+        ]
     out = []
     while mask:
         low = mask & -mask
