@@ -64,6 +64,7 @@ def test_compiled_counts_equal_pure_on_stored_positions(compiled: None, monkeypa
             "hide_step",
             "face_up",
             "end_weights",
+            "packing_width",
         )
     }
 

@@ -1088,6 +1088,77 @@ done:
     return out;
 }
 
+/* seq[j] as a C long (Python's indexing). */
+static int long_item(PyObject *seq, Py_ssize_t j, long *out) {
+    PyObject *o = PySequence_GetItem(seq, j);
+    if (o == NULL) return -1;
+    int rc = long_arg(o, out);
+    Py_DECREF(o);
+    return rc;
+}
+
+static long floor_div(long a, long b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+
+/* packing_width(n, deals, early, gavail, fug, last_cap, last_drawn, last_before, group_bound,
+   comb, step) -> int: the packing's width (direct_early._Walk._bound_width): the product over the
+   groups of group_bound(...) * comb[a][min(early, a // 2)] as a Python int, its bit length (or the
+   groups' cards, if more) + 2 rounded up to step.  Why: _packing's loop was ~7 us of Python per
+   walk.  Counts beyond a C long raise OverflowError (the caller runs the pure loop then). */
+static PyObject *packing_width(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs_are(nargs, 11, "packing_width") < 0) return NULL;
+    long n, early, step;
+    int deals = PyObject_IsTrue(args[1]);
+    if (deals < 0 || long_arg(args[0], &n) < 0 || long_arg(args[2], &early) < 0 || long_arg(args[10], &step) < 0)
+        return NULL;
+    if (step <= 0) {
+        PyErr_SetString(PyExc_OverflowError, "_early.packing_width: step must be positive");
+        return NULL;
+    }
+    PyObject *bound = PyLong_FromLong(1);
+    if (bound == NULL) return NULL;
+    long most = 0;
+    for (int g = 0; g < 4; g++) {
+        long a, hand, cap, slots = -1, d, b;
+        if (long_item(args[3], g, &a) < 0 || long_item(args[4], g, &hand) < 0 || long_item(args[5], g, &cap) < 0)
+            goto fail;
+        if (hand < 0) hand = 0;
+        int drawn = deals && g > 0;
+        if (drawn) {
+            if (long_item(args[6], g - 1, &d) < 0 || long_item(args[7], g - 1, &b) < 0) goto fail;
+            slots = d - b;
+        }
+        long top = cap > 0 ? cap : 0;
+        if (n < top) top = n;
+        if (hand < top) top = hand;
+        long half = floor_div(a, 2);
+        PyObject *call[5] = {PyLong_FromLong(a), PyLong_FromLong(hand), PyLong_FromLong(top), PyLong_FromLong(slots),
+                             drawn ? Py_True : Py_False};
+        PyObject *gb = NULL, *c = NULL, *part = NULL, *next = NULL;
+        if (call[0] && call[1] && call[2] && call[3]) gb = PyObject_Vectorcall(args[8], call, 5, NULL);
+        for (int j = 0; j < 4; j++) Py_XDECREF(call[j]);
+        if (gb == NULL) goto fail;
+        c = item2(args[9], a, early < half ? early : half);
+        if (c != NULL) part = PyNumber_Multiply(gb, c);
+        if (part != NULL) next = PyNumber_Multiply(bound, part);
+        Py_DECREF(gb);
+        Py_XDECREF(c);
+        Py_XDECREF(part);
+        if (next == NULL) goto fail;
+        Py_SETREF(bound, next);
+        if (a > most) most = a;
+    }
+    size_t bits = _PyLong_NumBits(bound);
+    Py_DECREF(bound);
+    if (bits == (size_t)-1 && PyErr_Occurred()) return NULL;
+    if ((long)bits > most) most = (long)bits;
+    most += 2;
+    return PyLong_FromLong(-floor_div(-most, step) * step);
+fail:
+    Py_DECREF(bound);
+    return NULL;
+}
+
 static PyMethodDef METHODS[] = {
     {"stack_shares", (PyCFunction)(void (*)(void))stack_shares, METH_FASTCALL, "Every share of an early stack (_Walk._shares)."},
     {"end_weights", (PyCFunction)(void (*)(void))end_weights, METH_FASTCALL, "The last stack's weights by need (_Walk.new_end_weights)."},
@@ -1098,6 +1169,7 @@ static PyMethodDef METHODS[] = {
     {"combine", combine, METH_VARARGS, "A stack's shares from groups 0-1's and groups 2-3's (_Walk._shares)."},
     {"by_cards", by_cards, METH_VARARGS, "Groups 2 and 3's shares paired by cards (direct_early._by_cards)."},
     {"close_last", (PyCFunction)(void (*)(void))close_last, METH_FASTCALL, "A cloud's weight at the last position (_Walk.last_hidden)."},
+    {"packing_width", (PyCFunction)(void (*)(void))packing_width, METH_FASTCALL, "The packing's width (_Walk._bound_width)."},
     {NULL, NULL, 0, NULL},
 };
 

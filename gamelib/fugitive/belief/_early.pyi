@@ -135,3 +135,17 @@ def stack_shares(
     comb: Sequence[Sequence[int]],
     /,
 ) -> tuple[list[tuple[int, int, int]], int]: ...
+def packing_width(
+    n: int,
+    deals: bool,
+    early: int,
+    gavail: Sequence[int],
+    fug: Sequence[int],
+    last_cap: Sequence[int],
+    last_drawn: Sequence[int],
+    last_before: Sequence[int],
+    group_bound: Callable[[int, int, int, int, bool], int],
+    comb: Sequence[Sequence[int]],
+    step: int,
+    /,
+) -> int: ...

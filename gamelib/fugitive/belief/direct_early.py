@@ -253,22 +253,32 @@ class _Walk:
         them, and the product of those sums bounds the product's entries; but for the ways to pick
         the earlier stacks' ``t <= early`` cards of a group of ``a``, ``C(E, x) C(O, t - x) <=
         C(a, t) <= C(a, min(early, a // 2))``, a factor of each group's bound."""
-        n, deals, gavail, fug = self.n, self.deals, self.gavail, self.fug
-        early = sum(self.stacks[: self.size])
+        n, gavail, fug = self.n, self.gavail, self.fug
         last_cap, last_drawn, last_before = (
             self.capg[self.size],
             self.drawn[self.size],
             self.before[self.size],
         )
-        bound = 1
-        for g in range(GROUPS):
-            a, hand_total = gavail[g], max(fug[g], 0)
-            drawn = deals and g > 0
-            slots = last_drawn[g - 1] - last_before[g - 1] if drawn else -1
-            top = min(n, max(last_cap[g], 0), hand_total)
-            bound *= group_bound(a, hand_total, top, slots, drawn) * COMB[a][min(early, a // 2)]
-        # ... and the ways to pick k <= n of a group's cards, C(a, k) < 2**a, fit as well
-        width = self.width = -(-(max(bound.bit_length(), *gavail) + 2) // WIDTH_STEP) * WIDTH_STEP
+        width = 0
+        if self.fast:
+            try:
+                early = sum(self.stacks[: self.size])
+                width = _early.packing_width(
+                    n,
+                    self.deals,
+                    early,
+                    gavail,
+                    fug,
+                    last_cap,
+                    last_drawn,
+                    last_before,
+                    group_bound,
+                    COMB,
+                    WIDTH_STEP,
+                )
+            except OverflowError:
+                width = 0  # counts beyond a C long: the pure loop below
+        width = self.width = width or self._bound_width()
         stride = n + 1
         row_bits = self.row_bits = width * stride
         self.keep = (1 << (row_bits * stride)) - 1  # entries with at most n cards
@@ -289,6 +299,27 @@ class _Walk:
             )
             params += (drawn, last_drawn[g - 1] - last_before[g - 1] if g else 0)
         self.end_tables = (self.packed, tuple(params), packed_table, COMB)
+
+    def _bound_width(self) -> int:
+        """The packing's width (the pure loop; ``_early.packing_width`` in C): the bound of
+        :meth:`_packing` in bits, or the groups' cards if more, plus 2, rounded up to
+        :data:`~.direct.WIDTH_STEP`."""
+        n, deals, gavail, fug = self.n, self.deals, self.gavail, self.fug
+        early = sum(self.stacks[: self.size])
+        last_cap, last_drawn, last_before = (
+            self.capg[self.size],
+            self.drawn[self.size],
+            self.before[self.size],
+        )
+        bound = 1
+        for g in range(GROUPS):
+            a, hand_total = gavail[g], max(fug[g], 0)
+            drawn = deals and g > 0
+            slots = last_drawn[g - 1] - last_before[g - 1] if drawn else -1
+            top = min(n, max(last_cap[g], 0), hand_total)
+            bound *= group_bound(a, hand_total, top, slots, drawn) * COMB[a][min(early, a // 2)]
+        # ... and the ways to pick k <= n of a group's cards, C(a, k) < 2**a, fit as well
+        return -(-(max(bound.bit_length(), *gavail) + 2) // WIDTH_STEP) * WIDTH_STEP
 
     def closes(self, key: int, i: int) -> bool:
         cap = self.capg[i]
