@@ -196,8 +196,8 @@ def build_facts(
             may_hide |= 1 << h
 
     caps, hand_unknown = _holdings(hideouts, face_up_sprints, draw_log, phase, public, layout, setup_done)
-    if named_log is not None:
-        forbidden, series_masks = _guesses_of_log(hideouts, named_log)
+    if named_log is not None:  # its series that cannot constrain are dropped in the replay
+        forbidden, series_masks = _guesses_of_log(hideouts, named_log, may_hide)
         stuck = edition == 2 and _stuck_first_turn(history)
     elif history is not None:
         forbidden, series_masks, stuck = _guesses_of_history(hideouts, history)
@@ -214,7 +214,7 @@ def build_facts(
         last=last,
         known=tuple(hideouts),
         sprint_counts=tuple(sprint_counts),
-        known_sprints=tuple(tuple(s) for s in face_up_sprints),
+        known_sprints=tuple(map(tuple, face_up_sprints)),
         unknown=unknown,
         caps=tuple(caps),
         hand_unknown=hand_unknown,
@@ -396,12 +396,19 @@ def _guesses_of_history(hideouts: list[int], history: Any) -> tuple[list[int], l
     return _forbidden(missed_at), series_constraints, first_turn_passed and first_turn_hides == 1
 
 
-def _guesses_of_log(hideouts: list[int], named_log: Any) -> tuple[list[int], list[tuple[int, int]]]:
+def _guesses_of_log(
+    hideouts: list[int], named_log: Any, may_hide: int = -1
+) -> tuple[list[int], list[tuple[int, int]]]:
     """:func:`_guesses_of_history`'s forbidden numbers and failed series read from a state's log
     of the detective's guesses (``named_log``: hideouts on the table, numbers named as a bitmask,
     whether a series), one entry per guess and per series revealed: the same replay without the
     rest of the history (checked equal on every stored position).  A number named is looked up
-    among the hideouts then on the table that are face up now (``up_to``)."""
+    among the hideouts then on the table that are face up now (``up_to``).
+
+    A series naming a number outside ``may_hide`` (the numbers that could be hideouts, face-up
+    hideouts included; every number by default) is skipped at once: it neither hit (its numbers
+    would all be face-up hideouts, which may hide) nor constrains (:func:`build_facts` drops it);
+    random play's long series are about half the log, and most are such."""
     size = len(hideouts) - 1
     missed_at = [0] * (size + 1)
     series_constraints: list[tuple[int, int]] = []
@@ -413,14 +420,17 @@ def _guesses_of_log(hideouts: list[int], named_log: Any) -> tuple[list[int], lis
             up |= 1 << h
         up_to[i] = up
     found = 0  # numbers the detective found (hit or named again face up), as in the replay
+    never = ~may_hide  # numbers no hideout can be
     for on_table, named, series in named_log:
-        up = up_to[on_table]
         if not series:
-            if up & named:
+            if up_to[on_table] & named:
                 found |= named
             else:
                 missed_at[on_table] |= named
+        elif named & never:
+            continue  # no hit, and no constraint kept
         elif not found & named:  # else a certain miss: it says nothing
+            up = up_to[on_table]
             if named & ~up:
                 series_constraints.append((named, on_table))
             else:  # the series hit: its hideouts are face up from now on
