@@ -81,6 +81,8 @@ Cloud = dict[int, int]
 """Card counts laid face down so far -> weight; a key holds per group (:data:`U_BITS` each) the
 cards laid (at ``5 g``), the hideouts (:data:`HS`), the even hideouts (:data:`HE`) and the even
 cards of the earlier stacks (:data:`SE`)."""
+Terms = tuple[tuple[int, int, int], ...]
+"""A face-up position's free draws, per deck with cards face up there: (key shift, cards, draws)."""
 
 U_BITS = 5
 """Bits per count in a cloud's key."""
@@ -163,6 +165,12 @@ def early_count(facts: Facts, measure: str) -> Counted | None:
     return walker.total, walker.tallies
 
 
+def _up_terms(deals: bool, at: tuple[int, ...], dr: tuple[int, ...], bf: tuple[int, ...]) -> Terms:
+    """A face-up position's free draws (deals), per deck with cards ``at`` it: (key shift, cards, draws less
+    before).  The position's alone: a walk makes them once (:attr:`_Walk.up_terms`), not once a pass."""
+    return tuple((U_BITS * (d + 1), at[d], dr[d] - bf[d]) for d in range(3) if at[d]) if deals else ()
+
+
 @functools.lru_cache(maxsize=64)
 def _hide_keys(group_of: tuple[int, ...]) -> tuple[int, ...]:
     """Per card: what hiding it adds to a cloud's key (its group's cards and hideouts, and even
@@ -227,6 +235,7 @@ class _Walk:
         self.path = [0] * (size + 1)
         self.total = 0
         self.width = 0  # the packing's, set on the first group table (:meth:`_packing`)
+        self.up_terms: list[Terms | None] = [None] * (size + 1)  # face-up positions' _up_terms, once made
         self.share_params: dict[int, tuple[tuple[int, int, bool, int, int, int], ...]] = {}
         """Per early stack, per group, what ``_early.group_shares`` reads of the position (its cap,
         the stack's cards, whether and which free draws count, the group's even and odd cards)."""
@@ -430,13 +439,12 @@ class _Walk:
                 w *= FALL[x][c] if x >= 0 else 0
         return w
 
-    def face_up(self, i: int, cloud: Cloud) -> Cloud:
+    def face_up(self, i: int, cloud: Cloud, terms: Terms | None = None) -> Cloud:
         """The cloud past face-up position ``i`` (its caps; measure deals: its deck cards' free
-        draws, :meth:`face_up_weight` inline, only the decks with a card face up there)."""
-        terms: tuple[tuple[int, int, int], ...] = ()
-        if self.deals:
-            at, dr, bf = self.known_at[i], self.drawn[i], self.before[i]
-            terms = tuple((U_BITS * (d + 1), at[d], dr[d] - bf[d]) for d in range(3) if at[d])
+        draws, :meth:`face_up_weight` inline, only the decks with a card face up there): ``terms``
+        are :func:`_up_terms`'s for ``i`` (the walk's, kept in :attr:`up_terms`), made here if None."""
+        if terms is None:
+            terms = _up_terms(self.deals, self.known_at[i], self.drawn[i], self.before[i])
         if self.fast:
             return _early.face_up(cloud, self.capg[i], terms, FALL)
         cap0, cap1, cap2, cap3 = self.capg[i]
@@ -459,6 +467,7 @@ class _Walk:
         """Face-up positions before the last: one value each.  (i, prev, progress, cloud) after
         them, the cloud empty when the path dies there."""
         known, reach, fixed_fp, active, size = self.known, self.reach, self.fixed_fp, self.active, self.size
+        up_terms, fast, capg = self.up_terms, self.fast, self.capg
         while i < size and known[i] >= 0:
             v = known[i]
             if not reach[i] >> v & 1 or v <= prev or v > prev + STEP_LIMIT + fixed_fp[i]:
@@ -467,7 +476,10 @@ class _Walk:
                 progress = advance(progress, active[i], v, i)
                 if progress < 0:
                     return i, prev, progress, {}
-            cloud = self.face_up(i, cloud)
+            terms = up_terms[i]
+            if terms is None:  # the position's first pass this walk
+                terms = up_terms[i] = _up_terms(self.deals, self.known_at[i], self.drawn[i], self.before[i])
+            cloud = _early.face_up(cloud, capg[i], terms, FALL) if fast else self.face_up(i, cloud, terms)
             if not cloud:
                 return i, prev, progress, cloud
             prev = v
@@ -665,7 +677,9 @@ class _Walk:
         offset = prev + STEP_LIMIT + self.fixed_fp[i] + stack
         top = offset + stack  # need <= stack: at most the stack's cards are even
         hidden = self.known[i] < 0
-        up: Cloud = cloud if hidden else self.face_up(i, cloud)
+        if not hidden and self.up_terms[i] is None:
+            self.up_terms[i] = _up_terms(self.deals, self.known_at[i], self.drawn[i], self.before[i])
+        up: Cloud = cloud if hidden else self.face_up(i, cloud, self.up_terms[i])
         acts, class_of, path = self.active[i], self.class_of, self.path
         made: dict[int, Any] = {}  # by class | need << 4: the cloud after (not last) or the weight
         limit = self.limit
