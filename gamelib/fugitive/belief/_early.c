@@ -1126,7 +1126,10 @@ static PyObject *packing_width(PyObject *self, PyObject *const *args, Py_ssize_t
         int drawn = deals && g > 0;
         if (drawn) {
             if (long_item(args[6], g - 1, &d) < 0 || long_item(args[7], g - 1, &b) < 0) goto fail;
-            slots = d - b;
+            if (__builtin_sub_overflow(d, b, &slots)) { /* drawn less before beyond a C long: the pure loop */
+                PyErr_SetString(PyExc_OverflowError, "_early.packing_width: draws beyond a C long");
+                goto fail;
+            }
         }
         long top = cap > 0 ? cap : 0;
         if (n < top) top = n;
