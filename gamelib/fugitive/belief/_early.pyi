@@ -149,3 +149,13 @@ def packing_width(
     step: int,
     /,
 ) -> int: ...
+def share_params(
+    size: int,
+    stacks: Sequence[int],
+    capg: Sequence[Sequence[int]],
+    drawn: Sequence[Sequence[int]],
+    before: Sequence[Sequence[int]],
+    avail: Sequence[int],
+    deals: bool,
+    /,
+) -> dict[int, tuple[tuple[int, int, bool, int, int, int], ...]]: ...

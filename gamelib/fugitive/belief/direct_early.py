@@ -56,8 +56,10 @@ from gamelib.fugitive.rules import STEP_LIMIT
 
 try:
     from gamelib.fugitive.belief import _early
-except ImportError:  # installed without a C compiler: the pure loops serve
+    from gamelib.fugitive.belief._early import share_params as _share_params  # bound once (walk set-up)
+except ImportError:  # installed without a C compiler (or an older build): the pure loops serve
     _early = None  # type: ignore[assignment]
+    _share_params = None  # type: ignore[assignment]
 
 EARLY_WORK = 5_000
 """The work (counts moved, shares made, end weights) before giving up: the programme is faster
@@ -236,23 +238,14 @@ class _Walk:
         self.total = 0
         self.width = 0  # the packing's, set on the first group table (:meth:`_packing`)
         self.up_terms: list[Terms | None] = [None] * (size + 1)  # face-up positions' _up_terms, once made
-        self.share_params: dict[int, tuple[tuple[int, int, bool, int, int, int], ...]] = {}
-        """Per early stack, per group, what ``_early.group_shares`` reads of the position (its cap,
-        the stack's cards, whether and which free draws count, the group's even and odd cards)."""
-        if self.fast:
-            for i in range(1, size):
-                if stacks[i]:
-                    self.share_params[i] = tuple(
-                        (
-                            self.capg[i][g],
-                            stacks[i],
-                            self.deals and g > 0,
-                            self.drawn[i][g - 1] - self.before[i][g - 1] if g else 0,
-                            avail[2 * g + 1],
-                            avail[2 * g],
-                        )
-                        for g in range(GROUPS)
-                    )
+        self.share_params: dict[int, tuple[tuple[int, int, bool, int, int, int], ...]] = (
+            _share_params(size, stacks, self.capg, self.drawn, self.before, avail, self.deals)
+            if self.fast
+            else {}
+        )
+        """Per early stack, per group, what ``_early.group_shares`` reads of the position (its cap, the
+        stack's cards, whether and which free draws count (deals, g > 0), the group's odd and even
+        cards), made in C (``_early.share_params``; the pure loops read the position itself)."""
 
     def _packing(self) -> None:
         """The groups' tables are multiplied as packed integers (Kronecker substitution): entry
