@@ -52,6 +52,13 @@ JOIN_BOUND_S = float(os.environ.get("GAMELIB_CLASS_JOIN_BOUND", "20"))
 MEMORY_BOUND_MB = float(os.environ.get("GAMELIB_CLASS_MEMORY_BOUND", "400"))
 GAME_TIMEOUT_S = float(os.environ.get("GAMELIB_CLASS_GAME_TIMEOUT", "900"))
 PREHEAT_TIMEOUT_S = float(os.environ.get("GAMELIB_PREHEAT_TIMEOUT", "600"))
+NAVIGATION_TIMEOUT_MS = 120_000
+"""A page's navigation: wait for the server's first bytes only (``commit``), then for the widgets themselves.
+
+Voilà streams a page while its kernel renders it, so the ``load`` event can come tens of seconds
+late on a busy 2-core machine (a CI run timed out at Playwright's default 30 s); what a student
+needs is the widget, which each caller waits for with its own bound.
+"""
 
 
 @pytest.fixture(scope="module")
@@ -102,7 +109,9 @@ def class_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Man
 
 def open_room_on_dashboard(browser: Any, server: ManagedServer) -> tuple[Any, str]:
     teacher = browser.new_context(viewport=VIEWPORT).new_page()
-    teacher.goto(server.base_url + "/voila/render/teacher.ipynb")
+    teacher.goto(
+        server.base_url + "/voila/render/teacher.ipynb", wait_until="commit", timeout=NAVIGATION_TIMEOUT_MS
+    )
     teacher.wait_for_selector("button.gamelib-room-open", timeout=120_000)
     teacher.click("button.gamelib-room-open")
     teacher.wait_for_selector(".gamelib-room-banner svg", timeout=60_000)
@@ -114,7 +123,11 @@ def open_room_on_dashboard(browser: Any, server: ManagedServer) -> tuple[Any, st
 def join(browser: Any, server: ManagedServer, code: str, name: str) -> tuple[Any, float, str]:
     """A student's page seated; (page, seconds from the Join click to a usable seat, token)."""
     page = browser.new_context(viewport=VIEWPORT).new_page()
-    page.goto(f"{server.base_url}/voila/render/join.ipynb?code={code}")
+    page.goto(
+        f"{server.base_url}/voila/render/join.ipynb?code={code}",
+        wait_until="commit",
+        timeout=NAVIGATION_TIMEOUT_MS,
+    )
     page.wait_for_selector(".gamelib-room-name input", timeout=120_000)
     page.fill(".gamelib-room-name input", name)
     clicked = time.monotonic()
@@ -237,7 +250,11 @@ def test_eight_students_play_four_fugitive_tables_to_the_end(
         "() => /gagne|Égalité/.test(document.querySelector('.gamelib-room-status').innerText)", timeout=30_000
     )
     back = browser.new_context(viewport=VIEWPORT).new_page()  # a reload on another device, with the link
-    back.goto(f"{server.base_url}/voila/render/join.ipynb?code={code}&token={seats[2].token}")
+    back.goto(
+        f"{server.base_url}/voila/render/join.ipynb?code={code}&token={seats[2].token}",
+        wait_until="commit",
+        timeout=NAVIGATION_TIMEOUT_MS,
+    )
     back.wait_for_selector("img.gamelib-room-board", timeout=120_000)
     assert f"table {seats[2].table}" in back.inner_text(".gamelib-room-header")
 
