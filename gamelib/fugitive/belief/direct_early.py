@@ -50,6 +50,7 @@ from gamelib.fugitive.belief.direct import (
     group_bound,
     packed_table,
 )
+from gamelib.fugitive.belief.direct_early_pure import PureLoops, Shares, _by_cards
 from gamelib.fugitive.belief.facts import Facts, advance, reachable_values
 from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
 from gamelib.fugitive.rules import STEP_LIMIT
@@ -99,8 +100,6 @@ SE = 3 * HS
 GROUP_MASKS = [sum(31 << (start + U_BITS * g) for start in (0, HS, HE, SE)) for g in range(GROUPS)]
 """Per group, its counts' bits in a cloud's key."""
 
-Shares = tuple[tuple[int, int, int, int], ...]
-"""A group's shares of an earlier stack (:meth:`_Walk._group_shares`)."""
 SHARES: dict[tuple[int, ...], Shares] = {}
 """A group's shares of an earlier stack by what they depend on, shared between counts (80% of a
 count's were made before, by other games' positions alike).  At most :data:`SHARES_KEPT`;
@@ -115,21 +114,6 @@ LATE_MASK = GROUP_MASKS[2] | GROUP_MASKS[3]
 LOW_MASK, HIGH_MASK = GROUP_MASKS[0] | GROUP_MASKS[1], LATE_MASK
 """The counts of groups 0-1 and of groups 2-3 in a cloud's key (their tables' products)."""
 END_MASKS = (LOW_MASK, HIGH_MASK)
-
-
-def _by_cards(third: Shares, fourth: Shares, n: int) -> list[list[tuple[int, int, int]]]:
-    """Two groups' shares of a stack of ``n`` cards paired, by the cards they give (0..n): (even
-    cards, weight, step to the key) each."""
-    out: list[list[tuple[int, int, int]]] = [[] for _ in range(n + 1)]
-    for k2, e2, x2, s2 in third:
-        if k2 > n:
-            break
-        for k3, e3, x3, s3 in fourth:
-            k = k2 + k3
-            if k > n:
-                break
-            out[k].append((e2 + e3, x2 * x3, s2 + s3))
-    return out
 
 
 def takes(facts: Facts, stacks: list[int]) -> bool:
@@ -185,7 +169,7 @@ def _hide_keys(group_of: tuple[int, ...]) -> tuple[int, ...]:
     )
 
 
-class _Walk:
+class _Walk(PureLoops):
     """One direct count: the position's tables, the last stack's packed group tables, and the
     walk over hideout values that tallies every path's weight."""
 
@@ -301,36 +285,6 @@ class _Walk:
             )
             params += (drawn, last_drawn[g - 1] - last_before[g - 1] if g else 0)
         self.end_tables = (self.packed, tuple(params), packed_table, COMB)
-
-    def _bound_width(self) -> int:
-        """The packing's width (the pure loop; ``_early.packing_width`` in C): the bound of
-        :meth:`_packing` in bits, or the groups' cards if more, plus 2, rounded up to
-        :data:`~.direct.WIDTH_STEP`."""
-        n, deals, gavail, fug = self.n, self.deals, self.gavail, self.fug
-        early = sum(self.stacks[: self.size])
-        last_cap, last_drawn, last_before = (
-            self.capg[self.size],
-            self.drawn[self.size],
-            self.before[self.size],
-        )
-        bound = 1
-        for g in range(GROUPS):
-            a, hand_total = gavail[g], max(fug[g], 0)
-            drawn = deals and g > 0
-            slots = last_drawn[g - 1] - last_before[g - 1] if drawn else -1
-            top = min(n, max(last_cap[g], 0), hand_total)
-            bound *= group_bound(a, hand_total, top, slots, drawn) * COMB[a][min(early, a // 2)]
-        # ... and the ways to pick k <= n of a group's cards, C(a, k) < 2**a, fit as well
-        return -(-(max(bound.bit_length(), *gavail) + 2) // WIDTH_STEP) * WIDTH_STEP
-
-    def closes(self, key: int, i: int) -> bool:
-        cap = self.capg[i]
-        return (
-            key & 31 <= cap[0]
-            and (key >> 5) & 31 <= cap[1]
-            and (key >> 10) & 31 <= cap[2]
-            and (key >> 15) & 31 <= cap[3]
-        )
 
     def group_table(self, g: int, key: int) -> int:
         """Group ``g``'s weights by (cards given to the stack, even ones), packed: the ways to pick
