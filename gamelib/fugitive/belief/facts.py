@@ -9,6 +9,7 @@ failed series' progress along a row of hideouts.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,13 +73,145 @@ class Facts:
 
 
 def facts_from_state(state: FugitiveState) -> Facts:
-    """The detective's facts read straight from a state (no observation strings to build).
+    """The detective's facts read straight from a state: one pass over the table, the draw log and
+    the guess log (``named_log``), nothing built that the Facts do not keep (the fixed cost of every
+    ``belief(state)``).  The same facts as :func:`_facts_by_parts` (the reference, checked equal
+    by a test), which serves a state during the setup or without the log.  Only the detective's
+    view is read: hideouts where ``revealed``, sprint stacks where shown (not under the escape
+    card with option ``escape_sprints="hidden"``), stack sizes, his hand, the public logs and
+    the history's action kinds (the stuck first turn); never ``fhand``, ``decks``, a face-down card."""
+    named_log = getattr(state, "named_log", None)
+    phase = state.phase
+    if named_log is None or phase == SETUP:
+        return _facts_by_parts(state)
+    hideouts, revealed, sprints = state.hideouts, state.revealed, state.sprints
+    last = state.layout.last
+    size = len(hideouts) - 1
+    group_of = tables_for(last).group_of
+    starts = _draws_by_table(state.draw_log, phase, size)
+    # position 0 (card 0): face up, never a deck card, never a guess's hideout
+    h = hideouts[0]
+    if revealed[0]:
+        known, ups, face_up = [h], [sprints[0]], 1 << h
+        for c in sprints[0]:
+            face_up |= 1 << c
+    else:
+        known, ups, face_up = [-1], [()], 0
+    first = face_up & (1 << h if h >= 0 else 0)  # position 0's face-up hideout (may hide)
+    counts = [len(sprints[0])]
+    r0, r1, r2 = _setup_drawn(last)
+    used = [0, 0, 0, 0, 0]  # face-up cards so far by group (-1, the escape card, last)
+    caps = [(0, 0, 0)]
+    up = 0
+    up_to = [0]  # per table size k: the face-up hideouts among positions 1..k (bits)
+    hide_escape = state.hide_escape_sprints
+    j = 0
+    for i in range(1, size + 1):
+        r0, r1, r2 = r0 + starts[j], r1 + starts[j + 1], r2 + starts[j + 2]
+        j += 3
+        s = sprints[i]
+        counts.append(len(s))
+        if revealed[i]:
+            h = hideouts[i]
+            known.append(h)
+            up |= 1 << h
+            used[group_of[h]] += 1
+            if s and not (hide_escape and h == last):
+                ups.append(s)
+                for c in s:
+                    face_up |= 1 << c
+                    used[group_of[c]] += 1
+            else:
+                ups.append(())
+        else:
+            known.append(-1)
+            ups.append(())
+        caps.append((r0 - used[1], r1 - used[2], r2 - used[3]))
+        up_to.append(up)
+    face_up |= up
+    unknown = ((1 << last) - 2) & ~face_up & ~state.dhand
+    never = ~(unknown | up | first)  # numbers no hideout can be: a series naming one says nothing
+    forbidden, series = _log_guesses(named_log, up_to, never)
+    canonical, pending, edition2 = state.canonical, phase == F_SPRINT, state.game.options.edition == 2
+    facts = object.__new__(Facts)
+    facts.__dict__.update(  # as build_facts sets them (no frozen __setattr__ per field)
+        last=last,
+        known=tuple(known),
+        sprint_counts=tuple(counts),
+        known_sprints=tuple(ups),
+        unknown=unknown,
+        caps=tuple(caps),
+        hand_unknown=(r0 + starts[j] - used[1], r1 + starts[j + 1] - used[2], r2 + starts[j + 2] - used[3]),
+        forbidden=tuple(forbidden),
+        series=tuple(series),
+        pending=pending,
+        holds_last=last not in known,
+        stuck_first_turn=edition2 and _stuck_first_turn(state.history),
+        canonical_order=canonical,
+        canonical_pending=canonical and pending and counts[-1] > 0,
+    )
+    return facts
 
-    The guesses are read from the state's log of them (``named_log``, :func:`_guesses_of_log`)
-    rather than replayed from the history (:func:`_guesses_of_history`, the same replay as
-    :func:`_guesses` reads from the public steps of an observation; kept for a state without the
-    log); the deals say nothing the draw log does not, except how far the setup went (counted
-    during the setup)."""
+
+def _draws_by_table(draw_log: Any, phase: int, size: int) -> list[int]:
+    """The fugitive's dealt draws by the table's size then and deck (``3 * on_table + deck``), two
+    more slots than :func:`_holdings`' ``starts`` (which puts the setup deals first)."""
+    starts = [0] * (3 * size + 3)
+    if phase == DEALING and draw_log:
+        draw_log = draw_log[:-1]  # the last draw is waiting for its card
+    fugitive = FUGITIVE
+    for player, deck, on_table in draw_log:
+        if player == fugitive and on_table <= size:
+            starts[3 * on_table + deck] += 1
+    return starts
+
+
+def _log_guesses(
+    named_log: Any, up_to: list[int], never: int
+) -> tuple[list[int], list[tuple[tuple[int, ...], int]]]:
+    """:func:`_guesses_of_log` handed the face-up hideouts by table size (``up_to``) and the
+    numbers no hideout can be (``never``, the complement of its ``may_hide``), with the series
+    kept already as :func:`build_facts` keeps them (numbers as a sorted tuple): those it would
+    filter out are those skipped here."""
+    size = len(up_to) - 1
+    missed_at = [0] * (size + 1)
+    series: list[tuple[tuple[int, ...], int]] = []
+    found = 0
+    for on_table, named, is_series in named_log:
+        if not is_series:
+            if up_to[on_table] & named:
+                found |= named
+            else:
+                missed_at[on_table] |= named
+        elif named & never:
+            continue
+        elif not found & named:
+            if named & ~up_to[on_table]:
+                series.append((tuple(cards_of(named)), on_table))
+            else:
+                found |= named
+    forbidden = [0] * (size + 1)
+    running = 0
+    for i in range(size, 0, -1):
+        running |= missed_at[i]
+        forbidden[i] = running
+    return forbidden, series
+
+
+@functools.lru_cache(maxsize=64)
+def _setup_drawn(last: int) -> tuple[int, int, int]:
+    """Per deck, the cards the setup deals the fugitive (``layout_for(last).setup_deals``): what
+    he holds of each deck before any hideout, once the setup is over."""
+    drawn = [0, 0, 0]
+    for d in layout_for(last).setup_deals:
+        drawn[d] += 1
+    return drawn[0], drawn[1], drawn[2]
+
+
+def _facts_by_parts(state: FugitiveState) -> Facts:
+    """:func:`facts_from_state`'s facts by :func:`build_facts` (the reference; the setup, and a
+    state without its guess log, read the guesses from the history).  The deals say nothing the
+    draw log does not, except how far the setup went (counted during the setup)."""
     hideouts = [h if r else -1 for h, r in zip(state.hideouts, state.revealed, strict=True)]
     history = state.history
     setup_done = None
