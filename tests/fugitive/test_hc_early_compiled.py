@@ -55,7 +55,8 @@ def early_facts(every: int) -> list[Facts]:
 
 def test_compiled_counts_equal_pure_on_stored_positions(compiled: None, monkeypatch: Any) -> None:
     """Both measures' totals and tallies (ints, dict order) equal the pure walk's, and the compiled
-    loops did run (each of them, counted through a wrapper)."""
+    loops did run (each of them, counted through a wrapper): the compiled walk (``_early.walk``,
+    which runs the loops inside) in early_count, and the Python walk with the compiled loops."""
     calls = {
         name: 0
         for name in (
@@ -65,6 +66,7 @@ def test_compiled_counts_equal_pure_on_stored_positions(compiled: None, monkeypa
             "face_up",
             "end_weights",
             "packing_width",
+            "walk",
         )
     }
 
@@ -91,6 +93,14 @@ def test_compiled_counts_equal_pure_on_stored_positions(compiled: None, monkeypa
             assert fast == pure
             if pure is not None:
                 assert list(fast[1]) == list(pure[1])  # type: ignore[index]
+                direct.clear_shared()
+                stacks = [0] * (facts.size + 1)
+                for i in range(1, facts.size + 1):
+                    stacks[i] = facts.sprint_counts[i] - len(facts.known_sprints[i])
+                walk = direct_early._Walk(facts, measure, stacks)
+                assert walk.walk(1, 0, 0, {0: 1})  # the Python walk, the compiled loops
+                assert (walk.total, walk.tallies) == pure
+                assert list(walk.tallies) == list(pure[1])
     assert all(calls.values()), calls
 
 

@@ -159,3 +159,16 @@ def share_params(
     deals: bool,
     /,
 ) -> dict[int, tuple[tuple[int, int, bool, int, int, int], ...]]: ...
+def walk(
+    walker: Any,
+    ends: dict[tuple[Any, ...], tuple[int, ...]],
+    shares: dict[tuple[int, ...], tuple[tuple[int, int, int, int], ...]],
+    kept: int,
+    fall: Sequence[Sequence[int]],
+    comb: Sequence[Sequence[int]],
+    end_masks: tuple[int, int],
+    end_work: int,
+    step_limit: int,
+    done: int,
+    /,
+) -> tuple[bool, int, int, float]: ...

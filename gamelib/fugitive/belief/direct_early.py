@@ -38,6 +38,7 @@ from bisect import bisect_right
 from typing import Any
 
 from gamelib.fugitive.belief import kernel
+from gamelib.fugitive.belief.bits import DONE
 from gamelib.fugitive.belief.direct import (
     _ALSO_CLEARED,
     ENDS,
@@ -146,7 +147,7 @@ def early_count(facts: Facts, measure: str) -> Counted | None:
         if cap[0] < 0 or cap[1] < 0 or cap[2] < 0:
             return None  # inconsistent: the programme says why
     walker = _Walk(facts, measure, stacks)
-    if not walker.walk(1, 0, 0, {0: 1}):
+    if not (walker.walk_compiled() if walker.fast else walker.walk(1, 0, 0, {0: 1})):
         return None
     return walker.total, walker.tallies
 
@@ -675,6 +676,15 @@ class _Walk(PureLoops):
             for j in self.hidden_before:
                 tallies[j][path[j]] += node_total
         return self.work <= limit * self.done  # else the rest would cost as much
+
+    def walk_compiled(self) -> bool:
+        """:meth:`walk` from the first position, in C (``_early.walk``): the same clouds, memos,
+        tallies, work and give-up (``total``, ``work``, ``done`` as the walk leaves them), without
+        the Python calls per node, value and step that were most of an easy position's count."""
+        ok, self.total, self.work, self.done = _early.walk(
+            self, ENDS, SHARES, SHARES_KEPT, FALL, COMB, END_MASKS, END_WORK, STEP_LIMIT, DONE
+        )
+        return ok
 
     def after(self, i: int, v: int, need: int, cloud: Cloud, hidden: bool, last: bool) -> Any:
         """The cloud past position ``i`` with hideout ``v``, or at the last position its weight."""
