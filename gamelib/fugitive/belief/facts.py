@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gamelib.core.game import InformationState
+from gamelib.fugitive.belief import kernel
 from gamelib.fugitive.belief.bits import DONE
 from gamelib.fugitive.belief.tables import Tables, tables_for
 from gamelib.fugitive.board import cards_of
@@ -37,6 +38,11 @@ from gamelib.fugitive.rules import (
     Sprint,
     layout_for,
 )
+
+try:
+    from gamelib.fugitive.belief import _facts
+except ImportError:  # installed without a C compiler (or an older build): the pure loops serve
+    _facts = None  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)
@@ -155,7 +161,13 @@ def facts_from_state(state: FugitiveState) -> Facts:
 
 def _draws_by_table(draw_log: Any, phase: int, size: int) -> list[int]:
     """The fugitive's dealt draws by the table's size then and deck (``3 * on_table + deck``), two
-    more slots than :func:`_holdings`' ``starts`` (which puts the setup deals first)."""
+    more slots than :func:`_holdings`' ``starts`` (which puts the setup deals first).  Compiled
+    (``_facts.draws_by_table``) when :data:`kernel.COMPILED`, this loop otherwise and whenever
+    the compiled one answers None (an entry it does not handle: the reference decides)."""
+    if kernel.COMPILED and _facts is not None:
+        made = _facts.draws_by_table(draw_log, phase == DEALING, size)
+        if made is not None:
+            return made
     starts = [0] * (3 * size + 3)
     if phase == DEALING and draw_log:
         draw_log = draw_log[:-1]  # the last draw is waiting for its card
@@ -172,7 +184,12 @@ def _log_guesses(
     """:func:`_guesses_of_log` handed the face-up hideouts by table size (``up_to``) and the
     numbers no hideout can be (``never``, the complement of its ``may_hide``), with the series
     kept already as :func:`build_facts` keeps them (numbers as a sorted tuple): those it would
-    filter out are those skipped here."""
+    filter out are those skipped here.  Compiled (``_facts.log_guesses``) as
+    :func:`_draws_by_table` is."""
+    if kernel.COMPILED and _facts is not None:
+        made = _facts.log_guesses(named_log, up_to, never)
+        if made is not None:
+            return made
     size = len(up_to) - 1
     missed_at = [0] * (size + 1)
     series: list[tuple[tuple[int, ...], int]] = []
@@ -574,7 +591,12 @@ def _guesses_of_log(
 def _stuck_first_turn(history: Any) -> bool:
     """Whether the fugitive passed after a single first-turn hideout, from a state's actions: the
     first turn replayed as :func:`_guesses_of_history` does, up to the detective's first action
-    once a hideout lies on the table (it ends the first turn; nothing later matters here)."""
+    once a hideout lies on the table (it ends the first turn; nothing later matters here).
+    Compiled (``_facts.stuck_first_turn``) as :func:`_draws_by_table` is."""
+    if kernel.COMPILED and _facts is not None:
+        made = _facts.stuck_first_turn(history, Hide, Pass, Add, Draw, Guess)
+        if made is not None:
+            return made
     on_table, passed = 0, False
     hide, pass_, add, draw, guess = Hide, Pass, Add, Draw, Guess
     for action in history:

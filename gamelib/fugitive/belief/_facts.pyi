@@ -1,0 +1,12 @@
+"""The compiled log loops of :func:`gamelib.fugitive.belief.facts.facts_from_state` (``_facts.c``);
+each answers None where its pure twin in facts.py must decide."""
+
+from typing import Any
+
+def draws_by_table(draw_log: list[Any], dealing: bool, size: int, /) -> list[int] | None: ...
+def log_guesses(
+    named_log: list[Any], up_to: list[int], never: int, /
+) -> tuple[list[int], list[tuple[tuple[int, ...], int]]] | None: ...
+def stuck_first_turn(
+    history: list[Any], hide: type, pass_: type, add: type, draw: type, guess: type, /
+) -> bool | None: ...
