@@ -620,7 +620,9 @@ def reachable_values(facts: Facts) -> list[int]:
 
     A hideout at ``i`` lies 1 .. ``span`` above one at ``i - 1`` (3 plus the footprints of its
     sprint cards: 2 each, 1 for a face-up odd one), the shifted copies doubled in place (one pass,
-    no call per position: the fixed cost of every count)."""
+    no call per position: the fixed cost of every count).  A face-up hideout ``k`` only asks
+    whether some value ``k - span .. k - 1`` was reachable (one mask, no copies), and the common
+    span 3 is three shifts."""
     known, counts, shown_all, forbidden = (
         facts.known,
         facts.sprint_counts,
@@ -639,18 +641,32 @@ def reachable_values(facts: Facts) -> list[int]:
         shown = shown_all[i]
         span = STEP_LIMIT + 2 * counts[i]
         if shown:
-            span -= sum(c & 1 for c in shown)
+            span -= sum(map(_ODD, shown))
         if i == pending_at:
             span = facts.last
-        acc, length = r, 1
-        while length < span:
-            step = length if length + length <= span else span - length
-            acc |= acc << step
-            length += step
         k = known[i]
-        r = (acc << 1) & (1 << k if k >= 0 else unknown & ~forbidden[i])
+        if k >= 0:  # (acc << 1) & (1 << k) below: bit k - 1 of acc, some bit k - span .. k - 1 of r
+            below = r & ((1 << k) - 1)
+            low = k - span if span > 1 else k - 1
+            if low > 0:
+                below >>= low
+            r = 1 << k if below else 0
+        else:
+            if span == 3:
+                acc = r | r << 1 | r << 2
+            else:
+                acc, length = r, 1
+                while length < span:
+                    step = length if length + length <= span else span - length
+                    acc |= acc << step
+                    length += step
+            r = (acc << 1) & unknown & ~forbidden[i]
         reach.append(r)
     return reach
+
+
+_ODD = (1).__and__
+"""A card's odd footprint (``1 & c``), mapped over a face-up stack without a generator."""
 
 
 def spread_up(bits: int, span: int) -> int:
