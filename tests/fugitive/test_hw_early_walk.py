@@ -199,3 +199,19 @@ def test_bad_arguments_raise() -> None:
     broken.capg = [(0, 0, 0)] * len(broken.capg)  # caps of 3, not 4
     with pytest.raises(TypeError):
         broken.walk_compiled()
+
+
+def test_values_made_on_first_use() -> None:
+    """The compiled walk picks values from ``reach`` itself: ``_Walk.values`` is made only when a
+    Python walk (or _Gather) reads it, and equals the per-position bits it was made from before."""
+    for facts in POSITIONS[::5]:
+        walk = direct_early._Walk(facts, "deals", stacks_of(facts))
+        assert "values" not in vars(walk)
+        walk.walk_compiled()
+        assert "values" not in vars(walk)
+        size, known, reach = walk.size, walk.known, walk.reach
+        want: list[list[int]] = [[]] + [
+            direct._bits(reach[i]) if known[i] < 0 or i == size else [] for i in range(1, size + 1)
+        ]
+        assert walk.values == want
+        assert walk.values is walk.values  # made once

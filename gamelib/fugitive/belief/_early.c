@@ -939,41 +939,64 @@ static PyObject *pair_of(PyObject *memo, PyObject *part, const Tables *t, unsign
    the product's top row read digit by digit from its highest, summed from the top, kept in
    ends[(context, key)].  masks: (groups 0-1's part of a key, groups 2-3's); packing: (keep,
    row_shift, row_mask, n, width, digit). */
-static PyObject *end_weights(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    (void)self;
-    if (nargs_are(nargs, 8, "end_weights") < 0) return NULL;
-    PyObject *key = args[0], *low_pairs = args[1], *high_pairs = args[2];
-    PyObject *ends = args[6], *context = args[7];
+/* end_weights's arguments after the key, read and checked once (the compiled walk keeps them). */
+typedef struct {
+    PyObject *low_pairs, *high_pairs, *ends, *context, *low_mask, *high_mask, *keep, *row_shift, *row_mask, *digit;
+    long n, width;
+    Tables tab;
+} EndArgs;
+
+static int end_args_of(PyObject *const *args, EndArgs *ea) {
     PyObject *masks = args[4], *packing = args[5];
-    if (dict_arg(low_pairs, "low_pairs") < 0 || dict_arg(high_pairs, "high_pairs") < 0 || dict_arg(ends, "ends") < 0)
-        return NULL;
+    ea->low_pairs = args[1], ea->high_pairs = args[2], ea->ends = args[6], ea->context = args[7];
+    if (dict_arg(ea->low_pairs, "low_pairs") < 0 || dict_arg(ea->high_pairs, "high_pairs") < 0 ||
+        dict_arg(ea->ends, "ends") < 0)
+        return -1;
     if (!PyTuple_Check(masks) || PyTuple_GET_SIZE(masks) != 2 || !PyTuple_Check(packing) ||
         PyTuple_GET_SIZE(packing) != 6) {
         PyErr_SetString(PyExc_TypeError, "_early: end_weights's masks (2) and packing (6) must be tuples");
-        return NULL;
+        return -1;
     }
-    PyObject *low_mask = PyTuple_GET_ITEM(masks, 0), *high_mask = PyTuple_GET_ITEM(masks, 1);
-    PyObject *keep = PyTuple_GET_ITEM(packing, 0), *row_shift = PyTuple_GET_ITEM(packing, 1);
-    PyObject *row_mask = PyTuple_GET_ITEM(packing, 2), *digit = PyTuple_GET_ITEM(packing, 5);
-    long n, width;
-    if (long_arg(PyTuple_GET_ITEM(packing, 3), &n) < 0 || long_arg(PyTuple_GET_ITEM(packing, 4), &width) < 0)
-        return NULL;
-    Tables tab;
+    ea->low_mask = PyTuple_GET_ITEM(masks, 0), ea->high_mask = PyTuple_GET_ITEM(masks, 1);
+    ea->keep = PyTuple_GET_ITEM(packing, 0), ea->row_shift = PyTuple_GET_ITEM(packing, 1);
+    ea->row_mask = PyTuple_GET_ITEM(packing, 2), ea->digit = PyTuple_GET_ITEM(packing, 5);
+    if (long_arg(PyTuple_GET_ITEM(packing, 3), &ea->n) < 0 || long_arg(PyTuple_GET_ITEM(packing, 4), &ea->width) < 0)
+        return -1;
+    return tables_of(args[3], ea->keep, &ea->tab);
+}
+
+static PyObject *end_weights_core(PyObject *key, const EndArgs *ea);
+
+static PyObject *end_weights(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs_are(nargs, 8, "end_weights") < 0) return NULL;
+    EndArgs ea;
+    if (end_args_of(args, &ea) < 0) return NULL;
+    return end_weights_core(args[0], &ea);
+}
+
+/* end_weights on read arguments: new reference. */
+static PyObject *end_weights_core(PyObject *key, const EndArgs *ea) {
+    PyObject *low_pairs = ea->low_pairs, *high_pairs = ea->high_pairs, *ends = ea->ends, *context = ea->context;
+    PyObject *low_mask = ea->low_mask, *high_mask = ea->high_mask, *keep = ea->keep, *row_shift = ea->row_shift;
+    PyObject *row_mask = ea->row_mask, *digit = ea->digit;
+    long n = ea->n, width = ea->width;
+    const Tables *tabp = &ea->tab;
     unsigned __int128 k128;
-    if (tables_of(args[3], keep, &tab) < 0 || key_bits(key, &k128) < 0) return NULL;
+    if (key_bits(key, &k128) < 0) return NULL;
     if (n < 0 || n > 64 || width < 0 || width > 100000) {
         PyErr_SetString(PyExc_ValueError, "_early: end_weights's n or width out of range");
         return NULL;
     }
     PyObject *low = PyNumber_And(key, low_mask);
-    PyObject *prod = low ? pair_of(low_pairs, low, &tab, k128, 0) : NULL;
+    PyObject *prod = low ? pair_of(low_pairs, low, tabp, k128, 0) : NULL;
     Py_XDECREF(low);
     if (prod == NULL) return NULL;
     int nz = PyObject_IsTrue(prod);
     if (nz < 0) goto fail_prod;
     if (nz) {
         PyObject *high = PyNumber_And(key, high_mask);
-        PyObject *other = high ? pair_of(high_pairs, high, &tab, k128, 2) : NULL;
+        PyObject *other = high ? pair_of(high_pairs, high, tabp, k128, 2) : NULL;
         Py_XDECREF(high);
         if (other == NULL) goto fail_prod;
         int onz = PyObject_IsTrue(other);
@@ -1346,6 +1369,7 @@ typedef struct Walk {
     Py_ssize_t act[WALK_POS + 1]; /* position i's: series[act[i]:act[i + 1]] */
     long *numbers;                /* the series' numbers */
     unsigned char *prog;          /* per depth, the progress after the face-up run and per value */
+    EndArgs ea;                   /* end_weights's arguments, read once the packing is made */
     /* set before read (not zeroed: most of the struct, a memset per walk measured ~4%): */
     long known[WALK_POS], stacks[WALK_POS], fixed_fp[WALK_POS], path[WALK_POS], hb[WALK_POS];
     long capg[WALK_POS][4], drawn[WALK_POS][3], before[WALK_POS][3];
@@ -1530,6 +1554,8 @@ static int advance_at(const Walk *w, long i, unsigned char *p, long v) {
    reads), then kept here.  0, or -1 with an error set. */
 static int walk_packing(Walk *w) {
     long width;
+    Py_CLEAR(w->end_tables);
+    Py_CLEAR(w->end_packing);
     if (attr_long(w->walker, "width", &width) < 0) return -1;
     if (!width) {
         PyObject *r = PyObject_CallMethod(w->walker, "_packing", NULL);
@@ -1538,7 +1564,14 @@ static int walk_packing(Walk *w) {
     }
     w->end_tables = attr(w->walker, "end_tables");
     w->end_packing = w->end_tables ? attr(w->walker, "end_packing") : NULL;
-    return w->end_packing ? 0 : -1;
+    if (w->end_packing == NULL) return -1;
+    PyObject *vec[8] = {NULL, w->low_pairs, w->high_pairs, w->end_tables, w->end_masks, w->end_packing, w->ends,
+                        w->context};
+    if (end_args_of(vec, &w->ea) < 0) {
+        Py_CLEAR(w->end_packing); /* not read: the next end weight tries again, and fails alike */
+        return -1;
+    }
+    return 0;
 }
 
 /* An end weight missing from ENDS (_Walk.new_end_weights, compiled): END_WORK more work, the
@@ -1547,9 +1580,7 @@ static PyObject *walk_make(Maker *m, PyObject *key) {
     Walk *w = m->walk;
     w->work += w->end_work;
     if (w->end_packing == NULL && walk_packing(w) < 0) return NULL;
-    PyObject *vec[8] = {key, w->low_pairs, w->high_pairs, w->end_tables, w->end_masks, w->end_packing, w->ends,
-                        w->context};
-    return end_weights(NULL, vec, 8);
+    return end_weights_core(key, &w->ea); /* end_weights with its arguments read once a walk */
 }
 
 /* A value's group (its hideout's), checked; -1 with an error set. */
@@ -1831,8 +1862,8 @@ static int walk_setup(Walk *w, PyObject *walker) {
     }
     w->nhide = PyTuple_GET_SIZE(w->hide_obj) < WALK_VALUES ? PyTuple_GET_SIZE(w->hide_obj) : WALK_VALUES;
     for (Py_ssize_t v = 0; v < w->nhide; v++) w->hide_key[v] = PyTuple_GET_ITEM(w->hide_obj, v);
-    PyObject *reach = attr(walker, "reach"), *values = reach ? attr(walker, "values") : NULL;
-    PyObject *at = values ? attr(walker, "known_at") : NULL, *params = at ? attr(walker, "share_params") : NULL;
+    PyObject *reach = attr(walker, "reach");
+    PyObject *at = reach ? attr(walker, "known_at") : NULL, *params = at ? attr(walker, "share_params") : NULL;
     int rc = params ? 0 : -1;
     for (long i = 1; rc == 0 && i <= w->size; i++) {
         PyObject *r = PySequence_GetItem(reach, i);
@@ -1842,21 +1873,11 @@ static int walk_setup(Walk *w, PyObject *walker) {
             rc = -1;
             break;
         }
-        PyObject *row = PySequence_GetItem(values, i);
-        PyObject *vs = row ? PySequence_Fast(row, "_early.walk: values[i] must be a sequence") : NULL;
-        Py_XDECREF(row);
-        if (vs == NULL) {
-            rc = -1;
-            break;
-        }
-        w->nvals[i] = PySequence_Fast_GET_SIZE(vs);
-        if (w->nvals[i] > WALK_VALUES) {
-            PyErr_SetString(PyExc_ValueError, "_early.walk: too many values at a position");
-            rc = -1;
-        }
-        for (Py_ssize_t k = 0; rc == 0 && k < w->nvals[i]; k++) rc = long_arg(PySequence_Fast_GET_ITEM(vs, k), &w->vals[i][k]);
-        Py_DECREF(vs);
-        if (rc < 0) break;
+        /* _Walk.values: the reachable values (direct._bits, ascending) where the walk picks one */
+        w->nvals[i] = 0;
+        if (w->known[i] < 0 || i == w->size)
+            for (long b = 0; b < 64; b++)
+                if ((w->reach[i] >> b) & 1) w->vals[i][w->nvals[i]++] = b;
         if ((w->iobj[i] = PyLong_FromLong(i)) == NULL) {
             rc = -1;
             break;
@@ -1891,7 +1912,6 @@ static int walk_setup(Walk *w, PyObject *walker) {
         }
     }
     Py_XDECREF(reach);
-    Py_XDECREF(values);
     Py_XDECREF(at);
     Py_XDECREF(params);
     return rc < 0 ? -1 : series_of(w, walker);
