@@ -241,3 +241,87 @@ def test_probabilities_any(marginals: dict[int, list[int]], total: int) -> None:
     assert fast == pure
     if not isinstance(pure, type) and len(marginals) == 1:
         assert fast[1] is next(iter(fast[0].values()))
+
+
+def direct_walks(every: int, measure: str, on: bool) -> list[tuple[Any, Any, list[Any]]]:
+    """Per stored direct position: (count, walk, ENDS and TABLES items in order), memos cleared
+    first, compiled or pure."""
+    walks: list[Any] = []
+    real = direct._Walk
+
+    class Kept(real):  # type: ignore[misc, valid-type]
+        def __init__(self, *args: Any) -> None:
+            super().__init__(*args)
+            walks.append(self)
+
+    out = []
+    direct._Walk = Kept  # type: ignore[misc]
+    try:
+        with compiled(on):
+            for facts in stored_facts(every):
+                direct.clear_shared()
+                walks.clear()
+                counted = direct.direct_count(facts, measure)
+                if counted is not None:
+                    out.append((counted, walks[0], [list(direct.ENDS.items()), list(direct.TABLES.items())]))
+    finally:
+        direct._Walk = real  # type: ignore[misc]
+        direct.clear_shared()
+    return out
+
+
+@pytest.mark.parametrize("measure", ["deals", "worlds"])
+def test_end_weights_equal_pure(measure: str) -> None:
+    """The direct walk's ENDS misses made in C (``_direct.end_weights``): the same counts and
+    tallies, the same ENDS and TABLES entries in the same order, the walk's pair and group memos
+    alike (items in order) and its packing, as the pure ``_new_end_weights``; and C made them."""
+    fast, pure = direct_walks(2, measure, True), direct_walks(2, measure, False)
+    assert len(fast) == len(pure) > 150
+    for (count, walk, shared), (want, pure_walk, pure_shared) in zip(fast, pure, strict=True):
+        assert count == want and shared == pure_shared
+        memos = [list(walk.packed.items()), list(walk.low_pairs.items()), list(walk.high_pairs.items())]
+        assert memos == [
+            list(pure_walk.packed.items()),
+            list(pure_walk.low_pairs.items()),
+            list(pure_walk.high_pairs.items()),
+        ]
+        assert walk.width == pure_walk.width
+        assert (walk.end_params is not None) == bool(shared[0]) and pure_walk.end_params is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_end_weights_any_counts(data: st.DataObject) -> None:
+    """Any key counts on real walks (negative, past the tables, past a C long): C's weights are
+    the pure ones with the same memos, or C raises and the pure method answers or raises alike."""
+    walk = data.draw(st.sampled_from(WALKS))
+    counts = data.draw(st.lists(st.one_of(st.integers(-2, 6), BIG), min_size=12, max_size=12))
+    key = (walk.context, *counts)
+    pure_walk, fast_walk = direct._Walk(*walk.made_with), direct._Walk(*walk.made_with)
+    direct.clear_shared()
+    pure = outcome(lambda: pure_walk._new_end_weights(key))
+    pure_ends = list(direct.ENDS.items())
+    direct.clear_shared()
+    with compiled(True):
+        fast = outcome(lambda: fast_walk.new_end_weights(key))
+    assert fast == pure and list(direct.ENDS.items()) == pure_ends
+    if not isinstance(pure, type):
+        assert list(fast_walk.packed.items()) == list(pure_walk.packed.items())
+        assert fast_walk.low_pairs == pure_walk.low_pairs and fast_walk.high_pairs == pure_walk.high_pairs
+    direct.clear_shared()
+
+
+def _walks() -> list[Any]:
+    out = []
+    for facts in stored_facts(25):
+        counted = direct.direct_count(facts, "deals")
+        if counted is not None:
+            for measure in ("deals", "worlds"):
+                n = facts.sprint_counts[facts.size] - len(facts.known_sprints[facts.size])
+                walk = direct._Walk(facts, measure, n)
+                walk.made_with = (facts, measure, n)
+                out.append(walk)
+    return out
+
+
+WALKS = _walks()

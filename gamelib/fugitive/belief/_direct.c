@@ -401,6 +401,62 @@ fail:
     return NULL;
 }
 
+/* bound_sum(a, hand_total, top, slots, drawn, comb, fall, factorials): direct.group_bound's sum
+   on a memo miss (a group's weights with nothing laid, rows k <= top). */
+static PyObject *bound_sum(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs_are(nargs, 8, "bound_sum") < 0) return NULL;
+    long a, hand_total, top, slots, stop;
+    if (long_arg(args[0], &a) < 0 || long_arg(args[1], &hand_total) < 0 || long_arg(args[2], &top) < 0 ||
+        long_arg(args[3], &slots) < 0)
+        return NULL;
+    int drawn = PyObject_IsTrue(args[4]);
+    if (drawn < 0) return NULL;
+    PyObject *comb = args[5], *fall = args[6], *factorials = args[7];
+    if (__builtin_add_overflow(top, 1, &stop)) return overflow(), NULL;
+    PyObject *row_a = stop > 0 ? item_any(comb, a) : NULL;
+    if (stop > 0 && row_a == NULL) return NULL;
+    PyObject *total = PyLong_FromLong(0);
+    if (total == NULL) goto fail;
+    for (long k = 0; k < stop; k++) {
+        long left, hand;
+        if (__builtin_sub_overflow(a, k, &left) || __builtin_sub_overflow(hand_total, k, &hand)) {
+            overflow();
+            goto fail;
+        }
+        PyObject *w = item(row_a, k);
+        if (w == NULL || times(&w, comb_of(comb, left, hand)) < 0) goto fail_w;
+        if (drawn) {
+            if (times(&w, item_any(factorials, hand)) < 0) goto fail_w;
+            if (k) {
+                PyObject *f;
+                if (slots >= 0) {
+                    PyObject *falls = item(fall, slots);
+                    f = falls == NULL ? NULL : item(falls, k);
+                    Py_XDECREF(falls);
+                } else {
+                    f = PyLong_FromLong(0);
+                }
+                if (times(&w, f) < 0) goto fail_w;
+            }
+        }
+        PyObject *sum = PyNumber_Add(total, w);
+        Py_DECREF(w);
+        if (sum == NULL) goto fail;
+        Py_SETREF(total, sum);
+        continue;
+    fail_w:
+        Py_XDECREF(w);
+        goto fail;
+    }
+    Py_XDECREF(row_a);
+    return total;
+fail:
+    Py_XDECREF(row_a);
+    Py_XDECREF(total);
+    return NULL;
+}
+
 /* One position's probabilities: probs[v] = counts[v] / total where counts[v] is true (v < 43 and
    within counts), the rest the shared 0.0; sums[v] += counts[v] when sums is not NULL.  A new
    tuple, or NULL with an error. */
@@ -507,6 +563,190 @@ done:
     return result;
 }
 
+/* The walk's parameters end_weights reads (direct._Walk.end_params, made once a walk after its
+   packing): memos and the packing's layout, then the last position's per-group counts. */
+enum {
+    P_LOW, P_HIGH, P_PACKED, P_ENDS, P_TABLE, P_KEEP, P_ROW_SHIFT, P_ROW_MASK, P_DIGIT, P_N, P_WIDTH,
+    P_DEALS, P_GAVAIL, P_FUG, P_AVAIL, P_CAP, P_DRAWN, P_BEFORE, P_COUNT
+};
+
+static int long_at(PyObject *seq, Py_ssize_t i, long *out) {
+    if (!PyTuple_Check(seq) || i < 0 || i >= PyTuple_GET_SIZE(seq)) {
+        PyErr_SetString(PyExc_TypeError, "_direct.end_weights: a tuple of counts expected");
+        return -1;
+    }
+    return long_arg(PyTuple_GET_ITEM(seq, i), out);
+}
+
+/* direct._Walk.group_table(g, ug, hg, heg): the walk's packed memo, else packed_table called. */
+static PyObject *group_table(PyObject *const *p, long g, PyObject *ug_o, PyObject *hg_o, PyObject *heg_o) {
+    PyObject *g_o = PyLong_FromLong(g);
+    if (g_o == NULL) return NULL;
+    PyObject *key = PyTuple_Pack(4, g_o, ug_o, hg_o, heg_o);
+    Py_DECREF(g_o);
+    if (key == NULL) return NULL;
+    PyObject *hit = PyDict_GetItemWithError(p[P_PACKED], key);
+    if (hit != NULL) {
+        Py_DECREF(key);
+        Py_INCREF(hit);
+        return hit;
+    }
+    PyObject *out = NULL;
+    long ug, hg, heg, n, width, a, fug, cap, even_cards, odd_cards, hand_total, room, left, evens, odds, slots = -1;
+    if (PyErr_Occurred() || long_arg(ug_o, &ug) < 0 || long_arg(hg_o, &hg) < 0 || long_arg(heg_o, &heg) < 0 ||
+        long_arg(p[P_N], &n) < 0 || long_arg(p[P_WIDTH], &width) < 0 || long_at(p[P_GAVAIL], g, &a) < 0 ||
+        long_at(p[P_FUG], g, &fug) < 0 || long_at(p[P_CAP], g, &cap) < 0 || long_at(p[P_AVAIL], 2 * g + 1, &even_cards) < 0 ||
+        long_at(p[P_AVAIL], 2 * g, &odd_cards) < 0)
+        goto done;
+    if (__builtin_sub_overflow(g ? fug : a, ug, &hand_total) || __builtin_sub_overflow(cap, ug, &room) ||
+        __builtin_sub_overflow(a, ug, &left) || __builtin_sub_overflow(even_cards, heg, &evens) ||
+        __builtin_sub_overflow(hg, heg, &odds) || __builtin_sub_overflow(odd_cards, odds, &odds))
+        goto overflowed;
+    if (n < room) room = n;
+    if (hand_total < room) room = hand_total;
+    if (room < 0) {
+        out = PyLong_FromLong(0);
+    } else {
+        int deals = PyObject_IsTrue(p[P_DEALS]);
+        if (deals < 0) goto done;
+        int drawn = deals && g > 0;
+        if (drawn) {
+            long dr, bf;
+            if (long_at(p[P_DRAWN], g - 1, &dr) < 0 || long_at(p[P_BEFORE], g - 1, &bf) < 0) goto done;
+            if (__builtin_sub_overflow(dr, ug, &slots) || __builtin_sub_overflow(slots, bf, &slots)) goto overflowed;
+        }
+        out = PyObject_CallFunction(p[P_TABLE], "llllllllO", width, n, evens, odds, left, hand_total, room, slots,
+                                    drawn ? Py_True : Py_False);
+    }
+    if (out != NULL && PyDict_SetItem(p[P_PACKED], key, out) < 0) Py_CLEAR(out);
+    goto done;
+overflowed:
+    overflow();
+done:
+    Py_DECREF(key);
+    return out;
+}
+
+/* (x * y) & keep (a new reference). */
+static PyObject *masked_product(PyObject *x, PyObject *y, PyObject *keep) {
+    PyObject *prod = PyNumber_Multiply(x, y);
+    if (prod == NULL) return NULL;
+    PyObject *out = PyNumber_And(prod, keep);
+    Py_DECREF(prod);
+    return out;
+}
+
+/* direct._Walk._pair(g, key): groups g and g + 1's tables multiplied (0 when the first is 0). */
+static PyObject *pair(PyObject *const *p, long g, PyObject *key) {
+    PyObject *first = group_table(p, g, PyTuple_GET_ITEM(key, 1 + g), PyTuple_GET_ITEM(key, 5 + g),
+                                  PyTuple_GET_ITEM(key, 9 + g));
+    if (first == NULL) return NULL;
+    int on = PyObject_IsTrue(first);
+    if (on <= 0) {
+        Py_DECREF(first);
+        return on < 0 ? NULL : PyLong_FromLong(0);
+    }
+    PyObject *second = group_table(p, g + 1, PyTuple_GET_ITEM(key, 2 + g), PyTuple_GET_ITEM(key, 6 + g),
+                                   PyTuple_GET_ITEM(key, 10 + g));
+    PyObject *out = second == NULL ? NULL : masked_product(first, second, p[P_KEEP]);
+    Py_DECREF(first);
+    Py_XDECREF(second);
+    return out;
+}
+
+/* A pair's product from its memo (by the key's counts at a, a + 1, a + 4, a + 5, a + 8, a + 9),
+   made and kept on a miss. */
+static PyObject *pair_of(PyObject *const *p, PyObject *memo, long g, PyObject *key) {
+    PyObject *part = PyTuple_Pack(6, PyTuple_GET_ITEM(key, 1 + g), PyTuple_GET_ITEM(key, 2 + g),
+                                  PyTuple_GET_ITEM(key, 5 + g), PyTuple_GET_ITEM(key, 6 + g),
+                                  PyTuple_GET_ITEM(key, 9 + g), PyTuple_GET_ITEM(key, 10 + g));
+    if (part == NULL) return NULL;
+    PyObject *out = PyDict_GetItemWithError(memo, part);
+    if (out != NULL) {
+        Py_INCREF(out);
+    } else if (!PyErr_Occurred()) {
+        out = pair(p, g, key);
+        if (out != NULL && PyDict_SetItem(memo, part, out) < 0) Py_CLEAR(out);
+    }
+    Py_DECREF(part);
+    return out;
+}
+
+/* end_weights(key, params): direct._Walk.new_end_weights (an ENDS miss of the direct walk): the
+   pairs' products from their memos (made on a miss), the stack's top row summed by need from the
+   top, kept in ENDS under key. */
+static PyObject *end_weights(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    (void)self;
+    if (nargs_are(nargs, 2, "end_weights") < 0) return NULL;
+    PyObject *key = args[0], *params = args[1];
+    if (!PyTuple_Check(key) || PyTuple_GET_SIZE(key) != 13 || !PyTuple_Check(params) ||
+        PyTuple_GET_SIZE(params) != P_COUNT || !PyDict_CheckExact(PyTuple_GET_ITEM(params, P_LOW)) ||
+        !PyDict_CheckExact(PyTuple_GET_ITEM(params, P_HIGH)) || !PyDict_CheckExact(PyTuple_GET_ITEM(params, P_PACKED)) ||
+        !PyDict_CheckExact(PyTuple_GET_ITEM(params, P_ENDS))) {
+        PyErr_SetString(PyExc_TypeError, "_direct.end_weights: (a 13-tuple key, the walk's params)");
+        return NULL;
+    }
+    PyObject *const *p = &PyTuple_GET_ITEM(params, 0);
+    long n, width;
+    if (long_arg(p[P_N], &n) < 0 || long_arg(p[P_WIDTH], &width) < 0) return NULL;
+    PyObject *prod = pair_of(p, p[P_LOW], 0, key);
+    if (prod == NULL) return NULL;
+    int on = PyObject_IsTrue(prod);
+    if (on < 0) goto fail;
+    if (on) {
+        PyObject *other = pair_of(p, p[P_HIGH], 2, key);
+        if (other == NULL) goto fail;
+        int other_on = PyObject_IsTrue(other);
+        PyObject *next = other_on < 0 ? NULL : other_on ? masked_product(prod, other, p[P_KEEP]) : PyLong_FromLong(0);
+        Py_DECREF(other);
+        if (next == NULL) goto fail;
+        Py_SETREF(prod, next);
+    }
+    PyObject *shifted = PyNumber_Rshift(prod, p[P_ROW_SHIFT]);
+    Py_DECREF(prod);
+    if (shifted == NULL) return NULL;
+    PyObject *row = PyNumber_And(shifted, p[P_ROW_MASK]);
+    Py_DECREF(shifted);
+    if (row == NULL) return NULL;
+    long stop;
+    if (__builtin_add_overflow(n, 1, &stop) || stop < 0) {
+        Py_DECREF(row);
+        return overflow(), NULL;
+    }
+    PyObject *out = PyTuple_New(stop), *run = PyLong_FromLong(0);
+    if (out == NULL || run == NULL) goto fail_out;
+    for (long e = n; e >= 0; e--) {
+        long at;
+        if (__builtin_mul_overflow(width, e, &at)) {
+            overflow();
+            goto fail_out;
+        }
+        PyObject *s = PyLong_FromLong(at);
+        PyObject *digit = s == NULL ? NULL : PyNumber_Rshift(row, s);
+        Py_XDECREF(s);
+        PyObject *masked = digit == NULL ? NULL : PyNumber_And(digit, p[P_DIGIT]);
+        Py_XDECREF(digit);
+        PyObject *sum = masked == NULL ? NULL : PyNumber_Add(run, masked);
+        Py_XDECREF(masked);
+        if (sum == NULL) goto fail_out;
+        Py_SETREF(run, sum);
+        Py_INCREF(run);
+        PyTuple_SET_ITEM(out, e, run);
+    }
+    Py_DECREF(run);
+    Py_DECREF(row);
+    if (PyDict_SetItem(p[P_ENDS], key, out) < 0) return Py_DECREF(out), NULL;
+    return out;
+fail_out:
+    Py_XDECREF(out);
+    Py_XDECREF(run);
+    Py_DECREF(row);
+    return NULL;
+fail:
+    Py_DECREF(prod);
+    return NULL;
+}
+
 static PyMethodDef METHODS[] = {
     {"position_tables", (PyCFunction)(void (*)(void))position_tables, METH_FASTCALL,
      "direct._position_tables's lists from (known, known_sprints, caps, group_of, gavail)."},
@@ -514,6 +754,10 @@ static PyMethodDef METHODS[] = {
      "direct.pick_rows's rows from (width, n, evens, odds, comb), made afresh."},
     {"packed_rows", (PyCFunction)(void (*)(void))packed_rows, METH_FASTCALL,
      "direct.packed_table's packed rows on a memo miss."},
+    {"bound_sum", (PyCFunction)(void (*)(void))bound_sum, METH_FASTCALL,
+     "direct.group_bound's sum on a memo miss."},
+    {"end_weights", (PyCFunction)(void (*)(void))end_weights, METH_FASTCALL,
+     "direct._Walk.new_end_weights: the last stack's weights by need on an ENDS miss."},
     {"probabilities", (PyCFunction)(void (*)(void))probabilities, METH_FASTCALL,
      "probabilities.probabilities_of's (position_probs, hideout)."},
     {NULL, NULL, 0, NULL},

@@ -242,6 +242,8 @@ class _Walk:
         self.path = [0] * (size + 1)
         self.total = 0
         self.width = 0  # the packing's, set on the first group table (:meth:`_packing`)
+        self.end_params: tuple[Any, ...] | None = None
+        """What ``_direct.end_weights`` reads of the walk, made on its first ENDS miss (compiled)."""
 
     def _packing(self) -> None:
         """The groups' tables are multiplied as packed integers (Kronecker substitution): entry
@@ -318,9 +320,33 @@ class _Walk:
         return hit if hit is not None else self.new_end_weights(key)
 
     def new_end_weights(self, key: tuple[int, ...]) -> tuple[int, ...]:
-        """:meth:`end_weights` not kept yet, from its key (context, then the counts u, h, he):
-        groups 0-1's tables multiplied, then groups 2-3's, each pair memoised on its groups'
-        counts (a last hideout changes one group: the values of a class share the other pair)."""
+        """:meth:`end_weights` not kept yet, from its key (context, then the counts u, h, he).
+        Made in C when :data:`~.kernel.COMPILED` (``_direct.end_weights``: the same memos filled in
+        the same order, the same Python int products, :func:`packed_table` called for the tables;
+        an easy direct position makes ~4 of these, ~40% of its first count), else, or when C
+        cannot read the walk (it raises), by :meth:`_new_end_weights`."""
+        if _direct is not None and kernel.COMPILED:
+            params = self.end_params
+            if params is None:
+                if not self.width:
+                    self._packing()  # the pure path packs on its first group table: this miss's
+                size = self.size
+                params = self.end_params = (
+                    self.low_pairs, self.high_pairs, self.packed, ENDS, packed_table, self.keep,
+                    self.row_shift, self.row_mask, self.digit, self.n, self.width, self.deals,
+                    tuple(self.gavail), tuple(self.fug), tuple(self.avail), tuple(self.capg[size]),
+                    tuple(self.drawn[size]), tuple(self.before[size]),
+                )  # fmt: skip
+            try:
+                return _direct.end_weights(key, params)
+            except Exception:  # whatever C could not read, the pure loop answers or raises
+                pass
+        return self._new_end_weights(key)
+
+    def _new_end_weights(self, key: tuple[int, ...]) -> tuple[int, ...]:
+        """:meth:`new_end_weights` in Python, the reference: groups 0-1's tables multiplied, then
+        groups 2-3's, each pair memoised on its groups' counts (a last hideout changes one group:
+        the values of a class share the other pair)."""
         low = key[1:3] + key[5:7] + key[9:11]
         prod = self.low_pairs.get(low)
         if prod is None:
