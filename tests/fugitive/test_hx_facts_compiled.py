@@ -81,21 +81,27 @@ def test_compiled_loops_equal_pure_on_stored_positions(path: Path) -> None:
         assert isinstance(state, FugitiveState)
         size = len(state.hideouts) - 1
         up_to, never = up_to_of(state)
+        starts = _facts.draws_by_table(state.draw_log, state.phase == DEALING, size)
+        table = (state.hideouts, state.revealed, state.sprints, F.tables_for(state.last).group_of, starts)
+        table_args = (*table, F._setup_drawn(state.last), state.last, state.hide_escape_sprints)
         made = (
-            _facts.draws_by_table(state.draw_log, state.phase == DEALING, size),
+            _facts.table_pass(*table_args),
+            starts,
             _facts.log_guesses(state.named_log, up_to, never),
             _facts.stuck_first_turn(state.history, *KINDS),
         )
         assert None not in made  # real positions never leave it to the pure loops
         with compiled(False):
             pure = (
+                F._table_pass(*table_args),
                 F._draws_by_table(state.draw_log, state.phase, size),
                 F._log_guesses(state.named_log, up_to, never),
                 F._stuck_first_turn(state.history),
             )
             reference = F.facts_from_state(state)
         assert made == pure
-        assert [type(v) for v in made[0]] == [int] * len(made[0])
+        assert repr(made) == repr(pure)  # the same types (ints, bools, tuples, lists) throughout
+        assert [type(v) for v in made[1]] == [int] * len(made[1])
         assert F.facts_from_state(state) == reference
 
 
@@ -112,7 +118,7 @@ def test_the_switch_selects_the_pure_loops(monkeypatch: pytest.MonkeyPatch) -> N
 
         return call
 
-    for name in ("draws_by_table", "log_guesses", "stuck_first_turn"):
+    for name in ("draws_by_table", "log_guesses", "stuck_first_turn", "table_pass"):
         monkeypatch.setattr(_facts, name, counted(name, getattr(_facts, name)))
     with compiled(False):
         assert F.facts_from_state(state) == reference
@@ -120,7 +126,7 @@ def test_the_switch_selects_the_pure_loops(monkeypatch: pytest.MonkeyPatch) -> N
     with compiled(True):
         if kernel.COMPILED:
             assert F.facts_from_state(state) == reference
-            assert sorted(set(calls)) == ["draws_by_table", "log_guesses", "stuck_first_turn"]
+            assert sorted(set(calls)) == ["draws_by_table", "log_guesses", "stuck_first_turn", "table_pass"]
 
 
 WIDE = st.one_of(
@@ -190,3 +196,54 @@ def test_stuck_first_turn_equals_pure(history: list[Any]) -> None:
     with compiled(False):
         assert F._stuck_first_turn(history) is made
     assert _facts.stuck_first_turn(tuple(history), *KINDS) is None  # not a list: the pure loop
+
+
+CARD = st.one_of(st.integers(0, 44), st.integers(-2, 70), st.booleans())
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    size=st.integers(0, 6),
+    data=st.data(),
+    groups=st.one_of(
+        st.just(F.tables_for(42).group_of),
+        st.just(F.tables_for(9).group_of),
+        st.lists(st.integers(-2, 4), min_size=0, max_size=64).map(tuple),
+    ),
+    last=st.sampled_from([9, 20, 42, 70]),
+    hide_escape=st.booleans(),
+)
+def test_table_pass_equals_pure_or_leaves_it(
+    size: int, data: st.DataObject, groups: tuple[int, ...], last: int, hide_escape: bool
+) -> None:
+    """Any table: cards past the deck, negative, bools, stacks that are lists, face-up card 0 or
+    not, starts of the wrong length or huge: the compiled pass = the pure one (values, types), or
+    None; tables as play lays them are always compiled."""
+    n = size + 1
+    hideouts = data.draw(st.lists(CARD, min_size=n, max_size=n))
+    revealed = data.draw(st.lists(st.one_of(st.booleans(), st.integers(0, 1)), min_size=n, max_size=n))
+    stack = st.lists(CARD, max_size=3)
+    sprints = data.draw(st.lists(st.one_of(stack.map(tuple), stack), min_size=n, max_size=n))
+    count = st.one_of(st.integers(0, 5), st.integers(-(2**70), 2**70))
+    starts = data.draw(st.lists(count, min_size=3 * n - 1, max_size=3 * n + 1))
+    drawn = data.draw(st.tuples(st.integers(0, 9), st.integers(0, 9), st.integers(-(2**64), 2**64)))
+    args = (hideouts, revealed, sprints, groups, starts, drawn, last, hide_escape)
+    both("table_pass", args, args)
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.data(), size=st.integers(0, 9), hide_escape=st.booleans())
+def test_table_pass_runs_compiled_on_tables_of_play(
+    data: st.DataObject, size: int, hide_escape: bool
+) -> None:
+    n = size + 1
+    hideouts = [0, *data.draw(st.lists(st.integers(1, 42), min_size=size, max_size=size))]
+    revealed = [True, *data.draw(st.lists(st.booleans(), min_size=size, max_size=size))]
+    sprints = [()] + [tuple(data.draw(st.lists(st.integers(1, 41), max_size=4))) for _ in range(size)]
+    starts = data.draw(st.lists(st.integers(0, 4), min_size=3 * n, max_size=3 * n))
+    args = (hideouts, revealed, sprints, F.tables_for(42).group_of, starts, (2, 3, 4), 42, hide_escape)
+    made = _facts.table_pass(*args)
+    assert made is not None
+    with compiled(False):
+        pure = F._table_pass(*args)
+    assert made == pure and repr(made) == repr(pure)

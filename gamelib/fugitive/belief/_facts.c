@@ -287,6 +287,184 @@ stuck_first_turn(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     return PyBool_FromLong(passed && on_table == 1);
 }
 
+
+/* A new tuple of 3 ints. */
+static PyObject *
+triple(int64_t a, int64_t b, int64_t c)
+{
+    return Py_BuildValue("(LLL)", (long long)a, (long long)b, (long long)c);
+}
+
+/* The face-up cards of a shown stack into *mask and used[] (by group, -1 at 4): 0 when a card is
+ * not an exact int in 0..ncards-1 or its group is not -1..3 (the pure loop then decides). */
+static int
+stack_cards(PyObject *stack, const int64_t *group, Py_ssize_t ncards, uint64_t *mask, int64_t *used)
+{
+    Py_ssize_t k, n = PyTuple_GET_SIZE(stack);
+    int64_t c;
+    for (k = 0; k < n; k++) {
+        if (!exact_i64(PyTuple_GET_ITEM(stack, k), &c) || c < 0 || c >= ncards)
+            return 0;
+        *mask |= (uint64_t)1 << c;
+        used[group[c]] += 1;
+    }
+    return 1;
+}
+
+/* table_pass(hideouts, revealed, sprints, group_of, starts, drawn, last, hide_escape)
+ *   -> (known, ups, counts, caps, up_to, face_up, up, first, hand_unknown) | None
+ * facts._table_pass: one pass over the table reading a hideout only where revealed and a stack's
+ * cards only where shown (never a face-down card); None where the pure loop must decide. */
+static PyObject *
+table_pass(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *hideouts, *revealed, *sprints, *groups, *starts, *drawn;
+    PyObject *known = NULL, *ups = NULL, *counts = NULL, *caps = NULL, *up_to = NULL, *out = NULL, *hand;
+    int64_t group[64], used[5] = {0, 0, 0, 0, 0}, r[3], last, h, v;
+    uint64_t face_up = 0, up = 0, first = 0;
+    Py_ssize_t i, d, size, ncards;
+    int hide_escape, shown;
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "table_pass takes 8 arguments");
+        return NULL;
+    }
+    hideouts = args[0], revealed = args[1], sprints = args[2], groups = args[3], starts = args[4], drawn = args[5];
+    hide_escape = PyObject_IsTrue(args[7]);
+    if (hide_escape < 0)
+        return NULL;
+    if (!PyList_CheckExact(hideouts) || !PyList_CheckExact(revealed) || !PyList_CheckExact(sprints)
+        || !PyTuple_CheckExact(groups) || !PyList_CheckExact(starts) || !PyTuple_CheckExact(drawn)
+        || PyTuple_GET_SIZE(drawn) != 3 || !exact_i64(args[6], &last))
+        Py_RETURN_NONE;
+    size = PyList_GET_SIZE(hideouts) - 1;
+    ncards = PyTuple_GET_SIZE(groups);
+    if (size < 0 || PyList_GET_SIZE(revealed) != size + 1 || PyList_GET_SIZE(sprints) != size + 1 || ncards > 63
+        || PyList_GET_SIZE(starts) != 3 * size + 3)
+        Py_RETURN_NONE;
+    for (i = 0; i < ncards; i++) {
+        if (!exact_i64(PyTuple_GET_ITEM(groups, i), &group[i]) || group[i] < -1 || group[i] > 3)
+            Py_RETURN_NONE;
+        if (group[i] < 0)
+            group[i] = 4; /* used[-1]: the escape card, card 0 */
+    }
+    for (d = 0; d < 3; d++)
+        if (!exact_i64(PyTuple_GET_ITEM(drawn, d), &r[d]))
+            Py_RETURN_NONE;
+    for (i = 0; i <= size; i++) {
+        PyObject *st = PyList_GET_ITEM(sprints, i);
+        if (!PyTuple_CheckExact(st))
+            Py_RETURN_NONE;
+    }
+    for (i = 0; i < 3 * size + 3; i++)
+        if (!exact_i64(PyList_GET_ITEM(starts, i), &v) || v < -(1LL << 40) || v > (1LL << 40))
+            Py_RETURN_NONE;
+    known = PyTuple_New(size + 1), ups = PyTuple_New(size + 1), counts = PyTuple_New(size + 1);
+    caps = PyTuple_New(size + 1), up_to = PyList_New(size + 1);
+    if (!known || !ups || !counts || !caps || !up_to)
+        goto fail;
+    for (i = 0; i <= size; i++) { /* all slots set before any early exit below */
+        PyObject *st = PyList_GET_ITEM(sprints, i), *n = PyLong_FromSsize_t(PyTuple_GET_SIZE(st));
+        if (n == NULL)
+            goto fail;
+        PyTuple_SET_ITEM(counts, i, n);
+    }
+    for (i = 0; i <= size; i++) {
+        PyObject *hob = NULL, *st = PyList_GET_ITEM(sprints, i), *k, *cap, *u;
+        int is_up = PyObject_IsTrue(PyList_GET_ITEM(revealed, i));
+        if (is_up < 0)
+            goto fail;
+        if (i > 0)
+            for (d = 0; d < 3; d++) {
+                exact_i64(PyList_GET_ITEM(starts, 3 * i - 3 + d), &v);
+                r[d] += v;
+            }
+        if (is_up) {
+            hob = PyList_GET_ITEM(hideouts, i);
+            if (!exact_i64(hob, &h) || h < 0 || h >= ncards)
+                goto pure;
+            shown = i == 0 || (PyTuple_GET_SIZE(st) && !(hide_escape && h == last));
+            if (i == 0) {
+                face_up |= (uint64_t)1 << h;
+                first = (uint64_t)1 << h;
+            } else {
+                up |= (uint64_t)1 << h;
+                used[group[h]] += 1;
+            }
+            if (shown) {
+                int64_t ignored[5] = {0, 0, 0, 0, 0};
+                if (!stack_cards(st, group, ncards, &face_up, i == 0 ? ignored : used))
+                    goto pure;
+            }
+            Py_INCREF(hob);
+            k = hob;
+            if (shown) {
+                Py_INCREF(st);
+            } else {
+                st = PyTuple_New(0);
+                if (st == NULL) {
+                    Py_DECREF(k);
+                    goto fail;
+                }
+            }
+        } else {
+            if (i == 0 && !exact_i64(PyList_GET_ITEM(hideouts, 0), &h))
+                goto pure; /* the pure loop compares it with 0 */
+            k = PyLong_FromLong(-1);
+            if (k == NULL)
+                goto fail;
+            st = PyTuple_New(0);
+            if (st == NULL) {
+                Py_DECREF(k);
+                goto fail;
+            }
+        }
+        PyTuple_SET_ITEM(known, i, k);
+        PyTuple_SET_ITEM(ups, i, st);
+        cap = i == 0 ? triple(0, 0, 0) : triple(r[0] - used[1], r[1] - used[2], r[2] - used[3]);
+        u = PyLong_FromUnsignedLongLong(up);
+        if (cap == NULL || u == NULL) {
+            Py_XDECREF(cap);
+            Py_XDECREF(u);
+            goto fail;
+        }
+        PyTuple_SET_ITEM(caps, i, cap);
+        PyList_SET_ITEM(up_to, i, u);
+    }
+    for (d = 0; d < 3; d++) {
+        exact_i64(PyList_GET_ITEM(starts, 3 * size + d), &v);
+        r[d] += v;
+    }
+    hand = triple(r[0] - used[1], r[1] - used[2], r[2] - used[3]);
+    if (hand == NULL)
+        goto fail;
+    out = PyTuple_New(9);
+    if (out == NULL) {
+        Py_DECREF(hand);
+        goto fail;
+    }
+    PyTuple_SET_ITEM(out, 0, known), PyTuple_SET_ITEM(out, 1, ups), PyTuple_SET_ITEM(out, 2, counts);
+    PyTuple_SET_ITEM(out, 3, caps), PyTuple_SET_ITEM(out, 4, up_to), PyTuple_SET_ITEM(out, 8, hand);
+    known = ups = counts = caps = up_to = NULL; /* owned by out from here */
+    {
+        PyObject *f = PyLong_FromUnsignedLongLong(face_up | up), *u = PyLong_FromUnsignedLongLong(up);
+        PyObject *z = PyLong_FromUnsignedLongLong(first);
+        if (f == NULL || u == NULL || z == NULL) {
+            Py_XDECREF(f), Py_XDECREF(u), Py_XDECREF(z);
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(out, 5, f), PyTuple_SET_ITEM(out, 6, u), PyTuple_SET_ITEM(out, 7, z);
+    }
+    return out;
+pure:
+    Py_XDECREF(known), Py_XDECREF(ups), Py_XDECREF(counts), Py_XDECREF(caps), Py_XDECREF(up_to);
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(known), Py_XDECREF(ups), Py_XDECREF(counts), Py_XDECREF(caps), Py_XDECREF(up_to);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"draws_by_table", (PyCFunction)(void (*)(void))draws_by_table, METH_FASTCALL,
      "The fugitive's dealt draws by table size and deck (facts._draws_by_table), or None."},
@@ -294,6 +472,8 @@ static PyMethodDef methods[] = {
      "Forbidden numbers and kept series from the guess log (facts._log_guesses), or None."},
     {"stuck_first_turn", (PyCFunction)(void (*)(void))stuck_first_turn, METH_FASTCALL,
      "Whether the fugitive passed after one first-turn hideout (facts._stuck_first_turn), or None."},
+    {"table_pass", (PyCFunction)(void (*)(void))table_pass, METH_FASTCALL,
+     "Known hideouts, shown stacks, sizes, caps, face-up masks from the table (facts._table_pass), or None."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -10,3 +10,14 @@ def log_guesses(
 def stuck_first_turn(
     history: list[Any], hide: type, pass_: type, add: type, draw: type, guess: type, /
 ) -> bool | None: ...
+def table_pass(
+    hideouts: list[int],
+    revealed: list[bool],
+    sprints: list[tuple[int, ...]],
+    group_of: tuple[int, ...],
+    starts: list[int],
+    drawn: tuple[int, int, int],
+    last: int,
+    hide_escape: bool,
+    /,
+) -> tuple[Any, ...] | None: ...

@@ -90,13 +90,64 @@ def facts_from_state(state: FugitiveState) -> Facts:
     phase = state.phase
     if named_log is None or phase == SETUP:
         return _facts_by_parts(state)
-    hideouts, revealed, sprints = state.hideouts, state.revealed, state.sprints
     last = state.layout.last
-    size = len(hideouts) - 1
-    group_of = tables_for(last).group_of
+    size = len(state.hideouts) - 1
     starts = _draws_by_table(state.draw_log, phase, size)
-    # position 0 (card 0): face up, never a deck card, never a guess's hideout
-    h = hideouts[0]
+    hideouts, revealed, sprints, hide = (
+        state.hideouts,
+        state.revealed,
+        state.sprints,
+        state.hide_escape_sprints,
+    )
+    known, ups, counts, caps, up_to, face_up, up, first, hand_unknown = _table_pass(
+        hideouts, revealed, sprints, tables_for(last).group_of, starts, _setup_drawn(last), last, hide
+    )
+    unknown = ((1 << last) - 2) & ~face_up & ~state.dhand
+    never = ~(unknown | up | first)  # numbers no hideout can be: a series naming one says nothing
+    forbidden, series = _log_guesses(named_log, up_to, never)
+    canonical, pending, edition2 = state.canonical, phase == F_SPRINT, state.game.options.edition == 2
+    facts = object.__new__(Facts)
+    facts.__dict__.update(  # as build_facts sets them (no frozen __setattr__ per field)
+        last=last,
+        known=known,
+        sprint_counts=counts,
+        known_sprints=ups,
+        unknown=unknown,
+        caps=caps,
+        hand_unknown=hand_unknown,
+        forbidden=tuple(forbidden),
+        series=tuple(series),
+        pending=pending,
+        holds_last=last not in known,
+        stuck_first_turn=edition2 and _stuck_first_turn(state.history),
+        canonical_order=canonical,
+        canonical_pending=canonical and pending and counts[-1] > 0,
+    )
+    return facts
+
+
+def _table_pass(
+    hideouts: list[int],
+    revealed: list[bool],
+    sprints: list[tuple[int, ...]],
+    group_of: tuple[int, ...],
+    starts: list[int],
+    drawn: tuple[int, int, int],
+    last: int,
+    hide_escape: bool,
+) -> tuple[Any, ...]:
+    """:func:`facts_from_state`'s pass over the table: the known hideouts, the shown stacks, the
+    stack sizes, the caps (the fugitive's draws by table size, ``starts``, after the setup's
+    ``drawn``, less the face-up cards by group), the face-up hideouts by table size (``up_to``),
+    the face-up cards, the face-up hideouts past position 0 and position 0's, and the hand's
+    unknown cards per deck.  A hideout is read only where revealed, a stack's cards only where
+    shown.  Compiled (``_facts.table_pass``) as :func:`_draws_by_table` is."""
+    if kernel.COMPILED and _facts is not None:
+        made = _facts.table_pass(hideouts, revealed, sprints, group_of, starts, drawn, last, hide_escape)
+        if made is not None:
+            return made
+    size = len(hideouts) - 1
+    h = hideouts[0]  # position 0 (card 0): face up, never a deck card, never a guess's hideout
     if revealed[0]:
         known, ups, face_up = [h], [sprints[0]], 1 << h
         for c in sprints[0]:
@@ -105,12 +156,11 @@ def facts_from_state(state: FugitiveState) -> Facts:
         known, ups, face_up = [-1], [()], 0
     first = face_up & (1 << h if h >= 0 else 0)  # position 0's face-up hideout (may hide)
     counts = [len(sprints[0])]
-    r0, r1, r2 = _setup_drawn(last)
+    r0, r1, r2 = drawn
     used = [0, 0, 0, 0, 0]  # face-up cards so far by group (-1, the escape card, last)
     caps = [(0, 0, 0)]
     up = 0
     up_to = [0]  # per table size k: the face-up hideouts among positions 1..k (bits)
-    hide_escape = state.hide_escape_sprints
     j = 0
     for i in range(1, size + 1):
         r0, r1, r2 = r0 + starts[j], r1 + starts[j + 1], r2 + starts[j + 2]
@@ -134,29 +184,8 @@ def facts_from_state(state: FugitiveState) -> Facts:
             ups.append(())
         caps.append((r0 - used[1], r1 - used[2], r2 - used[3]))
         up_to.append(up)
-    face_up |= up
-    unknown = ((1 << last) - 2) & ~face_up & ~state.dhand
-    never = ~(unknown | up | first)  # numbers no hideout can be: a series naming one says nothing
-    forbidden, series = _log_guesses(named_log, up_to, never)
-    canonical, pending, edition2 = state.canonical, phase == F_SPRINT, state.game.options.edition == 2
-    facts = object.__new__(Facts)
-    facts.__dict__.update(  # as build_facts sets them (no frozen __setattr__ per field)
-        last=last,
-        known=tuple(known),
-        sprint_counts=tuple(counts),
-        known_sprints=tuple(ups),
-        unknown=unknown,
-        caps=tuple(caps),
-        hand_unknown=(r0 + starts[j] - used[1], r1 + starts[j + 1] - used[2], r2 + starts[j + 2] - used[3]),
-        forbidden=tuple(forbidden),
-        series=tuple(series),
-        pending=pending,
-        holds_last=last not in known,
-        stuck_first_turn=edition2 and _stuck_first_turn(state.history),
-        canonical_order=canonical,
-        canonical_pending=canonical and pending and counts[-1] > 0,
-    )
-    return facts
+    hand = (r0 + starts[j] - used[1], r1 + starts[j + 1] - used[2], r2 + starts[j + 2] - used[3])
+    return tuple(known), tuple(ups), tuple(counts), tuple(caps), up_to, face_up | up, up, first, hand
 
 
 def _draws_by_table(draw_log: Any, phase: int, size: int) -> list[int]:
@@ -190,29 +219,8 @@ def _log_guesses(
         made = _facts.log_guesses(named_log, up_to, never)
         if made is not None:
             return made
-    size = len(up_to) - 1
-    missed_at = [0] * (size + 1)
-    series: list[tuple[tuple[int, ...], int]] = []
-    found = 0
-    for on_table, named, is_series in named_log:
-        if not is_series:
-            if up_to[on_table] & named:
-                found |= named
-            else:
-                missed_at[on_table] |= named
-        elif named & never:
-            continue
-        elif not found & named:
-            if named & ~up_to[on_table]:
-                series.append((tuple(cards_of(named)), on_table))
-            else:
-                found |= named
-    forbidden = [0] * (size + 1)
-    running = 0
-    for i in range(size, 0, -1):
-        running |= missed_at[i]
-        forbidden[i] = running
-    return forbidden, series
+    forbidden, masks = _replay_log(named_log, up_to, never)
+    return forbidden, [(tuple(cards_of(named)), on_table) for named, on_table in masks]
 
 
 @functools.lru_cache(maxsize=64)
@@ -560,8 +568,6 @@ def _guesses_of_log(
     would all be face-up hideouts, which may hide) nor constrains (:func:`build_facts` drops it);
     random play's long series are about half the log, and most are such."""
     size = len(hideouts) - 1
-    missed_at = [0] * (size + 1)
-    series_constraints: list[tuple[int, int]] = []
     up_to = [0] * (size + 1)  # per table size k: the face-up hideouts among positions 1..k (bits)
     up = 0
     for i in range(1, size + 1):
@@ -569,8 +575,15 @@ def _guesses_of_log(
         if h >= 0:
             up |= 1 << h
         up_to[i] = up
+    return _replay_log(named_log, up_to, ~may_hide)
+
+
+def _replay_log(named_log: Any, up_to: list[int], never: int) -> tuple[list[int], list[tuple[int, int]]]:
+    """The replay of :func:`_guesses_of_log` and :func:`_log_guesses` (``never``: the numbers no
+    hideout can be)."""
+    missed_at = [0] * len(up_to)
+    series_constraints: list[tuple[int, int]] = []
     found = 0  # numbers the detective found (hit or named again face up), as in the replay
-    never = ~may_hide  # numbers no hideout can be
     for on_table, named, series in named_log:
         if not series:
             if up_to[on_table] & named:
@@ -580,8 +593,7 @@ def _guesses_of_log(
         elif named & never:
             continue  # no hit, and no constraint kept
         elif not found & named:  # else a certain miss: it says nothing
-            up = up_to[on_table]
-            if named & ~up:
+            if named & ~up_to[on_table]:
                 series_constraints.append((named, on_table))
             else:  # the series hit: its hideouts are face up from now on
                 found |= named
