@@ -18,7 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gamelib
-from gamelib.fugitive.belief import direct, facts_from_state, kernel, probabilities
+from gamelib.fugitive.belief import direct, direct_early, facts_from_state, kernel, probabilities
 from gamelib.fugitive.belief.facts import Facts
 from gamelib.fugitive.belief.tables import COMB, FALL, GROUPS, class_masks
 from gamelib.fugitive.rules import FugitiveState
@@ -325,3 +325,46 @@ def _walks() -> list[Any]:
 
 
 WALKS = _walks()
+
+
+@settings(max_examples=400, deadline=None)
+@given(BIG, BIG, st.one_of(st.integers(-2, 12), BIG), BIG, st.booleans())
+def test_group_bound_any(a: int, hand_total: int, top: int, slots: int, drawn: bool) -> None:
+    """Any counts (negative, past the tables, past a C long): C's bound sum is the pure one, or C
+    raises where the pure loop raises or a count is past a C long; group_bound answers alike."""
+    if top > 60:
+        return  # past COMB's rows either way after a long loop
+    beyond = any(abs(x) >= 2**62 for x in (a, hand_total, top, slots))
+    pure = outcome(lambda: direct._bound_sum(a, hand_total, top, slots, drawn))
+    fast = outcome(
+        lambda: _direct.bound_sum(a, hand_total, top, slots, drawn, COMB, FALL, direct._FACTORIALS)
+    )
+    assert fast == pure or (isinstance(fast, type) and (beyond or isinstance(pure, type)))
+    direct.clear_shared()
+    with compiled(True):
+        got = outcome(lambda: direct.group_bound(a, hand_total, top, slots, drawn))
+    assert got == (pure if isinstance(pure, type) else max(pure, 1))
+    direct.clear_shared()
+
+
+def test_group_bounds_of_stored_walks() -> None:
+    """Every bound the stored direct and early counts ask (their packings), C's = the pure sum."""
+    asked: list[tuple[Any, ...]] = []
+    real = direct.group_bound
+
+    def spy(*args: Any) -> int:
+        asked.append(args)
+        return real(*args)
+
+    direct.group_bound = spy  # type: ignore[assignment]
+    direct_early.group_bound = spy  # type: ignore[assignment]
+    try:
+        for facts in stored_facts(5):
+            direct.clear_shared()
+            probabilities.counted_directly(facts, "deals")
+    finally:
+        direct.group_bound = real  # type: ignore[assignment]
+        direct_early.group_bound = real  # type: ignore[assignment]
+    assert len(asked) > 400
+    for args in set(asked):
+        assert _direct.bound_sum(*args, COMB, FALL, direct._FACTORIALS) == direct._bound_sum(*args)

@@ -29,6 +29,17 @@ def packed_rows(
     factorials: Sequence[int],
     /,
 ) -> int: ...
+def bound_sum(
+    a: int,
+    hand_total: int,
+    top: int,
+    slots: int,
+    drawn: bool,
+    comb: Sequence[Sequence[int]],
+    fall: Sequence[Sequence[int]],
+    factorials: Sequence[int],
+    /,
+) -> int: ...
 def end_weights(key: tuple[int, ...], params: tuple[Any, ...], /) -> tuple[int, ...]: ...
 def probabilities(
     marginals: dict[int, list[int]], total: int, /

@@ -632,6 +632,20 @@ def group_bound(a: int, hand_total: int, top: int, slots: int, drawn: bool) -> i
         return hit
     if len(_BOUNDS) >= TABLES_KEPT:
         _BOUNDS.clear()
+    if _direct is not None and kernel.COMPILED:
+        try:
+            total = _direct.bound_sum(a, hand_total, top, slots, drawn, COMB, FALL, _FACTORIALS)
+        except Exception:  # whatever C could not read, the pure loop answers or raises
+            total = _bound_sum(a, hand_total, top, slots, drawn)
+    else:
+        total = _bound_sum(a, hand_total, top, slots, drawn)
+    _BOUNDS[key] = bound = max(total, 1)
+    return bound
+
+
+def _bound_sum(a: int, hand_total: int, top: int, slots: int, drawn: bool) -> int:
+    """:func:`group_bound`'s sum in Python, the reference (C makes the same int when
+    :data:`~.kernel.COMPILED`: every direct and early walk's packing asks four, a few miss)."""
     total = 0
     for k in range(top + 1):
         w = COMB[a][k] * _comb(a - k, hand_total - k)
@@ -640,8 +654,7 @@ def group_bound(a: int, hand_total: int, top: int, slots: int, drawn: bool) -> i
             if k:
                 w *= FALL[slots][k] if slots >= 0 else 0
         total += w
-    _BOUNDS[key] = bound = max(total, 1)
-    return bound
+    return total
 
 
 _BYTE_BITS = [[tuple(8 * k + b for b in range(8) if x >> b & 1) for x in range(256)] for k in range(6)]
