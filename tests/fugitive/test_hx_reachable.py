@@ -10,10 +10,13 @@ import gzip
 import json
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gamelib
+from gamelib.fugitive.belief import facts as F
+from gamelib.fugitive.belief import kernel
 from gamelib.fugitive.belief.facts import Facts, facts_from_state, reachable_values
 from gamelib.fugitive.rules import STEP_LIMIT, FugitiveState
 
@@ -87,3 +90,56 @@ def any_facts(draw: st.DrawFn) -> Facts:
 @given(any_facts())
 def test_reachable_values_equal_the_doubling_on_any_facts(facts: Facts) -> None:
     assert reachable_values(facts) == doubled(facts)
+    if F._facts is not None and kernel.COMPILED:  # in range: the compiled masks (_facts.reachable)
+        assert reachable(facts) is not None
+
+
+def reachable(facts: Facts) -> list[int] | None:
+    """The compiled masks (``_facts.reachable``) handed what reachable_values hands it."""
+    size = len(facts.known) - 1
+    pending_at = size if facts.pending else -1
+    args = (facts.known, facts.sprint_counts, facts.known_sprints, facts.forbidden, facts.unknown)
+    return F._facts.reachable(*args, pending_at, facts.last, STEP_LIMIT)  # type: ignore[no-any-return]
+
+
+WIDE = st.one_of(
+    st.integers(-3, 70), st.integers(2**62, 2**64 + 3), st.integers(-(2**64), -(2**62)), st.booleans()
+)
+
+
+CARD = st.one_of(st.integers(-(2**64), 200), st.booleans())  # a shift past that: no memory for the pure loop
+
+
+@st.composite
+def wide_facts(draw: st.DrawFn) -> Facts:
+    """Facts with values past what play makes (cards past 62, masks past 2**63, negative ones, bools)."""
+    size = draw(st.integers(0, 6))
+    n = size + 1
+    base = draw(any_facts())
+    return dataclasses.replace(
+        base,
+        last=draw(st.integers(-2, 120)),
+        known=tuple(draw(st.lists(st.one_of(st.just(-1), CARD), min_size=n, max_size=n))),
+        sprint_counts=tuple(draw(st.lists(st.integers(-3, 30), min_size=n, max_size=n))),
+        known_sprints=tuple(draw(st.lists(st.lists(WIDE, max_size=3).map(tuple), min_size=n, max_size=n))),
+        unknown=draw(st.one_of(st.integers(0, 2**45), WIDE)),
+        forbidden=tuple(draw(st.lists(st.one_of(st.integers(0, 2**45), WIDE), min_size=n, max_size=n))),
+    )
+
+
+@pytest.mark.skipif(F._facts is None, reason="built without the compiled facts loops")
+@settings(max_examples=500, deadline=None)
+@given(wide_facts())
+def test_compiled_reachable_equals_pure_or_leaves_it(facts: Facts) -> None:
+    """The compiled masks equal the pure loop's (values and types), or it answers None and the
+    pure loop decides; reachable_values then gives the pure answer either way."""
+    made = reachable(facts)
+    was = kernel.COMPILED
+    kernel.use_compiled(False)
+    try:
+        pure = reachable_values(facts)
+    finally:
+        kernel.use_compiled(was)
+    if made is not None:
+        assert repr(made) == repr(pure)
+    assert reachable_values(facts) == pure

@@ -465,6 +465,78 @@ fail:
     return NULL;
 }
 
+/* reachable(known, counts, shown, forbidden, unknown, pending_at, last, step) -> list[int] | None
+ * facts.reachable_values' masks: a hideout lies 1 .. span above the previous one (span step plus 2 a
+ * sprint card, less 1 a face-up odd one; last for the pending position).  Every mask read is
+ * below 2**63 and every result is masked by one (a face-up value's bit, or unknown less the
+ * forbidden), so the shifts' bits past 63 never reach a result; None on anything else. */
+static PyObject *
+reachable(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    PyObject *known, *counts, *shown, *forbidden, *out;
+    int64_t unknown, pending_at, last, step, k, count, c, f, span;
+    uint64_t r = 1, acc, allowed;
+    Py_ssize_t i, j, size;
+    (void)self;
+    if (nargs != 8) {
+        PyErr_SetString(PyExc_TypeError, "reachable takes 8 arguments");
+        return NULL;
+    }
+    known = args[0], counts = args[1], shown = args[2], forbidden = args[3];
+    if (!PyTuple_CheckExact(known) || !PyTuple_CheckExact(counts) || !PyTuple_CheckExact(shown)
+        || !PyTuple_CheckExact(forbidden) || !exact_i64(args[4], &unknown) || unknown < 0
+        || !exact_i64(args[5], &pending_at) || !exact_i64(args[6], &last) || last < 0 || last > 62 || !exact_i64(args[7], &step) || step < -64
+        || step > 64)
+        Py_RETURN_NONE;
+    size = PyTuple_GET_SIZE(known) - 1;
+    if (size < 0 || PyTuple_GET_SIZE(counts) <= size || PyTuple_GET_SIZE(shown) <= size
+        || PyTuple_GET_SIZE(forbidden) <= size)
+        Py_RETURN_NONE;
+    out = PyList_New(size + 1);
+    if (out == NULL)
+        return NULL;
+    for (i = 0; i <= size; i++) {
+        PyObject *v;
+        if (i > 0 && r) {
+            PyObject *stack = PyTuple_GET_ITEM(shown, i);
+            if (!exact_i64(PyTuple_GET_ITEM(counts, i), &count) || count < -64 || count > 64
+                || !PyTuple_CheckExact(stack) || !exact_i64(PyTuple_GET_ITEM(known, i), &k) || k > 62)
+                goto pure;
+            span = step + 2 * count;
+            for (j = 0; j < PyTuple_GET_SIZE(stack); j++) {
+                if (!exact_i64(PyTuple_GET_ITEM(stack, j), &c))
+                    goto pure;
+                span -= c & 1;
+            }
+            if (i == pending_at)
+                span = last;
+            if (k >= 0) {
+                allowed = (uint64_t)1 << k;
+            } else {
+                if (!exact_i64(PyTuple_GET_ITEM(forbidden, i), &f))
+                    goto pure;
+                allowed = (uint64_t)unknown & ~(uint64_t)f;
+            }
+            acc = r; /* bits p .. p + span - 1 of every reachable p (span below 1: p alone) */
+            for (j = 1; j < span && j < 64; j++)
+                acc |= r << j;
+            r = (acc << 1) & allowed;
+        } else if (i > 0) {
+            r = 0;
+        }
+        v = PyLong_FromUnsignedLongLong(r);
+        if (v == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, v);
+    }
+    return out;
+pure:
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef methods[] = {
     {"draws_by_table", (PyCFunction)(void (*)(void))draws_by_table, METH_FASTCALL,
      "The fugitive's dealt draws by table size and deck (facts._draws_by_table), or None."},
@@ -474,6 +546,8 @@ static PyMethodDef methods[] = {
      "Whether the fugitive passed after one first-turn hideout (facts._stuck_first_turn), or None."},
     {"table_pass", (PyCFunction)(void (*)(void))table_pass, METH_FASTCALL,
      "Known hideouts, shown stacks, sizes, caps, face-up masks from the table (facts._table_pass), or None."},
+    {"reachable", (PyCFunction)(void (*)(void))reachable, METH_FASTCALL,
+     "Per position, the values a hideout can take (facts.reachable_values), or None."},
     {NULL, NULL, 0, NULL},
 };
 

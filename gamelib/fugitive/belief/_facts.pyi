@@ -21,3 +21,14 @@ def table_pass(
     hide_escape: bool,
     /,
 ) -> tuple[Any, ...] | None: ...
+def reachable(
+    known: tuple[int, ...],
+    counts: tuple[int, ...],
+    shown: tuple[tuple[int, ...], ...],
+    forbidden: tuple[int, ...],
+    unknown: int,
+    pending_at: int,
+    last: int,
+    step: int,
+    /,
+) -> list[int] | None: ...

@@ -634,16 +634,14 @@ def reachable_values(facts: Facts) -> list[int]:
     sprint cards: 2 each, 1 for a face-up odd one), the shifted copies doubled in place (one pass,
     no call per position: the fixed cost of every count).  A face-up hideout ``k`` only asks
     whether some value ``k - span .. k - 1`` was reachable (one mask, no copies), and the common
-    span 3 is three shifts."""
-    known, counts, shown_all, forbidden = (
-        facts.known,
-        facts.sprint_counts,
-        facts.known_sprints,
-        facts.forbidden,
-    )
-    unknown = facts.unknown
-    size = len(known) - 1
-    pending_at = size if facts.pending else -1
+    span 3 is three shifts.  Compiled (``_facts.reachable``) as :func:`_draws_by_table` is."""
+    known, counts, shown_all = facts.known, facts.sprint_counts, facts.known_sprints
+    forbidden, unknown, size = facts.forbidden, facts.unknown, len(facts.known) - 1
+    pending_at, last = (size if facts.pending else -1), facts.last
+    if kernel.COMPILED and _facts is not None:
+        made = _facts.reachable(known, counts, shown_all, forbidden, unknown, pending_at, last, STEP_LIMIT)
+        if made is not None:
+            return made
     reach = [1]
     r = 1
     for i in range(1, size + 1):
@@ -655,7 +653,7 @@ def reachable_values(facts: Facts) -> list[int]:
         if shown:
             span -= sum(map(_ODD, shown))
         if i == pending_at:
-            span = facts.last
+            span = last
         k = known[i]
         if k >= 0:  # (acc << 1) & (1 << k) below: bit k - 1 of acc, some bit k - span .. k - 1 of r
             below = r & ((1 << k) - 1)
