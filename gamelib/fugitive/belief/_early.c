@@ -864,8 +864,16 @@ static PyObject *group_table(const Tables *t, unsigned __int128 k, int g) {
         return nz < 0 ? NULL : PyLong_FromLong(0);
     }
     long slots = t->drawn[g] ? t->d[g] - ug : -1;
-    PyObject *table = PyObject_CallFunction(t->packed_table, "llllllllO", t->width, t->n, evens - seg, odds - seo,
-                                            t->a[g] - ug, hand_total, room, slots, t->drawn[g] ? Py_True : Py_False);
+    /* packed_table(width, n, evens, odds, left, hand_total, room, slots, drawn): the same positional call
+       as PyObject_CallFunction's "llllllllO", without building and parsing a format per table */
+    long v8[8] = {t->width, t->n, evens - seg, odds - seo, t->a[g] - ug, hand_total, room, slots};
+    PyObject *call[9] = {NULL};
+    int made = 1;
+    for (int j = 0; j < 8; j++)
+        if ((call[j] = PyLong_FromLong(v8[j])) == NULL) made = 0;
+    call[8] = t->drawn[g] ? Py_True : Py_False;
+    PyObject *table = made ? PyObject_Vectorcall(t->packed_table, call, 9, NULL) : NULL;
+    for (int j = 0; j < 8; j++) Py_XDECREF(call[j]);
     PyObject *out = table ? PyNumber_Multiply(early, table) : NULL;
     Py_DECREF(early);
     Py_XDECREF(table);
