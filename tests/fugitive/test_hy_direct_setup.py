@@ -368,3 +368,28 @@ def test_group_bounds_of_stored_walks() -> None:
     assert len(asked) > 400
     for args in set(asked):
         assert _direct.bound_sum(*args, COMB, FALL, direct._FACTORIALS) == direct._bound_sum(*args)
+
+
+def test_belief_makes_the_facts_key_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """belief() makes the facts' key once (its own key and the count's are made from it), and the
+    belief keeps the same count key as belief_of alone makes."""
+    made: list[Facts] = []
+    real = probabilities.facts_key
+
+    def counting(facts: Facts) -> Any:
+        made.append(facts)
+        return real(facts)
+
+    with gzip.open(SETS[0], "rt") as handle:
+        state = gamelib.from_record(json.loads(handle.readline())["record"])
+    monkeypatch.setattr(probabilities, "facts_key", counting)
+    for measure in ("deals", "worlds"):
+        probabilities.clear_caches()
+        made.clear()
+        got = probabilities.belief(state, measure=measure)
+        assert len(made) == 1
+        alone = probabilities.belief_of(made[0], measure)
+        assert got._source is not None and alone._source is not None
+        assert got._source[0] == alone._source[0] == (*real(made[0]), measure)
+        assert got == alone
+    probabilities.clear_caches()

@@ -326,14 +326,15 @@ def belief(
     if measure not in MEASURES:
         raise ValueError(f"measure must be one of {MEASURES}, got {measure!r}")
     facts = facts_of(state_or_observation, edition, canonical_order)
-    key = (*facts_key(facts), facts.stuck_first_turn, facts.canonical_pending, measure)
+    made = facts_key(facts)  # once: both keys below are made from it
+    key = (*made, facts.stuck_first_turn, facts.canonical_pending, measure)
     hit = _BELIEFS.get(key)
     if hit is not None:
         return hit
     was_enabled = gc.isenabled()  # no_cycle_collection() without a generator's cost
     gc.disable()
     try:
-        result = belief_of(facts, measure, max_edges)
+        result = belief_of(facts, measure, max_edges, key=(*made, measure))
     finally:
         if was_enabled:
             gc.enable()
@@ -355,15 +356,19 @@ def counted_directly(facts: Facts, measure: str) -> Counted | None:
     return direct_count(facts, measure) or early_count(facts, measure)
 
 
-def belief_of(facts: Facts, measure: str, max_edges: int | None = None) -> Belief:
+def belief_of(
+    facts: Facts, measure: str, max_edges: int | None = None, *, key: tuple[Any, ...] | None = None
+) -> Belief:
     """Count ``facts`` once: directly for the simplest positions (:mod:`~.direct`,
     :mod:`~.direct_early`: no programme to build), else by the programme, whose count is kept for
     the card locations (:data:`_COUNTED`).
 
     A position counted directly keeps no programme: its card locations come from walks of the same
     kind (:mod:`~.direct_locations`, which hands the early ones to :mod:`~.direct_early_locations`),
-    and a sampler builds one (a second count)."""
-    key = (*facts_key(facts), measure)
+    and a sampler builds one (a second count).  ``key`` is ``(*facts_key(facts), measure)``, the
+    count's key, when the caller made it already (:func:`belief`: the facts' key is made once)."""
+    if key is None:
+        key = (*facts_key(facts), measure)
     counted = counted_directly(facts, measure) if max_edges is None else None
     if counted is not None:
         total, marginals = counted
